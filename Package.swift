@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The pipeline, front to back:
+//   TipcCompiler  source → tokens/YAML events → AST → checked program (→ bytecode, later)
+//   TipRuntime    pack loader, verifier, VM, donation stores — embeddable alone (no libyaml, no compiler)
+//   TipcCLI       the `tipc` commands on top of both halves
+let package = Package(
+    name: "tipc",
+    products: [
+        .executable(name: "tipc", targets: ["tipc"]),
+        .executable(name: "tipc-bench", targets: ["tipc-bench"]),
+        .library(name: "TipRuntime", targets: ["TipRuntime"]),
+        .library(name: "TipcCompiler", targets: ["TipcCompiler"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Runtime half: must never depend on the compiler half or on libyaml.
+        .target(name: "TipRuntime"),
+
+        // Compiler half.
+        .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime"]),
+        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime"]),
+        .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "CYAML"]),
+
+        .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipcCompiler"]),
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,213 @@
+/// The value types of parameters, payload fields and expressions, as declared.
+public enum ValueTypeName: String, Sendable, Hashable, CaseIterable {
+    case bool, int, double, string, date, duration
+
+    /// The spelling in the rule language (`Bool`, `Int`, …).
+    public var tipsSpelling: String {
+        switch self {
+        case .bool: return "Bool"
+        case .int: return "Int"
+        case .double: return "Double"
+        case .string: return "String"
+        case .date: return "Date"
+        case .duration: return "Duration"
+        }
+    }
+}
+
+/// The global display frequency: the minimum gap between tips.
+public enum DisplayFrequencySpec: Sendable, Hashable {
+    case immediate, hourly, daily, weekly, monthly
+    /// A custom gap in whole seconds (`5d`, `12h`).
+    case custom(seconds: Int)
+
+    /// The gap in seconds (`immediate` is 0).
+    public var seconds: Int {
+        switch self {
+        case .immediate: return 0
+        case .hourly: return 3_600
+        case .daily: return 86_400
+        case .weekly: return 7 * 86_400
+        case .monthly: return 30 * 86_400
+        case .custom(let seconds): return seconds
+        }
+    }
+
+    /// The named frequencies, by their manifest spelling.
+    public static let named: [String: DisplayFrequencySpec] = [
+        "immediate": .immediate, "hourly": .hourly, "daily": .daily, "weekly": .weekly, "monthly": .monthly,
+    ]
+}
+
+public struct ParameterDecl: Sendable, Hashable {
+    public var name: Identifier
+    /// Nil when missing or not a known type (the front end has reported it).
+    public var type: Located<ValueTypeName>?
+    public var defaultValue: Located<Literal>?
+    /// The closed set of values of an enum-like String parameter.
+    public var values: [Located<String>]?
+    /// Resets to its default in every new runtime.
+    public var isTransient: Bool
+    public var comments: [String]
+    /// The whole declaration (for `missing-key`, which points at the declaration).
+    public var range: SourceRange
+
+    public init(name: Identifier, type: Located<ValueTypeName>?, defaultValue: Located<Literal>?,
+                values: [Located<String>]? = nil, isTransient: Bool = false, comments: [String] = [], range: SourceRange) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.values = values
+        self.isTransient = isTransient
+        self.comments = comments
+        self.range = range
+    }
+}
+
+public struct FieldDecl: Sendable, Hashable {
+    public var name: Identifier
+    public var type: Located<ValueTypeName>?
+
+    public init(name: Identifier, type: Located<ValueTypeName>?) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// Retention of an event's donations: the oldest beyond `maximumCount`, and those older
+/// than `maximumAge`, are trimmed.
+public struct DonationLimitDecl: Sendable, Hashable {
+    public var maximumCount: Located<Int>?
+    public var maximumAgeSeconds: Located<Int>?
+
+    public init(maximumCount: Located<Int>? = nil, maximumAgeSeconds: Located<Int>? = nil) {
+        self.maximumCount = maximumCount
+        self.maximumAgeSeconds = maximumAgeSeconds
+    }
+}
+
+public struct EventDecl: Sendable, Hashable {
+    public var name: Identifier
+    /// The typed donation payload (empty: donations carry no value).
+    public var fields: [FieldDecl]
+    public var donationLimit: DonationLimitDecl?
+    public var comments: [String]
+    public var range: SourceRange
+
+    public init(name: Identifier, fields: [FieldDecl] = [], donationLimit: DonationLimitDecl? = nil,
+                comments: [String] = [], range: SourceRange) {
+        self.name = name
+        self.fields = fields
+        self.donationLimit = donationLimit
+        self.comments = comments
+        self.range = range
+    }
+}
+
+public enum TipImage: Sendable, Hashable {
+    /// An SF Symbol name.
+    case symbol(String)
+    /// An image in the app's asset catalog.
+    case asset(String)
+}
+
+public struct ActionDecl: Sendable, Hashable {
+    public var id: Identifier
+    public var title: Located<String>?
+
+    public init(id: Identifier, title: Located<String>?) {
+        self.id = id
+        self.title = title
+    }
+}
+
+public struct TipDecl: Sendable, Hashable {
+    public var name: Identifier
+    public var title: Located<String>?
+    public var message: Located<String>?
+    public var image: Located<TipImage>?
+    public var actions: [ActionDecl]
+    public var maxDisplayCount: Located<Int>?
+    /// Total seconds on screen after which the tip is invalidated.
+    public var maxDisplayDurationSeconds: Located<Int>?
+    public var ignoresDisplayFrequency: Located<Bool>?
+    /// All must hold (AND).
+    public var rules: [Expression]
+    public var comments: [String]
+    public var range: SourceRange
+
+    public init(name: Identifier, title: Located<String>? = nil, message: Located<String>? = nil,
+                image: Located<TipImage>? = nil, actions: [ActionDecl] = [], maxDisplayCount: Located<Int>? = nil,
+                maxDisplayDurationSeconds: Located<Int>? = nil, ignoresDisplayFrequency: Located<Bool>? = nil,
+                rules: [Expression] = [], comments: [String] = [], range: SourceRange) {
+        self.name = name
+        self.title = title
+        self.message = message
+        self.image = image
+        self.actions = actions
+        self.maxDisplayCount = maxDisplayCount
+        self.maxDisplayDurationSeconds = maxDisplayDurationSeconds
+        self.ignoresDisplayFrequency = ignoresDisplayFrequency
+        self.rules = rules
+        self.comments = comments
+        self.range = range
+    }
+}
+
+public enum GroupPriority: String, Sendable, Hashable, CaseIterable {
+    /// Offers a tip only when every tip before it in the list is invalidated.
+    case ordered
+    /// Offers the first tip of the list that is available.
+    case firstAvailable
+}
+
+public struct GroupDecl: Sendable, Hashable {
+    public var name: Identifier
+    public var priority: Located<GroupPriority>?
+    public var tips: [Identifier]
+    public var comments: [String]
+    public var range: SourceRange
+
+    public init(name: Identifier, priority: Located<GroupPriority>?, tips: [Identifier], comments: [String] = [], range: SourceRange) {
+        self.name = name
+        self.priority = priority
+        self.tips = tips
+        self.comments = comments
+        self.range = range
+    }
+}
+
+/// Which front end a file came through.
+public enum SourceFormat: String, Sendable, Hashable {
+    case yaml
+    case tips
+}
+
+/// The declarations of one source file. Several files form one program.
+public struct ManifestFile: Sendable, Hashable {
+    public var path: String
+    public var format: SourceFormat
+    /// `tipkit: 1` / `tipkit 1`; nil when absent (the checker reports `missing-key`).
+    public var version: Located<Int>?
+    public var displayFrequency: Located<DisplayFrequencySpec>?
+    public var parameters: [ParameterDecl]
+    public var events: [EventDecl]
+    public var tips: [TipDecl]
+    public var groups: [GroupDecl]
+    /// Where to point a diagnostic about the file as a whole (its first line).
+    public var headRange: SourceRange
+
+    public init(path: String, format: SourceFormat, version: Located<Int>? = nil,
+                displayFrequency: Located<DisplayFrequencySpec>? = nil, parameters: [ParameterDecl] = [],
+                events: [EventDecl] = [], tips: [TipDecl] = [], groups: [GroupDecl] = [], headRange: SourceRange) {
+        self.path = path
+        self.format = format
+        self.version = version
+        self.displayFrequency = displayFrequency
+        self.parameters = parameters
+        self.events = events
+        self.tips = tips
+        self.groups = groups
+        self.headRange = headRange
+    }
+}

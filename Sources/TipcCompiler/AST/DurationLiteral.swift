@@ -1,0 +1,83 @@
+/// Duration literals: `45s`, `30m`, `12h`, `3d`, `2w`, and concatenations such as `1d12h`.
+/// Months and years are refused: their length varies.
+public enum DurationLiteral {
+    public enum Failure: Error, Sendable, Hashable {
+        /// A unit that is not `s m h d w`; `hint` explains (months, years).
+        case unknownUnit(String, hint: String?)
+        /// Not of the shape digits+unit (…digits+unit).
+        case malformed
+        /// The total does not fit in an Int of seconds.
+        case overflow
+
+        public var message: String {
+            switch self {
+            case .unknownUnit(let unit, _): return "unknown duration unit '\(unit)'"
+            case .malformed: return "malformed duration"
+            case .overflow: return "duration is too large"
+            }
+        }
+
+        public var help: String? {
+            switch self {
+            case .unknownUnit(_, let hint): return hint ?? "units are s, m, h, d and w (e.g. 1d12h)"
+            case .malformed: return "write a number followed by a unit: 45s, 30m, 12h, 3d, 2w or 1d12h"
+            case .overflow: return nil
+            }
+        }
+    }
+
+    /// Seconds per unit letter.
+    public static let units: [String: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
+
+    /// Parses `text` (digits may contain `_`) into seconds.
+    public static func seconds(of text: String) -> Result<Int, Failure> {
+        var total = 0
+        var sawComponent = false
+        var scalars = Substring(text).unicodeScalars[...]
+        while !scalars.isEmpty {
+            var digits = ""
+            while let c = scalars.first, c.properties.numericType == .decimal || c == "_" {
+                guard c.isASCII else { return .failure(.malformed) }
+                if c != "_" { digits.unicodeScalars.append(c) }
+                scalars.removeFirst()
+            }
+            var unit = ""
+            while let c = scalars.first, c.properties.isAlphabetic {
+                unit.unicodeScalars.append(c)
+                scalars.removeFirst()
+            }
+            guard !digits.isEmpty, !unit.isEmpty else { return .failure(.malformed) }
+            guard let perUnit = units[unit] else {
+                let lowered = unit.lowercased()
+                let hint: String?
+                if ["y", "yr", "yrs", "year", "years"].contains(lowered) {
+                    hint = "years have no fixed length; write days instead (365d)"
+                } else if ["mo", "mon", "month", "months"].contains(lowered) || unit == "M" {
+                    hint = "months have no fixed length; write days instead (30d)"
+                } else {
+                    hint = nil
+                }
+                return .failure(.unknownUnit(unit, hint: hint))
+            }
+            guard let value = Int(digits) else { return .failure(.overflow) }
+            let (product, overflow1) = value.multipliedReportingOverflow(by: perUnit)
+            let (sum, overflow2) = total.addingReportingOverflow(product)
+            if overflow1 || overflow2 { return .failure(.overflow) }
+            total = sum
+            sawComponent = true
+        }
+        return sawComponent ? .success(total) : .failure(.malformed)
+    }
+
+    /// The canonical spelling of `seconds` (`129600` → `1d12h`; 0 → `0s`).
+    public static func format(seconds: Int) -> String {
+        if seconds == 0 { return "0s" }
+        var rest = seconds
+        var text = ""
+        for (unit, size) in [("w", 604_800), ("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] where rest >= size {
+            text += "\(rest / size)\(unit)"
+            rest %= size
+        }
+        return text
+    }
+}

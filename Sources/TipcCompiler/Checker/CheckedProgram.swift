@@ -1,0 +1,168 @@
+/// The type of a checked expression.
+public enum ExpressionType: Sendable, Hashable, CustomStringConvertible {
+    case bool, int, double, string, date, duration
+    /// An event's donations (after any filters); `event` indexes `CheckedProgram.events`.
+    case collection(event: Int)
+    /// The type of an expression that already has an error; suppresses follow-on errors.
+    case error
+
+    public init(_ name: ValueTypeName) {
+        switch name {
+        case .bool: self = .bool
+        case .int: self = .int
+        case .double: self = .double
+        case .string: self = .string
+        case .date: self = .date
+        case .duration: self = .duration
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .bool: return "Bool"
+        case .int: return "Int"
+        case .double: return "Double"
+        case .string: return "String"
+        case .date: return "Date"
+        case .duration: return "Duration"
+        case .collection: return "event collection"
+        case .error: return "<error>"
+        }
+    }
+}
+
+/// A compile-time value. Dates are milliseconds since 1970-01-01T00:00:00Z; durations are
+/// milliseconds.
+public enum ConstantValue: Sendable, Hashable {
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case date(milliseconds: Int)
+    case duration(milliseconds: Int)
+
+    public var type: ExpressionType {
+        switch self {
+        case .bool: return .bool
+        case .int: return .int
+        case .double: return .double
+        case .string: return .string
+        case .date: return .date
+        case .duration: return .duration
+        }
+    }
+}
+
+public enum ArithmeticOperator: String, Sendable, Hashable {
+    case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
+}
+
+public enum ComparisonOperator: String, Sendable, Hashable {
+    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+}
+
+public enum LogicalOperator: String, Sendable, Hashable {
+    case and, or
+}
+
+/// A checked, typed expression: names resolved to indexes, `X within D` clauses pushed down
+/// onto every event they window, Int operands promoted explicitly where mixed with Double.
+public struct CheckedExpression: Sendable, Hashable {
+    public indirect enum Kind: Sendable, Hashable {
+        case constant(ConstantValue)
+        case now
+        /// A parameter's current value; indexes `CheckedProgram.parameters`.
+        case parameter(Int)
+        /// Inside a `where` predicate: a payload field of the donation being tested.
+        case field(Int)
+        /// All donations of an event.
+        case event(Int)
+        /// Donations with `now - window < date <= now`.
+        case within(CheckedExpression, windowMilliseconds: Int)
+        /// Donations whose payload satisfies the predicate.
+        case filter(CheckedExpression, predicate: CheckedExpression)
+        /// The largest (or smallest) group of donations sharing the field's value.
+        case largestSubset(CheckedExpression, field: Int)
+        case smallestSubset(CheckedExpression, field: Int)
+        /// Number of donations (Int).
+        case count(CheckedExpression)
+        /// Number of distinct values of a field (Int).
+        case distinct(CheckedExpression, field: Int)
+        case not(CheckedExpression)
+        case negate(CheckedExpression)
+        case logical(LogicalOperator, CheckedExpression, CheckedExpression)
+        /// Operands have the same type (after promotion).
+        case compare(ComparisonOperator, CheckedExpression, CheckedExpression)
+        /// Int×Int, Double×Double, Date±Duration, Date−Date, Duration±Duration.
+        case arithmetic(ArithmeticOperator, CheckedExpression, CheckedExpression)
+        case intToDouble(CheckedExpression)
+        case inList(CheckedExpression, [ConstantValue])
+    }
+
+    public var kind: Kind
+    public var type: ExpressionType
+    public var range: SourceRange
+
+    public init(_ kind: Kind, type: ExpressionType, range: SourceRange) {
+        self.kind = kind
+        self.type = type
+        self.range = range
+    }
+}
+
+public struct CheckedParameter: Sendable, Hashable {
+    public var name: String
+    public var type: ValueTypeName
+    public var defaultValue: ConstantValue
+    /// Allowed values of an enum-like String parameter.
+    public var values: [String]?
+    public var isTransient: Bool
+}
+
+public struct CheckedField: Sendable, Hashable {
+    public var name: String
+    public var type: ValueTypeName
+}
+
+public struct CheckedEvent: Sendable, Hashable {
+    public var name: String
+    public var fields: [CheckedField]
+    public var maximumCount: Int?
+    public var maximumAgeMilliseconds: Int?
+}
+
+public struct CheckedAction: Sendable, Hashable {
+    public var id: String
+    public var title: String
+}
+
+public struct CheckedTip: Sendable, Hashable {
+    public var name: String
+    public var title: String
+    public var message: String?
+    public var image: TipImage?
+    public var actions: [CheckedAction]
+    public var maxDisplayCount: Int?
+    public var maxDisplayDurationMilliseconds: Int?
+    public var ignoresDisplayFrequency: Bool
+    /// Each of type Bool; all must hold.
+    public var rules: [CheckedExpression]
+    public var range: SourceRange
+}
+
+public struct CheckedGroup: Sendable, Hashable {
+    public var name: String
+    public var priority: GroupPriority
+    /// Indexes into `CheckedProgram.tips`, in list order.
+    public var tips: [Int]
+}
+
+/// A whole program that passed the checker without errors: what the compiler lowers to a
+/// rule pack and what the reference evaluator interprets.
+public struct CheckedProgram: Sendable, Hashable {
+    public var displayFrequency: DisplayFrequencySpec
+    public var parameters: [CheckedParameter]
+    public var events: [CheckedEvent]
+    public var tips: [CheckedTip]
+    public var groups: [CheckedGroup]
+}

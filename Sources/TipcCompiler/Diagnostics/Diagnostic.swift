@@ -1,0 +1,110 @@
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable, Hashable, Codable {
+    case error
+    case warning
+    case note
+}
+
+/// The stable identifier of a kind of problem (SPEC §3). Codes are part of the public
+/// contract: CI configurations and SARIF rule ids refer to them.
+public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
+    case syntax
+    case yaml
+    case duplicateKey = "duplicate-key"
+    case unknownKey = "unknown-key"
+    case missingKey = "missing-key"
+    case invalidValue = "invalid-value"
+    case duplicateName = "duplicate-name"
+    case unknownParameter = "unknown-parameter"
+    case unknownEvent = "unknown-event"
+    case unknownField = "unknown-field"
+    case unknownTip = "unknown-tip"
+    case typeMismatch = "type-mismatch"
+    case invalidDuration = "invalid-duration"
+    case unsatisfiable
+    case alwaysTrue = "always-true"
+    case unused
+    /// A size limit of the implementation was exceeded (nesting depth, file size, …).
+    case limit
+    /// The input could not be read at all (missing file, permissions).
+    case io
+
+    /// The severity a diagnostic of this code has.
+    public var defaultSeverity: Severity {
+        switch self {
+        case .unsatisfiable, .alwaysTrue, .unused: return .warning
+        default: return .error
+        }
+    }
+
+    /// One line saying what the code is about (SARIF rule descriptions, `--help`).
+    public var summary: String {
+        switch self {
+        case .syntax: return "The rule language or a manifest value does not parse."
+        case .yaml: return "The YAML is malformed, or uses anchors, aliases or tags."
+        case .duplicateKey: return "A mapping repeats a key."
+        case .unknownKey: return "A manifest key that the format does not have."
+        case .missingKey: return "A required key is absent."
+        case .invalidValue: return "A value of the wrong kind or out of range."
+        case .duplicateName: return "Two declarations share a name, or two actions of one tip share an id."
+        case .unknownParameter: return "A reference to a parameter that does not exist."
+        case .unknownEvent: return "A reference to an event that does not exist."
+        case .unknownField: return "A reference to an event payload field that does not exist."
+        case .unknownTip: return "A reference to a tip that does not exist."
+        case .typeMismatch: return "Operand types do not fit the operator, or a rule is not Bool."
+        case .invalidDuration: return "A duration that is not allowed (months, years, zero windows, overflow)."
+        case .unsatisfiable: return "A tip whose rules can never all hold."
+        case .alwaysTrue: return "A rule that holds whatever the state."
+        case .unused: return "A parameter or event that no rule uses."
+        case .limit: return "An input exceeds a documented size limit."
+        case .io: return "An input file could not be read."
+        }
+    }
+}
+
+/// A secondary message attached to a diagnostic, optionally pointing somewhere else.
+public struct DiagnosticNote: Sendable, Hashable {
+    public var message: String
+    public var range: SourceRange?
+
+    public init(_ message: String, at range: SourceRange? = nil) {
+        self.message = message
+        self.range = range
+    }
+}
+
+/// One problem found in the input. A diagnostic is data; rendering it (text, JSON, SARIF,
+/// GitHub annotations) is the reporters' concern.
+public struct Diagnostic: Error, Sendable, Hashable {
+    public var code: DiagnosticCode
+    public var severity: Severity
+    public var message: String
+    public var range: SourceRange
+    /// A suggestion shown as `= help:` (a did-you-mean, how to fix it).
+    public var help: String?
+    public var notes: [DiagnosticNote]
+
+    public init(_ code: DiagnosticCode, _ message: String, at range: SourceRange,
+                help: String? = nil, notes: [DiagnosticNote] = [], severity: Severity? = nil) {
+        self.code = code
+        self.severity = severity ?? code.defaultSeverity
+        self.message = message
+        self.range = range
+        self.help = help
+        self.notes = notes
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// Diagnostics in reading order: by file, then position, then code.
+    public func sortedForDisplay() -> [Diagnostic] {
+        sorted { a, b in
+            if a.range.file != b.range.file { return a.range.file < b.range.file }
+            if a.range.start != b.range.start { return a.range.start < b.range.start }
+            return a.code.rawValue < b.code.rawValue
+        }
+    }
+
+    public var errorCount: Int { lazy.filter { $0.severity == .error }.count }
+    public var warningCount: Int { lazy.filter { $0.severity == .warning }.count }
+}

@@ -1,0 +1,61 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The compiler's front door: read sources, parse them with the right front end, check them
+/// as one program. `Compile = Parse + Check → (program, diagnostics)`.
+public enum Frontend {
+    /// The largest source file read (bytes). Real manifests are a few hundred kilobytes at most.
+    public static let maximumFileSize = 64 * 1024 * 1024
+
+    /// The outcome of reading and checking a set of sources.
+    public struct Result: Sendable {
+        /// The sources read, by path (for rendering source lines under diagnostics).
+        public var sources: [String: SourceFile]
+        /// Parsed files, in the order given.
+        public var files: [ManifestFile]
+        /// Every problem found, in reading order.
+        public var diagnostics: [Diagnostic]
+        /// The checked program; nil when there are errors.
+        public var program: CheckedProgram?
+    }
+
+    /// Parses one source file with the front end its extension names.
+    public static func parse(_ source: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
+        if source.path.hasSuffix(".tips") {
+            return TipsParser.parseFile(source, diagnostics: &diagnostics)
+        }
+        return ManifestDecoder.decode(source, diagnostics: &diagnostics)
+    }
+
+    /// Parses and checks sources already in memory as one program.
+    public static func check(sources: [SourceFile]) -> Result {
+        var diagnostics: [Diagnostic] = []
+        var files: [ManifestFile] = []
+        for source in sources {
+            files.append(parse(source, diagnostics: &diagnostics))
+        }
+        let program = Checker.check(files, diagnostics: &diagnostics)
+        let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let hasErrors = diagnostics.contains { $0.severity == .error }
+        return Result(sources: sourceMap, files: files, diagnostics: diagnostics.sortedForDisplay(),
+                      program: hasErrors ? nil : program)
+    }
+
+    /// Reads a file from disk; a failure is an `io` (or `limit`) diagnostic.
+    public static func read(path: String) -> Swift.Result<SourceFile, Diagnostic> {
+        let at = SourceRange(file: path, at: SourceLocation(line: 1, column: 1))
+        let manager = FileManager.default
+        if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileSize {
+            return .failure(Diagnostic(.limit, "'\(path)' is larger than \(maximumFileSize / (1024 * 1024)) MiB", at: at))
+        }
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return .success(SourceFile(path: path, bytes: [UInt8](data)))
+        } catch {
+            return .failure(Diagnostic(.io, "cannot read '\(path)'", at: at))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Text handed to the rule-language parser, and how to find each of its bytes in the file
+/// it came from. A `.tips` file is its own rule text; a rule inside a YAML scalar is the
+/// scalar's decoded value, mapped back through quoting, escapes and line folding so that
+/// diagnostics point into the YAML file.
+public struct RuleText: Sendable {
+    /// How offsets in `text` map to positions in the file.
+    public enum Mapping: Sendable {
+        /// The text is a whole file (or a slice starting at `baseOffset` of it).
+        case file(SourceFile, baseOffset: Int)
+        /// The text sits on one line, unchanged, starting at `start` (a plain or quoted
+        /// scalar without escapes or folding).
+        case singleLine(start: SourceLocation)
+        /// One position per UTF-8 byte of `text`, plus one for the end.
+        case table([SourceLocation])
+    }
+
+    public let text: String
+    public let path: String
+    public let mapping: Mapping
+
+    public init(text: String, path: String, mapping: Mapping) {
+        self.text = text
+        self.path = path
+        self.mapping = mapping
+    }
+
+    /// A whole source file as rule text.
+    public init(file: SourceFile) {
+        self.init(text: String(decoding: file.bytes, as: UTF8.self), path: file.path, mapping: .file(file, baseOffset: 0))
+    }
+
+    /// The file position of UTF-8 offset `offset` of `text` (`text.utf8.count` is the end).
+    public func location(atUTF8Offset offset: Int) -> SourceLocation {
+        switch mapping {
+        case .file(let file, let base):
+            return file.location(atUTF8Offset: base + offset)
+        case .singleLine(let start):
+            var column = start.column
+            var index = text.utf8.startIndex
+            var count = 0
+            let utf8 = text.utf8
+            while count < offset, index < utf8.endIndex {
+                if utf8[index] & 0xC0 != 0x80 { column += 1 }
+                index = utf8.index(after: index)
+                count += 1
+            }
+            if index < utf8.endIndex, count > 0, utf8[index] & 0xC0 == 0x80 { column -= 1 }
+            return SourceLocation(line: start.line, column: column + max(0, offset - count))
+        case .table(let table):
+            guard !table.isEmpty else { return SourceLocation(line: 1, column: 1) }
+            return table[min(max(0, offset), table.count - 1)]
+        }
+    }
+
+    /// The file range of the UTF-8 offsets `start..<end` of `text`.
+    public func range(fromUTF8 start: Int, to end: Int) -> SourceRange {
+        SourceRange(file: path, start: location(atUTF8Offset: start), end: location(atUTF8Offset: end))
+    }
+}

@@ -1,0 +1,79 @@
+/// The text of one input file, with a line table for turning UTF-8 offsets into positions.
+public struct SourceFile: Sendable {
+    /// The path as the user gave it; diagnostics print it verbatim.
+    public let path: String
+    /// The raw bytes, as read from disk (a BOM and CRLF line endings included).
+    public let bytes: [UInt8]
+    /// UTF-8 offset at which each line starts; `lineStarts[0] == 0`.
+    public let lineStarts: [Int]
+
+    public init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+        var starts = [0]
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                starts.append(index + 1)
+            } else if byte == 0x0D {
+                // CR LF counts as one break; a lone CR is a break too (YAML's rule).
+                if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+                starts.append(index + 1)
+            }
+            index += 1
+        }
+        self.lineStarts = starts
+    }
+
+    public init(path: String, text: String) {
+        self.init(path: path, bytes: Array(text.utf8))
+    }
+
+    /// The 1-based line containing UTF-8 offset `offset`.
+    public func line(containing offset: Int) -> Int {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return low + 1
+    }
+
+    /// The position of UTF-8 offset `offset` (clamped to the file). Columns count Unicode
+    /// scalars, so a continuation byte never starts a column and a BOM is not counted.
+    public func location(atUTF8Offset offset: Int) -> SourceLocation {
+        let offset = min(max(0, offset), bytes.count)
+        let line = line(containing: offset)
+        var start = lineStarts[line - 1]
+        if line == 1, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            start = min(3, offset)
+        }
+        var column = 1
+        var index = start
+        while index < offset {
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        // `column` now counts the scalars before `offset`, plus one; a continuation byte at
+        // `offset` belongs to the scalar already counted.
+        if offset < bytes.count, offset > start, bytes[offset] & 0xC0 == 0x80 { column -= 1 }
+        return SourceLocation(line: line, column: column)
+    }
+
+    public func range(fromUTF8 start: Int, to end: Int) -> SourceRange {
+        SourceRange(file: path, start: location(atUTF8Offset: start), end: location(atUTF8Offset: end))
+    }
+
+    /// The text of 1-based line `number` without its line break (invalid UTF-8 repaired), for
+    /// showing under a diagnostic.
+    public func lineText(_ number: Int) -> String {
+        guard number >= 1, number <= lineStarts.count else { return "" }
+        var start = lineStarts[number - 1]
+        if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        var end = number < lineStarts.count ? lineStarts[number] : bytes.count
+        while end > start, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}

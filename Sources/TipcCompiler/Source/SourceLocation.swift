@@ -1,0 +1,56 @@
+/// A position in a source file: 1-based line and 1-based column counted in Unicode scalars.
+public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// A span of text in one file. `end` is exclusive: the position just after the last character
+/// (the convention of SARIF regions and rustc's JSON).
+public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var start: SourceLocation
+    public var end: SourceLocation
+
+    public init(file: String, start: SourceLocation, end: SourceLocation) {
+        self.file = file
+        self.start = start
+        self.end = max(start, end)
+    }
+
+    /// A zero-width range at `location`.
+    public init(file: String, at location: SourceLocation) {
+        self.init(file: file, start: location, end: location)
+    }
+
+    /// The smallest range covering both (they must be in the same file).
+    public func union(_ other: SourceRange) -> SourceRange {
+        SourceRange(file: file, start: min(start, other.start), end: max(end, other.end))
+    }
+
+    public var description: String { "\(file):\(start)" }
+}
+
+/// A value together with the source range it was written at.
+public struct Located<Value: Sendable>: Sendable {
+    public var value: Value
+    public var range: SourceRange
+
+    public init(_ value: Value, at range: SourceRange) {
+        self.value = value
+        self.range = range
+    }
+}
+
+extension Located: Equatable where Value: Equatable {}
+extension Located: Hashable where Value: Hashable {}
