@@ -26,9 +26,9 @@ let package = Package(
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
         .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "CYAML"]),
 
-        .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipcCompiler"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler"]),
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

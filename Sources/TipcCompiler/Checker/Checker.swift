@@ -1,7 +1,268 @@
-/// Resolves names and types over a whole program (several files) and reports every problem.
+
+/// Resolves names and types over a whole program (several files together) and reports every
+/// problem in one run: after an error it records the diagnostic and keeps checking.
 public enum Checker {
+    /// The manifest format version this checker reads.
+    public static let formatVersion = 1
+
+    /// Checks `files` as one program. Returns the checked program, or nil when there are errors
+    /// (warnings do not prevent it).
     public static func check(_ files: [ManifestFile], diagnostics: inout [Diagnostic]) -> CheckedProgram? {
-        // Interim: the real checker replaces this in the same change that lands the front ends.
-        CheckedProgram(displayFrequency: .immediate, parameters: [], events: [], tips: [], groups: [])
+        var checker = DeclarationChecker()
+        let program = checker.check(files)
+        diagnostics += checker.diagnostics
+        return checker.diagnostics.contains { $0.severity == .error } ? nil : program
+    }
+}
+
+/// Checks the declarations of a program and drives the expression checker over every rule.
+struct DeclarationChecker {
+    var diagnostics: [Diagnostic] = []
+    private var symbols = SymbolTable()
+
+    mutating func check(_ files: [ManifestFile]) -> CheckedProgram {
+        let frequency = checkHeaders(files)
+        let parameterDecls = files.flatMap(\.parameters)
+        let eventDecls = files.flatMap(\.events)
+        let tipDecls = files.flatMap(\.tips)
+        let groupDecls = files.flatMap(\.groups)
+
+        for (index, decl) in parameterDecls.enumerated() { _ = symbols.declare(decl.name, as: .parameter, index: index, diagnostics: &diagnostics) }
+        for (index, decl) in eventDecls.enumerated() { _ = symbols.declare(decl.name, as: .event, index: index, diagnostics: &diagnostics) }
+        for (index, decl) in tipDecls.enumerated() { _ = symbols.declare(decl.name, as: .tip, index: index, diagnostics: &diagnostics) }
+        for (index, decl) in groupDecls.enumerated() { _ = symbols.declare(decl.name, as: .group, index: index, diagnostics: &diagnostics) }
+
+        let parameters = parameterDecls.map { checkParameter($0) }
+        let events = eventDecls.map { checkEvent($0) }
+        var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
+        let tips = tipDecls.map { checkTip($0, expressions: &expressions) }
+        diagnostics += expressions.diagnostics
+        let groups = checkGroups(groupDecls)
+        reportUnused(parameterDecls, eventDecls, used: expressions)
+
+        return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups)
+    }
+
+    // MARK: - File headers
+
+    private mutating func checkHeaders(_ files: [ManifestFile]) -> DisplayFrequencySpec {
+        var frequency: Located<DisplayFrequencySpec>?
+        for file in files {
+            if let version = file.version {
+                if version.value != Checker.formatVersion {
+                    diagnostics.append(Diagnostic(.invalidValue, "unsupported format version \(version.value)", at: version.range,
+                                                  help: "this tipc reads format version \(Checker.formatVersion)"))
+                }
+            } else {
+                let key = file.format == .yaml ? "'tipkit: \(Checker.formatVersion)'" : "'tipkit \(Checker.formatVersion)'"
+                diagnostics.append(Diagnostic(.missingKey, "missing format version", at: file.headRange,
+                                              help: "start the file with \(key)"))
+            }
+            guard let declared = file.displayFrequency else { continue }
+            if case .custom(let seconds) = declared.value, seconds <= 0 {
+                diagnostics.append(Diagnostic(.invalidDuration, "display frequency must be a positive duration", at: declared.range,
+                                              help: "write 'immediate' for no gap between tips"))
+            }
+            if let first = frequency {
+                if first.value != declared.value {
+                    diagnostics.append(Diagnostic(.invalidValue, "display frequency is declared differently in two files", at: declared.range,
+                                                  notes: [DiagnosticNote("first declared here", at: first.range)]))
+                }
+            } else {
+                frequency = declared
+            }
+        }
+        return frequency?.value ?? .immediate
+    }
+
+    // MARK: - Parameters
+
+    private mutating func checkParameter(_ decl: ParameterDecl) -> CheckedParameter {
+        let name = decl.name.name
+        guard let type = decl.type?.value else {
+            if decl.type == nil {
+                diagnostics.append(Diagnostic(.missingKey, "parameter '\(name)' has no type", at: decl.name.range,
+                                              help: "declare one of: bool, int, double, string, date, duration"))
+            }
+            return CheckedParameter(name: name, type: .bool, defaultValue: .bool(false), values: nil, isTransient: decl.isTransient)
+        }
+        var values: [String]?
+        if let declared = decl.values {
+            if type != .string {
+                diagnostics.append(Diagnostic(.invalidValue, "'values' is only allowed on string parameters", at: declared.first?.range ?? decl.name.range))
+            } else if declared.isEmpty {
+                diagnostics.append(Diagnostic(.invalidValue, "'values' of parameter '\(name)' is empty", at: decl.name.range,
+                                              help: "list the values the parameter may take, or remove 'values'"))
+            } else {
+                var seen: [String: SourceRange] = [:]
+                for value in declared {
+                    if let first = seen[value.value] {
+                        diagnostics.append(Diagnostic(.invalidValue, "'\(value.value)' is listed twice in 'values'", at: value.range,
+                                                      notes: [DiagnosticNote("first listed here", at: first)]))
+                    } else {
+                        seen[value.value] = value.range
+                    }
+                }
+                values = declared.map(\.value)
+            }
+        }
+        var defaultValue = ConstantValue.zero(of: type)
+        if let literal = decl.defaultValue {
+            if let value = ConstantValue.converting(literal.value, to: type) {
+                defaultValue = value
+                if let values, case .string(let text) = value, !values.contains(text) {
+                    diagnostics.append(Diagnostic(.invalidValue, "default '\(text)' of parameter '\(name)' is not one of its values", at: literal.range,
+                                                  help: Suggestions.didYouMean(text, in: values) ?? "allowed: \(values.joined(separator: ", "))"))
+                }
+            } else {
+                diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' is not a valid \(type.rawValue)", at: literal.range,
+                                              help: ConstantValue.example(of: type)))
+            }
+        } else {
+            diagnostics.append(Diagnostic(.missingKey, "parameter '\(name)' has no default", at: decl.name.range,
+                                          help: "every parameter needs a default value, e.g. \(ConstantValue.example(of: type))"))
+        }
+        return CheckedParameter(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: decl.isTransient)
+    }
+
+    // MARK: - Events
+
+    private mutating func checkEvent(_ decl: EventDecl) -> CheckedEvent {
+        var fields: [CheckedField] = []
+        var seen: [String: SourceRange] = [:]
+        for field in decl.fields {
+            if let first = seen[field.name.name] {
+                diagnostics.append(Diagnostic(.duplicateName, "duplicate field '\(field.name.name)' in event '\(decl.name.name)'", at: field.name.range,
+                                              notes: [DiagnosticNote("first declared here", at: first)]))
+                continue
+            }
+            seen[field.name.name] = field.name.range
+            guard let type = field.type else {
+                diagnostics.append(Diagnostic(.missingKey, "field '\(field.name.name)' has no type", at: field.name.range))
+                continue
+            }
+            fields.append(CheckedField(name: field.name.name, type: type.value))
+        }
+        var maximumCount: Int?
+        var maximumAge: Int?
+        if let limit = decl.donationLimit {
+            if let count = limit.maximumCount {
+                if count.value < 1 {
+                    diagnostics.append(Diagnostic(.invalidValue, "maximumCount must be at least 1, found \(count.value)", at: count.range))
+                } else {
+                    maximumCount = count.value
+                }
+            }
+            if let age = limit.maximumAgeSeconds {
+                if age.value <= 0 {
+                    diagnostics.append(Diagnostic(.invalidDuration, "maximumAge must be a positive duration", at: age.range))
+                } else if let milliseconds = Milliseconds.from(seconds: age.value) {
+                    maximumAge = milliseconds
+                } else {
+                    diagnostics.append(Diagnostic(.invalidDuration, "maximumAge is too large", at: age.range))
+                }
+            }
+        }
+        return CheckedEvent(name: decl.name.name, fields: fields, maximumCount: maximumCount, maximumAgeMilliseconds: maximumAge)
+    }
+
+    // MARK: - Tips
+
+    private mutating func checkTip(_ decl: TipDecl, expressions: inout ExpressionChecker) -> CheckedTip {
+        let name = decl.name.name
+        var title = ""
+        if let declared = decl.title {
+            if declared.value.allSatisfy(\.isWhitespace) {
+                diagnostics.append(Diagnostic(.invalidValue, "title of tip '\(name)' is empty", at: declared.range))
+            }
+            title = declared.value
+        } else {
+            diagnostics.append(Diagnostic(.missingKey, "tip '\(name)' has no title", at: decl.name.range,
+                                          help: "every tip needs a title, the text users read first"))
+        }
+        var actions: [CheckedAction] = []
+        var actionIDs: [String: SourceRange] = [:]
+        for action in decl.actions {
+            if let first = actionIDs[action.id.name] {
+                diagnostics.append(Diagnostic(.duplicateName, "tip '\(name)' has two actions with id '\(action.id.name)'", at: action.id.range,
+                                              notes: [DiagnosticNote("first used here", at: first)]))
+                continue
+            }
+            actionIDs[action.id.name] = action.id.range
+            guard let actionTitle = action.title else {
+                diagnostics.append(Diagnostic(.missingKey, "action '\(action.id.name)' has no title", at: action.id.range))
+                continue
+            }
+            actions.append(CheckedAction(id: action.id.name, title: actionTitle.value))
+        }
+        var maxDisplayCount: Int?
+        if let count = decl.maxDisplayCount {
+            if count.value < 1 {
+                diagnostics.append(Diagnostic(.invalidValue, "maxDisplayCount must be at least 1, found \(count.value)", at: count.range,
+                                              help: "leave it out for no limit"))
+            } else {
+                maxDisplayCount = count.value
+            }
+        }
+        var maxDuration: Int?
+        if let duration = decl.maxDisplayDurationSeconds {
+            if duration.value <= 0 {
+                diagnostics.append(Diagnostic(.invalidDuration, "maxDisplayDuration must be a positive duration", at: duration.range))
+            } else if let milliseconds = Milliseconds.from(seconds: duration.value) {
+                maxDuration = milliseconds
+            } else {
+                diagnostics.append(Diagnostic(.invalidDuration, "maxDisplayDuration is too large", at: duration.range))
+            }
+        }
+        let rules = decl.rules.map { expressions.checkRule($0) }
+        return CheckedTip(name: name, title: title, message: decl.message?.value, image: decl.image?.value, actions: actions,
+                          maxDisplayCount: maxDisplayCount, maxDisplayDurationMilliseconds: maxDuration,
+                          ignoresDisplayFrequency: decl.ignoresDisplayFrequency?.value ?? false, rules: rules, range: decl.name.range)
+    }
+
+    // MARK: - Groups
+
+    private mutating func checkGroups(_ decls: [GroupDecl]) -> [CheckedGroup] {
+        var membership: [String: (group: String, range: SourceRange)] = [:]
+        var groups: [CheckedGroup] = []
+        for decl in decls {
+            if decl.tips.isEmpty {
+                diagnostics.append(Diagnostic(.invalidValue, "group '\(decl.name.name)' has no tips", at: decl.name.range))
+            }
+            var indexes: [Int] = []
+            for tip in decl.tips {
+                guard let index = symbols.tips[tip.name] else {
+                    diagnostics.append(Diagnostic(.unknownTip, "no tip named '\(tip.name)'", at: tip.range,
+                                                  help: Suggestions.didYouMean(tip.name, in: symbols.tips.keys)))
+                    continue
+                }
+                if let other = membership[tip.name] {
+                    let message = other.group == decl.name.name
+                        ? "tip '\(tip.name)' is listed twice in group '\(decl.name.name)'"
+                        : "tip '\(tip.name)' is already in group '\(other.group)'"
+                    diagnostics.append(Diagnostic(.invalidValue, message, at: tip.range,
+                                                  help: "a tip belongs to at most one group",
+                                                  notes: [DiagnosticNote("listed first here", at: other.range)]))
+                    continue
+                }
+                membership[tip.name] = (decl.name.name, tip.range)
+                indexes.append(index)
+            }
+            groups.append(CheckedGroup(name: decl.name.name, priority: decl.priority?.value ?? .firstAvailable, tips: indexes))
+        }
+        return groups
+    }
+
+    // MARK: - Unused declarations
+
+    private mutating func reportUnused(_ parameters: [ParameterDecl], _ events: [EventDecl], used: ExpressionChecker) {
+        for (index, decl) in parameters.enumerated() where !used.usedParameters.contains(index) {
+            diagnostics.append(Diagnostic(.unused, "parameter '\(decl.name.name)' is not used by any rule", at: decl.name.range,
+                                          help: "use it in a rule as '$\(decl.name.name)', or remove it"))
+        }
+        for (index, decl) in events.enumerated() where !used.usedEvents.contains(index) {
+            diagnostics.append(Diagnostic(.unused, "event '\(decl.name.name)' is not used by any rule", at: decl.name.range,
+                                          help: "use it in a rule (e.g. '\(decl.name.name).count >= 1'), or remove it"))
+        }
     }
 }

@@ -24,6 +24,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case unsatisfiable
     case alwaysTrue = "always-true"
     case unused
+    /// A call of a function the rule language does not have.
+    case unknownFunction = "unknown-function"
     /// A size limit of the implementation was exceeded (nesting depth, file size, …).
     case limit
     /// The input could not be read at all (missing file, permissions).
@@ -56,6 +58,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .unsatisfiable: return "A tip whose rules can never all hold."
         case .alwaysTrue: return "A rule that holds whatever the state."
         case .unused: return "A parameter or event that no rule uses."
+        case .unknownFunction: return "A call of a function the rule language does not have."
         case .limit: return "An input exceeds a documented size limit."
         case .io: return "An input file could not be read."
         }

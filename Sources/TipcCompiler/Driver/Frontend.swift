@@ -44,6 +44,33 @@ public enum Frontend {
                       program: hasErrors ? nil : program)
     }
 
+    /// What `load(paths:)` found: one result per program, and the paths that could not be read
+    /// (usage or I/O problems, as `io`/`limit` diagnostics).
+    public struct Loaded: Sendable {
+        public var programs: [Result]
+        public var unreadable: [Diagnostic]
+    }
+
+    /// Discovers the programs `paths` name (see `SourceDiscovery`), reads and checks each.
+    public static func load(paths: [String]) -> Loaded {
+        let discovered = SourceDiscovery.programs(for: paths)
+        var unreadable = discovered.failures.map {
+            Diagnostic(.io, "cannot read '\($0.path)': \($0.message)", at: SourceRange(file: $0.path, at: SourceLocation(line: 1, column: 1)))
+        }
+        var programs: [Result] = []
+        for files in discovered.programs {
+            var sources: [SourceFile] = []
+            for path in files {
+                switch read(path: path) {
+                case .success(let source): sources.append(source)
+                case .failure(let diagnostic): unreadable.append(diagnostic)
+                }
+            }
+            if !sources.isEmpty { programs.append(check(sources: sources)) }
+        }
+        return Loaded(programs: programs, unreadable: unreadable)
+    }
+
     /// Reads a file from disk; a failure is an `io` (or `limit`) diagnostic.
     public static func read(path: String) -> Swift.Result<SourceFile, Diagnostic> {
         let at = SourceRange(file: path, at: SourceLocation(line: 1, column: 1))

@@ -4,7 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Turns the paths given on a command line into the list of source files they mean.
+/// Turns the paths given on a command line into the programs they mean.
+///
+/// Files named explicitly form one program together. A folder is searched recursively for
+/// `*.yaml`, `*.yml` and `*.tips` files (timelines, `*.timeline.yaml`, and hidden entries
+/// skipped), and the files of each folder form a program of their own, so that one
+/// repository can hold several apps' manifests side by side.
 public enum SourceDiscovery {
     /// The extensions of manifest sources.
     public static let sourceExtensions: Set<String> = ["yaml", "yml", "tips"]
@@ -14,16 +19,22 @@ public enum SourceDiscovery {
         path.hasSuffix(".timeline.yaml") || path.hasSuffix(".timeline.yml")
     }
 
+    /// Whether `path` has a source extension.
+    public static func isSource(_ path: String) -> Bool {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
+        return sourceExtensions.contains(String(path[path.index(after: dot)...]))
+    }
+
     public struct Failure: Error, Sendable, Hashable {
         public var path: String
         public var message: String
     }
 
-    /// Files named by `paths`: a file is taken as it is; a folder means its `*.yaml`, `*.yml`
-    /// and `*.tips` files (recursively, sorted, timelines skipped). A path that does not exist
-    /// is a failure.
-    public static func files(for paths: [String]) -> (files: [String], failures: [Failure]) {
-        var files: [String] = []
+    /// The programs named by `paths`, each a list of files in a stable order; a path that does
+    /// not exist is a failure.
+    public static func programs(for paths: [String]) -> (programs: [[String]], failures: [Failure]) {
+        var explicitFiles: [String] = []
+        var byFolder: [String: [String]] = [:]
         var failures: [Failure] = []
         var seen = Set<String>()
         let manager = FileManager.default
@@ -33,23 +44,25 @@ public enum SourceDiscovery {
                 failures.append(Failure(path: path, message: "no such file or directory"))
                 continue
             }
-            if isDirectory {
-                let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-                let found = ((try? manager.subpathsOfDirectory(atPath: path)) ?? [])
-                    .filter { relative in
-                        let ext = relative.split(separator: ".").last.map(String.init) ?? ""
-                        return sourceExtensions.contains(ext) && !isTimeline(relative)
-                            && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
-                    }
-                    .sorted()
-                for relative in found {
-                    let full = base + "/" + relative
-                    if seen.insert(full).inserted { files.append(full) }
-                }
-            } else if seen.insert(path).inserted {
-                files.append(path)
+            guard isDirectory else {
+                if seen.insert(path).inserted { explicitFiles.append(path) }
+                continue
+            }
+            let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+            let found = ((try? manager.subpathsOfDirectory(atPath: path)) ?? []).filter { relative in
+                isSource(relative) && !isTimeline(relative) && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
+            }
+            for relative in found {
+                let full = base + "/" + relative
+                guard seen.insert(full).inserted else { continue }
+                let folder = full.lastIndex(of: "/").map { String(full[..<$0]) } ?? "."
+                byFolder[folder, default: []].append(full)
             }
         }
-        return (files, failures)
+        var programs: [[String]] = explicitFiles.isEmpty ? [] : [explicitFiles]
+        for folder in byFolder.keys.sorted() {
+            programs.append(byFolder[folder]!.sorted())
+        }
+        return (programs, failures)
     }
 }
