@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build --build-tests
-swift test --skip-build --parallel "$@"
+swift test --skip-build "$@"
