@@ -18,7 +18,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Runtime half: must never depend on the compiler half or on libyaml.
-        .target(name: "TipRuntime"),
+        .target(name: "TipRuntime", dependencies: ["CSQLite"]),
 
         // Compiler half.
         .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime"]),

@@ -1,0 +1,134 @@
+import CSQLite
+import Synchronization
+
+/// One connection to an SQLite database file. All access is serialised by a lock; prepared
+/// statements are cached by their SQL and reused.
+///
+/// The handle is opened in WAL mode with `synchronous=FULL`, so a committed transaction survives
+/// a crash of the process or of the machine, and with a busy timeout, so a second process can
+/// share the file.
+public final class SQLiteConnection: @unchecked Sendable {
+    // @unchecked: the C handle and the statement cache are only touched inside `lock`.
+
+    /// The open C handle; owned by the connection, closed in its `deinit`.
+    final class Handle {
+        let pointer: OpaquePointer
+        var statements: [String: SQLiteStatement] = [:]
+
+        init(pointer: OpaquePointer) { self.pointer = pointer }
+
+        deinit {
+            statements.removeAll()
+            sqlite3_close_v2(pointer)
+        }
+    }
+
+    /// Row access inside `withConnection`; valid only during the closure.
+    public struct Rows: ~Copyable {
+        fileprivate let statement: SQLiteStatement
+
+        /// Advances to the next row; false when there is none.
+        public func next() throws(SQLiteError) -> Bool { try statement.step() }
+        public func int(_ column: Int32) -> Int { statement.int(column) }
+        public func text(_ column: Int32) -> String { statement.text(column) }
+        public func value(_ column: Int32) -> SQLiteValue { statement.column(column) }
+    }
+
+    /// Statements run while the lock is held.
+    public struct Session: ~Copyable {
+        fileprivate let handle: Handle
+
+        /// Runs `sql` (one or more statements without parameters).
+        public func execute(_ sql: String) throws(SQLiteError) {
+            var message: UnsafeMutablePointer<CChar>?
+            let code = sqlite3_exec(handle.pointer, sql, nil, nil, &message)
+            if code != SQLITE_OK {
+                let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+                sqlite3_free(message)
+                throw SQLiteError(code: code, message: text, context: sql)
+            }
+        }
+
+        /// Runs one prepared (cached) statement with `values` bound, discarding rows.
+        public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+            let statement = try prepared(sql)
+            try statement.bind(values)
+            while try statement.step() {}
+            statement.reset()
+        }
+
+        /// Runs a query and hands its rows to `body`.
+        public func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ body: (borrowing Rows) throws -> T) throws -> T {
+            let statement = try prepared(sql)
+            try statement.bind(values)
+            defer { statement.reset() }
+            return try body(Rows(statement: statement))
+        }
+
+        /// The first column of the first row, if any.
+        public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+            let statement = try prepared(sql)
+            try statement.bind(values)
+            defer { statement.reset() }
+            return try statement.step() ? statement.column(0) : nil
+        }
+
+        /// Runs `body` in one transaction (`BEGIN IMMEDIATE`), committed if it returns and rolled
+        /// back if it throws.
+        public func transaction<T>(_ body: (borrowing Session) throws -> T) throws -> T {
+            try run("BEGIN IMMEDIATE")
+            do {
+                let result = try body(self)
+                try run("COMMIT")
+                return result
+            } catch {
+                try? run("ROLLBACK")
+                throw error
+            }
+        }
+
+        /// Rows changed by the last statement.
+        public var changes: Int { Int(sqlite3_changes(handle.pointer)) }
+
+        private func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+            if let cached = handle.statements[sql] { return cached }
+            let statement = try SQLiteStatement(connection: handle, sql: sql)
+            handle.statements[sql] = statement
+            return statement
+        }
+    }
+
+    private let lock = Mutex(())
+    private let handle: Handle
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path`.
+    /// - Parameter busyTimeoutMilliseconds: how long to wait for another process's lock.
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        var pointer: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard code == SQLITE_OK, let pointer else {
+            let error = SQLiteError(handle: pointer, code: code, context: "open \(path)")
+            sqlite3_close_v2(pointer)
+            throw error
+        }
+        sqlite3_extended_result_codes(pointer, 1)
+        sqlite3_busy_timeout(pointer, busyTimeoutMilliseconds)
+        self.handle = Handle(pointer: pointer)
+        self.path = path
+        try withSession { session throws(SQLiteError) in
+            if !readOnly {
+                try session.execute("PRAGMA journal_mode=WAL")
+            }
+            try session.execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
+        }
+    }
+
+    /// Runs `body` with exclusive access to the connection.
+    public func withSession<T, E: Error>(_ body: (borrowing Session) throws(E) -> T) throws(E) -> T {
+        try lock.withLock { _ throws(E) -> T in
+            try body(Session(handle: handle))
+        }
+    }
+}

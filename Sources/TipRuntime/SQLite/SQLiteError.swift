@@ -1,0 +1,30 @@
+import CSQLite
+
+/// A failure reported by SQLite, with its result code and message.
+public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// SQLite's (extended) result code.
+    public var code: Int32
+    public var message: String
+    /// What we were doing (the statement, or "open").
+    public var context: String
+
+    public init(code: Int32, message: String, context: String) {
+        self.code = code
+        self.message = message
+        self.context = context
+    }
+
+    init(handle: OpaquePointer?, code: Int32, context: String) {
+        let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        self.init(code: code, message: message, context: context)
+    }
+
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …).
+    public var primaryCode: Int32 { code & 0xFF }
+
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    public var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
+    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY || primaryCode == SQLITE_CANTOPEN || primaryCode == SQLITE_PERM }
+
+    public var description: String { "\(message) (SQLite code \(code), \(context))" }
+}
