@@ -1,0 +1,91 @@
+import TipcCompiler
+
+/// `tipc check PATHS…`: parse, check and lint manifests and rule files, and report every
+/// problem in the chosen format.
+///
+/// When an input cannot be read, nothing is checked (the program would be incomplete and the
+/// checker would report names the missing file declares): the I/O problems are reported in
+/// the chosen format, and on stderr as text when that format goes to stdout; exit code 2.
+public enum CheckCommand: TipcCommand {
+    static let format = OptionDefinition.choice(
+        "format", of: ReportFormat.self,
+        help: "The output format: text goes to stderr, the others to stdout. Without --format: github under GitHub Actions (GITHUB_ACTIONS=true), else text.")
+    static let strict = OptionDefinition.flag(
+        "strict", help: "Count warnings as failures (exit code 1).")
+    static let color = OptionDefinition.choice(
+        "color", of: ColorChoice.self, default: .auto,
+        help: "Colour the text output: auto colours a terminal unless NO_COLOR is set or TERM=dumb.")
+    static let paths = PositionalDefinition(
+        "paths", repeated: true,
+        help: "Manifest and rule files, or folders searched for *.yaml, *.yml and *.tips (timelines skipped).")
+
+    public static var signature: CommandSignature {
+        CommandSignature(
+            name: "check",
+            abstract: "Parse, check and lint manifests and rule files.",
+            discussion: "The files given together form one program. Exit status: 0 no problems, 1 errors (or warnings with --strict), 2 usage or I/O error, 3 internal error.",
+            positionals: [paths],
+            options: [format, strict, color])
+    }
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let format = arguments.choice(format, as: ReportFormat.self) ?? .automatic(environment: context.environment)
+        let colorChoice = arguments.choice(color, as: ColorChoice.self) ?? .auto
+        let colored = colorChoice.isEnabled(environment: context.environment, isTerminal: context.standardError.isTerminal)
+
+        let input = readInput(arguments.values(of: paths))
+        var report = DiagnosticReport(diagnostics: input.failures, sources: input.sources, fileCount: input.fileCount)
+        if input.failures.isEmpty {
+            let result = Frontend.check(sources: input.sources)
+            report = DiagnosticReport(diagnostics: result.diagnostics.sortedForDisplay(), sources: result.sources,
+                                      fileCount: input.fileCount)
+        }
+
+        let textReporter = TextReporter(colored: colored)
+        switch format {
+        case .text:
+            context.standardError.write(textReporter.render(report))
+        case .json, .sarif, .github:
+            for failure in input.failures {
+                context.standardError.write(textReporter.render(failure, sources: [:]))
+            }
+            context.standardOutput.write(render(report, as: format))
+        }
+        return ExitCode.forCheck(report.diagnostics, strict: arguments.isSet(strict),
+                                 inputUnreadable: !input.failures.isEmpty)
+    }
+
+    static func render(_ report: DiagnosticReport, as format: ReportFormat) -> String {
+        switch format {
+        case .text: return TextReporter(colored: false).render(report)
+        case .json: return JSONReporter().render(report)
+        case .sarif: return SARIFReporter(toolVersion: TipcCommandLine.version).render(report)
+        case .github: return GitHubReporter().render(report)
+        }
+    }
+
+    /// The sources the paths name, and an `io` (or `limit`) diagnostic for each that could not
+    /// be found or read.
+    static func readInput(_ paths: [String]) -> (sources: [SourceFile], failures: [Diagnostic], fileCount: Int) {
+        let discovered = SourceDiscovery.files(for: paths)
+        var failures = discovered.failures.map { failure in
+            Diagnostic(.io, "cannot read '\(failure.path)': \(failure.message)", at: startOfFile(failure.path))
+        }
+        if discovered.files.isEmpty, failures.isEmpty, let first = paths.first {
+            let list = paths.map { "'\($0)'" }.joined(separator: ", ")
+            failures.append(Diagnostic(.io, "no source files (*.yaml, *.yml, *.tips) in \(list)", at: startOfFile(first)))
+        }
+        var sources: [SourceFile] = []
+        for path in discovered.files {
+            switch Frontend.read(path: path) {
+            case .success(let source): sources.append(source)
+            case .failure(let diagnostic): failures.append(diagnostic)
+            }
+        }
+        return (sources, failures, discovered.files.count)
+    }
+
+    static func startOfFile(_ path: String) -> SourceRange {
+        SourceRange(file: path, at: SourceLocation(line: 1, column: 1))
+    }
+}

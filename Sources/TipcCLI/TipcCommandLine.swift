@@ -1,0 +1,20 @@
+/// The `tipc` command line as a library: the executable is a thin wrapper around `run`.
+public enum TipcCommandLine {
+    /// The version `tipc --version` prints.
+    public static let version = "0.1.0"
+
+    /// The application with every built-in subcommand.
+    public static var application: CommandLineApplication {
+        CommandLineApplication(
+            name: "tipc", version: version,
+            abstract: "Check, compile and inspect contextual tips written as YAML manifests or .tips rule files.",
+            commands: BuiltinCommands.all)
+    }
+
+    /// Runs `tipc` with `arguments` (without the program name) and returns the exit status.
+    public static func run(arguments: [String], environment: [String: String],
+                           stdout: any TextOutput, stderr: any TextOutput) -> Int32 {
+        let context = CommandContext(environment: environment, standardOutput: stdout, standardError: stderr)
+        return application.run(arguments, context: context).rawValue
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+@testable import TipcCLI
+
+/// Runs the command line in-process with captured output.
+struct Invocation {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    init(_ arguments: [String], environment: [String: String] = [:], stderrIsTerminal: Bool = false) {
+        let out = CapturedOutput()
+        let err = CapturedOutput(isTerminal: stderrIsTerminal)
+        status = TipcCommandLine.run(arguments: arguments, environment: environment, stdout: out, stderr: err)
+        stdout = out.text
+        stderr = err.text
+    }
+}
+
+/// A temporary folder removed at the end of a test.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("tipc-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = path + "/" + name
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
