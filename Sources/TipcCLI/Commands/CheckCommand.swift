@@ -23,7 +23,7 @@ public enum CheckCommand: TipcCommand {
         CommandSignature(
             name: "check",
             abstract: "Parse, check and lint manifests and rule files.",
-            discussion: "The files given together form one program. Exit status: 0 no problems, 1 errors (or warnings with --strict), 2 usage or I/O error, 3 internal error.",
+            discussion: "Files given together form one program; in a folder, the files of each directory form one program. Exit status: 0 no problems, 1 errors (or warnings with --strict), 2 usage or I/O error, 3 internal error.",
             positionals: [paths],
             options: [format, strict, color])
     }
@@ -33,26 +33,30 @@ public enum CheckCommand: TipcCommand {
         let colorChoice = arguments.choice(color, as: ColorChoice.self) ?? .auto
         let colored = colorChoice.isEnabled(environment: context.environment, isTerminal: context.standardError.isTerminal)
 
-        let input = readInput(arguments.values(of: paths))
-        var report = DiagnosticReport(diagnostics: input.failures, sources: input.sources, fileCount: input.fileCount)
-        if input.failures.isEmpty {
-            let result = Frontend.check(sources: input.sources)
-            report = DiagnosticReport(diagnostics: result.diagnostics.sortedForDisplay(), sources: result.sources,
-                                      fileCount: input.fileCount)
+        let loaded = Frontend.load(paths: arguments.values(of: paths))
+        var failures = loaded.unreadable
+        if loaded.programs.isEmpty, failures.isEmpty, let first = arguments.values(of: paths).first {
+            let list = arguments.values(of: paths).map { "'\($0)'" }.joined(separator: ", ")
+            failures.append(Diagnostic(.io, "no source files (*.yaml, *.yml, *.tips) in \(list)", at: startOfFile(first)))
         }
+        let sources = loaded.programs.reduce(into: [String: SourceFile]()) { $0.merge($1.sources) { first, _ in first } }
+        let fileCount = loaded.programs.reduce(0) { $0 + $1.files.count }
+        // With an input missing, a program would be incomplete: report only the I/O problems.
+        let diagnostics = failures.isEmpty ? loaded.programs.flatMap(\.diagnostics).sortedForDisplay() : failures
+        let report = DiagnosticReport(diagnostics: diagnostics, sources: sources, fileCount: fileCount)
 
         let textReporter = TextReporter(colored: colored)
         switch format {
         case .text:
             context.standardError.write(textReporter.render(report))
         case .json, .sarif, .github:
-            for failure in input.failures {
+            for failure in failures {
                 context.standardError.write(textReporter.render(failure, sources: [:]))
             }
             context.standardOutput.write(render(report, as: format))
         }
         return ExitCode.forCheck(report.diagnostics, strict: arguments.isSet(strict),
-                                 inputUnreadable: !input.failures.isEmpty)
+                                 inputUnreadable: !failures.isEmpty)
     }
 
     static func render(_ report: DiagnosticReport, as format: ReportFormat) -> String {
@@ -62,27 +66,6 @@ public enum CheckCommand: TipcCommand {
         case .sarif: return SARIFReporter(toolVersion: TipcCommandLine.version).render(report)
         case .github: return GitHubReporter().render(report)
         }
-    }
-
-    /// The sources the paths name, and an `io` (or `limit`) diagnostic for each that could not
-    /// be found or read.
-    static func readInput(_ paths: [String]) -> (sources: [SourceFile], failures: [Diagnostic], fileCount: Int) {
-        let discovered = SourceDiscovery.files(for: paths)
-        var failures = discovered.failures.map { failure in
-            Diagnostic(.io, "cannot read '\(failure.path)': \(failure.message)", at: startOfFile(failure.path))
-        }
-        if discovered.files.isEmpty, failures.isEmpty, let first = paths.first {
-            let list = paths.map { "'\($0)'" }.joined(separator: ", ")
-            failures.append(Diagnostic(.io, "no source files (*.yaml, *.yml, *.tips) in \(list)", at: startOfFile(first)))
-        }
-        var sources: [SourceFile] = []
-        for path in discovered.files {
-            switch Frontend.read(path: path) {
-            case .success(let source): sources.append(source)
-            case .failure(let diagnostic): failures.append(diagnostic)
-            }
-        }
-        return (sources, failures, discovered.files.count)
     }
 
     static func startOfFile(_ path: String) -> SourceRange {
