@@ -38,6 +38,10 @@ public enum Frontend {
             files.append(parse(source, diagnostics: &diagnostics))
         }
         let program = Checker.check(files, diagnostics: &diagnostics)
+        if let program {
+            // Lints only warn: the program is still returned.
+            diagnostics += Lints.run(program)
+        }
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return Result(sources: sourceMap, files: files, diagnostics: diagnostics.sortedForDisplay(),

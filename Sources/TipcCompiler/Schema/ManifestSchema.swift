@@ -1,0 +1,303 @@
+/// The JSON Schema (draft-07) of the YAML manifest (SPEC §2), for editors
+/// (`# yaml-language-server: $schema=…`) and for validating manifests in CI. It mirrors what the
+/// manifest decoder and the checker accept: the same keys, the same required keys, the same
+/// names, types and ranges. What JSON Schema cannot express (a default inside `values`, unique
+/// action ids, references between tips and groups) is left to `tipc check`.
+public enum ManifestSchema {
+    /// The schema as pretty-printed JSON (two-space indent, keys in a fixed order, no trailing
+    /// newline): the same text on every run.
+    public static func jsonSchema() -> String {
+        document.rendered()
+    }
+
+    /// Names of parameters, events, fields, tips, groups and actions.
+    static let namePattern = "^[A-Za-z_][A-Za-z0-9_.-]*$"
+    /// A duration literal: digits (underscores allowed) and a unit, repeated (`90d`, `1d12h`).
+    static let durationPattern = "^(_*[0-9][0-9_]*[smhdw])+$"
+    /// A duration whose every digit is zero.
+    static let zeroDurationPattern = "^[0_smhdw]+$"
+    /// An ISO-8601 instant as the checker reads it: a date, optionally with a time and offset.
+    static let instantPattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:?[0-9]{2}))?$"
+
+    static let typeNames = ValueTypeName.allCases.map(\.rawValue)
+
+    static var document: Node {
+        .object([
+            ("$schema", .string("http://json-schema.org/draft-07/schema#")),
+            ("title", .string("tipc manifest")),
+            ("description", .string("Parameters, events, tips, groups and the display frequency of an app's contextual tips.")),
+            ("type", .string("object")),
+            ("additionalProperties", .bool(false)),
+            ("required", .array([.string("tipkit")])),
+            ("properties", .object([
+                ("tipkit", .object([
+                    ("description", .string("Format version of the manifest; this tipc reads version \(Checker.formatVersion).")),
+                    ("type", .string("integer")),
+                    ("enum", .array([.integer(Checker.formatVersion)])),
+                ])),
+                ("displayFrequency", .object([
+                    ("description", .string("The minimum gap between two tips: immediate (no gap), hourly, daily, weekly, monthly (30 days), or a duration such as 5d or 12h. Defaults to immediate.")),
+                    ("anyOf", .array([
+                        .object([("type", .string("string")), ("enum", .array(["immediate", "hourly", "daily", "weekly", "monthly"].map(Node.string)))]),
+                        reference("positiveDuration"),
+                    ])),
+                ])),
+                ("parameters", namedMap("Typed values the app sets; rules read them as $name.", value: reference("parameter"))),
+                ("events", namedMap("Things that happen in the app, donated with a timestamp (and an optional payload); rules count them.", value: reference("event"))),
+                ("tips", namedMap("The tips, each with its texts, options and rules.", value: reference("tip"))),
+                ("groups", namedMap("Groups of tips shown one at a time, in a given priority.", value: reference("group"))),
+            ])),
+            ("definitions", .object([
+                ("name", .object([
+                    ("description", .string("A name: a letter or underscore, then letters, digits, '_', '.' or '-'.")),
+                    ("type", .string("string")),
+                    ("pattern", .string(namePattern)),
+                ])),
+                ("positiveDuration", .object([
+                    ("description", .string("A positive duration: a number and a unit (s, m, h, d, w), possibly repeated, e.g. 45s, 12h, 3d, 2w, 1d12h. No months or years: their length varies.")),
+                    ("type", .string("string")),
+                    ("pattern", .string(durationPattern)),
+                    ("not", .object([("pattern", .string(zeroDurationPattern))])),
+                ])),
+                ("valueType", .object([
+                    ("description", .string("A value type.")),
+                    ("type", .string("string")),
+                    ("enum", .array(typeNames.map(Node.string))),
+                ])),
+                ("parameter", parameter),
+                ("event", event),
+                ("tip", tip),
+                ("action", action),
+                ("group", group),
+            ])),
+        ])
+    }
+
+    // MARK: - Declarations
+
+    static var parameter: Node {
+        let defaults: [(ValueTypeName, Node)] = [
+            (.bool, .object([("type", .string("boolean"))])),
+            (.int, .object([("type", .string("integer"))])),
+            (.double, .object([("type", .string("number"))])),
+            (.string, .object([("type", .string("string"))])),
+            (.date, .object([("type", .string("string")), ("pattern", .string(instantPattern))])),
+            (.duration, .object([("type", .string("string")), ("pattern", .string(durationPattern))])),
+        ]
+        var conditions: [Node] = defaults.map { type, schema in
+            .object([
+                ("if", typeIs(type)),
+                ("then", .object([("properties", .object([("default", describedDefault(type, schema))]))])),
+            ])
+        }
+        conditions.append(.object([
+            ("if", .object([("not", typeIs(.string))])),
+            ("then", .object([("not", .object([("required", .array([.string("values")]))]))])),
+        ]))
+        return .object([
+            ("description", .string("A parameter: its type and default, and for strings optionally the closed set of values it may take.")),
+            ("type", .string("object")),
+            ("additionalProperties", .bool(false)),
+            ("required", .array([.string("type"), .string("default")])),
+            ("properties", .object([
+                ("type", .object([
+                    ("description", .string("The value type: \(typeNames.joined(separator: ", ")).")),
+                    ("type", .string("string")),
+                    ("enum", .array(typeNames.map(Node.string))),
+                ])),
+                ("default", .object([
+                    ("description", .string("The value before the app sets one (and after each launch for transient parameters). A date is an ISO-8601 instant; a duration is written like 5m.")),
+                    ("type", .array([.string("boolean"), .string("integer"), .string("number"), .string("string")])),
+                ])),
+                ("values", .object([
+                    ("description", .string("For string parameters: the only values the parameter may take. The default must be one of them.")),
+                    ("type", .string("array")),
+                    ("items", .object([("type", .string("string"))])),
+                    ("minItems", .integer(1)),
+                    ("uniqueItems", .bool(true)),
+                ])),
+                ("transient", .object([
+                    ("description", .string("Resets to the default in every new runtime (every launch) instead of being persisted.")),
+                    ("type", .string("boolean")),
+                ])),
+            ])),
+            ("allOf", .array(conditions)),
+        ])
+    }
+
+    static var event: Node {
+        .object([
+            ("description", .string("An event: {} (or nothing) for plain donations, or a retention limit and a typed payload.")),
+            ("type", .array([.string("object"), .string("null")])),
+            ("additionalProperties", .bool(false)),
+            ("properties", .object([
+                ("donationLimit", .object([
+                    ("description", .string("Retention: the oldest donations beyond maximumCount, and those older than maximumAge, are trimmed.")),
+                    ("type", .string("object")),
+                    ("additionalProperties", .bool(false)),
+                    ("properties", .object([
+                        ("maximumCount", .object([
+                            ("description", .string("The most donations kept (at least 1).")),
+                            ("type", .string("integer")),
+                            ("minimum", .integer(1)),
+                        ])),
+                        ("maximumAge", .object([
+                            ("description", .string("Donations older than this are trimmed (a positive duration such as 90d).")),
+                            ("allOf", .array([reference("positiveDuration")])),
+                        ])),
+                    ])),
+                ])),
+                ("value", .object([
+                    ("description", .string("The typed payload of each donation: field name → value type. Rules filter on it with where(…).")),
+                    ("type", .string("object")),
+                    ("propertyNames", reference("name")),
+                    ("additionalProperties", reference("valueType")),
+                ])),
+            ])),
+        ])
+    }
+
+    static var tip: Node {
+        .object([
+            ("description", .string("A tip: its texts, image, actions, display options and the rules that make it available.")),
+            ("type", .string("object")),
+            ("additionalProperties", .bool(false)),
+            ("required", .array([.string("title")])),
+            ("properties", .object([
+                ("title", .object([
+                    ("description", .string("The tip's title (required, not empty), passed to the app verbatim (Markdown included).")),
+                    ("type", .string("string")),
+                    ("pattern", .string("\\S")),
+                ])),
+                ("message", .object([
+                    ("description", .string("The tip's message, passed to the app verbatim (Markdown included).")),
+                    ("type", .string("string")),
+                ])),
+                ("image", .object([
+                    ("description", .string("A symbol name, or {asset: NAME} for an image in the app's asset catalog.")),
+                    ("oneOf", .array([
+                        .object([("type", .string("string"))]),
+                        .object([
+                            ("type", .string("object")),
+                            ("additionalProperties", .bool(false)),
+                            ("required", .array([.string("asset")])),
+                            ("properties", .object([
+                                ("asset", .object([
+                                    ("description", .string("The name of an image in the app's asset catalog.")),
+                                    ("type", .string("string")),
+                                ])),
+                            ])),
+                        ]),
+                    ])),
+                ])),
+                ("actions", .object([
+                    ("description", .string("Buttons shown with the tip; ids are unique within the tip.")),
+                    ("type", .string("array")),
+                    ("items", reference("action")),
+                ])),
+                ("maxDisplayCount", .object([
+                    ("description", .string("After this many displays the tip is invalidated (displayCountExceeded).")),
+                    ("type", .string("integer")),
+                    ("minimum", .integer(1)),
+                ])),
+                ("maxDisplayDuration", .object([
+                    ("description", .string("After this long on screen in total the tip is invalidated (displayDurationExceeded); a positive duration such as 2m.")),
+                    ("allOf", .array([reference("positiveDuration")])),
+                ])),
+                ("ignoresDisplayFrequency", .object([
+                    ("description", .string("The tip neither waits for the display frequency's gap nor starts one.")),
+                    ("type", .string("boolean")),
+                ])),
+                ("rules", .object([
+                    ("description", .string("Rules in the rule language; the tip is available when all of them hold. Quote a rule that begins with !, `, [, {, *, &, @, % or a quote.")),
+                    ("type", .string("array")),
+                    ("items", .object([
+                        ("description", .string("One rule: an expression of type Bool (YAML reads a bare true or false as a Boolean).")),
+                        ("type", .array([.string("string"), .string("boolean")])),
+                    ])),
+                ])),
+            ])),
+        ])
+    }
+
+    static var action: Node {
+        .object([
+            ("description", .string("A button of a tip.")),
+            ("type", .string("object")),
+            ("additionalProperties", .bool(false)),
+            ("required", .array([.string("id"), .string("title")])),
+            ("properties", .object([
+                ("id", .object([
+                    ("description", .string("The id the app receives when the button is tapped, unique within the tip.")),
+                    ("allOf", .array([reference("name")])),
+                ])),
+                ("title", .object([
+                    ("description", .string("The button's text.")),
+                    ("type", .string("string")),
+                ])),
+            ])),
+        ])
+    }
+
+    static var group: Node {
+        .object([
+            ("description", .string("Tips shown one at a time; a tip belongs to at most one group.")),
+            ("type", .string("object")),
+            ("additionalProperties", .bool(false)),
+            ("required", .array([.string("tips")])),
+            ("properties", .object([
+                ("priority", .object([
+                    ("description", .string("ordered: a tip is offered only when every tip before it is invalidated; firstAvailable (the default): the first available tip is offered.")),
+                    ("type", .string("string")),
+                    ("enum", .array(GroupPriority.allCases.map { .string($0.rawValue) })),
+                ])),
+                ("tips", .object([
+                    ("description", .string("The tips of the group, in priority order, each listed once.")),
+                    ("type", .string("array")),
+                    ("items", reference("name")),
+                    ("minItems", .integer(1)),
+                    ("uniqueItems", .bool(true)),
+                ])),
+            ])),
+        ])
+    }
+
+    // MARK: - Helpers
+
+    /// The schema of the default of a parameter of `type`, with a description.
+    static func describedDefault(_ type: ValueTypeName, _ schema: Node) -> Node {
+        let description: String
+        switch type {
+        case .bool: description = "The default of a bool parameter: true or false."
+        case .int: description = "The default of an int parameter: a whole number."
+        case .double: description = "The default of a double parameter: a number."
+        case .string: description = "The default of a string parameter: a string (one of its values, if it has values)."
+        case .date: description = "The default of a date parameter: an ISO-8601 instant such as \"2026-01-01T00:00:00Z\"."
+        case .duration: description = "The default of a duration parameter: a duration such as 5m."
+        }
+        guard case .object(let members) = schema else { return schema }
+        return .object([("description", .string(description))] + members)
+    }
+
+    static func reference(_ definition: String) -> Node {
+        .object([("$ref", .string("#/definitions/\(definition)"))])
+    }
+
+    /// A mapping from declared names to `value` schemas.
+    static func namedMap(_ description: String, value: Node) -> Node {
+        .object([
+            ("description", .string(description)),
+            ("type", .string("object")),
+            ("propertyNames", reference("name")),
+            ("additionalProperties", value),
+        ])
+    }
+
+    /// `{"properties": {"type": {"const": type}}, "required": ["type"]}`.
+    static func typeIs(_ type: ValueTypeName) -> Node {
+        .object([
+            ("properties", .object([("type", .object([("const", .string(type.rawValue))]))])),
+            ("required", .array([.string("type")])),
+        ])
+    }
+}

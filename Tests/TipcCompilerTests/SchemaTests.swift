@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+@testable import TipcCompiler
+
+/// The package's root folder (two levels above this file).
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// How CI installs the validator these tests run.
+private let validatorInstallCommand = "pip install check-jsonschema"
+
+/// The `check-jsonschema` executable on PATH, if installed.
+private func validatorPath() -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    for folder in path.split(separator: ":") {
+        let candidate = "\(folder)/check-jsonschema"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+/// Runs `check-jsonschema` with `arguments`; nil (and an issue recorded) when it is not installed.
+private func runValidator(_ arguments: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (status: Int32, output: String)? {
+    guard let executable = validatorPath() else {
+        Issue.record("check-jsonschema is not installed, so the schema cannot be validated; install it with '\(validatorInstallCommand)'",
+                     sourceLocation: sourceLocation)
+        return nil
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// A fresh temporary folder holding the schema (`schema.json`).
+private func workspace() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tipc-schema-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try ManifestSchema.jsonSchema().write(to: folder.appendingPathComponent("schema.json"), atomically: true, encoding: .utf8)
+    return folder
+}
+
+/// A manifest using every key the format has.
+private let completeManifest = """
+    tipkit: 1
+    displayFrequency: 1d12h
+    parameters:
+      isLoggedIn: { type: bool, default: false }
+      maskCount:  { type: int, default: 0 }
+      plan:       { type: string, default: free, values: [free, pro, team] }
+      rating:     { type: double, default: 0.5 }
+      trialEnds:  { type: date, default: "2026-01-01T00:00:00Z" }
+      cooldown:   { type: duration, default: 5m }
+      sheetOpen:  { type: bool, default: false, transient: true }
+    events:
+      searchPerformed: {}
+      appLaunched:
+      itemViewed:
+        donationLimit: { maximumCount: 5000, maximumAge: 90d }
+        value: { itemID: int, category: string, seen.at: date }
+    tips:
+      advancedSearch:
+        title: Try **Advanced** Search
+        message: Use filters.
+        image: magnifyingglass
+        actions:
+          - { id: learn-more, title: Learn More }
+        maxDisplayCount: 3
+        maxDisplayDuration: 2m
+        ignoresDisplayFrequency: false
+        rules:
+          - $isLoggedIn
+          - searchPerformed.count >= 3 within 3d
+          - true
+      purchase:
+        title: Unlock
+        image: { asset: subscription-badge }
+    groups:
+      onboarding: { priority: ordered, tips: [advancedSearch, purchase] }
+      other: { tips: [purchase] }
+    """
+
+@Suite("Schema")
+struct SchemaTests {
+    @Test func outputIsDeterministicPrettyPrintedJSON() throws {
+        let text = ManifestSchema.jsonSchema()
+        #expect(text == ManifestSchema.jsonSchema())
+        #expect(text.hasPrefix("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n"))
+        #expect(!text.hasSuffix("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["required"] as? [String] == ["tipkit"])
+        #expect(object["additionalProperties"] as? Bool == false)
+    }
+
+    @Test func everyKeyOfTheManifestIsDescribed() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(ManifestSchema.jsonSchema().utf8)) as? [String: Any])
+        var undescribed: [String] = []
+        func visit(_ node: Any, path: String) {
+            if let object = node as? [String: Any] {
+                if let properties = object["properties"] as? [String: Any] {
+                    for (key, value) in properties {
+                        let property = value as? [String: Any] ?? [:]
+                        // A `{"const": …}` inside an `if` tests a key; it describes nothing.
+                        if property["description"] == nil && property["const"] == nil { undescribed.append("\(path)/\(key)") }
+                    }
+                }
+                for (key, value) in object { visit(value, path: "\(path)/\(key)") }
+            } else if let array = node as? [Any] {
+                for (index, value) in array.enumerated() { visit(value, path: "\(path)/\(index)") }
+            }
+        }
+        visit(schema, path: "#")
+        let definitions = try #require(schema["definitions"] as? [String: Any])
+        for (name, definition) in definitions where (definition as? [String: Any])?["description"] == nil {
+            undescribed.append("#/definitions/\(name)")
+        }
+        #expect(undescribed.isEmpty, "\(undescribed.sorted())")
+    }
+
+    @Test func schemaIsValidUnderTheDraft07Metaschema() throws {
+        let folder = try workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard let result = try runValidator(["--check-metaschema", folder.appendingPathComponent("schema.json").path]) else { return }
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func exampleManifestsAndACompleteManifestValidate() throws {
+        let folder = try workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let complete = folder.appendingPathComponent("complete.yaml")
+        try completeManifest.write(to: complete, atomically: true, encoding: .utf8)
+        var manifests = [complete.path]
+        let examples = packageRoot.appendingPathComponent("Examples")
+        let enumerator = try #require(FileManager.default.enumerator(at: examples, includingPropertiesForKeys: nil))
+        for case let url as URL in enumerator
+        where ["yaml", "yml"].contains(url.pathExtension) && !url.lastPathComponent.hasSuffix(".timeline.yaml") {
+            manifests.append(url.path)
+        }
+        #expect(manifests.count > 1, "no example manifests found under \(examples.path)")
+        guard let result = try runValidator(["--schemafile", folder.appendingPathComponent("schema.json").path] + manifests.sorted()) else { return }
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    /// Manifests the checker rejects: where the validator should complain, and a fragment of
+    /// its complaint.
+    static let invalidManifests: [(name: String, yaml: String, path: String, complaint: String)] = [
+        ("unknown top-level key", "tipkit: 1\ntipz: {}\n", "$", "('tipz' was unexpected)"),
+        ("missing format version", "tips: {}\n", "$", "'tipkit' is a required property"),
+        ("unknown format version", "tipkit: 2\n", "$.tipkit", "2 is not one of [1]"),
+        ("missing title", "tipkit: 1\ntips:\n  t: { message: Hi }\n", "$.tips.t", "'title' is a required property"),
+        ("blank title", "tipkit: 1\ntips:\n  t: { title: '  ' }\n", "$.tips.t.title", "does not match"),
+        ("unknown tip key", "tipkit: 1\ntips:\n  t: { title: T, maxDisplayCounts: 2 }\n", "$.tips.t", "'maxDisplayCounts' was unexpected"),
+        ("negative maxDisplayCount", "tipkit: 1\ntips:\n  t: { title: T, maxDisplayCount: -1 }\n", "$.tips.t.maxDisplayCount",
+         "-1 is less than the minimum of 1"),
+        ("bad type name", "tipkit: 1\nparameters:\n  p: { type: integer, default: 0 }\n", "$.parameters.p.type", "'integer' is not one of"),
+        ("missing default", "tipkit: 1\nparameters:\n  p: { type: int }\n", "$.parameters.p", "'default' is a required property"),
+        ("default of the wrong type", "tipkit: 1\nparameters:\n  p: { type: bool, default: 1 }\n", "$.parameters.p.default",
+         "1 is not of type 'boolean'"),
+        ("values on an int", "tipkit: 1\nparameters:\n  p: { type: int, default: 0, values: [a] }\n", "$.parameters.p",
+         "should not be valid under {'required': ['values']}"),
+        ("duplicate values", "tipkit: 1\nparameters:\n  p: { type: string, default: a, values: [a, a] }\n", "$.parameters.p.values",
+         "has non-unique elements"),
+        ("duration in months", "tipkit: 1\ntips:\n  t: { title: T, maxDisplayDuration: 2mo }\n", "$.tips.t.maxDisplayDuration",
+         "'2mo' does not match"),
+        ("zero duration", "tipkit: 1\ndisplayFrequency: 0d\n", "$.displayFrequency", "'0d' is not valid under any of the given schemas"),
+        ("bad frequency", "tipkit: 1\ndisplayFrequency: yearly\n", "$.displayFrequency", "'yearly' is not valid under any of the given schemas"),
+        ("bad name", "tipkit: 1\nevents:\n  9lives: {}\n", "$.events", "'9lives' does not match"),
+        ("bad field type", "tipkit: 1\nevents:\n  e:\n    value: { id: integer }\n", "$.events.e.value.id", "'integer' is not one of"),
+        ("unknown donation limit key", "tipkit: 1\nevents:\n  e:\n    donationLimit: { maximumSize: 3 }\n", "$.events.e.donationLimit",
+         "'maximumSize' was unexpected"),
+        ("action without title", "tipkit: 1\ntips:\n  t:\n    title: T\n    actions: [{ id: a }]\n", "$.tips.t.actions[0]",
+         "'title' is a required property"),
+        ("rule read as a mapping", "tipkit: 1\ntips:\n  t:\n    title: T\n    rules:\n      - a: b\n", "$.tips.t.rules[0]",
+         "is not of type 'string', 'boolean'"),
+        ("bad group priority", "tipkit: 1\ngroups:\n  g: { priority: random, tips: [t] }\n", "$.groups.g.priority", "'random' is not one of"),
+        ("empty group", "tipkit: 1\ngroups:\n  g: { tips: [] }\n", "$.groups.g.tips", "should be non-empty"),
+        ("file that is not a mapping", "- tipkit\n", "$", "is not of type 'object'"),
+    ]
+
+    /// One validator run over all the invalid manifests (a process per file would be slow);
+    /// each must fail where and as expected.
+    @Test func invalidManifestsAreRejected() throws {
+        struct Report: Decodable {
+            struct Failure: Decodable { var filename: String; var path: String; var message: String }
+            var errors: [Failure]
+        }
+        let folder = try workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: [String] = []
+        for (index, fixture) in Self.invalidManifests.enumerated() {
+            let file = folder.appendingPathComponent("invalid-\(index).yaml")
+            try fixture.yaml.write(to: file, atomically: true, encoding: .utf8)
+            files.append(file.path)
+        }
+        guard let result = try runValidator(["--output-format", "json", "--schemafile", folder.appendingPathComponent("schema.json").path] + files)
+        else { return }
+        #expect(result.status == 1, "\(result.output)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.output.utf8))
+        for (index, fixture) in Self.invalidManifests.enumerated() {
+            let failures = report.errors.filter { $0.filename.hasSuffix("/invalid-\(index).yaml") }
+            #expect(failures.contains { $0.path == fixture.path && $0.message.contains(fixture.complaint) },
+                    "\(fixture.name): \(failures.map { "\($0.path): \($0.message)" })")
+        }
+    }
+}
