@@ -13,3 +13,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     sudo apt-get update -qq && sudo apt-get install -y -qq "${missing[@]}"
   fi
 fi
+# The schema tests validate manifests with a real JSON Schema validator.
+if ! command -v check-jsonschema >/dev/null 2>&1; then
+  echo "installing: check-jsonschema (PyPI)" >&2
+  python3 -m pip install -q check-jsonschema
+fi

@@ -16,8 +16,9 @@ import Testing
             #expect(run.stdout.contains("\n\nUSAGE: tipc <subcommand>\n\nOPTIONS:\n"))
             #expect(run.stdout.contains("\n\nSUBCOMMANDS:\n  check   "))
             let listed = run.stdout.components(separatedBy: "SUBCOMMANDS:\n")[1]
-            for name in ["compile", "inspect", "explain", "simulate", "store", "fmt", "convert", "schema"] {
-                #expect(!listed.contains("  \(name) "))
+            let built = Set(BuiltinCommands.all.map { $0.signature.name })
+            for name in ["check", "compile", "inspect", "explain", "simulate", "store", "fmt", "convert", "schema"] {
+                #expect(listed.contains("  \(name) ") == built.contains(name), "\(name)")
             }
         }
     }
