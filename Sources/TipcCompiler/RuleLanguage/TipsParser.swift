@@ -1,11 +1,11 @@
-// interim placeholder, replaced by the rule-language parser
+/// Parses `.tips` files (SPEC §3) into the same declarations as the YAML front end. A BOM
+/// and CRLF line endings are accepted. Never throws; see `RuleParser` for the limits that
+/// apply to each rule.
 public enum TipsParser {
     public static func parseFile(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
-        ManifestFile(path: file.path, format: .tips, headRange: SourceRange(file: file.path, at: SourceLocation(line: 1, column: 1)))
-    }
-}
-public enum RuleParser {
-    public static func parseRule(_ text: RuleText, diagnostics: inout [Diagnostic]) -> Expression {
-        Expression(.error, at: text.range(fromUTF8: 0, to: text.text.utf8.count))
+        let parser = RuleLanguageParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
+        let manifest = parser.parseFile(file)
+        diagnostics.append(contentsOf: parser.diagnosticsInOrder)
+        return manifest
     }
 }

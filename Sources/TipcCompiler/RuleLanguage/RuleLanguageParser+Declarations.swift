@@ -1,0 +1,467 @@
+/// The words that start declarations and tip attributes in `.tips` files.
+enum DeclarationKeywords {
+    static let topLevel: [String] = ["tipkit", "displayFrequency", "param", "event", "tip", "group"]
+    static let tipAttributes: [String] = ["title", "message", "image", "action", "maxDisplayCount", "maxDisplayDuration",
+                                          "ignoresDisplayFrequency", "rule"]
+    static let all: Set<String> = Set(topLevel + tipAttributes)
+}
+
+/// `.tips` files: one declaration per line (a tip's or a group's braces may span lines),
+/// following `Grammar/tips.ebnf`. After an error the parser skips to the next line that
+/// starts a declaration (or, inside a tip, to the next line or the closing `}`).
+extension RuleLanguageParser {
+    func parseFile(_ file: SourceFile) -> ManifestFile {
+        var manifest = ManifestFile(path: file.path, format: .tips, headRange: Self.firstLineRange(of: file))
+        var previousEnd = 0
+        var firstVersionRange: SourceRange?
+        var firstFrequencyRange: SourceRange?
+        while !isAtEnd {
+            let start = index
+            let keyword = current
+            let comments = takeComments(after: previousEnd, before: keyword.start)
+            guard keyword.kind == .identifier, DeclarationKeywords.topLevel.contains(keyword.text) else {
+                let help = keyword.kind == .identifier
+                    ? Suggestions.didYouMean(keyword.text, in: DeclarationKeywords.topLevel) : nil
+                reportExpected("a declaration (tipkit, displayFrequency, param, event, tip or group)",
+                               help: help ?? "a .tips file is a list of declarations, one per line")
+                skipToNextDeclaration()
+                previousEnd = stream.token(max(0, index - 1)).end
+                continue
+            }
+            advance()
+            var complete = true
+            switch keyword.text {
+            case "tipkit":
+                if let version = parseInteger("a format version") {
+                    reportIfRepeated("tipkit", first: &firstVersionRange, at: range(since: start))
+                    manifest.version = version
+                } else { complete = false }
+            case "displayFrequency":
+                if let frequency = parseDisplayFrequency() {
+                    reportIfRepeated("displayFrequency", first: &firstFrequencyRange, at: range(since: start))
+                    manifest.displayFrequency = frequency
+                } else { complete = false }
+            case "param":
+                if let parameter = parseParameter(start: start, comments: comments) {
+                    manifest.parameters.append(parameter)
+                } else { complete = false }
+            case "event":
+                if let event = parseEvent(start: start, comments: comments) {
+                    manifest.events.append(event)
+                } else { complete = false }
+            case "tip":
+                if let tip = parseTip(start: start, comments: comments) {
+                    manifest.tips.append(tip)
+                } else { complete = false }
+            default:
+                if let group = parseGroup(start: start, comments: comments) {
+                    manifest.groups.append(group)
+                } else { complete = false }
+            }
+            if complete {
+                expectEndOfLine(allowingBrace: false)
+            } else {
+                skipToNextDeclaration()
+            }
+            previousEnd = stream.token(max(0, index - 1)).end
+        }
+        return manifest
+    }
+
+    static func firstLineRange(of file: SourceFile) -> SourceRange {
+        let start = file.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var end = start
+        while end < file.bytes.count, file.bytes[end] != 0x0A, file.bytes[end] != 0x0D { end += 1 }
+        return file.range(fromUTF8: start, to: end)
+    }
+
+    /// The own-line comments between offsets `after` and `before`.
+    private func takeComments(after: Int, before: Int) -> [String] {
+        var texts: [String] = []
+        let comments = stream.comments
+        while commentCursor < comments.count, comments[commentCursor].start < before {
+            let comment = comments[commentCursor]
+            if comment.start >= after, comment.isOnOwnLine { texts.append(comment.text) }
+            commentCursor += 1
+        }
+        return texts
+    }
+
+    private func reportIfRepeated(_ key: String, first: inout SourceRange?, at range: SourceRange) {
+        if let first {
+            report(.duplicateKey, "'\(key)' is declared more than once", at: range,
+                   notes: [DiagnosticNote("first declared here", at: first)])
+        } else {
+            first = range
+        }
+    }
+
+    // MARK: - Recovery
+
+    /// After a declaration: the next token must start a new line (or be the `}` closing a
+    /// tip, when `allowingBrace`). Otherwise reports the rest of the line and skips it.
+    private func expectEndOfLine(allowingBrace: Bool) {
+        if isAtEnd || current.isAtLineStart || (allowingBrace && current.kind == .rightBrace) { return }
+        reportExpected("end of line")
+        skipRestOfLine(stoppingAtBrace: allowingBrace)
+    }
+
+    private func skipRestOfLine(stoppingAtBrace: Bool) {
+        advance()
+        while !isAtEnd, !current.isAtLineStart, !(stoppingAtBrace && current.kind == .rightBrace) { advance() }
+    }
+
+    /// Skips to the next line that starts with a top-level keyword, stepping over braces.
+    private func skipToNextDeclaration() {
+        var braces = 0
+        while !isAtEnd {
+            if braces <= 0, current.isAtLineStart, current.kind == .identifier, DeclarationKeywords.topLevel.contains(current.text) {
+                return
+            }
+            if current.kind == .leftBrace { braces += 1 }
+            if current.kind == .rightBrace { braces -= 1 }
+            advance()
+        }
+    }
+
+    // MARK: - Small pieces
+
+    /// A declared name: an identifier or a backticked name.
+    private func parseName(_ what: String) -> Identifier? {
+        guard current.kind == .identifier || current.kind == .quotedName else {
+            reportExpected("\(what) name")
+            return nil
+        }
+        let tokenIndex = index
+        return Identifier(advance().text, at: range(ofToken: tokenIndex))
+    }
+
+    private func expect(_ kind: RuleTokenKind, _ text: String) -> Bool {
+        if current.kind == kind {
+            advance()
+            return true
+        }
+        reportExpected(text)
+        return false
+    }
+
+    private func parseInteger(_ what: String) -> Located<Int>? {
+        guard current.kind == .integer else {
+            reportExpected(what)
+            return nil
+        }
+        let tokenIndex = index
+        guard case .integer(let value?) = advance().value else { return nil }
+        return Located(value, at: range(ofToken: tokenIndex))
+    }
+
+    private func parseDuration(_ what: String) -> Located<Int>? {
+        guard current.kind == .duration else {
+            reportExpected(what, help: "write a duration such as 45s, 30m, 12h, 3d, 2w or 1d12h")
+            return nil
+        }
+        let tokenIndex = index
+        guard case .duration(let seconds?) = advance().value else { return nil }
+        return Located(seconds, at: range(ofToken: tokenIndex))
+    }
+
+    private func parseString(_ what: String) -> Located<String>? {
+        guard current.kind == .string else {
+            reportExpected(what)
+            return nil
+        }
+        let tokenIndex = index
+        return Located(advance().text, at: range(ofToken: tokenIndex))
+    }
+
+    private func parseType() -> Located<ValueTypeName>? {
+        guard current.kind == .identifier else {
+            reportExpected("a type (Bool, Int, Double, String, Date or Duration)")
+            return nil
+        }
+        let tokenIndex = index
+        let text = advance().text
+        if let type = ValueTypeName.allCases.first(where: { $0.tipsSpelling == text }) {
+            return Located(type, at: range(ofToken: tokenIndex))
+        }
+        report(.invalidValue, "unknown type '\(text)'", at: range(ofToken: tokenIndex),
+               help: Suggestions.didYouMean(text, in: ValueTypeName.allCases.map(\.tipsSpelling))
+                   ?? "the types are Bool, Int, Double, String, Date and Duration")
+        return nil
+    }
+
+    // MARK: - Declarations
+
+    private func parseDisplayFrequency() -> Located<DisplayFrequencySpec>? {
+        let tokenIndex = index
+        if current.kind == .duration {
+            guard let seconds = parseDuration("a display frequency") else { return nil }
+            return Located(.custom(seconds: seconds.value), at: seconds.range)
+        }
+        guard current.kind == .identifier else {
+            reportExpected("a display frequency (immediate, hourly, daily, weekly, monthly or a duration)")
+            return nil
+        }
+        let word = advance().text
+        guard let frequency = DisplayFrequencySpec.named[word] else {
+            let names = ["immediate", "hourly", "daily", "weekly", "monthly"]
+            report(.invalidValue, "unknown display frequency '\(word)'", at: range(ofToken: tokenIndex),
+                   help: Suggestions.didYouMean(word, in: names) ?? "use immediate, hourly, daily, weekly, monthly or a duration (5d)")
+            return nil
+        }
+        return Located(frequency, at: range(ofToken: tokenIndex))
+    }
+
+    private func parseParameter(start: Int, comments: [String]) -> ParameterDecl? {
+        guard let name = parseName("a parameter") else { return nil }
+        guard expect(.colon, "':' after the parameter name") else { return nil }
+        let typeIndex = index
+        let type = parseType()
+        if type == nil && index == typeIndex { return nil }
+        guard expect(.assign, "'=' and a default value") else { return nil }
+        guard let defaultValue = parseDefaultValue() else { return nil }
+        var values: [Located<String>]?
+        if current.isKeyword("in") && !current.isAtLineStart {
+            advance()
+            let opening = index
+            guard expect(.leftBracket, "'[' to start the list of values") else { return nil }
+            var list: [Located<String>] = []
+            while current.kind != .rightBracket {
+                guard let value = parseString("a string value") else { return nil }
+                list.append(value)
+                if current.kind == .comma { advance() } else { break }
+            }
+            guard current.kind == .rightBracket else {
+                reportExpected("',' or ']'", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
+                return nil
+            }
+            advance()
+            values = list
+        }
+        var isTransient = false
+        if current.isKeyword("transient") && !current.isAtLineStart {
+            advance()
+            isTransient = true
+        }
+        return ParameterDecl(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: isTransient,
+                             comments: comments, range: range(since: start))
+    }
+
+    /// A literal default: `true`, `false`, a number (optionally negative), a string, a
+    /// duration, or `date("…")` (kept as the string, like the YAML form).
+    private func parseDefaultValue() -> Located<Literal>? {
+        let first = index
+        let head = current
+        switch head.kind {
+        case .identifier where head.text == "true" || head.text == "false":
+            advance()
+            return Located(.bool(head.text == "true"), at: range(ofToken: first))
+        case .identifier where head.text == "date" && token(after: 1).kind == .leftParen:
+            advance()
+            advance()
+            guard let text = parseString("a date string such as \"2026-01-01T00:00:00Z\"") else { return nil }
+            guard expect(.rightParen, "')'") else { return nil }
+            return Located(.string(text.value), at: range(since: first))
+        case .string:
+            advance()
+            return Located(.string(head.text), at: range(ofToken: first))
+        case .minus, .integer, .double, .duration:
+            let negative = head.kind == .minus
+            if negative { advance() }
+            let numberIndex = index
+            let number = advance()
+            switch (number.kind, number.value) {
+            case (.integer, .integer(let value?)):
+                return Located(.int(negative ? -value : value), at: range(since: first))
+            case (.double, .double(let value?)):
+                return Located(.double(negative ? -value : value), at: range(since: first))
+            case (.duration, .duration(let seconds?)) where !negative:
+                return Located(.duration(seconds: seconds), at: range(since: first))
+            case (.integer, _), (.double, _), (.duration, _):
+                if negative, number.kind == .duration, case .duration(_?) = number.value {
+                    report(.invalidDuration, "a duration cannot be negative", at: range(since: first))
+                }
+                return nil  // otherwise an invalid literal, reported by the lexer
+            default:
+                index = numberIndex
+                reportExpected("a number after '-'")
+                return nil
+            }
+        default:
+            reportExpected("a default value (a literal such as false, 0, 1.5, \"text\", 5m or date(\"…\"))")
+            return nil
+        }
+    }
+
+    private func parseEvent(start: Int, comments: [String]) -> EventDecl? {
+        guard let name = parseName("an event") else { return nil }
+        var fields: [FieldDecl] = []
+        if current.kind == .leftBrace {
+            let opening = index
+            advance()
+            while current.kind != .rightBrace {
+                guard let fieldName = parseName("a field") else { return nil }
+                guard expect(.colon, "':' after the field name") else { return nil }
+                let typeIndex = index
+                let type = parseType()
+                if type == nil && index == typeIndex { return nil }
+                fields.append(FieldDecl(name: fieldName, type: type))
+                if current.kind == .comma { advance() } else { break }
+            }
+            guard current.kind == .rightBrace else {
+                reportExpected("',' or '}'", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
+                return nil
+            }
+            advance()
+        }
+        var limit: DonationLimitDecl?
+        var seen: [String: SourceRange] = [:]
+        while !current.isAtLineStart, current.isKeyword("limit") || current.isKeyword("within") {
+            let clauseIndex = index
+            let word = advance().text
+            var decl = limit ?? DonationLimitDecl()
+            if word == "limit" {
+                guard let count = parseInteger("a maximum number of donations") else { return nil }
+                decl.maximumCount = count
+            } else {
+                guard let age = parseDuration("a maximum age") else { return nil }
+                decl.maximumAgeSeconds = age
+            }
+            let clauseRange = range(since: clauseIndex)
+            if let first = seen[word] {
+                report(.duplicateKey, "'\(word)' is given more than once", at: clauseRange,
+                       notes: [DiagnosticNote("first given here", at: first)])
+            } else {
+                seen[word] = clauseRange
+            }
+            limit = decl
+        }
+        return EventDecl(name: name, fields: fields, donationLimit: limit, comments: comments, range: range(since: start))
+    }
+
+    private func parseGroup(start: Int, comments: [String]) -> GroupDecl? {
+        guard let name = parseName("a group") else { return nil }
+        var priority: Located<GroupPriority>?
+        let priorityIndex = index
+        if current.kind == .identifier {
+            let word = advance().text
+            if let value = GroupPriority(rawValue: word) {
+                priority = Located(value, at: range(ofToken: priorityIndex))
+            } else {
+                report(.invalidValue, "unknown group priority '\(word)'", at: range(ofToken: priorityIndex),
+                       help: Suggestions.didYouMean(word, in: GroupPriority.allCases.map(\.rawValue))
+                           ?? "use ordered or firstAvailable")
+            }
+        } else {
+            reportExpected("a group priority (ordered or firstAvailable)")
+            if current.kind != .leftBrace { return nil }
+        }
+        let opening = index
+        guard expect(.leftBrace, "'{' and the group's tips") else { return nil }
+        var tips: [Identifier] = []
+        while current.kind != .rightBrace {
+            guard let tip = parseName("a tip") else { return nil }
+            tips.append(tip)
+            if current.kind == .comma { advance() } else { break }
+        }
+        guard current.kind == .rightBrace else {
+            reportExpected("',' or '}'", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
+            return nil
+        }
+        advance()
+        return GroupDecl(name: name, priority: priority, tips: tips, comments: comments, range: range(since: start))
+    }
+
+    // MARK: - Tips
+
+    private func parseTip(start: Int, comments: [String]) -> TipDecl? {
+        guard let name = parseName("a tip") else { return nil }
+        let opening = index
+        guard expect(.leftBrace, "'{' to start the tip") else { return nil }
+        var tip = TipDecl(name: name, comments: comments, range: range(since: start))
+        var seen: [String: SourceRange] = [:]
+        while current.kind != .rightBrace {
+            if isAtEnd || (current.isAtLineStart && current.kind == .identifier && DeclarationKeywords.topLevel.contains(current.text)) {
+                reportExpected("'}' to close tip '\(name.name)'", notes: [DiagnosticNote("the tip starts here", at: range(ofToken: opening))])
+                tip.range = range(since: start)
+                return tip
+            }
+            let itemStart = index
+            if parseTipAttribute(into: &tip, seen: &seen) {
+                expectEndOfLine(allowingBrace: true)
+            } else {
+                // Skip the rest of the attribute's line (a rule may span lines in brackets).
+                if index == itemStart { advance() }
+                while !isAtEnd, !current.isAtLineStart, current.kind != .rightBrace { advance() }
+            }
+        }
+        advance()
+        tip.range = range(since: start)
+        return tip
+    }
+
+    /// Parses one attribute line into `tip`; false when it did not parse (reported).
+    private func parseTipAttribute(into tip: inout TipDecl, seen: inout [String: SourceRange]) -> Bool {
+        let start = index
+        guard current.kind == .identifier else {
+            reportExpected("a tip attribute (title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency or rule)")
+            return false
+        }
+        let word = current.text
+        guard DeclarationKeywords.tipAttributes.contains(word) else {
+            report(.unknownKey, "unknown tip attribute '\(word)'", at: range(ofToken: index),
+                   help: Suggestions.didYouMean(word, in: DeclarationKeywords.tipAttributes)
+                       ?? "the attributes are title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency and rule")
+            return false
+        }
+        advance()
+        switch word {
+        case "title":
+            guard let text = parseString("the title as a string") else { return false }
+            tip.title = text
+        case "message":
+            guard let text = parseString("the message as a string") else { return false }
+            tip.message = text
+        case "image":
+            let isAsset = current.isKeyword("asset") && token(after: 1).kind == .string
+            if isAsset { advance() }
+            guard let text = parseString("an image name as a string (or asset \"name\")") else { return false }
+            tip.image = Located(isAsset ? .asset(text.value) : .symbol(text.value), at: range(since: start + 1))
+        case "action":
+            let idIndex = index
+            guard current.kind == .string || current.kind == .identifier || current.kind == .quotedName else {
+                reportExpected("an action id")
+                return false
+            }
+            let id = Identifier(advance().text, at: range(ofToken: idIndex))
+            guard let title = parseString("the action's title as a string") else { return false }
+            tip.actions.append(ActionDecl(id: id, title: title))
+        case "maxDisplayCount":
+            guard let count = parseInteger("a number of displays") else { return false }
+            tip.maxDisplayCount = count
+        case "maxDisplayDuration":
+            guard let seconds = parseDuration("a duration") else { return false }
+            tip.maxDisplayDurationSeconds = seconds
+        case "ignoresDisplayFrequency":
+            guard current.isKeyword("true") || current.isKeyword("false") else {
+                reportExpected("true or false")
+                return false
+            }
+            let valueIndex = index
+            tip.ignoresDisplayFrequency = Located(advance().text == "true", at: range(ofToken: valueIndex))
+        default:
+            tip.rules.append(parseRuleExpression())
+            return true
+        }
+        if word != "action" {
+            let itemRange = range(since: start)
+            if let first = seen[word] {
+                report(.duplicateKey, "'\(word)' is given more than once", at: itemRange,
+                       notes: [DiagnosticNote("first given here", at: first)])
+            } else {
+                seen[word] = itemRange
+            }
+        }
+        return true
+    }
+}

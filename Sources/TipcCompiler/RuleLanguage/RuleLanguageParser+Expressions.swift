@@ -1,0 +1,434 @@
+/// Expressions: a precedence-climbing (Pratt) parser over `ExpressionPrecedence`.
+///
+/// Binary chains are built in a loop, never by recursion; recursion happens only where the
+/// text nests (parentheses, `not`, unary minus, arguments, lists), and that is capped at
+/// `RuleParser.maximumNestingDepth` levels. With at most `RuleParser.maximumOperatorCount`
+/// operators in a rule, no tree the parser returns is deeper than the sum of the two (plus
+/// one), and `RuleParser.maximumNodeCount` bounds its size.
+extension RuleLanguageParser {
+    /// Parses one rule expression with fresh limits; a rule over the size limit becomes an
+    /// `.error` node.
+    func parseRuleExpression() -> Expression {
+        nesting = 0
+        nodeCount = 0
+        operatorCount = 0
+        openGroups = 0
+        reportedNestingLimit = false
+        isAbandoned = false
+        let first = index
+        let expression = parseExpression()
+        if isAbandoned {
+            skipRestOfAbandonedRule()
+            return Expression(.error, at: range(since: first))
+        }
+        return expression
+    }
+
+    /// After the size limit: skips the rest of the rule (the whole text, or in a `.tips` file
+    /// up to the next line that does not continue it).
+    private func skipRestOfAbandonedRule() {
+        guard lineBreaksEndExpressions else {
+            stream.abandon()
+            index = stream.tokens.count - 1
+            return
+        }
+        var balance = 0
+        while !isAtEnd {
+            if balance <= 0, current.isAtLineStart, !continuesExpression(current) { return }
+            switch current.kind {
+            case .leftParen, .leftBracket: balance += 1
+            case .rightParen, .rightBracket: balance -= 1
+            default: break
+            }
+            advance()
+        }
+    }
+
+    /// Parses an expression whose operators all bind at least as tightly as `minimum`.
+    func parseExpression(_ minimum: ExpressionPrecedence = .or) -> Expression {
+        var left = parsePrefix(minimum)
+        var lastWasComparison = false
+        var reportedChain = false
+        while !isAbandoned, !endsExpressionAtLineBreak, let level = infixPrecedence(of: current), level >= minimum {
+            let operatorIndex = index
+            operatorCount += 1
+            if operatorCount > RuleParser.maximumOperatorCount {
+                abandonRule("rule has more than \(RuleParser.maximumOperatorCount) operators", at: range(ofToken: operatorIndex))
+                break
+            }
+            let isComparison = level == .comparison
+            if isComparison && lastWasComparison && !reportedChain {
+                reportedChain = true
+                report(.syntax, "comparison operators cannot be chained", at: range(ofToken: operatorIndex),
+                       help: "combine the comparisons with 'and': a < b and b < c")
+            }
+            lastWasComparison = isComparison
+            switch current.kind {
+            case .dot:
+                left = parseMember(of: left)
+            case .identifier where current.text == "within":
+                advance()
+                let window = parseExpression(.not)
+                left = node(.within(left, window), at: left.range.union(window.range))
+            case .identifier where current.text == "in":
+                left = parseInList(left)
+            default:
+                let op = binaryOperator(for: current)
+                if current.kind == .assign {
+                    report(.syntax, "'=' is not an operator", at: range(ofToken: operatorIndex), help: "use '==' to compare")
+                }
+                advance()
+                let right = parseExpression(level == .comparison ? .additive : level.tighter)
+                left = node(.binary(op, left, right), at: left.range.union(right.range))
+            }
+        }
+        return left
+    }
+
+    /// Whether the current token cannot continue an expression: in a `.tips` file, a line
+    /// break outside brackets ends it unless the new line starts with an infix operator.
+    var endsExpressionAtLineBreak: Bool {
+        lineBreaksEndExpressions && openGroups == 0 && current.isAtLineStart && !continuesExpression(current)
+    }
+
+    private func continuesExpression(_ token: RuleToken) -> Bool {
+        if token.kind == .identifier { return ["and", "or", "within", "in"].contains(token.text) }
+        return infixPrecedence(of: token) != nil
+    }
+
+    /// The level of an infix or postfix operator token; nil when the token is none.
+    func infixPrecedence(of token: RuleToken) -> ExpressionPrecedence? {
+        switch token.kind {
+        case .pipePipe: return .or
+        case .ampAmp: return .and
+        case .equalEqual, .bangEqual, .less, .lessEqual, .greater, .greaterEqual, .assign: return .comparison
+        case .plus, .minus: return .additive
+        case .star, .slash, .percent: return .multiplicative
+        case .dot: return .postfix
+        case .identifier:
+            switch token.text {
+            case "or": return .or
+            case "and": return .and
+            case "within": return .within
+            case "in": return .comparison
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    private func binaryOperator(for token: RuleToken) -> BinaryOperator {
+        switch token.kind {
+        case .pipePipe: return .or
+        case .ampAmp: return .and
+        case .equalEqual, .assign: return .equal
+        case .bangEqual: return .notEqual
+        case .less: return .less
+        case .lessEqual: return .lessOrEqual
+        case .greater: return .greater
+        case .greaterEqual: return .greaterOrEqual
+        case .plus: return .add
+        case .minus: return .subtract
+        case .star: return .multiply
+        case .slash: return .divide
+        case .percent: return .remainder
+        default: return token.text == "or" ? .or : .and
+        }
+    }
+
+    // MARK: - Prefix operators and primaries
+
+    private func parsePrefix(_ minimum: ExpressionPrecedence) -> Expression {
+        let operatorIndex = index
+        if isAbandoned {
+            // The rule is being abandoned: unwind without reading on.
+            return Expression(.error, at: emptyRange(atToken: index))
+        }
+        if current.isKeyword("not") || current.kind == .bang {
+            if minimum > .not {
+                report(.syntax, "expected expression, found \(describe(current))", at: range(ofToken: operatorIndex),
+                       help: "'not' binds more loosely than comparisons and arithmetic; put it in parentheses: (not …)")
+            }
+            guard enterNesting() else { return skipOverlyNested() }
+            defer { nesting -= 1 }
+            advance()
+            let operand = parseExpression(.not)
+            return node(.unary(.not, operand), at: range(ofToken: operatorIndex).union(operand.range))
+        }
+        if current.kind == .minus {
+            guard enterNesting() else { return skipOverlyNested() }
+            defer { nesting -= 1 }
+            advance()
+            let operand = parseExpression(.unary)
+            return node(.unary(.negate, operand), at: range(ofToken: operatorIndex).union(operand.range))
+        }
+        return parsePrimary()
+    }
+
+    private func parsePrimary() -> Expression {
+        let tokenIndex = index
+        let token = current
+        switch token.kind {
+        case .integer:
+            advance()
+            if case .integer(let value?) = token.value { return node(.literal(.int(value)), at: range(ofToken: tokenIndex)) }
+            return node(.error, at: range(ofToken: tokenIndex))
+        case .double:
+            advance()
+            if case .double(let value?) = token.value { return node(.literal(.double(value)), at: range(ofToken: tokenIndex)) }
+            return node(.error, at: range(ofToken: tokenIndex))
+        case .duration:
+            advance()
+            if case .duration(let seconds?) = token.value {
+                return node(.literal(.duration(seconds: seconds)), at: range(ofToken: tokenIndex))
+            }
+            return node(.error, at: range(ofToken: tokenIndex))
+        case .string:
+            advance()
+            return node(.literal(.string(token.text)), at: range(ofToken: tokenIndex))
+        case .parameter:
+            advance()
+            return node(token.text.isEmpty ? .error : .parameter(token.text), at: range(ofToken: tokenIndex))
+        case .identifier where NameSyntax.expressionKeywords.contains(token.text):
+            switch token.text {
+            case "true", "false":
+                advance()
+                return node(.literal(.bool(token.text == "true")), at: range(ofToken: tokenIndex))
+            case "now":
+                advance()
+                return node(.now, at: range(ofToken: tokenIndex))
+            default:
+                return expressionMissing(help: "a name that is a keyword is written in backticks: `\(token.text)`")
+            }
+        case .identifier, .quotedName:
+            advance()
+            let name = Identifier(token.text, at: range(ofToken: tokenIndex))
+            if current.kind == .leftParen, !endsExpressionAtLineBreak {
+                let (arguments, end) = parseArguments()
+                return node(.functionCall(name, arguments), at: range(fromToken: tokenIndex, toToken: end))
+            }
+            return node(.name(token.text), at: name.range)
+        case .leftParen:
+            guard enterNesting() else { return skipOverlyNested() }
+            defer { nesting -= 1 }
+            advance()
+            openGroups += 1
+            let inner = parseExpression()
+            let closed = expectClosing(.rightParen, opening: tokenIndex)
+            openGroups -= 1
+            var result = inner
+            result.range = closed ? range(fromToken: tokenIndex, toToken: index - 1) : range(ofToken: tokenIndex).union(inner.range)
+            return result
+        default:
+            return expressionMissing(help: nil)
+        }
+    }
+
+    /// Reports a missing expression at the current token and returns an `.error` node. The
+    /// token is consumed unless it closes or separates something (`)` `]` `,` `}`, the end,
+    /// a line break that ends the expression), where the caller resynchronises.
+    private func expressionMissing(help: String?) -> Expression {
+        reportExpected("expression", help: help)
+        if isSynchronisationPoint {
+            return node(.error, at: emptyRange(atToken: index))
+        }
+        let tokenIndex = index
+        advance()
+        return node(.error, at: range(ofToken: tokenIndex))
+    }
+
+    /// Where a missing operand is reported without consuming the token: closers, separators,
+    /// the end, and infix operators (which the caller then reads with an `.error` operand).
+    private var isSynchronisationPoint: Bool {
+        switch current.kind {
+        case .rightParen, .rightBracket, .rightBrace, .comma, .endOfFile: return true
+        default: return endsExpressionAtLineBreak || infixPrecedence(of: current) != nil
+        }
+    }
+
+    // MARK: - Postfix and lists
+
+    private func parseMember(of base: Expression) -> Expression {
+        let dotIndex = index
+        advance()
+        guard current.kind == .identifier || current.kind == .quotedName else {
+            reportExpected("a member name after '.'", help: "for example .count, .within(3d), .where(…)")
+            return node(.error, at: base.range.union(range(ofToken: dotIndex)))
+        }
+        let nameIndex = index
+        let name = Identifier(advance().text, at: range(ofToken: nameIndex))
+        if current.kind == .leftParen, !endsExpressionAtLineBreak {
+            let (arguments, end) = parseArguments()
+            return node(.methodCall(base, name, arguments), at: base.range.union(range(ofToken: end)))
+        }
+        return node(.member(base, name), at: base.range.union(name.range))
+    }
+
+    /// Parses `( expr, … )` from the current `(`; returns the arguments and the index of the
+    /// last token consumed.
+    private func parseArguments() -> ([Expression], Int) {
+        let opening = index
+        guard enterNesting() else {
+            _ = skipOverlyNested()
+            return ([], max(opening, index - 1))
+        }
+        defer { nesting -= 1 }
+        advance()
+        openGroups += 1
+        defer { openGroups -= 1 }
+        let arguments = parseList(closing: .rightParen, opening: opening, what: "argument")
+        return (arguments, index - 1)
+    }
+
+    private func parseInList(_ value: Expression) -> Expression {
+        let inIndex = index
+        advance()
+        guard current.kind == .leftBracket else {
+            reportExpected("'[' after 'in'", help: "membership is tested in a list: x in [\"a\", \"b\"]")
+            guard canStartExpression else {
+                return node(.inList(value, []), at: value.range.union(range(ofToken: inIndex)))
+            }
+            // Read the operand as a one-element list and go on.
+            let element = parseExpression(.additive)
+            return node(.inList(value, [element]), at: value.range.union(element.range))
+        }
+        let opening = index
+        guard enterNesting() else {
+            _ = skipOverlyNested()
+            return node(.error, at: value.range.union(range(fromToken: inIndex, toToken: index - 1)))
+        }
+        defer { nesting -= 1 }
+        advance()
+        openGroups += 1
+        defer { openGroups -= 1 }
+        let elements = parseList(closing: .rightBracket, opening: opening, what: "list element")
+        return node(.inList(value, elements), at: value.range.union(range(ofToken: index - 1)))
+    }
+
+    /// Parses comma-separated expressions up to and including `closing` (a trailing comma is
+    /// allowed). The opening bracket has been consumed.
+    private func parseList(closing: RuleTokenKind, opening: Int, what: String) -> [Expression] {
+        var items: [Expression] = []
+        let closingText = closing == .rightParen ? "')'" : "']'"
+        while current.kind != closing {
+            if isAbandoned { return items }
+            let before = index
+            items.append(parseExpression())
+            if current.kind == .comma {
+                advance()
+                continue
+            }
+            if current.kind != closing {
+                // An argument that was missing altogether has been reported already.
+                if index != before {
+                    reportExpected("',' or \(closingText)", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
+                }
+                skipInsideGroup(closing: closing)
+                if current.kind == closing { advance() }
+                return items
+            }
+        }
+        advance()
+        return items
+    }
+
+    /// Consumes the closing bracket, or reports it missing and skips to it. Returns whether
+    /// it was found.
+    private func expectClosing(_ closing: RuleTokenKind, opening: Int) -> Bool {
+        if current.kind == closing {
+            advance()
+            return true
+        }
+        if isAbandoned { return false }
+        let text = closing == .rightParen ? "')'" : "']'"
+        reportExpected(text, notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
+        skipInsideGroup(closing: closing)
+        if current.kind == closing {
+            advance()
+            return true
+        }
+        return false
+    }
+
+    /// Skips tokens up to the `closing` bracket that balances the innermost open one, the
+    /// end, or (in `.tips` files) an unbalanced `}` or a line starting with a declaration
+    /// keyword.
+    private func skipInsideGroup(closing: RuleTokenKind) {
+        var balance = 0
+        while !isAtEnd {
+            let kind = current.kind
+            if balance == 0 {
+                if kind == closing || kind == .rightParen || kind == .rightBracket { return }
+                if lineBreaksEndExpressions, kind == .rightBrace || (current.isAtLineStart && current.kind == .identifier
+                    && DeclarationKeywords.all.contains(current.text)) {
+                    return
+                }
+            }
+            switch kind {
+            case .leftParen, .leftBracket: balance += 1
+            case .rightParen, .rightBracket: balance -= 1
+            default: break
+            }
+            advance()
+        }
+    }
+
+    // MARK: - Limits
+
+    /// Makes a node, counting it against the size limit; past the limit, reports once and
+    /// returns an `.error` leaf, so no tree grows beyond the limit.
+    func node(_ kind: Expression.Kind, at range: SourceRange) -> Expression {
+        nodeCount += 1
+        if nodeCount > RuleParser.maximumNodeCount {
+            abandonRule("rule has more than \(RuleParser.maximumNodeCount) operators and operands", at: range)
+            return Expression(.error, at: range)
+        }
+        return Expression(kind, at: range)
+    }
+
+    /// Reports a size limit (once) and gives up on the current rule.
+    private func abandonRule(_ message: String, at range: SourceRange) {
+        guard !isAbandoned else { return }
+        isAbandoned = true
+        report(.limit, message, at: range, help: "split it into several rules")
+    }
+
+    /// Enters one nesting level; false (after reporting once) when that would exceed the limit.
+    private func enterNesting() -> Bool {
+        if nesting >= RuleParser.maximumNestingDepth {
+            if !reportedNestingLimit {
+                reportedNestingLimit = true
+                report(.limit, "expression nests deeper than \(RuleParser.maximumNestingDepth) levels", at: range(ofToken: index),
+                       help: "simplify the expression")
+            }
+            return false
+        }
+        nesting += 1
+        return true
+    }
+
+    /// Skips the over-deep operand at the current token without recursing: everything up to a
+    /// `)` `]` or `,` that is not balanced inside it, or a point where the expression ends.
+    private func skipOverlyNested() -> Expression {
+        let first = index
+        let startsWithGroup = current.kind == .leftParen || current.kind == .leftBracket
+        var balance = 0
+        while true {
+            let token = current
+            let kind = token.kind
+            if kind == .endOfFile { break }
+            if balance == 0, index > first {
+                if kind == .rightParen || kind == .rightBracket || kind == .comma { break }
+                if lineBreaksEndExpressions, kind == .rightBrace || (openGroups == 0 && token.isAtLineStart) { break }
+            }
+            switch kind {
+            case .leftParen, .leftBracket: balance += 1
+            case .rightParen, .rightBracket: balance -= 1
+            default: break
+            }
+            index += 1
+            if startsWithGroup, balance == 0 { break }
+        }
+        return Expression(.error, at: range(since: first))
+    }
+}

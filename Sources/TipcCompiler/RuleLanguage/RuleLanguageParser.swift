@@ -1,0 +1,149 @@
+/// The shared machinery of the rule-language parsers: a cursor over the tokens, source
+/// ranges, diagnostics and the size limits. The grammar itself lives in the extensions
+/// `RuleLanguageParser+Expressions` and `RuleLanguageParser+Declarations` and follows
+/// `Grammar/tips.ebnf`.
+final class RuleLanguageParser {
+    let bytes: [UInt8]
+    let stream: RuleTokenStream
+    let source: RuleText
+    /// In `.tips` files a line break ends an expression outside brackets, unless the next line
+    /// starts with an infix operator; in rule text from YAML line breaks are plain spaces.
+    let lineBreaksEndExpressions: Bool
+    var index = 0
+    var diagnostics: [Diagnostic]
+
+    /// Brackets `(` `[` open around the current token inside an expression.
+    var openGroups = 0
+    /// Nesting levels entered (parentheses, `not`, unary minus, arguments, lists).
+    var nesting = 0
+    /// Syntax-tree nodes built for the current rule.
+    var nodeCount = 0
+    /// Binary operators, `within`, `in` and `.member`s read in the current rule.
+    var operatorCount = 0
+    var reportedNestingLimit = false
+    /// Set when the current rule exceeded a size limit: it is skipped and becomes `.error`.
+    var isAbandoned = false
+    /// The first comment not yet attached to a declaration.
+    var commentCursor = 0
+
+    init(bytes: [UInt8], source: RuleText, lineBreaksEndExpressions: Bool) {
+        self.bytes = bytes
+        self.stream = RuleTokenStream(bytes: bytes, source: source)
+        self.source = source
+        self.lineBreaksEndExpressions = lineBreaksEndExpressions
+        self.diagnostics = []
+    }
+
+    // MARK: - Cursor
+
+    var current: RuleToken { stream.token(index) }
+    var isAtEnd: Bool { current.kind == .endOfFile }
+
+    func token(after offset: Int) -> RuleToken { stream.token(index + offset) }
+
+    /// Moves past the current token (never past the end) and returns it.
+    @discardableResult
+    func advance() -> RuleToken {
+        let token = current
+        if token.kind != .endOfFile { index += 1 }
+        return token
+    }
+
+    // MARK: - Ranges
+
+    /// The range of token `tokenIndex`.
+    func range(ofToken tokenIndex: Int) -> SourceRange {
+        SourceRange(file: source.path, start: stream.starts[tokenIndex], end: stream.ends[tokenIndex])
+    }
+
+    /// From the start of token `first` to the end of token `last`.
+    func range(fromToken first: Int, toToken last: Int) -> SourceRange {
+        SourceRange(file: source.path, start: stream.starts[first], end: stream.ends[max(first, last)])
+    }
+
+    /// A zero-width range where token `tokenIndex` starts.
+    func emptyRange(atToken tokenIndex: Int) -> SourceRange {
+        SourceRange(file: source.path, at: stream.starts[tokenIndex])
+    }
+
+    /// From the start of token `first` to the end of the last token consumed.
+    func range(since first: Int) -> SourceRange {
+        range(fromToken: first, toToken: max(first, index - 1))
+    }
+
+    // MARK: - Diagnostics
+
+    /// The lexer's and the parser's diagnostics in reading order.
+    var diagnosticsInOrder: [Diagnostic] {
+        (stream.diagnostics + diagnostics).enumerated().sorted { a, b in
+            a.element.range.start != b.element.range.start ? a.element.range.start < b.element.range.start : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    func report(_ code: DiagnosticCode, _ message: String, at range: SourceRange, help: String? = nil,
+                         notes: [DiagnosticNote] = []) {
+        diagnostics.append(Diagnostic(code, message, at: range, help: help, notes: notes))
+    }
+
+    /// Reports "expected X, found Y" at the current token.
+    func reportExpected(_ expected: String, help: String? = nil, notes: [DiagnosticNote] = []) {
+        let at = isAtEnd ? emptyRange(atToken: index) : range(ofToken: index)
+        report(.syntax, "expected \(expected), found \(describe(current))", at: at, help: help, notes: notes)
+    }
+
+    /// How a token is named in a diagnostic.
+    func describe(_ token: RuleToken) -> String {
+        switch token.kind {
+        case .endOfFile: return lineBreaksEndExpressions ? "end of file" : "end of rule"
+        case .identifier:
+            return NameSyntax.expressionKeywords.contains(token.text) ? "keyword '\(token.text)'" : "'\(token.text)'"
+        case .quotedName: return "'`\(token.text)`'"
+        case .parameter: return "parameter '$\(token.text)'"
+        case .integer: return "integer literal '\(spelling(of: token))'"
+        case .double: return "floating-point literal '\(spelling(of: token))'"
+        case .duration: return "duration '\(spelling(of: token))'"
+        case .string: return "string literal"
+        default: return "'\(spelling(of: token))'"
+        }
+    }
+
+    /// The token's text as written.
+    func spelling(of token: RuleToken) -> String {
+        switch token.kind {
+        case .leftParen: return "("
+        case .rightParen: return ")"
+        case .leftBracket: return "["
+        case .rightBracket: return "]"
+        case .leftBrace: return "{"
+        case .rightBrace: return "}"
+        case .comma: return ","
+        case .colon: return ":"
+        case .dot: return "."
+        case .assign: return "="
+        case .plus: return "+"
+        case .minus: return "-"
+        case .star: return "*"
+        case .slash: return "/"
+        case .percent: return "%"
+        case .equalEqual: return "=="
+        case .bangEqual: return "!="
+        case .less: return "<"
+        case .lessEqual: return "<="
+        case .greater: return ">"
+        case .greaterEqual: return ">="
+        case .bang: return "!"
+        case .ampAmp: return "&&"
+        case .pipePipe: return "||"
+        case .endOfFile: return ""
+        case .identifier, .quotedName, .parameter, .string:
+            return token.text
+        case .integer, .double, .duration:
+            return sourceText(from: token.start, to: token.end)
+        }
+    }
+
+    private func sourceText(from start: Int, to end: Int) -> String {
+        guard start >= 0, end <= bytes.count, start <= end else { return "" }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}

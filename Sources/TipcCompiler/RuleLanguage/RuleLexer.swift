@@ -1,0 +1,389 @@
+/// Splits rule-language text into tokens. Never fails: a problem (an unexpected character,
+/// an unterminated string, a bad escape, an invalid duration, an integer too large) is
+/// reported as a diagnostic and lexing goes on. Comments are collected separately.
+///
+/// The parsers lex on demand through a `RuleTokenStream`; this type lexes a whole text at once.
+public struct RuleLexer {
+    public let tokens: [RuleToken]
+    public let comments: [RuleComment]
+    public let diagnostics: [Diagnostic]
+
+    /// Lexes `bytes`, reporting positions through `source` (whose UTF-8 offsets are those of
+    /// `bytes`).
+    public init(bytes: [UInt8], source: RuleText) {
+        let stream = RuleTokenStream(bytes: bytes, source: source)
+        stream.finish()
+        (tokens, comments, diagnostics) = (stream.tokens, stream.comments, stream.diagnostics)
+    }
+
+    /// Lexes the text of `source`.
+    public init(_ source: RuleText) {
+        self.init(bytes: Array(source.text.utf8), source: source)
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 /* 0 */ && byte <= 0x39 /* 9 */ }
+
+    static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 /* a */ && byte <= 0x7A /* z */) || (byte >= 0x41 /* A */ && byte <= 0x5A /* Z */)
+            || byte == 0x5F /* _ */
+    }
+
+    static func isIdentifierContinue(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= 0x61 /* a */ && byte <= 0x66 /* f */) || (byte >= 0x41 /* A */ && byte <= 0x46 /* F */)
+    }
+
+    static func printable(_ scalar: Unicode.Scalar) -> String {
+        scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+    }
+}
+
+/// The scanning state. It reads `bytes`, which its owner (`RuleTokenStream`) keeps alive.
+final class RuleScanner {
+    private(set) var comments: [RuleComment] = []
+    private(set) var diagnostics: [Diagnostic] = []
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let source: RuleText
+    private var position = 0
+    private var sawLineBreak = true
+    private var lineHasContent = false
+
+    init(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
+        self.bytes = bytes
+        self.source = source
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    }
+
+    /// The next token; `.endOfFile` at the end (again and again).
+    func next() -> RuleToken {
+        nextToken() ?? RuleToken(kind: .endOfFile, start: bytes.count, end: bytes.count, isAtLineStart: true)
+    }
+
+    // MARK: - Scanning
+
+    private func peek(_ offset: Int = 0) -> UInt8? {
+        let index = position + offset
+        return index < bytes.count ? bytes[index] : nil
+    }
+
+    private func report(_ code: DiagnosticCode, _ message: String, from start: Int, to end: Int, help: String? = nil) {
+        diagnostics.append(Diagnostic(code, message, at: source.range(fromUTF8: start, to: end), help: help))
+    }
+
+    private func nextToken() -> RuleToken? {
+        while true {
+            if let token = scanToken() { return token }
+            if position >= bytes.count { return nil }
+        }
+    }
+
+    /// Scans one token; nil at the end of the text or after dropping an unexpected character.
+    private func scanToken() -> RuleToken? {
+        skipTriviaAndComments()
+        guard let byte = peek() else { return nil }
+        let start = position
+        let atLineStart = sawLineBreak
+        sawLineBreak = false
+        lineHasContent = true
+        func make(_ kind: RuleTokenKind, length: Int, value: RuleToken.Value = .none) -> RuleToken {
+            position = start + length
+            return RuleToken(kind: kind, start: start, end: start + length, value: value, isAtLineStart: atLineStart)
+        }
+        switch byte {
+        case 0x28 /* ( */: return make(.leftParen, length: 1)
+        case 0x29 /* ) */: return make(.rightParen, length: 1)
+        case 0x5B /* [ */: return make(.leftBracket, length: 1)
+        case 0x5D /* ] */: return make(.rightBracket, length: 1)
+        case 0x7B /* { */: return make(.leftBrace, length: 1)
+        case 0x7D /* } */: return make(.rightBrace, length: 1)
+        case 0x2C /* , */: return make(.comma, length: 1)
+        case 0x3A /* : */: return make(.colon, length: 1)
+        case 0x2E /* . */: return make(.dot, length: 1)
+        case 0x2B /* + */: return make(.plus, length: 1)
+        case 0x2D /* - */: return make(.minus, length: 1)
+        case 0x2A /* * */: return make(.star, length: 1)
+        case 0x2F /* / */: return make(.slash, length: 1)
+        case 0x25 /* % */: return make(.percent, length: 1)
+        case 0x3D /* = */:
+            return peek(1) == 0x3D /* = */ ? make(.equalEqual, length: 2) : make(.assign, length: 1)
+        case 0x21 /* ! */:
+            return peek(1) == 0x3D /* = */ ? make(.bangEqual, length: 2) : make(.bang, length: 1)
+        case 0x3C /* < */:
+            return peek(1) == 0x3D /* = */ ? make(.lessEqual, length: 2) : make(.less, length: 1)
+        case 0x3E /* > */:
+            return peek(1) == 0x3D /* = */ ? make(.greaterEqual, length: 2) : make(.greater, length: 1)
+        case 0x26 /* & */ where peek(1) == 0x26 /* & */: return make(.ampAmp, length: 2)
+        case 0x7C /* | */ where peek(1) == 0x7C /* | */: return make(.pipePipe, length: 2)
+        case 0x22 /* \" */:
+            return lexString(start: start, atLineStart: atLineStart)
+        case 0x60 /* ` */:
+            let name = lexQuotedName()
+            return RuleToken(kind: .quotedName, start: start, end: position, value: .text(name), isAtLineStart: atLineStart)
+        case 0x24 /* $ */:
+            position += 1
+            let name: String
+            if peek() == 0x60 /* ` */ {
+                name = lexQuotedName()
+            } else if let next = peek(), RuleLexer.isIdentifierStart(next) {
+                name = lexIdentifierText()
+            } else {
+                report(.syntax, "expected a parameter name after '$'", from: start, to: position,
+                       help: "write '$name', or '$`name`' for a name that is not a plain identifier")
+                name = ""
+            }
+            return RuleToken(kind: .parameter, start: start, end: position, value: .text(name), isAtLineStart: atLineStart)
+        case _ where RuleLexer.isDigit(byte):
+            return lexNumber(start: start, atLineStart: atLineStart)
+        case _ where RuleLexer.isIdentifierStart(byte):
+            let name = lexIdentifierText()
+            return RuleToken(kind: .identifier, start: start, end: position, value: .text(name), isAtLineStart: atLineStart)
+        default:
+            let (scalar, length) = decodeScalar(at: position)
+            position += length
+            if let scalar {
+                let help: String?
+                switch scalar {
+                case "&": help = "use 'and' (or '&&') for logical and"
+                case "|": help = "use 'or' (or '||') for logical or"
+                case "'": help = "strings are written in double quotes"
+                case "#": help = "comments start with '//'"
+                default: help = nil
+                }
+                report(.syntax, "unexpected character '\(RuleLexer.printable(scalar))'", from: start, to: position, help: help)
+            } else {
+                report(.syntax, "invalid UTF-8", from: start, to: position)
+            }
+            // The character is dropped; lex on.
+            sawLineBreak = atLineStart
+            return nil
+        }
+    }
+
+    private func skipTriviaAndComments() {
+        var index = position
+        defer { position = index }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20 /* space */, 0x09 /* \t */:
+                index += 1
+            case 0x0A /* \n */, 0x0D /* \r */:
+                index += 1
+                sawLineBreak = true
+                lineHasContent = false
+            case 0x2F /* / */ where index + 1 < bytes.count && bytes[index + 1] == 0x2F /* / */:
+                let start = index
+                index += 2
+                if index < bytes.count, bytes[index] == 0x20 /* space */ { index += 1 }
+                let textStart = index
+                while index < bytes.count, bytes[index] != 0x0A /* \n */, bytes[index] != 0x0D /* \r */ { index += 1 }
+                var textEnd = index
+                while textEnd > textStart, bytes[textEnd - 1] == 0x20 /* space */ || bytes[textEnd - 1] == 0x09 /* \t */ {
+                    textEnd -= 1
+                }
+                let text = String(decoding: bytes[textStart..<textEnd], as: UTF8.self)
+                comments.append(RuleComment(text: text, start: start, isOnOwnLine: !lineHasContent))
+            default:
+                return
+            }
+        }
+    }
+
+    // MARK: - Names
+
+    private func lexIdentifierText() -> String {
+        let start = position
+        var end = start
+        while end < bytes.count, RuleLexer.isIdentifierContinue(bytes[end]) { end += 1 }
+        position = end
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// Lexes `` `name` `` starting at the opening backtick; reports an unterminated or
+    /// malformed name.
+    private func lexQuotedName() -> String {
+        let start = position
+        position += 1
+        let nameStart = position
+        while let byte = peek(), byte != 0x60 /* ` */, byte != 0x0A /* \n */, byte != 0x0D /* \r */ {
+            position += 1
+        }
+        let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+        if peek() == 0x60 /* ` */ {
+            position += 1
+        } else {
+            report(.syntax, "unterminated name: expected a closing '`'", from: start, to: position)
+            return name
+        }
+        if !NameSyntax.isValidName(name) {
+            report(.syntax, "'\(name)' is not a valid name", from: start, to: position,
+                   help: "names start with a letter or '_' and continue with letters, digits, '_', '.' or '-'")
+        }
+        return name
+    }
+
+    // MARK: - Numbers and durations
+
+    private func lexNumber(start: Int, atLineStart: Bool) -> RuleToken {
+        var isDouble = false
+        skipDigits()
+        if peek() == 0x2E /* . */, let next = peek(1), RuleLexer.isDigit(next) {
+            isDouble = true
+            position += 1
+            skipDigits()
+        }
+        if let e = peek(), e == 0x65 /* e */ || e == 0x45 /* E */ {
+            var length = 1
+            if let sign = peek(1), sign == 0x2B /* + */ || sign == 0x2D /* - */ { length = 2 }
+            if let digit = peek(length), RuleLexer.isDigit(digit) {
+                isDouble = true
+                position += length
+                skipDigits()
+            }
+        }
+        // A number directly followed by letters is a duration (`3d`, `1d12h`).
+        if let next = peek(), RuleLexer.isIdentifierStart(next) {
+            while let byte = peek(), RuleLexer.isIdentifierContinue(byte) { position += 1 }
+            let text = String(decoding: bytes[start..<position], as: UTF8.self)
+            var seconds: Int?
+            switch DurationLiteral.seconds(of: text) {
+            case .success(let value):
+                seconds = value
+            case .failure(let failure):
+                report(.invalidDuration, "\(failure.message) in '\(text)'", from: start, to: position, help: failure.help)
+            }
+            return RuleToken(kind: .duration, start: start, end: position, value: .duration(seconds), isAtLineStart: atLineStart)
+        }
+        if isDouble {
+            let digits = String(decoding: bytes[start..<position].filter { $0 != 0x5F /* _ */ }, as: UTF8.self)
+            var value = Double(digits)
+            if let finite = value, !finite.isFinite {
+                let text = String(decoding: bytes[start..<position], as: UTF8.self)
+                report(.invalidValue, "floating-point literal '\(text)' is out of range", from: start, to: position)
+                value = nil
+            }
+            return RuleToken(kind: .double, start: start, end: position, value: .double(value), isAtLineStart: atLineStart)
+        }
+        var value: Int? = 0
+        for byte in bytes[start..<position] where byte != 0x5F /* _ */ {
+            guard let current = value else { break }
+            let (product, overflow1) = current.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = product.addingReportingOverflow(Int(byte - 0x30 /* 0 */))
+            value = overflow1 || overflow2 ? nil : sum
+        }
+        if value == nil {
+            let text = String(decoding: bytes[start..<position], as: UTF8.self)
+            report(.invalidValue, "integer literal '\(text)' does not fit in Int", from: start, to: position,
+                   help: "the largest Int is \(Int.max)")
+        }
+        return RuleToken(kind: .integer, start: start, end: position, value: .integer(value), isAtLineStart: atLineStart)
+    }
+
+    private func skipDigits() {
+        while let byte = peek(), RuleLexer.isDigit(byte) || byte == 0x5F /* _ */ { position += 1 }
+    }
+
+    // MARK: - Strings
+
+    private func lexString(start: Int, atLineStart: Bool) -> RuleToken {
+        position += 1
+        var value = String.UnicodeScalarView()
+        var terminated = false
+        while let byte = peek() {
+            if byte == 0x22 /* \" */ {
+                position += 1
+                terminated = true
+                break
+            }
+            if byte == 0x0A /* \n */ || byte == 0x0D /* \r */ { break }
+            if byte == 0x5C /* \\ */ {
+                if let scalar = lexEscape() { value.append(scalar) }
+                continue
+            }
+            let (scalar, length) = decodeScalar(at: position)
+            if let scalar {
+                value.append(scalar)
+            } else {
+                report(.syntax, "invalid UTF-8", from: position, to: position + length)
+                value.append("\u{FFFD}")
+            }
+            position += length
+        }
+        if !terminated {
+            report(.syntax, "unterminated string literal", from: start, to: position,
+                   help: "close the string with '\"' on the same line")
+        }
+        return RuleToken(kind: .string, start: start, end: position, value: .text(String(value)), isAtLineStart: atLineStart)
+    }
+
+    /// Lexes one escape sequence starting at the backslash.
+    private func lexEscape() -> Unicode.Scalar? {
+        let start = position
+        position += 1
+        let help = #"the escapes are \" \\ \n \t and \u{…}"#
+        guard let byte = peek(), byte != 0x0A /* \n */, byte != 0x0D /* \r */ else {
+            report(.syntax, "incomplete escape sequence", from: start, to: position, help: help)
+            return nil
+        }
+        position += 1
+        switch byte {
+        case 0x22 /* \" */: return "\""
+        case 0x5C /* \\ */: return "\\"
+        case 0x6E /* n */: return "\n"
+        case 0x74 /* t */: return "\t"
+        case 0x75 /* u */:
+            guard peek() == 0x7B /* { */ else {
+                report(.syntax, "expected '{' after '\\u'", from: start, to: position, help: #"write a Unicode escape as \u{1F600}"#)
+                return nil
+            }
+            position += 1
+            let digitsStart = position
+            while let next = peek(), RuleLexer.isHexDigit(next) { position += 1 }
+            let digits = String(decoding: bytes[digitsStart..<position], as: UTF8.self)
+            guard peek() == 0x7D /* } */ else {
+                report(.syntax, "expected '}' to end the Unicode escape", from: start, to: position, help: #"write a Unicode escape as \u{1F600}"#)
+                return nil
+            }
+            position += 1
+            guard digits.count <= 8, let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) else {
+                report(.syntax, "invalid Unicode scalar '\\u{\(digits)}'", from: start, to: position,
+                       help: "a scalar is 1 to 8 hex digits, at most 10FFFF, and not a surrogate")
+                return nil
+            }
+            return scalar
+        default:
+            let (scalar, length) = decodeScalar(at: position - 1)
+            position += length - 1
+            let shown = scalar.map { RuleLexer.printable($0) } ?? "?"
+            report(.syntax, "invalid escape sequence '\\\(shown)'", from: start, to: position, help: help)
+            return nil
+        }
+    }
+
+    // MARK: - UTF-8
+
+    /// Decodes the scalar at `index`: the scalar (nil when the bytes are not valid UTF-8) and
+    /// how many bytes to step over (at least 1).
+    private func decodeScalar(at index: Int) -> (Unicode.Scalar?, Int) {
+        let first = bytes[index]
+        if first < 0x80 { return (Unicode.Scalar(first), 1) }
+        let length: Int
+        var value: UInt32
+        switch first {
+        case 0xC2...0xDF: length = 2; value = UInt32(first & 0x1F)
+        case 0xE0...0xEF: length = 3; value = UInt32(first & 0x0F)
+        case 0xF0...0xF4: length = 4; value = UInt32(first & 0x07)
+        default: return (nil, 1)
+        }
+        guard index + length <= bytes.count else { return (nil, 1) }
+        for offset in 1..<length {
+            let byte = bytes[index + offset]
+            guard byte & 0xC0 == 0x80 else { return (nil, offset) }
+            value = value << 6 | UInt32(byte & 0x3F)
+        }
+        let minimum: UInt32 = length == 3 ? 0x800 : length == 4 ? 0x10000 : 0x80
+        guard value >= minimum, let scalar = Unicode.Scalar(value) else { return (nil, length) }
+        return (scalar, length)
+    }
+}

@@ -1,0 +1,58 @@
+/// Parses one rule expression (the value of a YAML `rules:` item, or any rule text).
+///
+/// The parser never throws: every problem is a diagnostic, and the result has `.error`
+/// nodes where text did not parse.
+///
+/// Limits, so that hostile input is an error in bounded time and never exhausts the stack:
+/// - at most `maximumNestingDepth` (256) nested levels of parentheses, `not`/`!`, unary `-`,
+///   call arguments and `in` lists; deeper text is one `limit` diagnostic and is skipped;
+/// - at most `maximumOperatorCount` (500) binary operators, `within`s, `in`s and `.member`s
+///   in one rule, and at most `maximumNodeCount` (10,000) syntax-tree nodes (list elements
+///   included). A larger rule is one `limit` diagnostic, is not read further (its text is
+///   not lexed beyond that point), and becomes an `.error` node.
+///
+/// Together they bound the depth of every tree the parser returns (at most 757 levels), so
+/// code that walks a tree recursively, including the synthesized `==`, hashing and
+/// deallocation of `Expression`, stays well within a secondary thread's stack.
+public enum RuleParser {
+    /// The deepest nesting of parentheses, `not`, unary minus, arguments and lists.
+    public static let maximumNestingDepth = 256
+    /// The most binary operators, `within`s, `in`s and `.member`s one rule may have.
+    public static let maximumOperatorCount = 500
+    /// The most syntax-tree nodes one rule may have.
+    public static let maximumNodeCount = 10_000
+
+    /// Parses `text` as one expression; the whole text must be consumed.
+    public static func parseRule(_ text: RuleText, diagnostics: inout [Diagnostic]) -> Expression {
+        let parser = RuleLanguageParser(bytes: Array(text.text.utf8), source: text, lineBreaksEndExpressions: false)
+        var expression = parser.parseRuleExpression()
+        if !parser.isAtEnd {
+            // Report the first stray token, then parse what follows so that its own errors
+            // are reported too; it is not part of the result.
+            parser.reportExpected("an operator or the end of the rule")
+            while !parser.isAtEnd {
+                if parser.canStartExpression {
+                    _ = parser.parseRuleExpression()
+                } else {
+                    parser.advance()
+                }
+            }
+            if case .error = expression.kind {} else {
+                expression = Expression(.error, at: expression.range)
+            }
+        }
+        diagnostics.append(contentsOf: parser.diagnosticsInOrder)
+        return expression
+    }
+}
+
+extension RuleLanguageParser {
+    /// Whether the current token can begin an expression.
+    var canStartExpression: Bool {
+        switch current.kind {
+        case .integer, .double, .string, .duration, .parameter, .quotedName, .leftParen, .minus, .bang: return true
+        case .identifier: return !["and", "or", "within", "in"].contains(current.text)
+        default: return false
+        }
+    }
+}
