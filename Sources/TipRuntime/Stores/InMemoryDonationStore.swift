@@ -41,18 +41,11 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
 
     public mutating func donate(event: Int, at milliseconds: Int64, payload: [RuntimeValue]) throws(DonationError) {
         try validate(event: event, payload: payload)
-        let timestamps = columns[event].timestamps
-        // After every donation at the same instant: donation order breaks ties.
-        var low = 0, high = timestamps.count
-        if let last = timestamps.last, last <= milliseconds {
-            low = high
-        } else {
-            while low < high {
-                let middle = (low + high) / 2
-                if timestamps[middle] <= milliseconds { low = middle + 1 } else { high = middle }
-            }
-        }
-        let position = low
+        // After every donation at the same instant: donation order breaks ties. (No local copy
+        // of the column is kept, so the insert below mutates it in place.)
+        let position = Self.insertionPoint(columns[event].timestamps, milliseconds)
+        Self.growGently(&columns[event].timestamps)
+        Self.growGently(&sequences[event])
         columns[event].timestamps.insert(milliseconds, at: position)
         sequences[event].insert(nextSequence, at: position)
         nextSequence &+= 1
@@ -62,12 +55,39 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
         trim(event: event)
     }
 
+    /// Grows a full column by a quarter instead of doubling it, so slack stays under 25%
+    /// (a valueless donation: 12 bytes, at most 15 with slack).
+    private static func growGently<Element>(_ column: inout [Element]) {
+        if column.count == column.capacity {
+            column.reserveCapacity(column.count + column.count / 4 + 16)
+        }
+    }
+
+    private static func insertionPoint(_ timestamps: [Int64], _ milliseconds: Int64) -> Int {
+        if let last = timestamps.last, last <= milliseconds { return timestamps.count }
+        var low = 0, high = timestamps.count
+        while low < high {
+            let middle = (low + high) / 2
+            if timestamps[middle] <= milliseconds { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// Removes the donations that `donationLimit` no longer allows: those older than
     /// `maximumAge` before the newest donation, then the oldest beyond `maximumCount`.
     private mutating func trim(event: Int) {
         let declaration = events[event]
+        let drop = Self.trimCount(columns[event].timestamps, declaration)
+        guard drop > 0 else { return }
+        columns[event].timestamps.removeFirst(drop)
+        sequences[event].removeFirst(drop)
+        for index in columns[event].fields.indices {
+            columns[event].fields[index].slots.removeFirst(drop)
+        }
+    }
+
+    private static func trimCount(_ timestamps: [Int64], _ declaration: PackEvent) -> Int {
         var drop = 0
-        let timestamps = columns[event].timestamps
         if let age = declaration.maximumAgeMilliseconds, let newest = timestamps.last {
             let (oldest, overflow) = newest.subtractingReportingOverflow(age)
             if !overflow {
@@ -77,12 +97,7 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
         if let limit = declaration.maximumCount, timestamps.count - drop > Int(clamping: limit) {
             drop = timestamps.count - Int(clamping: max(0, limit))
         }
-        guard drop > 0 else { return }
-        columns[event].timestamps.removeFirst(drop)
-        sequences[event].removeFirst(drop)
-        for index in columns[event].fields.indices {
-            columns[event].fields[index].slots.removeFirst(drop)
-        }
+        return drop
     }
 
     private mutating func slot(for value: RuntimeValue, event: Int, field: Int) -> Int64 {

@@ -42,17 +42,19 @@ struct ConstantFolder {
         case .arithmetic(let op, let left, let right):
             result.kind = .arithmetic(op, fold(left), fold(right))
         case .logical(let op, let left, let right):
-            let first = fold(left), second = fold(right)
+            let first = fold(left)
             // Only a constant left operand decides: with a constant right operand the left one
-            // must still run (it may fail at run time, which makes the rule false).
+            // must still run (it may fail at run time, which makes the rule false). A right
+            // operand that is never evaluated is not folded (nor reported).
             if case .constant(.bool(let flag)) = first.kind {
                 if (op == .and && !flag) || (op == .or && flag) {
                     result.kind = .constant(.bool(flag))
                     return result
                 }
+                let second = fold(right)
                 return CheckedExpression(second.kind, type: second.type, range: expression.range)
             }
-            result.kind = .logical(op, first, second)
+            result.kind = .logical(op, first, fold(right))
             return result
         }
         guard Self.childrenAreConstant(result) else { return result }
