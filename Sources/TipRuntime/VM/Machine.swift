@@ -1,32 +1,17 @@
-/// Receives the values an evaluation computes; `NoTrace` compiles away.
-protocol TraceSink {
-    static var isEnabled: Bool { get }
-    mutating func record(_ entry: TraceEntry)
-}
-
-struct NoTrace: TraceSink {
-    static var isEnabled: Bool { false }
-    @inline(__always) mutating func record(_ entry: TraceEntry) {}
-}
-
-struct TraceRecorder: TraceSink {
-    static var isEnabled: Bool { true }
-    var entries: [TraceEntry] = []
-    mutating func record(_ entry: TraceEntry) { entries.append(entry) }
-}
-
 /// The interpreter for one verified rule. State lives in this struct and in locals of the
 /// `mutating` run loop; code is read through an `UnsafeBufferPointer` because the verifier has
 /// proven every operand, jump and stack access in bounds.
-struct Machine<Store: DonationStore, Sink: TraceSink> {
+struct Machine {
     let strings: [String]
     let parameters: ParameterValues
-    let store: Store
+    let store: any DonationStore
     let eventFieldTypes: [[ValueType]]
     let now: Int64
     /// Per instruction, the type it leaves on the stack (tracing only).
     let resultTypes: [BytecodeVerifier.SlotType?]
-    var sink: Sink
+    /// Records every computed value (for `explain`) when set.
+    let tracing: Bool
+    var trace: [TraceEntry] = []
 
     var collections: [CollectionValue] = []
     /// The donation a `WHERE` predicate is testing.
@@ -35,15 +20,15 @@ struct Machine<Store: DonationStore, Sink: TraceSink> {
     var currentIndex = 0
     var failure: (EvaluationFailure, Int)?
 
-    init(strings: [String], parameters: ParameterValues, store: Store, eventFieldTypes: [[ValueType]], now: Int64,
-         resultTypes: [BytecodeVerifier.SlotType?] = [], sink: Sink) {
+    init(strings: [String], parameters: ParameterValues, store: any DonationStore, eventFieldTypes: [[ValueType]], now: Int64,
+         resultTypes: [BytecodeVerifier.SlotType?] = [], tracing: Bool = false) {
         self.strings = strings
         self.parameters = parameters
         self.store = store
         self.eventFieldTypes = eventFieldTypes
         self.now = now
         self.resultTypes = resultTypes
-        self.sink = sink
+        self.tracing = tracing
     }
 
     /// Evaluates a whole rule.
@@ -290,13 +275,13 @@ struct Machine<Store: DonationStore, Sink: TraceSink> {
                 }
                 stack[sp] = Int64(seen.count); sp += 1; pc += 1
             }
-            if Sink.isEnabled, let type = resultTypes[at] {
+            if tracing, let type = resultTypes[at] {
                 let value: TraceValue
                 switch type {
                 case .collection: value = .collection(count: collections[collections.count - 1].count)
                 case .value(let valueType): value = .value(runtimeValue(stack[sp - 1], valueType))
                 }
-                sink.record(TraceEntry(pc: at, value: value, donation: currentEvent >= 0 ? currentIndex : nil))
+                trace.append(TraceEntry(pc: at, value: value, donation: currentEvent >= 0 ? currentIndex : nil))
             }
         }
     }

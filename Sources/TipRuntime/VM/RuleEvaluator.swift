@@ -18,8 +18,8 @@ public struct RuleEvaluator: Sendable {
         precondition(store.events.count == eventFieldTypes.count, "donation store made for another rule pack")
     }
 
-    private func machine<Store: DonationStore>(_ parameters: ParameterValues, _ store: Store, _ now: Int64) -> Machine<Store, NoTrace> {
-        Machine(strings: pack.pack.strings, parameters: parameters, store: store, eventFieldTypes: eventFieldTypes, now: now, sink: NoTrace())
+    private func machine(_ parameters: ParameterValues, _ store: any DonationStore, _ now: Int64) -> Machine {
+        Machine(strings: pack.pack.strings, parameters: parameters, store: store, eventFieldTypes: eventFieldTypes, now: now)
     }
 
     /// The value of rule `rule` of tip `tip` at instant `now` (milliseconds since 1970).
@@ -44,7 +44,7 @@ public struct RuleEvaluator: Sendable {
         return pack.rules.indices.map { evaluate($0, machine: &machine, allRules: false) }
     }
 
-    private func evaluate<Store: DonationStore>(_ tip: Int, machine: inout Machine<Store, NoTrace>, allRules: Bool) -> TipEvaluation {
+    private func evaluate(_ tip: Int, machine: inout Machine, allRules: Bool) -> TipEvaluation {
         var outcomes: [RuleOutcome] = []
         outcomes.reserveCapacity(pack.rules[tip].count)
         for rule in pack.rules[tip] {
@@ -67,8 +67,8 @@ public struct RuleEvaluator: Sendable {
             preconditionFailure("verified code no longer verifies: \(error)")
         }
         var machine = Machine(strings: pack.pack.strings, parameters: parameters, store: store, eventFieldTypes: eventFieldTypes,
-                              now: now, resultTypes: types, sink: TraceRecorder())
+                              now: now, resultTypes: types, tracing: true)
         let outcome = machine.evaluate(verified)
-        return (outcome, machine.sink.entries)
+        return (outcome, machine.trace)
     }
 }
