@@ -2,55 +2,61 @@
 /// ascending in one `[Int64]` column (window bounds by binary search) and each payload field in
 /// its own column, so `where`, `largestSubset` and `distinct` scan only the window.
 ///
-/// Donation ids: every donation gets a per-store sequence number (`UInt32`, in donation order),
-/// kept in a column beside the timestamps; with the store's `deviceID` it identifies the
-/// donation for sync. A valueless donation so costs 12 bytes (8 timestamp + 4 sequence).
+/// Donation ids: every donation gets a per-event sequence number (`UInt32`, in donation order),
+/// kept in a column beside the timestamps; with the store's `deviceID` and the event it
+/// identifies the donation for sync. A valueless donation so costs 12 bytes (8 timestamp +
+/// 4 sequence). The struct is three words, so an `any DonationStore` holds it inline.
 public struct InMemoryDonationStore: DonationStore, Sendable {
     public let events: [PackEvent]
     /// Identifies this store's donations among devices: a donation's id is (deviceID, sequence).
     public let deviceID: UInt64
 
-    private var columns: [DonationColumns]
-    private var sequences: [[UInt32]]
-    /// Per event, per String field: string → code.
-    private var stringCodes: [[[String: Int64]]]
-    private var nextSequence: UInt32 = 0
+    private struct EventStorage: Sendable {
+        var columns: DonationColumns
+        var sequences: [UInt32] = []
+        /// Per String field: string → code.
+        var stringCodes: [[String: Int64]]
+        var nextSequence: UInt32 = 0
+    }
+
+    private var storage: [EventStorage]
 
     /// An empty store for the events of a pack.
     public init(events: [PackEvent], deviceID: UInt64 = 0) {
         self.events = events
         self.deviceID = deviceID
-        columns = events.map { event in DonationColumns(timestamps: [], fields: event.fields.map { PayloadColumn(type: $0.type) }) }
-        sequences = Array(repeating: [], count: events.count)
-        stringCodes = events.map { event in Array(repeating: [:], count: event.fields.count) }
+        storage = events.map { event in
+            EventStorage(columns: DonationColumns(timestamps: [], fields: event.fields.map { PayloadColumn(type: $0.type) }),
+                         stringCodes: Array(repeating: [:], count: event.fields.count))
+        }
     }
 
-    public func donations(ofEvent event: Int) -> DonationColumns { columns[event] }
+    public func donations(ofEvent event: Int) -> DonationColumns { storage[event].columns }
 
     /// The sequence numbers of an event's donations, aligned with `donations(ofEvent:).timestamps`.
-    public func sequenceNumbers(ofEvent event: Int) -> [UInt32] { sequences[event] }
+    public func sequenceNumbers(ofEvent event: Int) -> [UInt32] { storage[event].sequences }
 
     /// Total donations held.
-    public var donationCount: Int { columns.reduce(0) { $0 + $1.count } }
+    public var donationCount: Int { storage.reduce(0) { $0 + $1.columns.count } }
 
     /// Bytes allocated for the timestamp and sequence columns of all events (the whole cost of
     /// valueless donations; payload columns come on top).
     public var timestampAndSequenceBytes: Int {
-        columns.reduce(0) { $0 + $1.timestamps.capacity * 8 } + sequences.reduce(0) { $0 + $1.capacity * 4 }
+        storage.reduce(0) { $0 + $1.columns.timestamps.capacity * 8 + $1.sequences.capacity * 4 }
     }
 
     public mutating func donate(event: Int, at milliseconds: Int64, payload: [RuntimeValue]) throws(DonationError) {
         try validate(event: event, payload: payload)
         // After every donation at the same instant: donation order breaks ties. (No local copy
         // of the column is kept, so the insert below mutates it in place.)
-        let position = Self.insertionPoint(columns[event].timestamps, milliseconds)
-        Self.growGently(&columns[event].timestamps)
-        Self.growGently(&sequences[event])
-        columns[event].timestamps.insert(milliseconds, at: position)
-        sequences[event].insert(nextSequence, at: position)
-        nextSequence &+= 1
+        let position = Self.insertionPoint(storage[event].columns.timestamps, milliseconds)
+        Self.growGently(&storage[event].columns.timestamps)
+        Self.growGently(&storage[event].sequences)
+        storage[event].columns.timestamps.insert(milliseconds, at: position)
+        storage[event].sequences.insert(storage[event].nextSequence, at: position)
+        storage[event].nextSequence &+= 1
         for (index, value) in payload.enumerated() {
-            columns[event].fields[index].slots.insert(slot(for: value, event: event, field: index), at: position)
+            storage[event].columns.fields[index].slots.insert(slot(for: value, event: event, field: index), at: position)
         }
         trim(event: event)
     }
@@ -77,12 +83,12 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
     /// `maximumAge` before the newest donation, then the oldest beyond `maximumCount`.
     private mutating func trim(event: Int) {
         let declaration = events[event]
-        let drop = Self.trimCount(columns[event].timestamps, declaration)
+        let drop = Self.trimCount(storage[event].columns.timestamps, declaration)
         guard drop > 0 else { return }
-        columns[event].timestamps.removeFirst(drop)
-        sequences[event].removeFirst(drop)
-        for index in columns[event].fields.indices {
-            columns[event].fields[index].slots.removeFirst(drop)
+        storage[event].columns.timestamps.removeFirst(drop)
+        storage[event].sequences.removeFirst(drop)
+        for index in storage[event].columns.fields.indices {
+            storage[event].columns.fields[index].slots.removeFirst(drop)
         }
     }
 
@@ -106,10 +112,10 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
         case .int(let number), .date(let number), .duration(let number): return number
         case .double(let number): return Int64(bitPattern: (number == 0 ? 0.0 : number).bitPattern)
         case .string(let text):
-            if let code = stringCodes[event][field][text] { return code }
-            let code = Int64(columns[event].fields[field].strings.count)
-            columns[event].fields[field].strings.append(text)
-            stringCodes[event][field][text] = code
+            if let code = storage[event].stringCodes[field][text] { return code }
+            let code = Int64(storage[event].columns.fields[field].strings.count)
+            storage[event].columns.fields[field].strings.append(text)
+            storage[event].stringCodes[field][text] = code
             return code
         }
     }
