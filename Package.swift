@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "CYAML"]),
 
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler"], exclude: ["Fixtures"]),
-        .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipcCompiler"]),
+        .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipcCompiler"], exclude: ["Fixtures"]),
         .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -117,11 +117,24 @@ public struct CheckedParameter: Sendable, Hashable {
     /// Allowed values of an enum-like String parameter.
     public var values: [String]?
     public var isTransient: Bool
+
+    public init(name: String, type: ValueTypeName, defaultValue: ConstantValue, values: [String]? = nil, isTransient: Bool = false) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.values = values
+        self.isTransient = isTransient
+    }
 }
 
 public struct CheckedField: Sendable, Hashable {
     public var name: String
     public var type: ValueTypeName
+
+    public init(name: String, type: ValueTypeName) {
+        self.name = name
+        self.type = type
+    }
 }
 
 public struct CheckedEvent: Sendable, Hashable {
@@ -129,11 +142,23 @@ public struct CheckedEvent: Sendable, Hashable {
     public var fields: [CheckedField]
     public var maximumCount: Int?
     public var maximumAgeMilliseconds: Int?
+
+    public init(name: String, fields: [CheckedField] = [], maximumCount: Int? = nil, maximumAgeMilliseconds: Int? = nil) {
+        self.name = name
+        self.fields = fields
+        self.maximumCount = maximumCount
+        self.maximumAgeMilliseconds = maximumAgeMilliseconds
+    }
 }
 
 public struct CheckedAction: Sendable, Hashable {
     public var id: String
     public var title: String
+
+    public init(id: String, title: String) {
+        self.id = id
+        self.title = title
+    }
 }
 
 public struct CheckedTip: Sendable, Hashable {
@@ -148,6 +173,21 @@ public struct CheckedTip: Sendable, Hashable {
     /// Each of type Bool; all must hold.
     public var rules: [CheckedExpression]
     public var range: SourceRange
+
+    public init(name: String, title: String, message: String? = nil, image: TipImage? = nil, actions: [CheckedAction] = [],
+                maxDisplayCount: Int? = nil, maxDisplayDurationMilliseconds: Int? = nil, ignoresDisplayFrequency: Bool = false,
+                rules: [CheckedExpression] = [], range: SourceRange) {
+        self.name = name
+        self.title = title
+        self.message = message
+        self.image = image
+        self.actions = actions
+        self.maxDisplayCount = maxDisplayCount
+        self.maxDisplayDurationMilliseconds = maxDisplayDurationMilliseconds
+        self.ignoresDisplayFrequency = ignoresDisplayFrequency
+        self.rules = rules
+        self.range = range
+    }
 }
 
 public struct CheckedGroup: Sendable, Hashable {
@@ -155,6 +195,12 @@ public struct CheckedGroup: Sendable, Hashable {
     public var priority: GroupPriority
     /// Indexes into `CheckedProgram.tips`, in list order.
     public var tips: [Int]
+
+    public init(name: String, priority: GroupPriority, tips: [Int]) {
+        self.name = name
+        self.priority = priority
+        self.tips = tips
+    }
 }
 
 /// A whole program that passed the checker without errors: what the compiler lowers to a
@@ -165,4 +211,13 @@ public struct CheckedProgram: Sendable, Hashable {
     public var events: [CheckedEvent]
     public var tips: [CheckedTip]
     public var groups: [CheckedGroup]
+
+    public init(displayFrequency: DisplayFrequencySpec = .immediate, parameters: [CheckedParameter] = [], events: [CheckedEvent] = [],
+                tips: [CheckedTip] = [], groups: [CheckedGroup] = []) {
+        self.displayFrequency = displayFrequency
+        self.parameters = parameters
+        self.events = events
+        self.tips = tips
+        self.groups = groups
+    }
 }

@@ -1,0 +1,32 @@
+/// Constants of the `.tippack` binary format (see docs/bytecode.md, "Pack layout").
+public enum PackFormat {
+    /// `\x89 T I P \r \n \x1a \n`: the high-bit byte catches 7-bit transfers, CR LF and LF catch
+    /// line-ending conversion, `\x1a` stops `type` on DOS (the PNG scheme).
+    public static let magic: [UInt8] = [0x89, 0x54, 0x49, 0x50, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The format version this runtime reads and writes.
+    public static let version: UInt32 = 1
+    /// Written little-endian; reads back differently on a byte-order mismatch.
+    public static let testInteger: Int64 = 0x0102_0304_0506_0708
+    /// Written as IEEE-754 binary64 bits; reads back differently on a float-format mismatch.
+    public static let testDouble: Double = 370.5
+    /// Header size in bytes: magic, version, flags, test integer, test double, body length, CRC-32.
+    public static let headerSize = 40
+    /// Header flags. None is defined yet; bits are reserved for SPEC §7 (tip keys, localized
+    /// texts, tips about tips). A reader refuses flags it does not know.
+    public static let knownFlags: UInt32 = 0
+    /// "No string" in an optional string-index slot.
+    public static let noString: UInt32 = 0xFFFF_FFFF
+
+    /// Table kinds. A kind with `optionalTableBit` set may be skipped by a reader that does not
+    /// know it; an unknown kind without it is refused. Required tables appear once, in this order.
+    public enum TableKind: UInt16, Sendable, CaseIterable {
+        case strings = 1, settings = 2, parameters = 3, events = 4, tips = 5, groups = 6
+    }
+    public static let optionalTableBit: UInt16 = 0x8000
+
+    /// Implementation limits, checked by the loader.
+    public static let maximumStackDepth = 256
+    public static let maximumPredicateNesting = 8
+    public static let maximumEvents = 1 << 20
+    public static let maximumFields = 1 << 10
+}

@@ -1,0 +1,179 @@
+/// A rule pack in memory: what `tipc compile` writes and the runtime loads. Immutable data;
+/// `RulePackWriter` encodes it, `RulePackLoader` decodes and verifies it.
+public struct RulePack: Sendable, Hashable {
+    /// The string table. Bytecode refers to strings by index into it; names and texts are
+    /// added to it by the writer (deduplicated, in first-use order).
+    public var strings: [String]
+    /// The minimum gap between first displays of different tips, in milliseconds (0: immediate).
+    public var displayFrequencyMilliseconds: Int64
+    public var parameters: [PackParameter]
+    public var events: [PackEvent]
+    public var tips: [PackTip]
+    public var groups: [PackGroup]
+
+    public init(strings: [String], displayFrequencyMilliseconds: Int64, parameters: [PackParameter],
+                events: [PackEvent], tips: [PackTip], groups: [PackGroup]) {
+        self.strings = strings
+        self.displayFrequencyMilliseconds = displayFrequencyMilliseconds
+        self.parameters = parameters
+        self.events = events
+        self.tips = tips
+        self.groups = groups
+    }
+}
+
+/// A declared parameter: its type, default, closed set of values and whether it is transient.
+public struct PackParameter: Sendable, Hashable {
+    public var name: String
+    public var type: ValueType
+    public var defaultValue: RuntimeValue
+    /// The closed set of values of an enum-like String parameter.
+    public var values: [String]?
+    /// Starts from its default in every new runtime.
+    public var isTransient: Bool
+
+    public init(name: String, type: ValueType, defaultValue: RuntimeValue, values: [String]? = nil, isTransient: Bool = false) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.values = values
+        self.isTransient = isTransient
+    }
+}
+
+/// A field of an event's typed payload.
+public struct PackField: Sendable, Hashable {
+    public var name: String
+    public var type: ValueType
+
+    public init(name: String, type: ValueType) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// A declared event: its payload schema (empty: donations carry no value) and retention.
+public struct PackEvent: Sendable, Hashable {
+    public var name: String
+    public var fields: [PackField]
+    /// The oldest donations beyond this count are trimmed.
+    public var maximumCount: Int64?
+    /// Donations older than this (relative to the newest donation) are trimmed.
+    public var maximumAgeMilliseconds: Int64?
+
+    public init(name: String, fields: [PackField] = [], maximumCount: Int64? = nil, maximumAgeMilliseconds: Int64? = nil) {
+        self.name = name
+        self.fields = fields
+        self.maximumCount = maximumCount
+        self.maximumAgeMilliseconds = maximumAgeMilliseconds
+    }
+}
+
+/// A tip's image: an SF Symbol name or an asset-catalog name.
+public enum PackImage: Sendable, Hashable {
+    case symbol(String)
+    case asset(String)
+}
+
+/// A button of a tip.
+public struct PackAction: Sendable, Hashable {
+    public var id: String
+    public var title: String
+
+    public init(id: String, title: String) {
+        self.id = id
+        self.title = title
+    }
+}
+
+/// Where an instruction's value came from in the source, for `explain`.
+public struct PackSourceRange: Sendable, Hashable {
+    public var file: String
+    public var startLine: Int32
+    public var startColumn: Int32
+    public var endLine: Int32
+    public var endColumn: Int32
+
+    public init(file: String, startLine: Int32, startColumn: Int32, endLine: Int32, endColumn: Int32) {
+        self.file = file
+        self.startLine = startLine
+        self.startColumn = startColumn
+        self.endLine = endLine
+        self.endColumn = endColumn
+    }
+}
+
+/// One entry of a rule's source map: the instruction at `pc` computes the expression at `range`.
+public struct SourceMapEntry: Sendable, Hashable {
+    public var pc: UInt32
+    public var range: PackSourceRange
+
+    public init(pc: UInt32, range: PackSourceRange) {
+        self.pc = pc
+        self.range = range
+    }
+}
+
+/// One rule: bytecode computing a Bool, and an optional source map for `explain`.
+public struct RuleProgram: Sendable, Hashable {
+    /// Instruction words (see docs/bytecode.md).
+    public var code: [UInt32]
+    /// The whole rule's source range, if known.
+    public var range: PackSourceRange?
+    /// Per-instruction source ranges, sorted by pc.
+    public var sourceMap: [SourceMapEntry]
+
+    public init(code: [UInt32], range: PackSourceRange? = nil, sourceMap: [SourceMapEntry] = []) {
+        self.code = code
+        self.range = range
+        self.sourceMap = sourceMap
+    }
+}
+
+/// A tip: texts, image, actions, display options and rules (all must hold).
+public struct PackTip: Sendable, Hashable {
+    public var name: String
+    public var title: String
+    public var message: String?
+    public var image: PackImage?
+    public var actions: [PackAction]
+    public var maxDisplayCount: Int64?
+    public var maxDisplayDurationMilliseconds: Int64?
+    public var ignoresDisplayFrequency: Bool
+    public var rules: [RuleProgram]
+
+    public init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
+                maxDisplayCount: Int64? = nil, maxDisplayDurationMilliseconds: Int64? = nil,
+                ignoresDisplayFrequency: Bool = false, rules: [RuleProgram] = []) {
+        self.name = name
+        self.title = title
+        self.message = message
+        self.image = image
+        self.actions = actions
+        self.maxDisplayCount = maxDisplayCount
+        self.maxDisplayDurationMilliseconds = maxDisplayDurationMilliseconds
+        self.ignoresDisplayFrequency = ignoresDisplayFrequency
+        self.rules = rules
+    }
+}
+
+/// How a group offers its tips.
+public enum PackGroupPriority: UInt8, Sendable, Hashable {
+    /// A tip is offered only when every tip before it is invalidated.
+    case ordered = 0
+    /// The first available tip is offered.
+    case firstAvailable = 1
+}
+
+/// A group of tips, by index into `RulePack.tips`.
+public struct PackGroup: Sendable, Hashable {
+    public var name: String
+    public var priority: PackGroupPriority
+    public var tips: [Int]
+
+    public init(name: String, priority: PackGroupPriority, tips: [Int]) {
+        self.name = name
+        self.priority = priority
+        self.tips = tips
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Renders a verified pack — header, tables and disassembled bytecode — as text or JSON
+/// (`tipc inspect [--format json]`).
+public struct RulePackInspector {
+    public let pack: RulePack
+    /// The encoded size and checksum, when rendering from bytes.
+    public let byteCount: Int?
+    public let checksum: UInt32?
+
+    /// Loads and verifies `bytes` (throws what the loader throws).
+    public init(bytes: [UInt8]) throws(RulePackError) {
+        pack = try RulePackLoader.load(bytes).pack
+        byteCount = bytes.count
+        checksum = CRC32.checksum(bytes, in: PackFormat.headerSize..<bytes.count)
+    }
+
+    public init(pack: RulePack) {
+        self.pack = pack
+        byteCount = nil
+        checksum = nil
+    }
+
+    private func describe(_ value: RuntimeValue) -> String {
+        switch value {
+        case .date(let ms): return "date(\(ms) ms)"
+        case .duration(let ms): return DurationFormatting.describe(milliseconds: ms)
+        default: return value.description
+        }
+    }
+
+    /// The human-readable rendering.
+    public func text() -> String {
+        var lines: [String] = []
+        var header = "rule pack, format version \(PackFormat.version)"
+        if let byteCount { header += ", \(byteCount) bytes" }
+        if let checksum { header += ", CRC-32 0x" + String(checksum, radix: 16) }
+        lines.append(header)
+        lines.append("display frequency: " + (pack.displayFrequencyMilliseconds == 0 ? "immediate" : DurationFormatting.describe(milliseconds: pack.displayFrequencyMilliseconds)))
+        lines.append("strings (\(pack.strings.count)):")
+        for (index, string) in pack.strings.enumerated() { lines.append("  \(index): \(RuntimeValue.string(string))") }
+        lines.append("parameters (\(pack.parameters.count)):")
+        for parameter in pack.parameters {
+            var line = "  \(parameter.name): \(parameter.type) = \(describe(parameter.defaultValue))"
+            if let values = parameter.values { line += " in [" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+            if parameter.isTransient { line += " transient" }
+            lines.append(line)
+        }
+        lines.append("events (\(pack.events.count)):")
+        for event in pack.events {
+            var line = "  \(event.name)"
+            if !event.fields.isEmpty { line += " { " + event.fields.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + " }" }
+            if let count = event.maximumCount { line += " limit \(count)" }
+            if let age = event.maximumAgeMilliseconds { line += " within \(DurationFormatting.describe(milliseconds: age))" }
+            lines.append(line)
+        }
+        lines.append("tips (\(pack.tips.count)):")
+        let disassembler = Disassembler(pack: pack)
+        for tip in pack.tips {
+            lines.append("  \(tip.name): title \(RuntimeValue.string(tip.title))")
+            if let message = tip.message { lines.append("    message \(RuntimeValue.string(message))") }
+            switch tip.image {
+            case .symbol(let name): lines.append("    image symbol \"\(name)\"")
+            case .asset(let name): lines.append("    image asset \"\(name)\"")
+            case nil: break
+            }
+            for action in tip.actions { lines.append("    action \"\(action.id)\" \"\(action.title)\"") }
+            if let count = tip.maxDisplayCount { lines.append("    maxDisplayCount \(count)") }
+            if let duration = tip.maxDisplayDurationMilliseconds { lines.append("    maxDisplayDuration \(DurationFormatting.describe(milliseconds: duration))") }
+            if tip.ignoresDisplayFrequency { lines.append("    ignoresDisplayFrequency") }
+            for (index, rule) in tip.rules.enumerated() {
+                let place = rule.range.map { " (\($0.file):\($0.startLine):\($0.startColumn))" } ?? ""
+                lines.append("    rule \(index)\(place), \(rule.code.count) words:")
+                lines += disassembler.lines(rule.code).map { "      " + $0 }
+            }
+        }
+        lines.append("groups (\(pack.groups.count)):")
+        for group in pack.groups {
+            let names = group.tips.map { $0 < pack.tips.count ? pack.tips[$0].name : "#\($0)" }
+            lines.append("  \(group.name) \(group.priority == .ordered ? "ordered" : "firstAvailable") { \(names.joined(separator: ", ")) }")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private struct Document: Encodable {
+        struct Parameter: Encodable { var name, type, defaultValue: String; var values: [String]?; var transient: Bool }
+        struct Field: Encodable { var name, type: String }
+        struct Event: Encodable { var name: String; var fields: [Field]; var maximumCount: Int64?; var maximumAgeMilliseconds: Int64? }
+        struct Action: Encodable { var id, title: String }
+        struct Rule: Encodable { var file: String?; var line: Int32?; var column: Int32?; var code: [UInt32]; var disassembly: [String] }
+        struct Tip: Encodable {
+            var name, title: String; var message: String?; var image: String?; var imageKind: String?
+            var actions: [Action]; var maxDisplayCount: Int64?; var maxDisplayDurationMilliseconds: Int64?
+            var ignoresDisplayFrequency: Bool; var rules: [Rule]
+        }
+        struct Group: Encodable { var name, priority: String; var tips: [String] }
+        var formatVersion: UInt32
+        var byteCount: Int?
+        var checksum: String?
+        var displayFrequencyMilliseconds: Int64
+        var strings: [String]
+        var parameters: [Parameter]
+        var events: [Event]
+        var tips: [Tip]
+        var groups: [Group]
+    }
+
+    /// The JSON rendering (keys sorted, so the output is stable).
+    public func json() -> String {
+        let disassembler = Disassembler(pack: pack)
+        let document = Document(
+            formatVersion: PackFormat.version, byteCount: byteCount, checksum: checksum.map { "0x" + String($0, radix: 16) },
+            displayFrequencyMilliseconds: pack.displayFrequencyMilliseconds, strings: pack.strings,
+            parameters: pack.parameters.map { .init(name: $0.name, type: $0.type.description, defaultValue: describe($0.defaultValue), values: $0.values, transient: $0.isTransient) },
+            events: pack.events.map { .init(name: $0.name, fields: $0.fields.map { .init(name: $0.name, type: $0.type.description) },
+                                            maximumCount: $0.maximumCount, maximumAgeMilliseconds: $0.maximumAgeMilliseconds) },
+            tips: pack.tips.map { tip in
+                let image: (String, String)? = switch tip.image {
+                case .symbol(let name): ("symbol", name)
+                case .asset(let name): ("asset", name)
+                case nil: nil
+                }
+                return .init(name: tip.name, title: tip.title, message: tip.message, image: image?.1, imageKind: image?.0,
+                             actions: tip.actions.map { .init(id: $0.id, title: $0.title) }, maxDisplayCount: tip.maxDisplayCount,
+                             maxDisplayDurationMilliseconds: tip.maxDisplayDurationMilliseconds, ignoresDisplayFrequency: tip.ignoresDisplayFrequency,
+                             rules: tip.rules.map { .init(file: $0.range?.file, line: $0.range?.startLine, column: $0.range?.startColumn,
+                                                          code: $0.code, disassembly: disassembler.lines($0.code)) })
+            },
+            groups: pack.groups.map { group in
+                .init(name: group.name, priority: group.priority == .ordered ? "ordered" : "firstAvailable",
+                      tips: group.tips.map { $0 < pack.tips.count ? pack.tips[$0].name : "#\($0)" })
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(document) else { return "{}" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,344 @@
+/// Decodes `.tippack` bytes and verifies all of it before use (SPEC §5): magic, version,
+/// byte-order and float-format tests, body length and CRC-32, every table's layout, every index
+/// and length in bounds, every rule's bytecode (`BytecodeVerifier`). A damaged or hostile pack
+/// is refused with a `RulePackError` saying what is wrong and where; it never traps.
+public enum RulePackLoader {
+    /// Decodes and verifies a pack.
+    public static func load(_ bytes: [UInt8]) throws(RulePackError) -> VerifiedRulePack {
+        var decoder = PackDecoder(bytes: bytes)
+        return try decoder.decode()
+    }
+
+    /// Decodes and verifies a pack, keeping only the model (for inspection).
+    public static func read(_ bytes: [UInt8]) throws(RulePackError) -> RulePack {
+        try load(bytes).pack
+    }
+}
+
+/// Verifies a pack built in memory (by the compiler, or a test) the same way the loader does.
+public enum RulePackVerifier {
+    public static func verify(_ pack: RulePack) throws(RulePackError) -> VerifiedRulePack {
+        // The encoded form is the single source of truth for what a valid pack is.
+        try RulePackLoader.load(RulePackWriter.encode(pack))
+    }
+}
+
+private struct PackDecoder {
+    let bytes: [UInt8]
+    var strings: [String] = []
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func decode() throws(RulePackError) -> VerifiedRulePack {
+        try checkHeader()
+        var reader = ByteReader(bytes, offset: PackFormat.headerSize)
+        let tableCount = try reader.count("table count", elementSize: 6)
+        var nextRequired = 0
+        let required = PackFormat.TableKind.allCases
+        var displayFrequency: Int64 = 0
+        var parameters: [PackParameter] = [], events: [PackEvent] = [], tips: [PackTip] = [], groups: [PackGroup] = []
+        var rules: [[VerifiedRule]] = []
+        for _ in 0..<tableCount {
+            let kindOffset = reader.offset
+            let rawKind = try reader.u16("table kind")
+            let length = Int(try reader.u32("table length"))
+            try reader.need(length, "table \(rawKind)")
+            var table = ByteReader(bytes, offset: reader.offset, limit: reader.offset + length)
+            reader.offset += length
+            if rawKind & PackFormat.optionalTableBit != 0 { continue }
+            guard let kind = PackFormat.TableKind(rawValue: rawKind) else {
+                throw RulePackError(.unsupportedVersion, "unknown required table kind \(rawKind) (written by a newer tipc?)", offset: kindOffset)
+            }
+            guard nextRequired < required.count, kind == required[nextRequired] else {
+                throw RulePackError(.malformed, "table \(kind) out of order or repeated", offset: kindOffset)
+            }
+            nextRequired += 1
+            switch kind {
+            case .strings: try readStrings(&table)
+            case .settings: displayFrequency = try table.i64("display frequency")
+            case .parameters: parameters = try readParameters(&table)
+            case .events: events = try readEvents(&table)
+            case .tips: (tips, rules) = try readTips(&table, parameters: parameters, events: events)
+            case .groups: groups = try readGroups(&table, tipCount: tips.count)
+            }
+            if table.remaining != 0 {
+                throw RulePackError(.malformed, "\(table.remaining) unexpected byte(s) at the end of the \(kind) table", offset: table.offset)
+            }
+        }
+        if nextRequired < required.count {
+            throw RulePackError(.malformed, "the \(required[nextRequired]) table is missing", offset: reader.offset)
+        }
+        if reader.remaining != 0 {
+            throw RulePackError(.malformed, "unexpected bytes after the last table", offset: reader.offset)
+        }
+        if displayFrequency < 0 {
+            throw RulePackError(.malformed, "negative display frequency", offset: PackFormat.headerSize)
+        }
+        let pack = RulePack(strings: strings, displayFrequencyMilliseconds: displayFrequency, parameters: parameters,
+                            events: events, tips: tips, groups: groups)
+        return VerifiedRulePack(pack: pack, rules: rules)
+    }
+
+    func checkHeader() throws(RulePackError) {
+        let magic = PackFormat.magic
+        for index in 0..<min(bytes.count, magic.count) where bytes[index] != magic[index] {
+            var message = "not a rule pack (bad magic bytes)"
+            if bytes[0] == 0x09 { message = "the high bit of the first byte was lost (a 7-bit transfer)" }
+            else if bytes.count >= 5 && bytes[1...3].elementsEqual(magic[1...3]) {
+                if bytes[4] == 0x0A { message = "CR LF became LF (line-ending conversion)" }
+                else if bytes[4] == 0x0D && bytes.count > 5 && bytes[5] == 0x0D { message = "LF became CR LF (line-ending conversion)" }
+                else { message = "damaged magic bytes (line-ending or text-mode conversion?)" }
+            }
+            throw RulePackError(.badMagic, message, offset: index)
+        }
+        var reader = ByteReader(bytes)
+        try reader.need(PackFormat.headerSize, "the header")
+        reader.offset = magic.count
+        let version = try reader.u32("version")
+        if version != PackFormat.version {
+            throw RulePackError(.unsupportedVersion, "format version \(version); this runtime reads version \(PackFormat.version)", offset: 8)
+        }
+        let flags = try reader.u32("flags")
+        if flags & ~PackFormat.knownFlags != 0 {
+            throw RulePackError(.unsupportedVersion, "unknown header flags 0x\(String(flags, radix: 16))", offset: 12)
+        }
+        if try reader.i64("test integer") != PackFormat.testInteger {
+            throw RulePackError(.incompatibleEncoding, "the test integer does not read back (byte order or integer size)", offset: 16)
+        }
+        if try reader.u64("test double") != PackFormat.testDouble.bitPattern {
+            throw RulePackError(.incompatibleEncoding, "the test double does not read back (floating-point format)", offset: 24)
+        }
+        let bodyLength = Int(try reader.u32("body length"))
+        let checksum = try reader.u32("checksum")
+        let actual = bytes.count - PackFormat.headerSize
+        if bodyLength > actual {
+            throw RulePackError(.truncated, "the body should be \(bodyLength) bytes but \(actual) remain", offset: bytes.count)
+        }
+        if bodyLength < actual {
+            throw RulePackError(.malformed, "\(actual - bodyLength) unexpected byte(s) after the body", offset: PackFormat.headerSize + bodyLength)
+        }
+        let computed = CRC32.checksum(bytes, in: PackFormat.headerSize..<bytes.count)
+        if computed != checksum {
+            throw RulePackError(.checksumMismatch, "the body's CRC-32 is 0x\(String(computed, radix: 16)), the header says 0x\(String(checksum, radix: 16))", offset: 36)
+        }
+    }
+
+    mutating func readStrings(_ reader: inout ByteReader) throws(RulePackError) {
+        let count = try reader.count("string count", elementSize: 4)
+        strings.reserveCapacity(count)
+        for index in 0..<count {
+            let start = reader.offset
+            let length = Int(try reader.u32("string length"))
+            try reader.need(length, "string \(index)")
+            guard let string = String(validating: bytes[reader.offset..<reader.offset + length], as: UTF8.self) else {
+                throw RulePackError(.malformed, "string \(index) is not valid UTF-8", offset: start)
+            }
+            strings.append(string)
+            reader.offset += length
+        }
+    }
+
+    func string(_ reader: inout ByteReader, _ what: String) throws(RulePackError) -> String {
+        let offset = reader.offset
+        let index = Int(try reader.u32(what))
+        guard index < strings.count else {
+            throw RulePackError(.indexOutOfBounds, "\(what): string \(index) out of bounds (\(strings.count) strings)", offset: offset)
+        }
+        return strings[index]
+    }
+
+    func optionalString(_ reader: inout ByteReader, _ what: String) throws(RulePackError) -> String? {
+        let offset = reader.offset
+        let index = try reader.u32(what)
+        if index == PackFormat.noString { return nil }
+        guard Int(index) < strings.count else {
+            throw RulePackError(.indexOutOfBounds, "\(what): string \(index) out of bounds (\(strings.count) strings)", offset: offset)
+        }
+        return strings[Int(index)]
+    }
+
+    func type(_ reader: inout ByteReader, _ what: String) throws(RulePackError) -> ValueType {
+        let offset = reader.offset
+        let raw = try reader.u8(what)
+        guard let type = ValueType(rawValue: raw) else { throw RulePackError(.malformed, "\(what): unknown type code \(raw)", offset: offset) }
+        return type
+    }
+
+    func flags(_ reader: inout ByteReader, _ what: String, known: UInt8) throws(RulePackError) -> UInt8 {
+        let offset = reader.offset
+        let flags = try reader.u8(what)
+        if flags & ~known != 0 { throw RulePackError(.malformed, "\(what): unknown flags 0x\(String(flags, radix: 16))", offset: offset) }
+        return flags
+    }
+
+    func readParameters(_ reader: inout ByteReader) throws(RulePackError) -> [PackParameter] {
+        let count = try reader.count("parameter count", elementSize: 14)
+        var parameters: [PackParameter] = []
+        for _ in 0..<count {
+            let name = try string(&reader, "parameter name")
+            let type = try type(&reader, "type of parameter '\(name)'")
+            let flags = try flags(&reader, "flags of parameter '\(name)'", known: 3)
+            let slotOffset = reader.offset
+            let slot = try reader.i64("default of parameter '\(name)'")
+            let value: RuntimeValue
+            switch type {
+            case .bool:
+                guard slot == 0 || slot == 1 else { throw RulePackError(.malformed, "default of '\(name)' is not a Bool", offset: slotOffset) }
+                value = .bool(slot == 1)
+            case .int: value = .int(slot)
+            case .double: value = .double(Double(bitPattern: UInt64(bitPattern: slot)))
+            case .date: value = .date(milliseconds: slot)
+            case .duration: value = .duration(milliseconds: slot)
+            case .string:
+                guard slot >= 0 && slot < strings.count else {
+                    throw RulePackError(.indexOutOfBounds, "default of '\(name)': string \(slot) out of bounds", offset: slotOffset)
+                }
+                value = .string(strings[Int(slot)])
+            }
+            var values: [String]?
+            if flags & 2 != 0 {
+                guard type == .string else { throw RulePackError(.malformed, "parameter '\(name)' has values but is not a String", offset: slotOffset) }
+                let valueCount = try reader.count("value count of '\(name)'", elementSize: 4)
+                var list: [String] = []
+                for _ in 0..<valueCount { list.append(try string(&reader, "value of '\(name)'")) }
+                values = list
+            }
+            parameters.append(PackParameter(name: name, type: type, defaultValue: value, values: values, isTransient: flags & 1 != 0))
+        }
+        return parameters
+    }
+
+    func readEvents(_ reader: inout ByteReader) throws(RulePackError) -> [PackEvent] {
+        let countOffset = reader.offset
+        let count = try reader.count("event count", elementSize: 25)
+        if count > PackFormat.maximumEvents {
+            throw RulePackError(.limitExceeded, "\(count) events; at most \(PackFormat.maximumEvents)", offset: countOffset)
+        }
+        var events: [PackEvent] = []
+        for _ in 0..<count {
+            let name = try string(&reader, "event name")
+            let flags = try flags(&reader, "flags of event '\(name)'", known: 3)
+            let limitOffset = reader.offset
+            let maximumCount = try reader.i64("maximum count of '\(name)'")
+            let maximumAge = try reader.i64("maximum age of '\(name)'")
+            if maximumCount < 0 || maximumAge < 0 {
+                throw RulePackError(.malformed, "negative donation limit of event '\(name)'", offset: limitOffset)
+            }
+            let fieldsOffset = reader.offset
+            let fieldCount = try reader.count("field count of '\(name)'", elementSize: 5)
+            if fieldCount > PackFormat.maximumFields {
+                throw RulePackError(.limitExceeded, "event '\(name)' has \(fieldCount) fields; at most \(PackFormat.maximumFields)", offset: fieldsOffset)
+            }
+            var fields: [PackField] = []
+            for _ in 0..<fieldCount {
+                let fieldName = try string(&reader, "field name")
+                fields.append(PackField(name: fieldName, type: try type(&reader, "type of field '\(fieldName)'")))
+            }
+            events.append(PackEvent(name: name, fields: fields, maximumCount: flags & 1 != 0 ? maximumCount : nil,
+                                    maximumAgeMilliseconds: flags & 2 != 0 ? maximumAge : nil))
+        }
+        return events
+    }
+
+    func readRange(_ reader: inout ByteReader) throws(RulePackError) -> PackSourceRange {
+        PackSourceRange(file: try string(&reader, "source file"), startLine: try reader.i32("line"), startColumn: try reader.i32("column"),
+                        endLine: try reader.i32("end line"), endColumn: try reader.i32("end column"))
+    }
+
+    func readTips(_ reader: inout ByteReader, parameters: [PackParameter], events: [PackEvent]) throws(RulePackError) -> ([PackTip], [[VerifiedRule]]) {
+        let context = BytecodeContext(stringCount: strings.count, parameterTypes: parameters.map(\.type),
+                                      eventFields: events.map { $0.fields.map(\.type) })
+        let count = try reader.count("tip count", elementSize: 46)
+        var tips: [PackTip] = []
+        var allRules: [[VerifiedRule]] = []
+        for _ in 0..<count {
+            let name = try string(&reader, "tip name")
+            let title = try string(&reader, "title of tip '\(name)'")
+            let message = try optionalString(&reader, "message of tip '\(name)'")
+            let imageOffset = reader.offset
+            let imageKind = try reader.u8("image kind of tip '\(name)'")
+            let imageName = try optionalString(&reader, "image of tip '\(name)'")
+            let image: PackImage?
+            switch (imageKind, imageName) {
+            case (0, nil): image = nil
+            case (1, let name?): image = .symbol(name)
+            case (2, let name?): image = .asset(name)
+            default: throw RulePackError(.malformed, "image of tip '\(name)' is malformed", offset: imageOffset)
+            }
+            let flags = try flags(&reader, "flags of tip '\(name)'", known: 7)
+            let optionsOffset = reader.offset
+            let maxCount = try reader.i64("maxDisplayCount of '\(name)'")
+            let maxDuration = try reader.i64("maxDisplayDuration of '\(name)'")
+            if maxCount < 0 || maxDuration < 0 {
+                throw RulePackError(.malformed, "negative display limit of tip '\(name)'", offset: optionsOffset)
+            }
+            let reservedOffset = reader.offset
+            if try reader.u32("reserved word of tip '\(name)'") != 0 {
+                throw RulePackError(.unsupportedVersion, "tip '\(name)' uses a feature this runtime does not know", offset: reservedOffset)
+            }
+            let actionCount = try reader.count("action count of '\(name)'", elementSize: 8)
+            var actions: [PackAction] = []
+            for _ in 0..<actionCount {
+                actions.append(PackAction(id: try string(&reader, "action id"), title: try string(&reader, "action title")))
+            }
+            let ruleCount = try reader.count("rule count of '\(name)'", elementSize: 9)
+            var rules: [RuleProgram] = []
+            var verified: [VerifiedRule] = []
+            for _ in 0..<ruleCount {
+                let hasRangeOffset = reader.offset
+                let hasRange = try reader.u8("rule range flag")
+                guard hasRange <= 1 else { throw RulePackError(.malformed, "rule range flag must be 0 or 1", offset: hasRangeOffset) }
+                let range = hasRange == 1 ? try readRange(&reader) : nil
+                let wordCount = try reader.count("code length of a rule of '\(name)'", elementSize: 4)
+                let codeOffset = reader.offset
+                var code = [UInt32](repeating: 0, count: wordCount)
+                for index in 0..<wordCount { code[index] = try reader.u32("code") }
+                let shape = try BytecodeVerifier.verify(code, context: context, baseOffset: codeOffset)
+                let mapCount = try reader.count("source map length", elementSize: 24)
+                var sourceMap: [SourceMapEntry] = []
+                var previous: UInt32 = 0
+                for _ in 0..<mapCount {
+                    let pcOffset = reader.offset
+                    let pc = try reader.u32("source map pc")
+                    guard Int(pc) < wordCount, pc >= previous else {
+                        throw RulePackError(.malformed, "source map entry for word \(pc) is out of order or outside the code", offset: pcOffset)
+                    }
+                    previous = pc
+                    sourceMap.append(SourceMapEntry(pc: pc, range: try readRange(&reader)))
+                }
+                rules.append(RuleProgram(code: code, range: range, sourceMap: sourceMap))
+                verified.append(VerifiedRule(code: code, shape: shape))
+            }
+            tips.append(PackTip(name: name, title: title, message: message, image: image, actions: actions,
+                                maxDisplayCount: flags & 2 != 0 ? maxCount : nil,
+                                maxDisplayDurationMilliseconds: flags & 4 != 0 ? maxDuration : nil,
+                                ignoresDisplayFrequency: flags & 1 != 0, rules: rules))
+            allRules.append(verified)
+        }
+        return (tips, allRules)
+    }
+
+    func readGroups(_ reader: inout ByteReader, tipCount: Int) throws(RulePackError) -> [PackGroup] {
+        let count = try reader.count("group count", elementSize: 9)
+        var groups: [PackGroup] = []
+        for _ in 0..<count {
+            let name = try string(&reader, "group name")
+            let priorityOffset = reader.offset
+            guard let priority = PackGroupPriority(rawValue: try reader.u8("priority of group '\(name)'")) else {
+                throw RulePackError(.malformed, "unknown priority of group '\(name)'", offset: priorityOffset)
+            }
+            let memberCount = try reader.count("tip count of group '\(name)'", elementSize: 4)
+            var members: [Int] = []
+            for _ in 0..<memberCount {
+                let offset = reader.offset
+                let tip = Int(try reader.u32("tip of group '\(name)'"))
+                guard tip < tipCount else {
+                    throw RulePackError(.indexOutOfBounds, "group '\(name)' lists tip \(tip); the pack has \(tipCount)", offset: offset)
+                }
+                members.append(tip)
+            }
+            groups.append(PackGroup(name: name, priority: priority, tips: members))
+        }
+        return groups
+    }
+}

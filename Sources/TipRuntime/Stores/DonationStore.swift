@@ -1,0 +1,116 @@
+/// One payload field of an event's donations, stored by column: a 64-bit slot per donation
+/// (Bool as 0/1; Int, Date and Duration as Int64 milliseconds; Double as its bits; String as a
+/// code into `strings`, where equal strings share one code).
+public struct PayloadColumn: Sendable, Hashable {
+    public var type: ValueType
+    public var slots: [Int64]
+    /// The distinct strings of a String column, by code (empty for other types).
+    public var strings: [String]
+
+    public init(type: ValueType, slots: [Int64] = [], strings: [String] = []) {
+        self.type = type
+        self.slots = slots
+        self.strings = strings
+    }
+
+    /// The value of donation `index` (which must be in bounds).
+    public func value(at index: Int) -> RuntimeValue {
+        let slot = slots[index]
+        switch type {
+        case .bool: return .bool(slot != 0)
+        case .int: return .int(slot)
+        case .double: return .double(Double(bitPattern: UInt64(bitPattern: slot)))
+        case .string: return .string(strings[Int(slot)])
+        case .date: return .date(milliseconds: slot)
+        case .duration: return .duration(milliseconds: slot)
+        }
+    }
+}
+
+/// The donations of one event as the VM reads them: timestamps sorted ascending (donations at
+/// the same instant in donation order) and one column per payload field, index-aligned.
+public struct DonationColumns: Sendable, Hashable {
+    /// Milliseconds since 1970, ascending.
+    public var timestamps: [Int64]
+    public var fields: [PayloadColumn]
+
+    public init(timestamps: [Int64] = [], fields: [PayloadColumn] = []) {
+        self.timestamps = timestamps
+        self.fields = fields
+    }
+
+    public var count: Int { timestamps.count }
+}
+
+/// Why a donation was refused; the store is unchanged.
+public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownEvent(Int)
+    case unknownEventName(String)
+    /// The payload has `actual` values where the event declares `expected` fields.
+    case wrongFieldCount(event: String, expected: Int, actual: Int)
+    case wrongFieldType(event: String, field: String, expected: ValueType, actual: ValueType)
+    case unknownField(event: String, field: String)
+    case missingField(event: String, field: String)
+    /// Doubles in payloads must be finite.
+    case nonFiniteDouble(event: String, field: String)
+
+    public var description: String {
+        switch self {
+        case .unknownEvent(let index): return "no event with index \(index)"
+        case .unknownEventName(let name): return "no event named '\(name)'"
+        case .wrongFieldCount(let event, let expected, let actual):
+            return "event '\(event)' takes \(expected) payload field(s), got \(actual)"
+        case .wrongFieldType(let event, let field, let expected, let actual):
+            return "field '\(field)' of event '\(event)' is a \(expected), got a \(actual)"
+        case .unknownField(let event, let field): return "event '\(event)' has no field '\(field)'"
+        case .missingField(let event, let field): return "the donation of '\(event)' lacks field '\(field)'"
+        case .nonFiniteDouble(let event, let field): return "field '\(field)' of event '\(event)' must be a finite number"
+        }
+    }
+}
+
+/// Where donations live. The VM reads them by column; stores keep them sorted by time so that
+/// window counts are binary searches.
+public protocol DonationStore {
+    /// The events of the pack this store serves, by index.
+    var events: [PackEvent] { get }
+    /// The donations of event `event` (an index into `events`).
+    func donations(ofEvent event: Int) -> DonationColumns
+    /// Records a donation of event `event` at `milliseconds` with payload values in field order.
+    /// A payload that does not match the event's schema is refused and changes nothing.
+    mutating func donate(event: Int, at milliseconds: Int64, payload: [RuntimeValue]) throws(DonationError)
+}
+
+extension DonationStore {
+    /// Checks `payload` against the schema of `event` (count, types, finite doubles).
+    public func validate(event: Int, payload: [RuntimeValue]) throws(DonationError) {
+        guard events.indices.contains(event) else { throw .unknownEvent(event) }
+        let declaration = events[event]
+        guard payload.count == declaration.fields.count else {
+            throw .wrongFieldCount(event: declaration.name, expected: declaration.fields.count, actual: payload.count)
+        }
+        for (field, value) in zip(declaration.fields, payload) {
+            guard value.type == field.type else {
+                throw .wrongFieldType(event: declaration.name, field: field.name, expected: field.type, actual: value.type)
+            }
+            if case .double(let number) = value, !number.isFinite {
+                throw .nonFiniteDouble(event: declaration.name, field: field.name)
+            }
+        }
+    }
+
+    /// Records a donation by event name with a payload by field name.
+    public mutating func donate(eventNamed name: String, at milliseconds: Int64, payload: [String: RuntimeValue] = [:]) throws(DonationError) {
+        guard let event = events.firstIndex(where: { $0.name == name }) else { throw .unknownEventName(name) }
+        let declaration = events[event]
+        for key in payload.keys.sorted() where !declaration.fields.contains(where: { $0.name == key }) {
+            throw .unknownField(event: name, field: key)
+        }
+        var values: [RuntimeValue] = []
+        for field in declaration.fields {
+            guard let value = payload[field.name] else { throw .missingField(event: name, field: field.name) }
+            values.append(value)
+        }
+        try donate(event: event, at: milliseconds, payload: values)
+    }
+}

@@ -1,0 +1,64 @@
+/// The value of one rule. A rule whose evaluation failed is false.
+public enum RuleOutcome: Sendable, Hashable, CustomStringConvertible {
+    case value(Bool)
+    /// Evaluation failed at instruction `pc` (word index in the rule's code).
+    case failed(EvaluationFailure, pc: Int)
+
+    /// Whether the rule holds (false when it failed).
+    public var holds: Bool {
+        if case .value(true) = self { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .value(let flag): return String(flag)
+        case .failed(let failure, let pc): return "failed at \(pc): \(failure)"
+        }
+    }
+}
+
+/// The evaluation of one tip's rules (all must hold).
+public struct TipEvaluation: Sendable, Hashable {
+    public var tip: Int
+    /// The outcome of each rule evaluated, in order. Unless every rule was asked for, evaluation
+    /// stops at the first rule that does not hold.
+    public var rules: [RuleOutcome]
+
+    /// All rules hold (a tip without rules: always).
+    public var isSatisfied: Bool { rules.allSatisfy(\.holds) }
+
+    /// The first rule that does not hold, and why.
+    public var firstUnsatisfiedRule: (index: Int, outcome: RuleOutcome)? {
+        guard let index = rules.firstIndex(where: { !$0.holds }) else { return nil }
+        return (index, rules[index])
+    }
+
+    public static func == (a: TipEvaluation, b: TipEvaluation) -> Bool { a.tip == b.tip && a.rules == b.rules }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tip)
+        hasher.combine(rules)
+    }
+}
+
+/// A value observed while tracing an evaluation (for `explain`).
+public enum TraceValue: Sendable, Hashable, CustomStringConvertible {
+    case value(RuntimeValue)
+    /// An event collection, by its number of donations.
+    case collection(count: Int)
+
+    public var description: String {
+        switch self {
+        case .value(let value): return value.description
+        case .collection(let count): return "\(count) donation(s)"
+        }
+    }
+}
+
+/// One step of a traced evaluation: the instruction at `pc` produced `value`. Inside a `where`
+/// predicate, `donation` is the index (in the event's time order) of the donation being tested.
+public struct TraceEntry: Sendable, Hashable {
+    public var pc: Int
+    public var value: TraceValue
+    public var donation: Int?
+}

@@ -1,0 +1,68 @@
+/// The type of a runtime value: a parameter, a payload field or a rule's sub-expression.
+/// Raw values are the type codes of the rule pack.
+public enum ValueType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case bool = 0, int = 1, double = 2, string = 3, date = 4, duration = 5
+
+    public var description: String {
+        switch self {
+        case .bool: return "Bool"
+        case .int: return "Int"
+        case .double: return "Double"
+        case .string: return "String"
+        case .date: return "Date"
+        case .duration: return "Duration"
+        }
+    }
+}
+
+/// A value at run time. Dates are milliseconds since 1970-01-01T00:00:00Z (UTC); durations are
+/// milliseconds.
+public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case date(milliseconds: Int64)
+    case duration(milliseconds: Int64)
+
+    /// The value's type.
+    public var type: ValueType {
+        switch self {
+        case .bool: return .bool
+        case .int: return .int
+        case .double: return .double
+        case .string: return .string
+        case .date: return .date
+        case .duration: return .duration
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .bool(let value): return String(value)
+        case .int(let value): return String(value)
+        case .double(let value): return String(value)
+        case .string(let value): return "\"\(value)\""
+        case .date(let ms): return "date(\(ms) ms)"
+        case .duration(let ms): return "\(ms) ms"
+        }
+    }
+}
+
+/// Why a rule could not be evaluated. A rule whose evaluation fails is false (SPEC §6).
+public enum EvaluationFailure: String, Error, Sendable, Hashable, CustomStringConvertible {
+    /// An Int, Date or Duration result does not fit in 64 bits.
+    case integerOverflow = "integer-overflow"
+    /// An Int division or remainder by zero.
+    case divisionByZero = "division-by-zero"
+    /// A Double operation gave an infinite or NaN result.
+    case nonFiniteDouble = "non-finite-double"
+
+    public var description: String {
+        switch self {
+        case .integerOverflow: return "integer overflow"
+        case .divisionByZero: return "division by zero"
+        case .nonFiniteDouble: return "the result is not a finite number"
+        }
+    }
+}

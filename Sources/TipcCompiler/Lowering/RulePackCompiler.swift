@@ -1,0 +1,82 @@
+import TipRuntime
+
+/// Lowers a checked program to a rule pack: constant folding, then bytecode per rule, plus the
+/// tables. Deterministic: the same program always gives the same pack (and bytes).
+public enum RulePackCompiler {
+    /// The pack of `program`, or nil when lowering found errors (constant overflow, division by
+    /// zero, format limits), which are appended to `diagnostics`.
+    public static func compile(_ program: CheckedProgram, diagnostics: inout [Diagnostic]) -> RulePack? {
+        var strings = ConstantStrings()
+        var errors: [Diagnostic] = []
+        var tips: [PackTip] = []
+        for tip in program.tips {
+            var rules: [RuleProgram] = []
+            for rule in tip.rules {
+                var folder = ConstantFolder()
+                let folded = folder.fold(rule)
+                errors += folder.diagnostics
+                var lowering = RuleLowering(strings: strings)
+                lowering.lower(folded)
+                lowering.emit(.ret, at: rule.range)
+                errors += lowering.diagnostics
+                strings = lowering.strings
+                rules.append(RuleProgram(code: lowering.code, range: packRange(rule.range), sourceMap: lowering.sourceMap))
+            }
+            tips.append(PackTip(
+                name: tip.name, title: tip.title, message: tip.message, image: tip.image.map(packImage),
+                actions: tip.actions.map { PackAction(id: $0.id, title: $0.title) },
+                maxDisplayCount: tip.maxDisplayCount.map(Int64.init),
+                maxDisplayDurationMilliseconds: tip.maxDisplayDurationMilliseconds.map(Int64.init),
+                ignoresDisplayFrequency: tip.ignoresDisplayFrequency, rules: rules))
+        }
+        diagnostics += errors
+        if !errors.isEmpty { return nil }
+        let seconds = Int64(program.displayFrequency.seconds)
+        let (frequency, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        return RulePack(
+            strings: strings.strings,
+            displayFrequencyMilliseconds: overflow ? .max : frequency,
+            parameters: program.parameters.map { parameter in
+                PackParameter(name: parameter.name, type: valueType(parameter.type),
+                              defaultValue: ReferenceEvaluator.runtimeValue(parameter.defaultValue),
+                              values: parameter.values, isTransient: parameter.isTransient)
+            },
+            events: program.events.map { event in
+                PackEvent(name: event.name, fields: event.fields.map { PackField(name: $0.name, type: valueType($0.type)) },
+                          maximumCount: event.maximumCount.map(Int64.init),
+                          maximumAgeMilliseconds: event.maximumAgeMilliseconds.map(Int64.init))
+            },
+            tips: tips,
+            groups: program.groups.map { group in
+                PackGroup(name: group.name, priority: group.priority == .ordered ? .ordered : .firstAvailable, tips: group.tips)
+            })
+    }
+
+    /// Compiles and encodes in one step: the bytes of `tipc compile -o`.
+    public static func compileToBytes(_ program: CheckedProgram, diagnostics: inout [Diagnostic]) -> [UInt8]? {
+        compile(program, diagnostics: &diagnostics).map(RulePackWriter.encode)
+    }
+
+    public static func valueType(_ name: ValueTypeName) -> ValueType {
+        switch name {
+        case .bool: return .bool
+        case .int: return .int
+        case .double: return .double
+        case .string: return .string
+        case .date: return .date
+        case .duration: return .duration
+        }
+    }
+
+    static func packImage(_ image: TipImage) -> PackImage {
+        switch image {
+        case .symbol(let name): return .symbol(name)
+        case .asset(let name): return .asset(name)
+        }
+    }
+
+    static func packRange(_ range: SourceRange) -> PackSourceRange {
+        PackSourceRange(file: range.file, startLine: Int32(clamping: range.start.line), startColumn: Int32(clamping: range.start.column),
+                        endLine: Int32(clamping: range.end.line), endColumn: Int32(clamping: range.end.column))
+    }
+}

@@ -1,0 +1,244 @@
+import TipRuntime
+
+/// A plain tree-walking interpreter over checked expressions: the definition of what a rule
+/// means, kept simple so it is obviously right. Tests use it as the oracle for the VM; the
+/// lowering uses it to fold constants.
+public struct ReferenceEvaluator {
+    /// One donation: when, and its payload in field order.
+    public struct Donation: Sendable, Hashable {
+        public var date: Int64
+        public var values: [RuntimeValue]
+    }
+
+    /// A sub-expression's value.
+    public enum Value: Sendable, Hashable {
+        case value(RuntimeValue)
+        case collection([Donation])
+    }
+
+    public let parameters: [RuntimeValue]
+    /// Each event's donations in time order.
+    public let donations: [[Donation]]
+    public let now: Int64
+
+    public init(parameters: [RuntimeValue], donations: [[Donation]], now: Int64) {
+        self.parameters = parameters
+        self.donations = donations
+        self.now = now
+    }
+
+    /// Reads every donation out of `store`.
+    public init(parameters: [RuntimeValue], store: some DonationStore, now: Int64) {
+        let donations = store.events.indices.map { event -> [Donation] in
+            let columns = store.donations(ofEvent: event)
+            return columns.timestamps.indices.map { index in
+                Donation(date: columns.timestamps[index], values: columns.fields.map { $0.value(at: index) })
+            }
+        }
+        self.init(parameters: parameters, donations: donations, now: now)
+    }
+
+    /// The value of a rule: true, false, or the failure that makes it false.
+    public func evaluateRule(_ rule: CheckedExpression) -> Result<Bool, EvaluationFailure> {
+        do {
+            guard case .value(.bool(let result)) = try evaluate(rule, donation: nil) else {
+                preconditionFailure("a rule is not Bool")
+            }
+            return .success(result)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The value of `expression`; `donation` is the one a `where` predicate is testing.
+    public func evaluate(_ expression: CheckedExpression, donation: Donation?) throws(EvaluationFailure) -> Value {
+        switch expression.kind {
+        case .constant(let constant):
+            return .value(Self.runtimeValue(constant))
+        case .now:
+            return .value(.date(milliseconds: now))
+        case .parameter(let index):
+            return .value(parameters[index])
+        case .field(let index):
+            return .value(donation!.values[index])
+        case .event(let index):
+            return .collection(donations[index])
+        case .within(let inner, let window):
+            let all = try collection(inner, donation)
+            guard window > 0 else { return .collection([]) }
+            let (start, overflow) = now.subtractingReportingOverflow(Int64(window))
+            return .collection(all.filter { $0.date <= now && (overflow || $0.date > start) })
+        case .filter(let inner, let predicate):
+            var kept: [Donation] = []
+            for candidate in try collection(inner, donation) where try bool(predicate, candidate) {
+                kept.append(candidate)
+            }
+            return .collection(kept)
+        case .largestSubset(let inner, let field):
+            return .collection(Self.subset(try collection(inner, donation), field: field, largest: true))
+        case .smallestSubset(let inner, let field):
+            return .collection(Self.subset(try collection(inner, donation), field: field, largest: false))
+        case .count(let inner):
+            return .value(.int(Int64(try collection(inner, donation).count)))
+        case .distinct(let inner, let field):
+            return .value(.int(Int64(Set(try collection(inner, donation).map { $0.values[field] }).count)))
+        case .not(let inner):
+            return .value(.bool(!(try bool(inner, donation))))
+        case .negate(let inner):
+            return .value(try Self.negate(try value(inner, donation)))
+        case .logical(let op, let left, let right):
+            let first = try bool(left, donation)
+            switch op {
+            case .and: return .value(.bool(first ? try bool(right, donation) : false))
+            case .or: return .value(.bool(first ? true : try bool(right, donation)))
+            }
+        case .compare(let op, let left, let right):
+            return .value(.bool(Self.compare(op, try value(left, donation), try value(right, donation))))
+        case .arithmetic(let op, let left, let right):
+            return .value(try Self.arithmetic(op, try value(left, donation), try value(right, donation)))
+        case .intToDouble(let inner):
+            guard case .int(let number) = try value(inner, donation) else { preconditionFailure("intToDouble of a non-Int") }
+            return .value(.double(Double(number)))
+        case .inList(let inner, let list):
+            let subject = try value(inner, donation)
+            return .value(.bool(list.contains { Self.compare(.equal, subject, Self.runtimeValue($0)) }))
+        }
+    }
+
+    private func collection(_ expression: CheckedExpression, _ donation: Donation?) throws(EvaluationFailure) -> [Donation] {
+        guard case .collection(let donations) = try evaluate(expression, donation: donation) else { preconditionFailure("not a collection") }
+        return donations
+    }
+
+    private func value(_ expression: CheckedExpression, _ donation: Donation?) throws(EvaluationFailure) -> RuntimeValue {
+        guard case .value(let value) = try evaluate(expression, donation: donation) else { preconditionFailure("not a value") }
+        return value
+    }
+
+    private func bool(_ expression: CheckedExpression, _ donation: Donation?) throws(EvaluationFailure) -> Bool {
+        guard case .bool(let flag) = try value(expression, donation) else { preconditionFailure("not a Bool") }
+        return flag
+    }
+
+    /// The largest (smallest) group of donations sharing the field's value; among groups of
+    /// equal size, the one whose first donation comes first. Empty when there are no donations.
+    static func subset(_ donations: [Donation], field: Int, largest: Bool) -> [Donation] {
+        var groups: [(value: RuntimeValue, members: [Donation])] = []
+        for donation in donations {
+            if let index = groups.firstIndex(where: { $0.value == donation.values[field] }) {
+                groups[index].members.append(donation)
+            } else {
+                groups.append((donation.values[field], [donation]))
+            }
+        }
+        var best: [Donation] = []
+        for group in groups where best.isEmpty || (largest ? group.members.count > best.count : group.members.count < best.count) {
+            best = group.members
+        }
+        return best
+    }
+
+    static func negate(_ value: RuntimeValue) throws(EvaluationFailure) -> RuntimeValue {
+        switch value {
+        case .int(let number):
+            let (result, overflow) = Int64(0).subtractingReportingOverflow(number)
+            if overflow { throw .integerOverflow }
+            return .int(result)
+        case .duration(let number):
+            let (result, overflow) = Int64(0).subtractingReportingOverflow(number)
+            if overflow { throw .integerOverflow }
+            return .duration(milliseconds: result)
+        case .double(let number):
+            if !(-number).isFinite { throw .nonFiniteDouble }
+            return .double(-number)
+        default:
+            preconditionFailure("negating a \(value.type)")
+        }
+    }
+
+    static func compare(_ op: ComparisonOperator, _ left: RuntimeValue, _ right: RuntimeValue) -> Bool {
+        func holds<T: Comparable>(_ a: T, _ b: T) -> Bool {
+            switch op {
+            case .equal: return a == b
+            case .notEqual: return a != b
+            case .less: return a < b
+            case .lessOrEqual: return a <= b
+            case .greater: return a > b
+            case .greaterOrEqual: return a >= b
+            }
+        }
+        switch (left, right) {
+        case (.int(let a), .int(let b)), (.date(let a), .date(let b)), (.duration(let a), .duration(let b)): return holds(a, b)
+        case (.double(let a), .double(let b)): return holds(a, b)
+        case (.string(let a), .string(let b)): return holds(a, b)
+        case (.bool(let a), .bool(let b)):
+            switch op {
+            case .equal: return a == b
+            case .notEqual: return a != b
+            default: preconditionFailure("ordering Bools")
+            }
+        default: preconditionFailure("comparing a \(left.type) with a \(right.type)")
+        }
+    }
+
+    static func arithmetic(_ op: ArithmeticOperator, _ left: RuntimeValue, _ right: RuntimeValue) throws(EvaluationFailure) -> RuntimeValue {
+        func integer(_ a: Int64, _ b: Int64) throws(EvaluationFailure) -> Int64 {
+            let (result, overflow): (Int64, Bool)
+            switch op {
+            case .add: (result, overflow) = a.addingReportingOverflow(b)
+            case .subtract: (result, overflow) = a.subtractingReportingOverflow(b)
+            case .multiply: (result, overflow) = a.multipliedReportingOverflow(by: b)
+            case .divide:
+                if b == 0 { throw .divisionByZero }
+                (result, overflow) = a.dividedReportingOverflow(by: b)
+            case .remainder:
+                if b == 0 { throw .divisionByZero }
+                (result, overflow) = a.remainderReportingOverflow(dividingBy: b)
+            }
+            if overflow { throw .integerOverflow }
+            return result
+        }
+        switch (left, right) {
+        case (.int(let a), .int(let b)): return .int(try integer(a, b))
+        case (.double(let a), .double(let b)):
+            let result: Double
+            switch op {
+            case .add: result = a + b
+            case .subtract: result = a - b
+            case .multiply: result = a * b
+            case .divide: result = a / b
+            case .remainder: result = a.truncatingRemainder(dividingBy: b)
+            }
+            if !result.isFinite { throw .nonFiniteDouble }
+            return .double(result)
+        case (.date(let a), .duration(let b)), (.duration(let b), .date(let a)): return .date(milliseconds: try integer(a, b))
+        case (.date(let a), .date(let b)): return .duration(milliseconds: try integer(a, b))
+        case (.duration(let a), .duration(let b)): return .duration(milliseconds: try integer(a, b))
+        default: preconditionFailure("arithmetic on a \(left.type) and a \(right.type)")
+        }
+    }
+
+    /// The runtime form of a compile-time constant.
+    public static func runtimeValue(_ constant: ConstantValue) -> RuntimeValue {
+        switch constant {
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .int(Int64(number))
+        case .double(let number): return .double(number)
+        case .string(let text): return .string(text)
+        case .date(let ms): return .date(milliseconds: Int64(ms))
+        case .duration(let ms): return .duration(milliseconds: Int64(ms))
+        }
+    }
+
+    /// The compile-time form of a runtime value.
+    public static func constantValue(_ value: RuntimeValue) -> ConstantValue {
+        switch value {
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .int(Int(number))
+        case .double(let number): return .double(number)
+        case .string(let text): return .string(text)
+        case .date(let ms): return .date(milliseconds: Int(ms))
+        case .duration(let ms): return .duration(milliseconds: Int(ms))
+        }
+    }
+}
