@@ -27,10 +27,7 @@ struct DeclarationChecker {
         let tipDecls = files.flatMap(\.tips)
         let groupDecls = files.flatMap(\.groups)
 
-        for (index, decl) in parameterDecls.enumerated() { _ = symbols.declare(decl.name, as: .parameter, index: index, diagnostics: &diagnostics) }
-        for (index, decl) in eventDecls.enumerated() { _ = symbols.declare(decl.name, as: .event, index: index, diagnostics: &diagnostics) }
-        for (index, decl) in tipDecls.enumerated() { _ = symbols.declare(decl.name, as: .tip, index: index, diagnostics: &diagnostics) }
-        for (index, decl) in groupDecls.enumerated() { _ = symbols.declare(decl.name, as: .group, index: index, diagnostics: &diagnostics) }
+        declareNames(files)
 
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
@@ -41,6 +38,30 @@ struct DeclarationChecker {
         reportUnused(parameterDecls, eventDecls, used: expressions)
 
         return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups)
+    }
+
+    /// Declares every name, file by file in the order given, so that a duplicate is reported
+    /// at the later declaration.
+    private mutating func declareNames(_ files: [ManifestFile]) {
+        var counts = (parameters: 0, events: 0, tips: 0, groups: 0)
+        for file in files {
+            for decl in file.parameters {
+                _ = symbols.declare(decl.name, as: .parameter, index: counts.parameters, diagnostics: &diagnostics)
+                counts.parameters += 1
+            }
+            for decl in file.events {
+                _ = symbols.declare(decl.name, as: .event, index: counts.events, diagnostics: &diagnostics)
+                counts.events += 1
+            }
+            for decl in file.tips {
+                _ = symbols.declare(decl.name, as: .tip, index: counts.tips, diagnostics: &diagnostics)
+                counts.tips += 1
+            }
+            for decl in file.groups {
+                _ = symbols.declare(decl.name, as: .group, index: counts.groups, diagnostics: &diagnostics)
+                counts.groups += 1
+            }
+        }
     }
 
     // MARK: - File headers
@@ -255,7 +276,11 @@ struct DeclarationChecker {
 
     // MARK: - Unused declarations
 
+    /// Warns about parameters and events no rule uses. Skipped when a rule names something
+    /// unknown: the "unused" declaration is then most likely the one the typo meant.
     private mutating func reportUnused(_ parameters: [ParameterDecl], _ events: [EventDecl], used: ExpressionChecker) {
+        let unresolved: Set<DiagnosticCode> = [.unknownParameter, .unknownEvent, .unknownField]
+        if used.diagnostics.contains(where: { unresolved.contains($0.code) }) { return }
         for (index, decl) in parameters.enumerated() where !used.usedParameters.contains(index) {
             diagnostics.append(Diagnostic(.unused, "parameter '\(decl.name.name)' is not used by any rule", at: decl.name.range,
                                           help: "use it in a rule as '$\(decl.name.name)', or remove it"))
