@@ -301,6 +301,16 @@ import Testing
         #expect(found.range == range(5, 12, 5, 14))
     }
 
+    @Test func quotedRuleIsParsedWithItsFilePositions() throws {
+        let (manifest, diagnostics) = decode("tipkit: 1\ntips:\n  t:\n    title: T\n    rules:\n      - \"$p == \\\"\\u00e9\\\"\"\n      - true\n")
+        #expect(diagnostics.isEmpty)
+        let rules = try #require(manifest.tips.first?.rules)
+        #expect(rules.count == 2)
+        // The parser sees `$p == "é"` (9 bytes); its end maps to the closing quote in the file.
+        #expect(rules.first?.range == range(6, 10, 6, 26))
+        #expect(rules.last?.range == range(7, 9, 7, 13))
+    }
+
     @Test func truncatedDeclarationsAreDropped() {
         let (manifest, diagnostics) = decode("tipkit: 1\ntips:\n  a: { title: A }\n  b:\n    title: [x\n")
         #expect(diagnostics.map(\.code) == [.yaml])

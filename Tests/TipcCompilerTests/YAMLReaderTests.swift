@@ -53,6 +53,21 @@ import Testing
         #expect(value(root, "c")?.scalar?.value == "2")
     }
 
+    @Test func anchoredCollectionStartsAfterItsPropertiesAndComment() throws {
+        let (root, diagnostics, _) = readYAML("a: &x # note\n  b: 1\n")
+        #expect(diagnostics.map(\.range.start) == [location(1, 4)])
+        #expect(value(root, "a")?.range.start == location(2, 3))
+        #expect(value(root, "a")?.hasProperties == true)
+    }
+
+    @Test func backtickAtTheStartOfAValueSuggestsQuoting() throws {
+        let (_, diagnostics, _) = readYAML("rules:\n  - `a-b`.count >= 3\n")
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.code == .yaml)
+        #expect(diagnostic.range.start == location(2, 5))
+        #expect(diagnostic.help == "a value cannot start with '`' in YAML; quote it")
+    }
+
     @Test func billionLaughsIsRefusedWithoutExpansion() throws {
         var yaml = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
         for level in 1...9 {

@@ -111,7 +111,7 @@ struct YAMLTreeBuilder {
                 String(decoding: UnsafeBufferPointer(start: pointer, count: scalarData.length), as: UTF8.self)
             } ?? ""
             let style = Self.style(scalarData.style)
-            var contentEnd = max(end, contentStart)
+            let contentEnd = max(end, contentStart)
             if style == .literal || style == .folded {
                 // libyaml ends a block scalar at the next line that is not part of it; the
                 // node's range ends with its last character.
@@ -126,7 +126,6 @@ struct YAMLTreeBuilder {
                                 startOffset: contentStart, endOffset: trimmed, hasProperties: hasProperties))
                 return
             }
-            contentEnd = max(contentEnd, contentStart)
             if file.line(containing: contentStart) != file.line(containing: contentEnd) {
                 multilineScalars.append(contentStart..<contentEnd)
             }
@@ -231,7 +230,23 @@ struct YAMLTreeBuilder {
                 diagnostics.append(Diagnostic(.yaml, "YAML read '\(text)' as a tag, and tags are not allowed", at: at,
                                               help: "quote the value; in a rule, write `not` instead of `!`"))
             }
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            index = skipSpaceAndComments(from: index)
+        }
+        return index
+    }
+
+    /// The first offset from `index` on that is not white space, a line break or a comment.
+    private func skipSpaceAndComments(from index: Int) -> Int {
+        let bytes = file.bytes
+        var index = index
+        while index < bytes.count {
+            if [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+                index += 1
+            } else if bytes[index] == 0x23 {
+                while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
+            } else {
+                break
+            }
         }
         return index
     }
@@ -279,9 +294,7 @@ struct YAMLTreeBuilder {
                 max(collection.startOffset, collection.pairs.last?.value.endOffset ?? collection.items.last?.endOffset ?? 0)
             } ?? 0
             while let collection = stack.popLast() {
-                var closed = close(collection, endOffset: end, truncated: true)
-                closed.isTruncated = true
-                attach(closed)
+                attach(close(collection, endOffset: end, truncated: true))
             }
             return
         }
