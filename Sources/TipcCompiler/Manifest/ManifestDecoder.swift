@@ -1,6 +1,83 @@
-// interim placeholder, replaced by the YAML front end
+/// The YAML front end: reads a manifest (SPEC §2) into the declarations of a `ManifestFile`.
+///
+/// Every problem of the YAML and of the manifest's shape is reported here with its exact
+/// position; decoding goes on after each, so one run reports all of them. Required keys that
+/// are absent are left nil for the checker, which reports `missing-key` for both front ends.
 public enum ManifestDecoder {
     public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
-        ManifestFile(path: file.path, format: .yaml, headRange: SourceRange(file: file.path, at: SourceLocation(line: 1, column: 1)))
+        var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
+        let root = YAMLReader.read(file, diagnostics: &diagnostics)
+        guard let root, root.pairs != nil else {
+            let at = root?.range ?? manifest.headRange
+            diagnostics.append(Diagnostic(.invalidValue, "a manifest must be a mapping, found \(root?.kindDescription ?? "nothing")",
+                                          at: at, help: "start with 'tipkit: 1', then the sections parameters, events, tips and groups"))
+            return manifest
+        }
+        var reader = ManifestValueReader(file: file)
+        for (name, pair) in reader.entries(of: root, for: "the manifest", allowed: ManifestSchema.fileKeys) {
+            let value = pair.value
+            switch name {
+            case "tipkit":
+                manifest.version = reader.integer(value, for: "'tipkit'")
+            case "displayFrequency":
+                manifest.displayFrequency = displayFrequency(value, reader: &reader)
+            case "parameters":
+                for (key, node) in declarations(value, for: "'parameters'", reader: &reader) {
+                    if let parameter = reader.parameter(named: key, node) { manifest.parameters.append(parameter) }
+                }
+            case "events":
+                for (key, node) in declarations(value, for: "'events'", reader: &reader) {
+                    if let event = reader.event(named: key, node) { manifest.events.append(event) }
+                }
+            case "tips":
+                for (key, node) in declarations(value, for: "'tips'", reader: &reader) {
+                    if let tip = reader.tip(named: key, node) { manifest.tips.append(tip) }
+                }
+            case "groups":
+                for (key, node) in declarations(value, for: "'groups'", reader: &reader) {
+                    if let group = reader.group(named: key, node) { manifest.groups.append(group) }
+                }
+            default:
+                break
+            }
+        }
+        diagnostics += reader.diagnostics
+        return manifest
+    }
+
+    /// The first line of the file (where a diagnostic about the whole file points).
+    private static func headRange(of file: SourceFile) -> SourceRange {
+        let start = SourceLocation(line: 1, column: 1)
+        let end = SourceLocation(line: 1, column: 1 + file.lineText(1).unicodeScalars.count)
+        return SourceRange(file: file.path, start: start, end: end)
+    }
+
+    /// The named entries of a section (`name: declaration`).
+    private static func declarations(_ node: YAMLNode, for what: String,
+                                     reader: inout ManifestValueReader) -> [(key: YAMLNode, value: YAMLNode)] {
+        reader.entries(of: node, for: what, allowed: nil).map { ($0.pair.key, $0.pair.value) }
+    }
+
+    /// `immediate`, `hourly`, `daily`, `weekly`, `monthly`, or a duration (`12h`).
+    private static func displayFrequency(_ node: YAMLNode, reader: inout ManifestValueReader) -> Located<DisplayFrequencySpec>? {
+        let what = "'displayFrequency'"
+        guard let scalar = reader.scalar(node, expected: "a frequency", for: what) else { return nil }
+        if let named = DisplayFrequencySpec.named[scalar.value] {
+            return Located(named, at: node.range)
+        }
+        if let first = scalar.value.unicodeScalars.first, ("0"..."9").contains(first) {
+            switch DurationLiteral.seconds(of: scalar.value) {
+            case .success(let seconds):
+                return Located(.custom(seconds: seconds), at: node.range)
+            case .failure(let failure):
+                reader.reportDurationFailure(failure, text: scalar.value, for: what, at: node.range)
+                return nil
+            }
+        }
+        let names = ["immediate", "hourly", "daily", "weekly", "monthly"]
+        reader.report(.invalidValue, "unknown display frequency '\(scalar.value)'", at: node.range,
+                      help: Suggestions.didYouMean(scalar.value, in: names)
+                          ?? "use immediate, hourly, daily, weekly, monthly or a duration such as 12h")
+        return nil
     }
 }

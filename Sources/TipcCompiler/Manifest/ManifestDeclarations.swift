@@ -1,0 +1,170 @@
+/// Decoding of the declarations of a manifest: parameters, events, tips and groups.
+extension ManifestValueReader {
+    /// The range of a whole declaration, from its name to the end of its value.
+    private func declarationRange(_ key: YAMLNode, _ value: YAMLNode) -> SourceRange {
+        value.isTruncated || value.endOffset < key.endOffset ? key.range : key.range.union(value.range)
+    }
+
+    mutating func parameter(named key: YAMLNode, _ node: YAMLNode) -> ParameterDecl? {
+        guard !node.isTruncated, let name = identifier(key, for: "a parameter") else { return nil }
+        let what = "parameter '\(name.name)'"
+        var parameter = ParameterDecl(name: name, type: nil, defaultValue: nil,
+                                      comments: comments(above: key.range.start.line), range: declarationRange(key, node))
+        var defaultNode: YAMLNode?
+        for (field, pair) in entries(of: node, for: what, allowed: ManifestSchema.parameterKeys) {
+            switch field {
+            case "type":
+                parameter.type = typeName(pair.value, for: "the type of \(what)")
+            case "default":
+                defaultNode = pair.value
+            case "values":
+                guard let items = sequence(pair.value, for: "the values of \(what)") else { continue }
+                parameter.values = items.compactMap { item in
+                    text(item, for: "a value of \(what)").map { Located($0.value, at: $0.range) }
+                }
+            case "transient":
+                parameter.isTransient = bool(pair.value, for: "'transient' of \(what)")?.value ?? false
+            default:
+                break
+            }
+        }
+        if let defaultNode {
+            parameter.defaultValue = defaultValue(defaultNode, type: parameter.type?.value, for: what)
+        }
+        return parameter
+    }
+
+    /// A default value: a plain scalar resolves by YAML's core schema (bool, int, float,
+    /// else string), a quoted one is a string; a duration parameter's text is a duration.
+    private mutating func defaultValue(_ node: YAMLNode, type: ValueTypeName?, for what: String) -> Located<Literal>? {
+        guard let scalar = scalar(node, expected: "a default value", for: "the default of \(what)") else { return nil }
+        if scalar.style == .plain, ManifestScalars.integer(scalar.value) == .some(nil) {
+            report(.invalidValue, "the integer '\(scalar.value)' for the default of \(what) is too large", at: node.range)
+            return nil
+        }
+        guard let literal = ManifestScalars.literal(of: scalar) else { return nil }
+        if type == .duration, case .string(let text) = literal {
+            switch DurationLiteral.seconds(of: text) {
+            case .success(let seconds):
+                return Located(.duration(seconds: seconds), at: node.range)
+            case .failure(let failure):
+                reportDurationFailure(failure, text: text, for: "the default of \(what)", at: node.range)
+                return nil
+            }
+        }
+        return Located(literal, at: node.range)
+    }
+
+    mutating func event(named key: YAMLNode, _ node: YAMLNode) -> EventDecl? {
+        guard !node.isTruncated, let name = identifier(key, for: "an event") else { return nil }
+        let what = "event '\(name.name)'"
+        var event = EventDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
+        for (field, pair) in entries(of: node, for: what, allowed: ManifestSchema.eventKeys) {
+            switch field {
+            case "donationLimit":
+                var limit = DonationLimitDecl()
+                for (limitKey, limitPair) in entries(of: pair.value, for: "the donation limit of \(what)",
+                                                     allowed: ManifestSchema.donationLimitKeys) {
+                    if limitKey == "maximumCount" {
+                        limit.maximumCount = count(limitPair.value, for: "'maximumCount'")
+                    } else {
+                        limit.maximumAgeSeconds = duration(limitPair.value, for: "'maximumAge'")
+                    }
+                }
+                event.donationLimit = limit
+            case "value":
+                for (_, fieldPair) in entries(of: pair.value, for: "the value of \(what)", allowed: nil) {
+                    guard let fieldName = identifier(fieldPair.key, for: "a field of \(what)") else { continue }
+                    event.fields.append(FieldDecl(name: fieldName,
+                                                  type: typeName(fieldPair.value, for: "field '\(fieldName.name)' of \(what)")))
+                }
+            default:
+                break
+            }
+        }
+        return event
+    }
+
+    mutating func tip(named key: YAMLNode, _ node: YAMLNode) -> TipDecl? {
+        guard !node.isTruncated, let name = identifier(key, for: "a tip") else { return nil }
+        let what = "tip '\(name.name)'"
+        var tip = TipDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
+        for (field, pair) in entries(of: node, for: what, allowed: ManifestSchema.tipKeys) {
+            let value = pair.value
+            switch field {
+            case "title": tip.title = text(value, for: "the title of \(what)")
+            case "message": tip.message = text(value, for: "the message of \(what)")
+            case "image": tip.image = image(value, for: what)
+            case "actions": tip.actions = actions(value, for: what)
+            case "maxDisplayCount": tip.maxDisplayCount = count(value, for: "'maxDisplayCount'")
+            case "maxDisplayDuration": tip.maxDisplayDurationSeconds = duration(value, for: "'maxDisplayDuration'")
+            case "ignoresDisplayFrequency": tip.ignoresDisplayFrequency = bool(value, for: "'ignoresDisplayFrequency'")
+            case "rules": tip.rules = rules(value, for: what)
+            default: break
+            }
+        }
+        return tip
+    }
+
+    /// A symbol name, or `{ asset: NAME }`.
+    private mutating func image(_ node: YAMLNode, for what: String) -> Located<TipImage>? {
+        if node.pairs != nil {
+            var asset: Located<TipImage>?
+            for (_, pair) in entries(of: node, for: "the image of \(what)", allowed: ManifestSchema.imageKeys) {
+                asset = text(pair.value, for: "'asset'").map { Located(.asset($0.value), at: node.range) }
+            }
+            if asset == nil, !node.isTruncated, node.pairs?.isEmpty == true {
+                report(.invalidValue, "expected 'asset: NAME' in the image of \(what)", at: node.range)
+            }
+            return asset
+        }
+        return text(node, for: "the image of \(what)").map { Located(.symbol($0.value), at: $0.range) }
+    }
+
+    private mutating func actions(_ node: YAMLNode, for what: String) -> [ActionDecl] {
+        guard let items = sequence(node, for: "the actions of \(what)", help: "write each action as '- { id: ID, title: TEXT }'") else {
+            return []
+        }
+        var actions: [ActionDecl] = []
+        for item in items {
+            var id: Identifier?
+            var title: Located<String>?
+            for (field, pair) in entries(of: item, for: "an action of \(what)", allowed: ManifestSchema.actionKeys) {
+                if field == "id" {
+                    id = identifier(pair.value, for: "an action id")
+                } else {
+                    title = text(pair.value, for: "the title of an action")
+                }
+            }
+            if let id {
+                actions.append(ActionDecl(id: id, title: title))
+            } else if item.pairs != nil, !item.isTruncated, !(item.pairs ?? []).contains(where: { $0.key.scalar?.value == "id" }) {
+                report(.missingKey, "an action of \(what) has no 'id'", at: item.range, help: "add 'id: NAME'")
+            }
+        }
+        return actions
+    }
+
+    mutating func group(named key: YAMLNode, _ node: YAMLNode) -> GroupDecl? {
+        guard !node.isTruncated, let name = identifier(key, for: "a group") else { return nil }
+        let what = "group '\(name.name)'"
+        var group = GroupDecl(name: name, priority: nil, tips: [], comments: comments(above: key.range.start.line),
+                              range: declarationRange(key, node))
+        for (field, pair) in entries(of: node, for: what, allowed: ManifestSchema.groupKeys) {
+            if field == "priority" {
+                guard let scalar = scalar(pair.value, expected: "a priority", for: "the priority of \(what)") else { continue }
+                if let priority = GroupPriority(rawValue: scalar.value) {
+                    group.priority = Located(priority, at: pair.value.range)
+                } else {
+                    let names = GroupPriority.allCases.map(\.rawValue)
+                    report(.invalidValue, "unknown group priority '\(scalar.value)'", at: pair.value.range,
+                           help: Suggestions.didYouMean(scalar.value, in: names) ?? "use ordered or firstAvailable")
+                }
+            } else {
+                let items = sequence(pair.value, for: "the tips of \(what)") ?? []
+                group.tips = items.compactMap { identifier($0, for: "a tip of \(what)") }
+            }
+        }
+        return group
+    }
+}

@@ -1,0 +1,43 @@
+/// Rules inside a manifest: each item of `rules` is a scalar whose text, mapped back to its
+/// place in the file, goes to the rule-language parser.
+extension ManifestValueReader {
+    mutating func rules(_ node: YAMLNode, for what: String) -> [Expression] {
+        guard let items = sequence(node, for: "the rules of \(what)", help: "write each rule as a list item: '- RULE'") else {
+            return []
+        }
+        return items.map { rule($0) }
+    }
+
+    /// Parses one rule, or explains what YAML made of it instead.
+    private mutating func rule(_ node: YAMLNode) -> Expression {
+        let failed = Expression(.error, at: node.range)
+        switch node.content {
+        case .scalar(let scalar):
+            if node.hasProperties { return failed }  // the tag or anchor is reported
+            if scalar.isNull, scalar.value.isEmpty {
+                report(.syntax, "empty rule", at: node.range, help: "write a rule after '- ', or remove the item")
+                return failed
+            }
+            var parserDiagnostics: [Diagnostic] = []
+            let expression = RuleParser.parseRule(scalar.ruleText(in: file), diagnostics: &parserDiagnostics)
+            diagnostics += parserDiagnostics
+            return expression
+        case .alias:
+            return failed
+        case .mapping:
+            if node.isFlow {
+                report(.syntax, "YAML read this rule as a mapping because it starts with '{'", at: node.range,
+                       help: "quote the rule")
+            } else {
+                report(.syntax, "YAML read this rule as a mapping because of ': '", at: node.range,
+                       help: "quote the rule")
+            }
+            return failed
+        case .sequence:
+            let start = node.isFlow ? "'['" : "'- '"
+            report(.syntax, "YAML read this rule as a list because it starts with \(start)", at: node.range,
+                   help: "quote the rule")
+            return failed
+        }
+    }
+}

@@ -1,0 +1,187 @@
+/// Reads typed values out of YAML nodes, reporting a diagnostic for each value of the wrong
+/// kind. Every reader returns nil after reporting (or silently for an alias, which the YAML
+/// reader has already refused), so decoding goes on and one run reports every problem.
+struct ManifestValueReader {
+    let file: SourceFile
+    var diagnostics: [Diagnostic] = []
+
+    init(file: SourceFile) {
+        self.file = file
+    }
+
+    mutating func report(_ code: DiagnosticCode, _ message: String, at range: SourceRange, help: String? = nil,
+                         notes: [DiagnosticNote] = []) {
+        diagnostics.append(Diagnostic(code, message, at: range, help: help, notes: notes))
+    }
+
+    /// The entries of a mapping; each key not in `allowed` is an `unknown-key` error (with a
+    /// did-you-mean) and left out. A null value (`key:` with nothing) reads as no entries.
+    mutating func entries(of node: YAMLNode, for what: String, allowed: [String]?) -> [(name: String, pair: YAMLPair)] {
+        guard let pairs = mapping(node, for: what) else { return [] }
+        var result: [(name: String, pair: YAMLPair)] = []
+        for pair in pairs {
+            guard let name = keyName(pair.key) else { continue }
+            if let allowed, !allowed.contains(name) {
+                if name == "<<", pair.value.isAlias { continue }  // a merge key: its alias is reported
+                report(.unknownKey, "unknown key '\(name)' in \(what)", at: pair.key.range,
+                       help: Suggestions.didYouMean(name, in: allowed) ?? "allowed keys: \(allowed.joined(separator: ", "))")
+                continue
+            }
+            result.append((name, pair))
+        }
+        return result
+    }
+
+    /// The text of a key, which must be a scalar.
+    mutating func keyName(_ key: YAMLNode) -> String? {
+        switch key.content {
+        case .scalar(let scalar):
+            return scalar.value
+        case .alias:
+            return nil
+        case .mapping, .sequence:
+            report(.invalidValue, "a key must be a name, found \(key.kindDescription)", at: key.range)
+            return nil
+        }
+    }
+
+    /// The pairs of a mapping; nil (reported) for anything else but null, which is empty.
+    mutating func mapping(_ node: YAMLNode, for what: String) -> [YAMLPair]? {
+        switch node.content {
+        case .mapping(let pairs): return pairs
+        case .alias: return nil
+        case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return []
+        default:
+            report(.invalidValue, "expected a mapping for \(what), found \(node.kindDescription)", at: node.range)
+            return nil
+        }
+    }
+
+    /// The items of a sequence; nil (reported) for anything else but null, which is empty.
+    mutating func sequence(_ node: YAMLNode, for what: String, help: String? = nil) -> [YAMLNode]? {
+        switch node.content {
+        case .sequence(let items): return items
+        case .alias: return nil
+        case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return []
+        default:
+            report(.invalidValue, "expected a list for \(what), found \(node.kindDescription)", at: node.range, help: help)
+            return nil
+        }
+    }
+
+    /// A scalar's node and value; nil (reported) for a collection or null.
+    mutating func scalar(_ node: YAMLNode, expected: String, for what: String) -> YAMLScalar? {
+        switch node.content {
+        case .scalar(let scalar) where !scalar.isNull:
+            return scalar
+        case .alias:
+            return nil
+        case .scalar where node.hasProperties:
+            return nil  // `!tag` with no value: the tag is reported
+        default:
+            report(.invalidValue, "expected \(expected) for \(what), found \(node.kindDescription)", at: node.range)
+            return nil
+        }
+    }
+
+    /// Any non-null scalar, as text (titles, messages, symbol names).
+    mutating func text(_ node: YAMLNode, for what: String) -> Located<String>? {
+        guard let scalar = scalar(node, expected: "a text", for: what) else { return nil }
+        return Located(scalar.value, at: node.range)
+    }
+
+    mutating func integer(_ node: YAMLNode, for what: String) -> Located<Int>? {
+        guard let scalar = scalar(node, expected: "an integer", for: what) else { return nil }
+        guard scalar.style == .plain, let resolved = ManifestScalars.integer(scalar.value) else {
+            report(.invalidValue, "expected an integer for \(what), found '\(scalar.value)'", at: node.range)
+            return nil
+        }
+        guard let value = resolved else {
+            report(.invalidValue, "the integer '\(scalar.value)' for \(what) is too large", at: node.range)
+            return nil
+        }
+        return Located(value, at: node.range)
+    }
+
+    /// A non-negative integer.
+    mutating func count(_ node: YAMLNode, for what: String) -> Located<Int>? {
+        guard let value = integer(node, for: what) else { return nil }
+        guard value.value >= 0 else {
+            report(.invalidValue, "\(what) must not be negative, found \(value.value)", at: node.range)
+            return nil
+        }
+        return value
+    }
+
+    mutating func bool(_ node: YAMLNode, for what: String) -> Located<Bool>? {
+        guard let scalar = scalar(node, expected: "true or false", for: what) else { return nil }
+        guard scalar.style == .plain, let value = ManifestScalars.bool(scalar.value) else {
+            report(.invalidValue, "expected true or false for \(what), found '\(scalar.value)'", at: node.range)
+            return nil
+        }
+        return Located(value, at: node.range)
+    }
+
+    /// A duration literal (`90d`, `1d12h`) in whole seconds; it must be positive.
+    mutating func duration(_ node: YAMLNode, for what: String) -> Located<Int>? {
+        guard let scalar = scalar(node, expected: "a duration", for: what) else { return nil }
+        switch DurationLiteral.seconds(of: scalar.value) {
+        case .success(let seconds):
+            guard seconds > 0 else {
+                report(.invalidDuration, "\(what) must be a positive duration, found '\(scalar.value)'", at: node.range)
+                return nil
+            }
+            return Located(seconds, at: node.range)
+        case .failure(let failure):
+            reportDurationFailure(failure, text: scalar.value, for: what, at: node.range)
+            return nil
+        }
+    }
+
+    mutating func reportDurationFailure(_ failure: DurationLiteral.Failure, text: String, for what: String, at range: SourceRange) {
+        switch failure {
+        case .malformed:
+            report(.invalidValue, "expected a duration for \(what), found '\(text)'", at: range, help: failure.help)
+        case .unknownUnit, .overflow:
+            report(.invalidDuration, "\(failure.message) in '\(text)'", at: range, help: failure.help)
+        }
+    }
+
+    /// A declared value type (`bool`, `int`, …), with a did-you-mean for a misspelling.
+    mutating func typeName(_ node: YAMLNode, for what: String) -> Located<ValueTypeName>? {
+        guard let scalar = scalar(node, expected: "a type", for: what) else { return nil }
+        guard let type = ValueTypeName(rawValue: scalar.value) else {
+            let names = ValueTypeName.allCases.map(\.rawValue)
+            report(.invalidValue, "unknown type '\(scalar.value)'", at: node.range,
+                   help: Suggestions.didYouMean(scalar.value, in: names) ?? "types are \(names.joined(separator: ", "))")
+            return nil
+        }
+        return Located(type, at: node.range)
+    }
+
+    /// A name written as a key or a list item; an ill-formed name is reported but kept, so that
+    /// references to it do not cascade.
+    mutating func identifier(_ node: YAMLNode, for what: String) -> Identifier? {
+        guard let scalar = scalar(node, expected: "a name", for: what) else { return nil }
+        if !ManifestScalars.isValidName(scalar.value) {
+            report(.invalidValue, "'\(scalar.value)' is not a valid name for \(what)", at: node.range,
+                   help: "a name starts with a letter or '_' and has only letters, digits, '_', '.' and '-'")
+        }
+        return Identifier(scalar.value, at: node.range)
+    }
+
+    /// The comment lines written directly above `line` (without `#` and one space).
+    func comments(above line: Int) -> [String] {
+        var result: [String] = []
+        var number = line - 1
+        while number >= 1 {
+            let text = file.lineText(number).drop(while: { $0 == " " || $0 == "\t" })
+            guard text.hasPrefix("#") else { break }
+            var comment = text.dropFirst()
+            if comment.hasPrefix(" ") { comment = comment.dropFirst() }
+            result.append(String(comment))
+            number -= 1
+        }
+        return result.reversed()
+    }
+}

@@ -1,0 +1,74 @@
+/// Turns libyaml's mark indices into UTF-8 offsets. libyaml counts characters (Unicode
+/// scalars), not bytes, and does not count a leading byte order mark; a CR LF pair counts as two.
+/// Marks arrive nearly in order, so a cursor that walks from the previous answer is cheap.
+struct YAMLCharacterOffsets {
+    private let bytes: [UInt8]
+    private let base: Int
+    private var characterIndex = 0
+    private var byteOffset: Int
+
+    /// `bytes` must be valid UTF-8.
+    init(file: SourceFile) {
+        self.bytes = file.bytes
+        self.base = file.hasByteOrderMark ? 3 : 0
+        self.byteOffset = base
+    }
+
+    /// The UTF-8 offset of character `index` (clamped to the file).
+    mutating func byteOffset(ofCharacter index: Int) -> Int {
+        while characterIndex < index, byteOffset < bytes.count {
+            byteOffset += Self.sequenceLength(lead: bytes[byteOffset])
+            characterIndex += 1
+        }
+        while characterIndex > index, byteOffset > base {
+            byteOffset -= 1
+            while byteOffset > base, bytes[byteOffset] & 0xC0 == 0x80 { byteOffset -= 1 }
+            characterIndex -= 1
+        }
+        return min(byteOffset, bytes.count)
+    }
+
+    /// The length of the UTF-8 sequence that `lead` starts (1 for a stray continuation byte).
+    static func sequenceLength(lead: UInt8) -> Int {
+        switch lead {
+        case 0xF0...: return 4
+        case 0xE0...: return 3
+        case 0xC0...: return 2
+        default: return 1
+        }
+    }
+}
+
+/// Converts ascending UTF-8 offsets to positions without rescanning each line from its start.
+struct SourceLocationCursor {
+    private let file: SourceFile
+    private var offset = -1
+    private var location = SourceLocation(line: 1, column: 1)
+    private var lineEnd = -1
+
+    init(file: SourceFile) {
+        self.file = file
+    }
+
+    mutating func location(atUTF8Offset target: Int) -> SourceLocation {
+        let target = min(max(0, target), file.bytes.count)
+        guard offset >= 0, target >= offset, target < lineEnd else {
+            location = file.location(atUTF8Offset: target)
+            offset = target
+            lineEnd = location.line < file.lineStarts.count ? file.lineStarts[location.line] : file.bytes.count + 1
+            return location
+        }
+        let bytes = file.bytes
+        var column = location.column
+        // `column` belongs to the scalar containing `offset`; move scalar by scalar.
+        var index = offset
+        while index < target {
+            index += 1
+            if index < bytes.count, bytes[index] & 0xC0 != 0x80 { column += 1 }
+            if index == bytes.count { column += 1 }
+        }
+        offset = target
+        location = SourceLocation(line: location.line, column: column)
+        return location
+    }
+}

@@ -1,0 +1,197 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+@testable import TipcCompiler
+
+@Suite struct YAMLReaderTests {
+    private func only(_ diagnostics: [Diagnostic]) -> Diagnostic? {
+        #expect(diagnostics.count == 1, "\(diagnostics)")
+        return diagnostics.first
+    }
+
+    @Test func buildsOrderedTreeWithStylesAndRanges() throws {
+        let yaml = "b: plain\na: 'single'\nc: \"double\"\nd: |\n  lit\ne: >\n  fold\nlist: [1, x]\nmap:\n  k: v\n"
+        let (root, diagnostics, _) = readYAML(yaml)
+        #expect(diagnostics.isEmpty)
+        let pairs = try #require(root?.pairs)
+        #expect(pairs.map { $0.key.scalar?.value } == ["b", "a", "c", "d", "e", "list", "map"])
+        #expect(pairs.map { $0.value.scalar?.style } == [.plain, .singleQuoted, .doubleQuoted, .literal, .folded, nil, nil])
+        #expect(value(root, "c")?.scalar?.value == "double")
+        #expect(value(root, "c")?.range == SourceRange(file: "test.yaml", start: location(3, 4), end: location(3, 12)))
+        #expect(value(root, "d")?.range == SourceRange(file: "test.yaml", start: location(4, 4), end: location(5, 6)))
+        let list = try #require(value(root, "list"))
+        #expect(list.isFlow)
+        #expect(list.items?.map { $0.scalar?.value } == ["1", "x"])
+        #expect(list.range == SourceRange(file: "test.yaml", start: location(8, 7), end: location(8, 13)))
+        let map = try #require(value(root, "map"))
+        #expect(!map.isFlow)
+        #expect(map.range == SourceRange(file: "test.yaml", start: location(10, 3), end: location(10, 7)))
+        #expect(root?.range.start == location(1, 1))
+    }
+
+    @Test func malformedYAMLReportsLibyamlProblemAndPosition() throws {
+        let (_, diagnostics, _) = readYAML("a: 1\nb: [1, 2\nc: 3\n")
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.code == .yaml)
+        #expect(diagnostic.message == "did not find expected ',' or ']'")
+        #expect(diagnostic.range.start == location(3, 2))
+        #expect(diagnostic.notes.first?.message == "while parsing a flow sequence")
+        #expect(diagnostic.notes.first?.range?.start == location(2, 4))
+    }
+
+    @Test func anchorsAliasesAndTagsAreRefused() throws {
+        let (root, diagnostics, _) = readYAML("a: &x 1\nb: *x\nc: !!str 2\n")
+        #expect(diagnostics.map(\.code) == [.yaml, .yaml, .yaml])
+        #expect(diagnostics.map(\.range.start) == [location(1, 4), location(2, 4), location(3, 4)])
+        #expect(diagnostics[0].message.contains("anchors"))
+        #expect(diagnostics[1].message.contains("'*x'"))
+        #expect(diagnostics[2].message.contains("'!!str'"))
+        #expect(value(root, "b")?.isAlias == true)
+        #expect(value(root, "c")?.scalar?.value == "2")
+    }
+
+    @Test func anchoredCollectionStartsAfterItsPropertiesAndComment() throws {
+        let (root, diagnostics, _) = readYAML("a: &x # note\n  b: 1\n")
+        #expect(diagnostics.map(\.range.start) == [location(1, 4)])
+        #expect(value(root, "a")?.range.start == location(2, 3))
+        #expect(value(root, "a")?.hasProperties == true)
+    }
+
+    @Test func backtickAtTheStartOfAValueSuggestsQuoting() throws {
+        let (_, diagnostics, _) = readYAML("rules:\n  - `a-b`.count >= 3\n")
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.code == .yaml)
+        #expect(diagnostic.range.start == location(2, 5))
+        #expect(diagnostic.help == "a value cannot start with '`' in YAML; quote it")
+    }
+
+    @Test func billionLaughsIsRefusedWithoutExpansion() throws {
+        var yaml = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for level in 1...9 {
+            let previous = "*a\(level - 1)"
+            yaml += "a\(level): &a\(level) [\(Array(repeating: previous, count: 10).joined(separator: ", "))]\n"
+        }
+        let clock = ContinuousClock()
+        var result: (root: YAMLNode?, diagnostics: [Diagnostic], file: SourceFile)?
+        let elapsed = clock.measure { result = readYAML(yaml) }
+        #expect(elapsed < .seconds(1))
+        let diagnostics = try #require(result?.diagnostics)
+        #expect(diagnostics.first?.code == .yaml)
+        #expect(diagnostics.first?.range.start == location(1, 5))
+        #expect(diagnostics.count == 10 + 90)  // each anchor and each alias, once
+    }
+
+    @Test func deepFlowNestingIsALimitInBoundedTime() throws {
+        let yaml = String(repeating: "[", count: 100_000)
+        let clock = ContinuousClock()
+        var result: (root: YAMLNode?, diagnostics: [Diagnostic], file: SourceFile)?
+        let elapsed = clock.measure { result = readYAML(yaml) }
+        #expect(elapsed < .seconds(2))
+        let diagnostic = try #require(result.flatMap { only($0.diagnostics) })
+        #expect(diagnostic.code == .limit)
+        #expect(diagnostic.range.start == location(1, 65))
+        #expect(result?.root?.isTruncated == true)
+    }
+
+    @Test func nestingUpToTheLimitIsFine() {
+        let yaml = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(readYAML(yaml).diagnostics.isEmpty)
+        let deeper = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(readYAML(deeper).diagnostics.map(\.code) == [.limit])
+    }
+
+    @Test func deepBlockNestingIsALimit() {
+        var yaml = ""
+        for level in 0..<100 { yaml += String(repeating: " ", count: level) + "k:\n" }
+        #expect(readYAML(yaml).diagnostics.map(\.code) == [.limit])
+    }
+
+    @Test func tabIndentationIsRefused() throws {
+        let (_, diagnostics, _) = readYAML("a:\n\tb: 1\n")
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.code == .yaml)
+        #expect(diagnostic.message == "tab character used for indentation")
+        #expect(diagnostic.range.start == location(2, 1))
+    }
+
+    @Test func tabIndentationInFlowIsRefusedToo() throws {
+        let (_, diagnostics, _) = readYAML("a: [1,\n  \t2]\n")
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.range.start == location(2, 3))
+    }
+
+    @Test func tabsInsideTextAreFine() {
+        #expect(readYAML("a: |\n  x\n  \ty\nb: 'p\n\tq'\nc: x\ty # \tz\nd: [1,\n  2,\t3]\n").diagnostics.isEmpty)
+    }
+
+    @Test func tabBeforeACommentLineIsRefusedWhereLibyamlRefusesIt() {
+        let diagnostics = readYAML("a: 1\n\t# comment\n").diagnostics
+        #expect(diagnostics.map(\.message) == ["tab character used for indentation"])
+        #expect(diagnostics.first?.range.start == location(2, 1))
+    }
+
+    @Test func invalidUTF8PointsAtTheByte() throws {
+        let (root, diagnostics, _) = readYAML(bytes: Array("a: 1\nb: é".utf8) + [0xFF] + Array("\n".utf8))
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.code == .yaml)
+        #expect(diagnostic.message == "invalid UTF-8 byte 0xFF")
+        #expect(diagnostic.range.start == location(2, 5))
+        #expect(root == nil)
+    }
+
+    @Test func nulByteIsRefused() throws {
+        let (_, diagnostics, _) = readYAML(bytes: Array("a: 1\nb: x".utf8) + [0] + Array("y\n".utf8))
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.code == .yaml)
+        #expect(diagnostic.message.contains("NUL"))
+        #expect(diagnostic.range.start == location(2, 5))
+    }
+
+    @Test func utf16IsRefusedAsInvalidUTF8() {
+        let (_, diagnostics, _) = readYAML(bytes: [0xFF, 0xFE, 0x61, 0x00])
+        #expect(diagnostics.map(\.code) == [.yaml])
+        #expect(diagnostics.first?.range.start == location(1, 1))
+    }
+
+    @Test func multipleDocumentsAreRefused() throws {
+        let (root, diagnostics, _) = readYAML("a: 1\n---\nb: 2\n")
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.code == .yaml)
+        #expect(diagnostic.range.start == location(2, 1))
+        #expect(root?.pairs?.count == 1)
+    }
+
+    @Test func explicitSingleDocumentIsFine() {
+        let (root, diagnostics, _) = readYAML("---\na: 1\n...\n")
+        #expect(diagnostics.isEmpty)
+        #expect(root?.pairs?.count == 1)
+    }
+
+    @Test func duplicateKeyPointsAtTheSecondWithANoteAtTheFirst() throws {
+        let (root, diagnostics, _) = readYAML("a: 1\nb:\n  x: 1\n  y: 2\n  x: 3\n")
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.code == .duplicateKey)
+        #expect(diagnostic.message == "duplicate key 'x'")
+        #expect(diagnostic.range == SourceRange(file: "test.yaml", start: location(5, 3), end: location(5, 4)))
+        #expect(diagnostic.notes.first?.range?.start == location(3, 3))
+        #expect(value(value(root, "b"), "x")?.scalar?.value == "1")
+        #expect(value(root, "b")?.pairs?.count == 2)
+    }
+
+    @Test func emptyFileHasNoRoot() {
+        #expect(readYAML("").root == nil)
+        #expect(readYAML("# only a comment\n").root == nil)
+        #expect(readYAML("").diagnostics.isEmpty)
+    }
+
+    @Test func crlfAndBOMPositionsOfErrors() throws {
+        let yaml: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("é: 1\r\nb: [1,\r\nc\r\n".utf8)
+        let (_, diagnostics, _) = readYAML(bytes: yaml)
+        let diagnostic = try #require(only(diagnostics))
+        #expect(diagnostic.code == .yaml)
+        #expect(diagnostic.notes.first?.range?.start == location(2, 4))
+    }
+}
