@@ -11,7 +11,7 @@ extension ManifestValueReader {
         var parameter = ParameterDecl(name: name, type: nil, defaultValue: nil,
                                       comments: comments(above: key.range.start.line), range: declarationRange(key, node))
         var defaultNode: YAMLNode?
-        for (field, pair) in entries(of: node, for: what, allowed: ManifestSchema.parameterKeys) {
+        for (field, pair) in entries(of: node, for: what, allowed: ManifestKeys.parameterKeys) {
             switch field {
             case "type":
                 parameter.type = typeName(pair.value, for: "the type of \(what)")
@@ -59,12 +59,12 @@ extension ManifestValueReader {
         guard !node.isTruncated, let name = identifier(key, for: "an event") else { return nil }
         let what = "event '\(name.name)'"
         var event = EventDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what, allowed: ManifestSchema.eventKeys) {
+        for (field, pair) in entries(of: node, for: what, allowed: ManifestKeys.eventKeys) {
             switch field {
             case "donationLimit":
                 var limit = DonationLimitDecl()
                 for (limitKey, limitPair) in entries(of: pair.value, for: "the donation limit of \(what)",
-                                                     allowed: ManifestSchema.donationLimitKeys) {
+                                                     allowed: ManifestKeys.donationLimitKeys) {
                     if limitKey == "maximumCount" {
                         limit.maximumCount = count(limitPair.value, for: "'maximumCount'")
                     } else {
@@ -89,7 +89,7 @@ extension ManifestValueReader {
         guard !node.isTruncated, let name = identifier(key, for: "a tip") else { return nil }
         let what = "tip '\(name.name)'"
         var tip = TipDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what, allowed: ManifestSchema.tipKeys) {
+        for (field, pair) in entries(of: node, for: what, allowed: ManifestKeys.tipKeys) {
             let value = pair.value
             switch field {
             case "title": tip.title = text(value, for: "the title of \(what)")
@@ -110,7 +110,7 @@ extension ManifestValueReader {
     private mutating func image(_ node: YAMLNode, for what: String) -> Located<TipImage>? {
         if node.pairs != nil {
             var asset: Located<TipImage>?
-            for (_, pair) in entries(of: node, for: "the image of \(what)", allowed: ManifestSchema.imageKeys) {
+            for (_, pair) in entries(of: node, for: "the image of \(what)", allowed: ManifestKeys.imageKeys) {
                 asset = text(pair.value, for: "'asset'").map { Located(.asset($0.value), at: node.range) }
             }
             if asset == nil, !node.isTruncated, node.pairs?.isEmpty == true {
@@ -129,7 +129,7 @@ extension ManifestValueReader {
         for item in items {
             var id: Identifier?
             var title: Located<String>?
-            for (field, pair) in entries(of: item, for: "an action of \(what)", allowed: ManifestSchema.actionKeys) {
+            for (field, pair) in entries(of: item, for: "an action of \(what)", allowed: ManifestKeys.actionKeys) {
                 if field == "id" {
                     id = identifier(pair.value, for: "an action id")
                 } else {
@@ -150,7 +150,7 @@ extension ManifestValueReader {
         let what = "group '\(name.name)'"
         var group = GroupDecl(name: name, priority: nil, tips: [], comments: comments(above: key.range.start.line),
                               range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what, allowed: ManifestSchema.groupKeys) {
+        for (field, pair) in entries(of: node, for: what, allowed: ManifestKeys.groupKeys) {
             if field == "priority" {
                 guard let scalar = scalar(pair.value, expected: "a priority", for: "the priority of \(what)") else { continue }
                 if let priority = GroupPriority(rawValue: scalar.value) {

@@ -14,7 +14,7 @@ public enum ManifestDecoder {
             return manifest
         }
         var reader = ManifestValueReader(file: file)
-        for (name, pair) in reader.entries(of: root, for: "the manifest", allowed: ManifestSchema.fileKeys) {
+        for (name, pair) in reader.entries(of: root, for: "the manifest", allowed: ManifestKeys.fileKeys) {
             let value = pair.value
             switch name {
             case "tipkit":

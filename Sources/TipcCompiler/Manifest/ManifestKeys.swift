@@ -1,6 +1,6 @@
 /// The keys of each kind of mapping in a manifest (SPEC §2), for `unknown-key` and its
 /// did-you-mean.
-enum ManifestSchema {
+enum ManifestKeys {
     static let fileKeys = ["tipkit", "displayFrequency", "parameters", "events", "tips", "groups"]
     static let parameterKeys = ["type", "default", "values", "transient"]
     static let eventKeys = ["donationLimit", "value"]
