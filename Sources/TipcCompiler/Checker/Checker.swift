@@ -137,7 +137,7 @@ struct DeclarationChecker {
                 }
             } else {
                 diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' is not a valid \(type.rawValue)", at: literal.range,
-                                              help: ConstantValue.example(of: type)))
+                                              help: "write a \(type.rawValue) such as \(ConstantValue.example(of: type))"))
             }
         } else {
             diagnostics.append(Diagnostic(.missingKey, "parameter '\(name)' has no default", at: decl.name.range,

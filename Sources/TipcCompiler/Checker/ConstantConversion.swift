@@ -48,7 +48,7 @@ extension ConstantValue {
         switch type {
         case .bool: return "false"
         case .int: return "0"
-        case .double: return "0.0"
+        case .double: return "0.5"
         case .string: return "\"text\""
         case .date: return "\"2026-01-01T00:00:00Z\""
         case .duration: return "5m"

@@ -219,6 +219,7 @@ struct ExpressionChecker {
 
     /// A window must be a positive duration literal.
     private mutating func windowMilliseconds(_ expression: Expression) -> Int? {
+        if case .error = expression.kind { return nil }
         guard case .literal(.duration(let seconds)) = expression.kind else {
             report(.typeMismatch, "a window must be a duration literal such as 3d or 12h", expression.range)
             return nil

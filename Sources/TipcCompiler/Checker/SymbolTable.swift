@@ -20,9 +20,11 @@ struct SymbolTable {
     /// with a note at the first.
     mutating func declare(_ name: Identifier, as kind: Kind, index: Int, diagnostics: inout [Diagnostic]) -> Bool {
         if let first = entries[name.name] {
-            let what = first.kind == kind ? "\(kind.rawValue)" : "\(kind.rawValue) (a \(first.kind.rawValue) has that name)"
+            let message = first.kind == kind
+                ? "duplicate \(kind.rawValue) '\(name.name)'"
+                : "\(kind.rawValue) '\(name.name)' has the name of a \(first.kind.rawValue)"
             diagnostics.append(Diagnostic(
-                .duplicateName, "duplicate \(what) '\(name.name)'", at: name.range,
+                .duplicateName, message, at: name.range,
                 help: "names of parameters, events, tips and groups are unique in the whole program",
                 notes: [DiagnosticNote("'\(name.name)' is first declared here", at: first.range)]))
             return false

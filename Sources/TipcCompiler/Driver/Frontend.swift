@@ -37,15 +37,33 @@ public enum Frontend {
         for source in sources {
             files.append(parse(source, diagnostics: &diagnostics))
         }
-        let program = Checker.check(files, diagnostics: &diagnostics)
-        if let program {
-            // Lints only warn: the program is still returned.
+        var checkerDiagnostics: [Diagnostic] = []
+        let program = Checker.check(files, diagnostics: &checkerDiagnostics)
+        diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
+        if let program, !diagnostics.contains(where: { $0.severity == .error }) {
+            // Lints only warn: the program is still returned. They need a program without
+            // errors: a rule that did not parse would look like one that can never hold.
             diagnostics += Lints.run(program)
         }
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return Result(sources: sourceMap, files: files, diagnostics: diagnostics.sortedForDisplay(),
                       program: hasErrors ? nil : program)
+    }
+
+    /// Drops the checker's diagnostics that only repeat what a front-end error already said:
+    /// a key "missing" from a file whose YAML is broken (the part that held it could not be
+    /// read), and "unused" declarations when some rule did not parse.
+    private static func withoutFollowOns(_ checked: [Diagnostic], after frontEnd: [Diagnostic]) -> [Diagnostic] {
+        let brokenYAML = Set(frontEnd.filter { $0.code == .yaml }.map(\.range.file))
+        let unparsedRules = frontEnd.contains { $0.code == .syntax || $0.code == .limit || $0.code == .yaml }
+        return checked.filter { diagnostic in
+            switch diagnostic.code {
+            case .missingKey: return !brokenYAML.contains(diagnostic.range.file)
+            case .unused: return !unparsedRules
+            default: return true
+            }
+        }
     }
 
     /// What `load(paths:)` found: one result per program, and the paths that could not be read
