@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TipRuntime
 
 /// The compiler's front door: read sources, parse them with the right front end, check them
 /// as one program. `Compile = Parse + Check → (program, diagnostics)`.
@@ -106,5 +107,20 @@ public enum Frontend {
         } catch {
             return .failure(Diagnostic(.io, "cannot read '\(path)'", at: at))
         }
+    }
+}
+
+extension Frontend {
+    /// Parses, checks and compiles sources already in memory into a rule pack; nil (with the
+    /// diagnostics saying why) when there are errors.
+    public static func compile(sources: [SourceFile]) -> (result: Result, pack: RulePack?) {
+        var result = check(sources: sources)
+        guard let program = result.program else { return (result, nil) }
+        var diagnostics: [Diagnostic] = []
+        let pack = RulePackCompiler.compile(program, diagnostics: &diagnostics)
+        if !diagnostics.isEmpty {
+            result.diagnostics = (result.diagnostics + diagnostics).sortedForDisplay()
+        }
+        return (result, diagnostics.contains { $0.severity == .error } ? nil : pack)
     }
 }

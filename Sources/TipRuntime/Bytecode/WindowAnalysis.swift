@@ -1,0 +1,72 @@
+/// The event windows a rule reads: every `(event, window)` of its `WITHIN` and
+/// `COUNT_EVENT_WITHIN` instructions. The runtime uses them to compute the next instant at which
+/// a window's contents change with no new donation.
+public struct EventWindow: Sendable, Hashable {
+    public var event: Int
+    public var milliseconds: Int64
+}
+
+public enum WindowAnalysis {
+    /// The windows of verified `code`, in program order without duplicates.
+    public static func windows(in code: [UInt32]) -> [EventWindow] {
+        var result: [EventWindow] = []
+        var collections: [Int] = []
+        var pc = 0
+        while pc < code.count {
+            let word = code[pc]
+            guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else { break }
+            let a = word >> 8
+            switch opcode {
+            case .event:
+                collections.append(Int(a))
+            case .within:
+                if let event = collections.last, pc + 2 < code.count {
+                    append(EventWindow(event: event, milliseconds: Instruction.immediate(code[pc + 1], code[pc + 2])), to: &result)
+                }
+            case .countEventWithin:
+                if pc + 2 < code.count {
+                    append(EventWindow(event: Int(a), milliseconds: Instruction.immediate(code[pc + 1], code[pc + 2])), to: &result)
+                }
+            case .count, .distinct:
+                if !collections.isEmpty { collections.removeLast() }
+            default:
+                break
+            }
+            pc += 1 + opcode.extraWords(operand: a)
+        }
+        return result
+    }
+
+    private static func append(_ window: EventWindow, to result: inout [EventWindow]) {
+        if window.milliseconds > 0, !result.contains(window) { result.append(window) }
+    }
+
+    /// The first instant after `now` at which the set of donations inside `window` changes
+    /// without a new donation: the oldest donation inside leaves it, or a donation dated in the
+    /// future enters it. Nil when neither will happen.
+    public static func nextChange(timestamps: [Int64], window: Int64, now: Int64) -> Int64? {
+        // First donation with date > now - window.
+        let (start, overflow) = now.subtractingReportingOverflow(window)
+        let lowerBound = overflow ? Int64.min : start
+        let first = firstIndex(in: timestamps) { $0 > lowerBound }
+        var candidates: [Int64] = []
+        if first < timestamps.count, timestamps[first] <= now {
+            let (leaves, overflow) = timestamps[first].addingReportingOverflow(window)
+            if !overflow { candidates.append(leaves) }
+        }
+        let future = firstIndex(in: timestamps) { $0 > now }
+        if future < timestamps.count { candidates.append(timestamps[future]) }
+        return candidates.filter { $0 > now }.min()
+    }
+
+    /// The first index whose element satisfies `predicate`, which must be false then true
+    /// along the sorted array.
+    private static func firstIndex(in sorted: [Int64], where predicate: (Int64) -> Bool) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(sorted[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,208 @@
+/// Everything a `TipCenter` knows, as one value mutated under its lock: the pack, parameter
+/// values, the donation index, each tip's record, the testing overrides and the observers.
+/// Every decision of SPEC §6 is made here, as a pure function of this state and an instant.
+struct EngineState {
+    let pack: VerifiedRulePack
+    let evaluator: RuleEvaluator
+    let deviceID: String
+    let tipIndex: [String: Int]
+    let parameterIndex: [String: Int]
+    let eventIndex: [String: Int]
+    /// For each tip, the group it belongs to (index into `pack.pack.groups`).
+    let groupOfTip: [Int?]
+    /// For each tip, the windows its rules read.
+    let windows: [[EventWindow]]
+
+    var parameters: ParameterValues
+    var donations: InMemoryDonationStore
+    var records: [TipRecord]
+    var latestFirstDisplay: Int64?
+    var overrides = TestingOverrides()
+    /// The last stamp handed out: stamps are strictly increasing on this device.
+    var lastStampMilliseconds: Int64 = .min
+
+    init(pack: VerifiedRulePack, deviceID: String) {
+        self.pack = pack
+        self.deviceID = deviceID
+        evaluator = RuleEvaluator(pack: pack)
+        let model = pack.pack
+        tipIndex = Dictionary(model.tips.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        parameterIndex = Dictionary(model.parameters.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        eventIndex = Dictionary(model.events.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        var groupOfTip = [Int?](repeating: nil, count: model.tips.count)
+        for (group, declaration) in model.groups.enumerated() {
+            for tip in declaration.tips where groupOfTip[tip] == nil { groupOfTip[tip] = group }
+        }
+        self.groupOfTip = groupOfTip
+        windows = model.tips.map { tip in
+            var all: [EventWindow] = []
+            for rule in tip.rules {
+                for window in WindowAnalysis.windows(in: rule.code) where !all.contains(window) { all.append(window) }
+            }
+            return all
+        }
+        parameters = ParameterValues(pack: model)
+        donations = InMemoryDonationStore(events: model.events)
+        records = Array(repeating: TipRecord(), count: model.tips.count)
+    }
+
+    var model: RulePack { pack.pack }
+
+    /// A stamp for a write at `now`, later than every stamp this device handed out before.
+    mutating func stamp(at now: Int64) -> Stamp {
+        lastStampMilliseconds = max(now, lastStampMilliseconds &+ 1)
+        return Stamp(milliseconds: lastStampMilliseconds, device: deviceID)
+    }
+
+    // MARK: - Loading
+
+    /// Replaces the persisted part of the state with `snapshot` (donations come separately).
+    mutating func load(_ snapshot: StoreSnapshot) {
+        parameters = ParameterValues(pack: model)
+        for (index, declaration) in model.parameters.enumerated() where !declaration.isTransient {
+            if let record = snapshot.parameters[declaration.name] {
+                try? parameters.set(index, to: record.value)
+                lastStampMilliseconds = max(lastStampMilliseconds, record.stamp.milliseconds)
+            }
+        }
+        records = model.tips.map { snapshot.tips[$0.name] ?? TipRecord() }
+        for record in records {
+            for stamp in [record.invalidation?.stamp, record.reset].compactMap({ $0 }) {
+                lastStampMilliseconds = max(lastStampMilliseconds, stamp.milliseconds)
+            }
+        }
+        latestFirstDisplay = snapshot.latestFirstDisplay
+        donations = InMemoryDonationStore(events: model.events)
+    }
+
+    /// Adds a stored donation to the query index. Donations of events this pack does not
+    /// declare, or whose payload no longer fits, stay stored but are not indexed.
+    mutating func index(_ donation: DonationRecord) {
+        guard let event = eventIndex[donation.event],
+              let payload = try? orderedPayload(event: event, donation.value) else { return }
+        try? donations.donate(event: event, at: donation.date, payload: payload)
+    }
+
+    /// A payload by field name, in the event's field order, validated.
+    func orderedPayload(event: Int, _ value: [String: RuntimeValue]) throws(DonationError) -> [RuntimeValue] {
+        let declaration = model.events[event]
+        for key in value.keys.sorted() where !declaration.fields.contains(where: { $0.name == key }) {
+            throw .unknownField(event: declaration.name, field: key)
+        }
+        var ordered: [RuntimeValue] = []
+        for field in declaration.fields {
+            guard let fieldValue = value[field.name] else { throw .missingField(event: declaration.name, field: field.name) }
+            ordered.append(fieldValue)
+        }
+        try donations.validate(event: event, payload: ordered)
+        return ordered
+    }
+
+    // MARK: - Status and display decisions
+
+    func evaluation(of tip: Int, now: Int64, allRules: Bool = false) -> TipEvaluation {
+        evaluator.evaluateTip(tip, parameters: parameters, store: donations, now: now, allRules: allRules)
+    }
+
+    func status(of tip: Int, now: Int64) -> TipStatus {
+        if let reason = records[tip].currentInvalidation { return .invalidated(reason) }
+        return evaluation(of: tip, now: now).isSatisfied ? .available : .pending
+    }
+
+    /// When the display frequency lets `tip` display: now (nil) or the instant the gap ends.
+    func frequencyGateOpens(for tip: Int, now: Int64) -> Int64? {
+        let gap = model.displayFrequencyMilliseconds
+        guard gap > 0, !model.tips[tip].ignoresDisplayFrequency, records[tip].displayCount == 0,
+              let latest = latestFirstDisplay else { return nil }
+        let (opens, overflow) = latest.addingReportingOverflow(gap)
+        if overflow { return .max }
+        return opens > now ? opens : nil
+    }
+
+    func frequencyAllows(_ tip: Int, now: Int64) -> Bool { frequencyGateOpens(for: tip, now: now) == nil }
+
+    /// The tip `group` offers now, if any: `firstAvailable` offers its first available tip
+    /// that the display frequency allows; `ordered`, its first tip not invalidated.
+    func offeredTip(inGroup group: Int, now: Int64) -> Int? {
+        let members = model.groups[group].tips
+        switch model.groups[group].priority {
+        case .firstAvailable:
+            return members.first { status(of: $0, now: now) == .available && frequencyAllows($0, now: now) }
+        case .ordered:
+            return members.first { records[$0].currentInvalidation == nil }
+        }
+    }
+
+    /// Whether the group of `tip` (if any) offers it now.
+    func groupAllows(_ tip: Int, now: Int64) -> Bool {
+        guard let group = groupOfTip[tip] else { return true }
+        return offeredTip(inGroup: group, now: now) == tip
+    }
+
+    func shouldDisplay(_ tip: Int, now: Int64) -> Bool {
+        if let verdict = overrides.verdict(for: model.tips[tip].name) { return verdict }
+        return status(of: tip, now: now) == .available && frequencyAllows(tip, now: now) && groupAllows(tip, now: now)
+    }
+
+    // MARK: - Changes
+
+    /// Records one display (and `milliseconds` on screen); invalidates the tip when it reaches
+    /// `maxDisplayCount` or `maxDisplayDuration`.
+    mutating func recordDisplay(_ tip: Int, count: Int64, milliseconds: Int64, now: Int64) {
+        var record = records[tip]
+        var counter = record.counters[deviceID] ?? DisplayCounter(epoch: record.reset)
+        if counter.epoch != record.reset { counter = DisplayCounter(epoch: record.reset) }
+        let firstEver = record.displayCount == 0 && count > 0
+        counter.count &+= count
+        counter.durationMilliseconds &+= max(0, milliseconds)
+        if counter.firstDisplay == nil, count > 0 { counter.firstDisplay = now }
+        record.counters[deviceID] = counter
+        if firstEver, !model.tips[tip].ignoresDisplayFrequency {
+            latestFirstDisplay = max(latestFirstDisplay ?? .min, now)
+        }
+        records[tip] = record
+        let declaration = model.tips[tip]
+        if let limit = declaration.maxDisplayCount, record.displayCount >= limit {
+            invalidate(tip, reason: .displayCountExceeded, now: now)
+        } else if let limit = declaration.maxDisplayDurationMilliseconds, record.displayDurationMilliseconds >= limit {
+            invalidate(tip, reason: .displayDurationExceeded, now: now)
+        }
+    }
+
+    /// Invalidates `tip`; an invalidated tip keeps its first reason. Returns whether it changed.
+    @discardableResult
+    mutating func invalidate(_ tip: Int, reason: InvalidationReason, now: Int64) -> Bool {
+        guard records[tip].currentInvalidation == nil else { return false }
+        records[tip].invalidation = .init(reason: reason, stamp: stamp(at: now))
+        return true
+    }
+
+    /// Makes `tip` eligible again with its display counters restarted.
+    mutating func resetEligibility(_ tip: Int, now: Int64) {
+        let reset = stamp(at: now)
+        records[tip].reset = reset
+        records[tip].counters[deviceID] = DisplayCounter(epoch: reset)
+    }
+
+    // MARK: - Time
+
+    /// The next instant after `now` at which a status or display decision of `tips` can
+    /// change with no call into the runtime: a window's contents change, or the display
+    /// frequency's gap ends.
+    func nextWake(for tips: Set<Int>, now: Int64) -> Int64? {
+        var next: Int64?
+        func consider(_ instant: Int64?) {
+            guard let instant, instant > now else { return }
+            next = min(next ?? instant, instant)
+        }
+        var seen = Set<EventWindow>()
+        for tip in tips {
+            for window in windows[tip] where seen.insert(window).inserted {
+                consider(WindowAnalysis.nextChange(timestamps: donations.donations(ofEvent: window.event).timestamps,
+                                                   window: window.milliseconds, now: now))
+            }
+            consider(frequencyGateOpens(for: tip, now: now))
+        }
+        return next
+    }
+}

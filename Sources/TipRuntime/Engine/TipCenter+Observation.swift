@@ -1,0 +1,118 @@
+/// The subscribers of a `TipCenter` and its one scheduled wake-up.
+struct ObserverRegistry {
+    enum Kind {
+        case status(AsyncStream<TipStatus>.Continuation, last: TipStatus?)
+        case shouldDisplay(AsyncStream<Bool>.Continuation, last: Bool?)
+    }
+
+    struct Observer {
+        var tip: Int
+        var kind: Kind
+    }
+
+    var observers: [Int: Observer] = [:]
+    var nextID = 0
+    /// The instant the scheduled wake-up fires, and its task.
+    var wake: (deadline: Int64, task: Task<Void, Never>)?
+
+    /// The tips whose decisions observers depend on: the observed tips and their groups' members.
+    func watchedTips(_ engine: borrowing EngineState) -> Set<Int> {
+        var tips = Set<Int>()
+        for observer in observers.values {
+            tips.insert(observer.tip)
+            if let group = engine.groupOfTip[observer.tip] { tips.formUnion(engine.model.groups[group].tips) }
+        }
+        return tips
+    }
+}
+
+extension TipCenter {
+    /// A stream of the tip's status: the current one first, then every change, including one
+    /// caused only by time passing (a `within` window sliding): the runtime computes that
+    /// instant and wakes then, without polling. One stream per subscriber.
+    public func statusUpdates(for tip: String) throws(TipCenterError) -> AsyncStream<TipStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TipStatus.self, bufferingPolicy: .bufferingNewest(1))
+        try subscribe(tip, .status(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
+        return stream
+    }
+
+    /// A stream of whether the tip should display: the current value first, then every change.
+    public func shouldDisplayUpdates(for tip: String) throws(TipCenterError) -> AsyncStream<Bool> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
+        try subscribe(tip, .shouldDisplay(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
+        return stream
+    }
+
+    private func subscribe(_ tip: String, _ kind: ObserverRegistry.Kind,
+                           onTermination: (@escaping @Sendable () -> Void) -> Void) throws(TipCenterError) {
+        let id = try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> Int in
+            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            return observers.withLock { registry in
+                registry.nextID += 1
+                registry.observers[registry.nextID] = .init(tip: index, kind: kind)
+                return registry.nextID
+            }
+        }
+        onTermination { [weak self] in
+            self?.observers.withLock { registry in _ = registry.observers.removeValue(forKey: id) }
+        }
+        publish()
+    }
+
+    /// Tells every observer whose value changed, then schedules the next wake-up. Runs under
+    /// the state lock so that values reach each observer in the order they were computed.
+    func publish() {
+        let now = clock.now()
+        state.withLock { engine in
+            observers.withLock { registry in
+                for (id, observer) in registry.observers {
+                    switch observer.kind {
+                    case .status(let continuation, let last):
+                        let value = engine.status(of: observer.tip, now: now)
+                        if value != last {
+                            continuation.yield(value)
+                            registry.observers[id]?.kind = .status(continuation, last: value)
+                        }
+                    case .shouldDisplay(let continuation, let last):
+                        let value = engine.shouldDisplay(observer.tip, now: now)
+                        if value != last {
+                            continuation.yield(value)
+                            registry.observers[id]?.kind = .shouldDisplay(continuation, last: value)
+                        }
+                    }
+                }
+                schedule(registry: &registry, deadline: engine.nextWake(for: registry.watchedTips(engine), now: now))
+            }
+        }
+    }
+
+    /// Keeps exactly one wake-up task, for `deadline` (none when nil).
+    private func schedule(registry: inout ObserverRegistry, deadline: Int64?) {
+        if registry.wake?.deadline == deadline { return }
+        registry.wake?.task.cancel()
+        registry.wake = nil
+        guard let deadline else { return }
+        let clock = self.clock
+        let task = Task { [weak self] in
+            do {
+                try await clock.sleep(until: deadline)
+            } catch {
+                return
+            }
+            self?.wakeUp(deadline: deadline)
+        }
+        registry.wake = (deadline, task)
+    }
+
+    private func wakeUp(deadline: Int64) {
+        observers.withLock { registry in
+            if registry.wake?.deadline == deadline { registry.wake = nil }
+        }
+        publish()
+    }
+
+    /// The instant of the scheduled wake-up, if any (for tests and `explain`).
+    public var scheduledWakeUp: Int64? {
+        observers.withLock { $0.wake?.deadline }
+    }
+}

@@ -1,0 +1,268 @@
+import Synchronization
+
+/// The runtime: tips of a verified rule pack, their status and display decisions with
+/// TipKit's semantics (SPEC §6), over a persistent store and an injected clock.
+///
+/// Safe to call from many threads and tasks at once: all state sits behind one lock, and
+/// every write reaches the store (durably) before the call returns.
+public final class TipCenter: Sendable {
+    let state: Mutex<EngineState>
+    let observers: Mutex<ObserverRegistry>
+    let persistence: any TipPersistence
+    let clock: any TipClock
+
+    /// Opens a runtime over `persistence`, loading its parameters, tips and donations.
+    public init(pack: VerifiedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipCenterError) {
+        self.persistence = persistence
+        self.clock = clock
+        var engine = EngineState(pack: pack, deviceID: persistence.deviceID)
+        do throws(TipStoreError) {
+            engine.load(try persistence.loadState())
+            try persistence.forEachDonation { engine.index($0) }
+        } catch {
+            throw .store(error)
+        }
+        state = Mutex(engine)
+        observers = Mutex(ObserverRegistry())
+    }
+
+    /// The pack this runtime evaluates.
+    public var pack: RulePack { state.withLock { $0.model } }
+
+    /// The current instant of the runtime's clock.
+    public var now: Int64 { clock.now() }
+
+    // MARK: - Parameters
+
+    /// Sets a parameter. A value of the wrong type (or outside an enum-like parameter's
+    /// `values`) is refused and changes nothing. Transient parameters are not persisted.
+    public func setParameter(_ name: String, to value: RuntimeValue) throws(TipCenterError) {
+        try setParameters([name: value])
+    }
+
+    /// Sets several parameters together: all are checked before any changes.
+    public func setParameters(_ values: [String: RuntimeValue]) throws(TipCenterError) {
+        let now = clock.now()
+        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+            var updated = engine.parameters
+            var writes: [(String, ParameterRecord)] = []
+            for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+                guard let index = engine.parameterIndex[name] else { throw .unknownParameter(name) }
+                let declaration = engine.model.parameters[index]
+                do {
+                    try updated.set(index, to: value)
+                } catch {
+                    throw .wrongParameterType(parameter: name, expected: declaration.type, actual: value.type)
+                }
+                if let allowed = declaration.values, case .string(let text) = value, !allowed.contains(text) {
+                    throw .valueNotAllowed(parameter: name, value: text, allowed: allowed)
+                }
+                if !declaration.isTransient {
+                    writes.append((name, ParameterRecord(value: value, stamp: engine.stamp(at: now))))
+                }
+            }
+            for (name, record) in writes {
+                try stored { () throws(TipStoreError) in try persistence.write(parameter: name, record) }
+            }
+            engine.parameters = updated
+        }
+    }
+
+    /// A parameter's current value.
+    public func parameter(_ name: String) throws(TipCenterError) -> RuntimeValue {
+        try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> RuntimeValue in
+            guard let index = engine.parameterIndex[name] else { throw .unknownParameter(name) }
+            return engine.parameters.values[index]
+        }
+    }
+
+    // MARK: - Events
+
+    /// Donates one event (at `date`, default now) with a payload by field name. Returns once
+    /// the donation is durable; a payload of the wrong shape is refused and changes nothing.
+    @discardableResult
+    public func donate(_ event: String, value: [String: RuntimeValue] = [:], at date: Int64? = nil) throws(TipCenterError) -> DonationRecord {
+        try donate([PendingDonation(event: event, date: date ?? clock.now(), value: value)])[0]
+    }
+
+    /// Donates several events in one durable transaction: all are checked before any is stored.
+    @discardableResult
+    public func donate(_ batch: [PendingDonation]) throws(TipCenterError) -> [DonationRecord] {
+        try mutate { (engine: inout EngineState) throws(TipCenterError) -> [DonationRecord] in
+            var indexed: [(event: Int, payload: [RuntimeValue])] = []
+            for donation in batch {
+                guard let event = engine.eventIndex[donation.event] else { throw .donation(.unknownEventName(donation.event)) }
+                do throws(DonationError) {
+                    indexed.append((event, try engine.orderedPayload(event: event, donation.value)))
+                } catch {
+                    throw .donation(error)
+                }
+            }
+            let records: [DonationRecord]
+            records = try stored { () throws(TipStoreError) in try persistence.append(batch) }
+            var limited = Set<Int>()
+            for (donation, entry) in zip(batch, indexed) {
+                try? engine.donations.donate(event: entry.event, at: donation.date, payload: entry.payload)
+                let declaration = engine.model.events[entry.event]
+                if declaration.maximumCount != nil || declaration.maximumAgeMilliseconds != nil { limited.insert(entry.event) }
+            }
+            for event in limited.sorted() {
+                let declaration = engine.model.events[event]
+                try stored { () throws(TipStoreError) in
+                    try persistence.trim(event: declaration.name, maximumCount: declaration.maximumCount,
+                                         maximumAgeMilliseconds: declaration.maximumAgeMilliseconds)
+                }
+            }
+            return records
+        }
+    }
+
+    /// The number of donations of `event` held for evaluation.
+    public func donationCount(of event: String) -> Int? {
+        state.withLock { engine in engine.eventIndex[event].map { engine.donations.donations(ofEvent: $0).count } }
+    }
+
+    // MARK: - Tips
+
+    /// The tip's status now.
+    public func status(of tip: String) throws(TipCenterError) -> TipStatus {
+        let now = clock.now()
+        return try read(tip) { engine, index in engine.status(of: index, now: now) }
+    }
+
+    /// Whether the tip should display now: status, display frequency, group and overrides.
+    public func shouldDisplay(_ tip: String) throws(TipCenterError) -> Bool {
+        let now = clock.now()
+        return try read(tip) { engine, index in engine.shouldDisplay(index, now: now) }
+    }
+
+    /// Displays since the tip's latest reset, over all devices.
+    public func displayCount(of tip: String) throws(TipCenterError) -> Int64 {
+        try read(tip) { engine, index in engine.records[index].displayCount }
+    }
+
+    /// Milliseconds on screen since the tip's latest reset, over all devices.
+    public func displayDuration(of tip: String) throws(TipCenterError) -> Int64 {
+        try read(tip) { engine, index in engine.records[index].displayDurationMilliseconds }
+    }
+
+    /// The UI showed the tip (and, optionally, for how long). Reaching `maxDisplayCount` or
+    /// `maxDisplayDuration` invalidates it.
+    public func recordDisplay(_ tip: String, milliseconds: Int64 = 0) throws(TipCenterError) {
+        try recordDisplay(tip, count: 1, milliseconds: milliseconds)
+    }
+
+    /// The UI reports more time on screen for a display already recorded.
+    public func recordDisplayDuration(_ tip: String, milliseconds: Int64) throws(TipCenterError) {
+        try recordDisplay(tip, count: 0, milliseconds: milliseconds)
+    }
+
+    private func recordDisplay(_ tip: String, count: Int64, milliseconds: Int64) throws(TipCenterError) {
+        let now = clock.now()
+        try writeTip(tip) { engine, index in engine.recordDisplay(index, count: count, milliseconds: milliseconds, now: now) }
+    }
+
+    /// Invalidates the tip; a tip already invalidated keeps its first reason.
+    public func invalidate(_ tip: String, reason: InvalidationReason) throws(TipCenterError) {
+        let now = clock.now()
+        try writeTip(tip) { engine, index in engine.invalidate(index, reason: reason, now: now) }
+    }
+
+    /// Makes the tip eligible again, with its display count and duration restarted.
+    public func resetEligibility(_ tip: String) throws(TipCenterError) {
+        let now = clock.now()
+        try writeTip(tip) { engine, index in engine.resetEligibility(index, now: now) }
+    }
+
+    /// Clears everything: donations, parameters, tips' records, the frequency gap.
+    public func resetDatastore() throws(TipCenterError) {
+        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+            try stored { () throws(TipStoreError) in try persistence.replace(with: .empty) }
+            engine.load(.empty)
+        }
+    }
+
+    // MARK: - Testing overrides (not persisted)
+
+    public func showAllTipsForTesting() { updateOverrides { $0.showAll = true } }
+    public func hideAllTipsForTesting() { updateOverrides { $0.hideAll = true } }
+    public func showTipsForTesting(_ tips: [String]) { updateOverrides { $0.shown.formUnion(tips) } }
+    public func hideTipsForTesting(_ tips: [String]) { updateOverrides { $0.hidden.formUnion(tips) } }
+    /// Removes every testing override.
+    public func clearTestingOverrides() { updateOverrides { $0 = TestingOverrides() } }
+
+    public var testingOverrides: TestingOverrides { state.withLock { $0.overrides } }
+
+    private func updateOverrides(_ change: (inout TestingOverrides) -> Void) {
+        try? mutate { (engine: inout EngineState) throws(TipCenterError) in change(&engine.overrides) }
+    }
+
+    // MARK: - Sync
+
+    /// Everything stored, as one value (export, sync).
+    public func snapshot() throws(TipCenterError) -> StoreSnapshot {
+        try stored { () throws(TipStoreError) in try persistence.load() }
+    }
+
+    /// Merges another store's snapshot into this one (SPEC §6's rules), persists the result
+    /// and re-indexes.
+    public func merge(_ other: StoreSnapshot) throws(TipCenterError) {
+        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+            let merged = try stored { () throws(TipStoreError) in
+                let merged = try persistence.load().merged(with: other)
+                try persistence.replace(with: merged)
+                return merged
+            }
+            engine.load(merged)
+            for donation in merged.donations.values.sorted(by: { ($0.date, $0.id) < ($1.date, $1.id) }) {
+                engine.index(donation)
+            }
+        }
+    }
+
+    // MARK: - Plumbing
+
+    /// Runs a store call, turning its failure into `TipCenterError.store`.
+    func stored<T>(_ body: () throws(TipStoreError) -> T) throws(TipCenterError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Runs a change under the lock, then tells observers what changed.
+    func mutate<T>(_ change: (inout EngineState) throws(TipCenterError) -> T) throws(TipCenterError) -> T {
+        let result = try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> T in try change(&engine) }
+        publish()
+        return result
+    }
+
+    private func read<T>(_ tip: String, _ body: (borrowing EngineState, Int) -> T) throws(TipCenterError) -> T {
+        try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> T in
+            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            return body(engine, index)
+        }
+    }
+
+    /// Changes one tip's record and persists it; on a store failure the change is undone.
+    private func writeTip(_ tip: String, _ change: (inout EngineState, Int) -> Void) throws(TipCenterError) {
+        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            let before = engine
+            change(&engine, index)
+            let changed = engine
+            do throws(TipCenterError) {
+                for tip in changed.records.indices where changed.records[tip] != before.records[tip] {
+                    try stored { () throws(TipStoreError) in
+                        try persistence.write(tip: changed.model.tips[tip].name, changed.records[tip],
+                                              latestFirstDisplay: changed.latestFirstDisplay)
+                    }
+                }
+            } catch {
+                engine = before
+                throw error
+            }
+        }
+    }
+}

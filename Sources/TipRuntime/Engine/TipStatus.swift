@@ -1,0 +1,74 @@
+/// A tip's status (TipKit's `Tip.Status`).
+public enum TipStatus: Sendable, Hashable, CustomStringConvertible {
+    /// Its rules do not all hold now.
+    case pending
+    /// Its rules hold and it has not been invalidated.
+    case available
+    /// It was invalidated, and stays so until `resetEligibility` or a store reset.
+    case invalidated(InvalidationReason)
+
+    /// `pending`, `available`, or `invalidated(REASON)`, as timelines and the CLI write it.
+    public var description: String {
+        switch self {
+        case .pending: return "pending"
+        case .available: return "available"
+        case .invalidated(let reason): return "invalidated(\(reason.rawValue))"
+        }
+    }
+
+    /// Parses `pending`, `available`, `invalidated` (any reason) is not representable here:
+    /// see `TipStatusPattern`.
+    public init?(_ text: String) {
+        switch text {
+        case "pending": self = .pending
+        case "available": self = .available
+        default:
+            guard text.hasPrefix("invalidated("), text.hasSuffix(")"),
+                  let reason = InvalidationReason(rawValue: String(text.dropFirst(12).dropLast())) else { return nil }
+            self = .invalidated(reason)
+        }
+    }
+}
+
+/// The testing overrides of TipKit (not persisted). Precedence: `showTips` > `hideTips` >
+/// `showAll` > `hideAll`; "show" overrides rules, eligibility and the display frequency.
+public struct TestingOverrides: Sendable, Hashable {
+    public var showAll = false
+    public var hideAll = false
+    public var shown: Set<String> = []
+    public var hidden: Set<String> = []
+
+    public init() {}
+
+    /// The override's verdict for `tip`, or nil when none applies.
+    public func verdict(for tip: String) -> Bool? {
+        if shown.contains(tip) { return true }
+        if hidden.contains(tip) { return false }
+        if showAll { return true }
+        if hideAll { return false }
+        return nil
+    }
+}
+
+/// What went wrong with a runtime call; the state is unchanged.
+public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownTip(String)
+    case unknownParameter(String)
+    case wrongParameterType(parameter: String, expected: ValueType, actual: ValueType)
+    case valueNotAllowed(parameter: String, value: String, allowed: [String])
+    case donation(DonationError)
+    case store(TipStoreError)
+
+    public var description: String {
+        switch self {
+        case .unknownTip(let name): return "no tip named '\(name)'"
+        case .unknownParameter(let name): return "no parameter named '\(name)'"
+        case .wrongParameterType(let name, let expected, let actual):
+            return "parameter '\(name)' is a \(expected), not a \(actual)"
+        case .valueNotAllowed(let name, let value, let allowed):
+            return "'\(value)' is not a value of parameter '\(name)' (allowed: \(allowed.joined(separator: ", ")))"
+        case .donation(let error): return error.description
+        case .store(let error): return error.description
+        }
+    }
+}
