@@ -55,6 +55,9 @@ public struct CommandLineApplication {
         do {
             let parsed = try ArgumentParser.parse(arguments, for: signature)
             return try command.run(parsed, context: context)
+        } catch let failure as CommandFailure {
+            context.standardError.write("error: \(failure.message)\n")
+            return failure.exitCode
         } catch let error as UsageError {
             context.standardError.write(formatter.usageError(error, usage: formatter.usage(for: signature),
                                                              helpCommand: "\(name) \(signature.name) --help"))

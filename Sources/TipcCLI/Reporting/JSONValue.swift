@@ -5,6 +5,8 @@ enum JSONValue: Sendable {
     case array([JSONValue])
     case string(String)
     case integer(Int)
+    /// A finite number in Swift's shortest round-tripping form (non-finite: `null`).
+    case number(Double)
     case bool(Bool)
     case null
 
@@ -19,6 +21,7 @@ enum JSONValue: Sendable {
         switch self {
         case .string(let text): Self.writeString(text, to: &output)
         case .integer(let number): output += String(number)
+        case .number(let number): output += number.isFinite ? String(number) : "null"
         case .bool(let flag): output += flag ? "true" : "false"
         case .null: output += "null"
         case .array(let elements):

@@ -1,0 +1,105 @@
+/// Why a tip is or is not shown now: its status, every rule's value with the values of its
+/// sub-expressions, and each gate of the display decision (SPEC §4 `explain`).
+public struct TipExplanation: Sendable, Hashable {
+    public struct Rule: Sendable, Hashable {
+        public var index: Int
+        public var outcome: RuleOutcome
+        /// Where the rule is written, if the pack has debug information.
+        public var range: PackSourceRange?
+        /// Sub-expression values by source range, outermost first (ranges containing others
+        /// come before them). Values computed inside a `where` predicate are left out.
+        public var values: [(range: PackSourceRange, value: TraceValue)]
+
+        public static func == (a: Rule, b: Rule) -> Bool {
+            a.index == b.index && a.outcome == b.outcome && a.range == b.range
+                && a.values.map(\.range) == b.values.map(\.range) && a.values.map(\.value) == b.values.map(\.value)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(index)
+            hasher.combine(outcome)
+        }
+    }
+
+    public var tip: String
+    public var now: Int64
+    public var status: TipStatus
+    public var shouldDisplay: Bool
+    public var rules: [Rule]
+    /// The minimum gap between tips (0: immediate), and when the gap lets this tip display
+    /// (nil: it does now, or the tip is exempt or already displayed).
+    public var displayFrequencyMilliseconds: Int64
+    public var ignoresDisplayFrequency: Bool
+    public var frequencyGateOpens: Int64?
+    /// The tip's group, its priority, and the tip the group offers now (nil: none).
+    public var group: (name: String, priority: PackGroupPriority, offered: String?)?
+    public var displayCount: Int64
+    public var maxDisplayCount: Int64?
+    public var displayDurationMilliseconds: Int64
+    public var maxDisplayDurationMilliseconds: Int64?
+    /// The testing override that decides the tip, if any (true: shown, false: hidden).
+    public var override: Bool?
+
+    public static func == (a: TipExplanation, b: TipExplanation) -> Bool {
+        a.tip == b.tip && a.now == b.now && a.status == b.status && a.shouldDisplay == b.shouldDisplay && a.rules == b.rules
+            && a.frequencyGateOpens == b.frequencyGateOpens && a.group?.offered == b.group?.offered
+            && a.displayCount == b.displayCount && a.displayDurationMilliseconds == b.displayDurationMilliseconds
+            && a.override == b.override
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tip)
+        hasher.combine(now)
+    }
+}
+
+extension TipCenter {
+    /// Explains the tip's status and display decision now (every rule evaluated and traced).
+    public func explanation(of tip: String) throws(TipCenterError) -> TipExplanation {
+        let now = clock.now()
+        return try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> TipExplanation in
+            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            let declaration = engine.model.tips[index]
+            var rules: [TipExplanation.Rule] = []
+            for (ruleIndex, rule) in declaration.rules.enumerated() {
+                let (outcome, trace) = engine.evaluator.trace(tip: index, rule: ruleIndex, parameters: engine.parameters,
+                                                              store: engine.donations, now: now)
+                rules.append(TipExplanation.Rule(index: ruleIndex, outcome: outcome, range: rule.range,
+                                                 values: Self.values(of: trace, sourceMap: rule.sourceMap)))
+            }
+            let record = engine.records[index]
+            var group: (String, PackGroupPriority, String?)?
+            if let groupIndex = engine.groupOfTip[index] {
+                let declaration = engine.model.groups[groupIndex]
+                group = (declaration.name, declaration.priority,
+                         engine.offeredTip(inGroup: groupIndex, now: now).map { engine.model.tips[$0].name })
+            }
+            return TipExplanation(
+                tip: tip, now: now, status: engine.status(of: index, now: now), shouldDisplay: engine.shouldDisplay(index, now: now),
+                rules: rules, displayFrequencyMilliseconds: engine.model.displayFrequencyMilliseconds,
+                ignoresDisplayFrequency: declaration.ignoresDisplayFrequency,
+                frequencyGateOpens: engine.frequencyGateOpens(for: index, now: now), group: group,
+                displayCount: record.displayCount, maxDisplayCount: declaration.maxDisplayCount,
+                displayDurationMilliseconds: record.displayDurationMilliseconds,
+                maxDisplayDurationMilliseconds: declaration.maxDisplayDurationMilliseconds,
+                override: engine.overrides.verdict(for: tip))
+        }
+    }
+
+    /// The last value traced for each source range (outside `where` predicates), ordered so
+    /// that a range comes before the ranges it contains.
+    static func values(of trace: [TraceEntry], sourceMap: [SourceMapEntry]) -> [(range: PackSourceRange, value: TraceValue)] {
+        var byRange: [PackSourceRange: TraceValue] = [:]
+        var order: [PackSourceRange] = []
+        for entry in trace where entry.donation == nil {
+            guard let mapped = sourceMap.last(where: { Int($0.pc) == entry.pc }) else { continue }
+            if byRange.updateValue(entry.value, forKey: mapped.range) == nil { order.append(mapped.range) }
+        }
+        let sorted = order.sorted { a, b in
+            let aStart = (a.startLine, a.startColumn), bStart = (b.startLine, b.startColumn)
+            if aStart != bStart { return aStart < bStart }
+            return (a.endLine, a.endColumn) > (b.endLine, b.endColumn)
+        }
+        return sorted.map { ($0, byRange[$0]!) }
+    }
+}

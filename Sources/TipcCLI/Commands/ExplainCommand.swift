@@ -1,0 +1,144 @@
+import TipcCompiler
+import TipRuntime
+
+/// `tipc explain (PACK | PATHS) --db DB --tip ID [--at DATE]`: why a tip is or is not shown.
+public enum ExplainCommand: TipcCommand {
+    enum Format: String, CaseIterable { case text, json }
+
+    static let tip = OptionDefinition.value("tip", valueName: "id", help: "The tip to explain.")
+    static let format = OptionDefinition.choice("format", of: Format.self, default: .text, help: "Text for people, JSON for tools.")
+    static let paths = PositionalDefinition("paths", repeated: true, help: "A rule pack (.tippack), or manifest files and folders forming one program.")
+
+    public static var signature: CommandSignature {
+        CommandSignature(
+            name: "explain",
+            abstract: "Explain why a tip is or is not shown: status, rules and their parts, gates.",
+            positionals: [paths],
+            options: [RuntimeOptions.db, tip, RuntimeOptions.at, format])
+    }
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard let name = arguments.value(tip) else { throw UsageError("missing '--tip <id>'") }
+        let inputs = arguments.values(of: paths)
+        let input = inputs.count == 1 && PackInput.isPack(inputs[0])
+            ? try PackInput.load(pack: inputs[0], manifests: [], context: context)
+            : try PackInput.load(pack: nil, manifests: inputs, context: context)
+        let center = try RuntimeOptions.openCenter(arguments, pack: input)
+        let explanation: TipExplanation
+        do {
+            explanation = try center.explanation(of: name)
+        } catch {
+            if case .unknownTip = error {
+                throw CommandFailure.input("no tip named '\(name)'" + (Suggestions.didYouMean(name, in: center.pack.tips.map(\.name)).map { "; \($0)" } ?? ""))
+            }
+            throw error.failure
+        }
+        let renderer = ExplanationRenderer(explanation: explanation, sources: input.sources)
+        switch arguments.choice(format, as: Format.self) ?? .text {
+        case .text: context.standardOutput.write(renderer.text())
+        case .json: context.standardOutput.write(renderer.json().serialized(pretty: true) + "\n")
+        }
+        return .success
+    }
+}
+
+/// Renders a `TipExplanation`, quoting each sub-expression from the sources when they are known.
+struct ExplanationRenderer {
+    let explanation: TipExplanation
+    let sources: [String: SourceFile]
+
+    /// The text of `range` from the sources, or its position when the sources are not known.
+    func quote(_ range: PackSourceRange) -> String {
+        guard let file = sources[range.file], range.startLine == range.endLine else {
+            return "\(range.file):\(range.startLine):\(range.startColumn)"
+        }
+        let line = Array(file.lineText(Int(range.startLine)).unicodeScalars)
+        let start = max(0, Int(range.startColumn) - 1), end = min(line.count, Int(range.endColumn) - 1)
+        guard start < end else { return "\(range.file):\(range.startLine):\(range.startColumn)" }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: line[start..<end])
+        return text
+    }
+
+    func value(_ value: TraceValue) -> String {
+        switch value {
+        case .value(let runtime): return ValueText.display(runtime)
+        case .collection(let count): return "\(count) donation\(count == 1 ? "" : "s")"
+        }
+    }
+
+    func outcome(_ outcome: RuleOutcome) -> String {
+        switch outcome {
+        case .value(let flag): return String(flag)
+        case .failed(let failure, _): return "false (evaluation failed: \(failure))"
+        }
+    }
+
+    func text() -> String {
+        let e = explanation
+        var out = "tip \(e.tip) at \(ISO8601.string(fromMilliseconds: Int(e.now)))\n"
+        out += "  status: \(e.status)\n"
+        out += "  should display: \(e.shouldDisplay)" + (e.shouldDisplay ? "" : " — \(DisplayReason.whyNot(e))") + "\n"
+        if e.rules.isEmpty { out += "  rules: none (always available)\n" }
+        for rule in e.rules {
+            let head = rule.range.map { quote($0) } ?? "rule \(rule.index + 1)"
+            out += "  rule \(rule.index + 1): \(head) = \(outcome(rule.outcome))\n"
+            for (range, traced) in rule.values where range != rule.range {
+                out += "    \(quote(range)) = \(value(traced))\n"
+            }
+        }
+        out += "  display frequency: "
+        if e.displayFrequencyMilliseconds == 0 {
+            out += "immediate\n"
+        } else if e.ignoresDisplayFrequency {
+            out += "ignored by this tip\n"
+        } else if let opens = e.frequencyGateOpens {
+            out += "gap of \(ValueText.display(.duration(milliseconds: e.displayFrequencyMilliseconds))); the next new tip may show at \(ISO8601.string(fromMilliseconds: Int(opens)))\n"
+        } else {
+            out += "gap of \(ValueText.display(.duration(milliseconds: e.displayFrequencyMilliseconds))); allows this tip now\n"
+        }
+        if let group = e.group {
+            out += "  group: \(group.name) (\(group.priority == .ordered ? "ordered" : "firstAvailable")), offers \(group.offered ?? "no tip") now\n"
+        }
+        out += "  displays: \(e.displayCount)" + (e.maxDisplayCount.map { " of at most \($0)" } ?? "") + "\n"
+        out += "  time on screen: \(ValueText.display(.duration(milliseconds: e.displayDurationMilliseconds)))"
+            + (e.maxDisplayDurationMilliseconds.map { " of at most \(ValueText.display(.duration(milliseconds: $0)))" } ?? "") + "\n"
+        if let override = e.override { out += "  testing override: \(override ? "shown" : "hidden")\n" }
+        return out
+    }
+
+    func json() -> JSONValue {
+        let e = explanation
+        var members: [(String, JSONValue)] = [
+            ("tip", .string(e.tip)), ("at", .string(ISO8601.string(fromMilliseconds: Int(e.now)))),
+            ("status", .string(e.status.description)), ("shouldDisplay", .bool(e.shouldDisplay)),
+        ]
+        if !e.shouldDisplay { members.append(("reason", .string(DisplayReason.whyNot(e)))) }
+        members.append(("rules", .array(e.rules.map { rule in
+            var ruleMembers: [(String, JSONValue)] = [("index", .integer(rule.index + 1))]
+            if let range = rule.range { ruleMembers.append(("text", .string(quote(range)))) }
+            ruleMembers.append(("value", .bool(rule.outcome.holds)))
+            if case .failed(let failure, _) = rule.outcome { ruleMembers.append(("failure", .string(failure.rawValue))) }
+            ruleMembers.append(("parts", .array(rule.values.filter { $0.range != rule.range }.map { part in
+                .object([("text", .string(quote(part.range))), ("line", .integer(Int(part.range.startLine))),
+                         ("column", .integer(Int(part.range.startColumn))), ("value", .string(value(part.value)))])
+            })))
+            return .object(ruleMembers)
+        })))
+        members.append(("displayFrequency", .object([
+            ("gap", .string(ValueText.display(.duration(milliseconds: e.displayFrequencyMilliseconds)))),
+            ("ignored", .bool(e.ignoresDisplayFrequency)),
+            ("nextNewTipAt", e.frequencyGateOpens.map { .string(ISO8601.string(fromMilliseconds: Int($0))) } ?? .null),
+        ])))
+        if let group = e.group {
+            members.append(("group", .object([("name", .string(group.name)),
+                                               ("priority", .string(group.priority == .ordered ? "ordered" : "firstAvailable")),
+                                               ("offers", group.offered.map { .string($0) } ?? .null)])))
+        }
+        members.append(("displayCount", .integer(Int(e.displayCount))))
+        members.append(("maxDisplayCount", e.maxDisplayCount.map { .integer(Int($0)) } ?? .null))
+        members.append(("displayDuration", .string(ValueText.display(.duration(milliseconds: e.displayDurationMilliseconds)))))
+        members.append(("override", e.override.map { .string($0 ? "shown" : "hidden") } ?? .null))
+        return .object(members)
+    }
+}

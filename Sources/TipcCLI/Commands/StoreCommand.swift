@@ -1,0 +1,168 @@
+import TipcCompiler
+import TipRuntime
+
+/// `tipc store`: work on a store by hand — donate, set, status, invalidate, reset, merge, export.
+public enum StoreCommand: TipcCommand {
+    static let value = OptionDefinition.value("value", valueName: "json", help: "donate: the payload as a JSON object, e.g. '{\"itemID\": 3}'.")
+    static let reason = OptionDefinition.value("reason", valueName: "reason", help: "invalidate: actionPerformed, tipClosed, displayCountExceeded or displayDurationExceeded.")
+    static let count = OptionDefinition.value("count", valueName: "n", help: "donate: donate N times, printing each donation as it becomes durable.")
+    static let action = PositionalDefinition("action", help: "donate EVENT | set PARAM VALUE | status [TIP] | invalidate TIP | reset [TIP] | merge OTHER_DB | export")
+    static let operands = PositionalDefinition("arguments", repeated: true, optional: true, help: "The action's arguments.")
+
+    public static var signature: CommandSignature {
+        CommandSignature(
+            name: "store",
+            abstract: "Work on a store by hand: donate, set, status, invalidate, reset, merge, export.",
+            discussion: """
+            donate EVENT        record a donation; exits 0 only once it is durable
+            set PARAM VALUE     set a parameter (typed: true, 3, 2.5, text, 2026-03-01T09:00:00Z, 5m)
+            status [TIP]        status, should-display and displays of one or every tip
+            invalidate TIP      invalidate a tip (--reason, default actionPerformed)
+            reset [TIP]         reset a tip's eligibility, or with no TIP the whole store
+            merge OTHER_DB      merge another store into this one (sync)
+            export              print the store as JSON
+            """,
+            positionals: [action, operands],
+            options: [RuntimeOptions.db, RuntimeOptions.pack, RuntimeOptions.manifest, RuntimeOptions.at, value, reason, count])
+    }
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let verb = arguments.values(of: action).first ?? ""
+        let rest = arguments.values(of: operands)
+        let verbs = ["donate", "set", "status", "invalidate", "reset", "merge", "export"]
+        guard verbs.contains(verb) else {
+            throw UsageError("unknown store action '\(verb)'", help: Suggestions.didYouMean(verb, in: verbs) ?? "actions: \(verbs.joined(separator: ", "))")
+        }
+        let input = try RuntimeOptions.packInput(arguments, context: context)
+        let center = try RuntimeOptions.openCenter(arguments, pack: input)
+        do {
+            switch verb {
+            case "donate": try donate(center, rest, arguments, context)
+            case "set": try set(center, rest, context)
+            case "status": try status(center, rest, context)
+            case "invalidate": try invalidate(center, rest, arguments, context)
+            case "reset": try reset(center, rest, context)
+            case "merge": try merge(center, rest, context)
+            default: try export(center, context)
+            }
+        } catch let error as TipCenterError {
+            throw error.failure
+        }
+        return .success
+    }
+
+    private static func operand(_ rest: [String], _ index: Int, _ name: String) throws -> String {
+        guard index < rest.count else { throw UsageError("missing \(name)") }
+        return rest[index]
+    }
+
+    private static func donate(_ center: TipCenter, _ rest: [String], _ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let event = try operand(rest, 0, "EVENT")
+        guard let declaration = center.pack.events.first(where: { $0.name == event }) else {
+            throw CommandFailure.input("no event named '\(event)'" + (Suggestions.didYouMean(event, in: center.pack.events.map(\.name)).map { "; \($0)" } ?? ""))
+        }
+        var payload: [String: RuntimeValue] = [:]
+        if let text = arguments.value(value) {
+            guard case .object(let fields)? = JSONInput.parse(text) else { throw UsageError("--value must be a JSON object", help: "e.g. --value '{\"itemID\": 3}'") }
+            for (name, json) in fields {
+                guard let field = declaration.fields.first(where: { $0.name == name }) else {
+                    throw CommandFailure.input("event '\(event)' has no field '\(name)'")
+                }
+                guard let converted = ValueText.fromJSON(json, as: field.type) else {
+                    throw CommandFailure.input("field '\(name)' of event '\(event)' is a \(field.type)")
+                }
+                payload[name] = converted
+            }
+        }
+        var times = 1
+        if let text = arguments.value(count) {
+            guard let parsed = Int(text), parsed >= 1 else { throw UsageError("--count must be a positive integer") }
+            times = parsed
+        }
+        for _ in 0..<times {
+            let record = try center.donate(event, value: payload)
+            context.standardOutput.write("donated \(record.event) at \(ISO8601.string(fromMilliseconds: Int(record.date))) id \(record.id)\n")
+        }
+    }
+
+    private static func set(_ center: TipCenter, _ rest: [String], _ context: CommandContext) throws {
+        let name = try operand(rest, 0, "PARAM")
+        let text = try operand(rest, 1, "VALUE")
+        guard let declaration = center.pack.parameters.first(where: { $0.name == name }) else {
+            throw CommandFailure.input("no parameter named '\(name)'" + (Suggestions.didYouMean(name, in: center.pack.parameters.map(\.name)).map { "; \($0)" } ?? ""))
+        }
+        guard let parsed = ValueText.parse(text, as: declaration.type) else {
+            throw CommandFailure.input("'\(text)' is not a \(declaration.type) (parameter '\(name)')")
+        }
+        try center.setParameter(name, to: parsed)
+        context.standardOutput.write("\(name) = \(ValueText.display(parsed))\(declaration.isTransient ? " (transient: not persisted)" : "")\n")
+    }
+
+    private static func status(_ center: TipCenter, _ rest: [String], _ context: CommandContext) throws {
+        let tips = rest.isEmpty ? center.pack.tips.map(\.name) : rest
+        let width = tips.map(\.count).max() ?? 0
+        for tip in tips {
+            let status = try center.status(of: tip)
+            let display = try center.shouldDisplay(tip)
+            let padded = tip + String(repeating: " ", count: max(0, width - tip.count))
+            context.standardOutput.write("\(padded)  \(status)  shouldDisplay=\(display)  displays=\(try center.displayCount(of: tip))\n")
+        }
+    }
+
+    private static func invalidate(_ center: TipCenter, _ rest: [String], _ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let tip = try operand(rest, 0, "TIP")
+        let text = arguments.value(reason) ?? InvalidationReason.actionPerformed.rawValue
+        guard let parsed = InvalidationReason(rawValue: text) else {
+            throw UsageError("unknown reason '\(text)'", help: Suggestions.didYouMean(text, in: InvalidationReason.allCases.map(\.rawValue))
+                             ?? "reasons: \(InvalidationReason.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        try center.invalidate(tip, reason: parsed)
+        context.standardOutput.write("\(tip): \(try center.status(of: tip))\n")
+    }
+
+    private static func reset(_ center: TipCenter, _ rest: [String], _ context: CommandContext) throws {
+        if let tip = rest.first {
+            try center.resetEligibility(tip)
+            context.standardOutput.write("\(tip): \(try center.status(of: tip))\n")
+        } else {
+            try center.resetDatastore()
+            context.standardOutput.write("the store is empty\n")
+        }
+    }
+
+    private static func merge(_ center: TipCenter, _ rest: [String], _ context: CommandContext) throws {
+        let other = try operand(rest, 0, "OTHER_DB")
+        let snapshot: StoreSnapshot
+        do {
+            snapshot = try RuntimeOptions.openStore(other).load()
+        } catch let error as TipStoreError {
+            throw CommandFailure.io("\(other): \(error)")
+        }
+        try center.merge(snapshot)
+        context.standardOutput.write("merged \(other): \(try center.snapshot().donations.count) donations\n")
+    }
+
+    private static func export(_ center: TipCenter, _ context: CommandContext) throws {
+        let snapshot = try center.snapshot()
+        let donations = snapshot.donations.values.sorted { ($0.date, $0.id) < ($1.date, $1.id) }.map { record -> JSONValue in
+            var members: [(String, JSONValue)] = [("id", .string(record.id)), ("event", .string(record.event)),
+                                                  ("date", .string(ISO8601.string(fromMilliseconds: Int(record.date))))]
+            if !record.value.isEmpty {
+                members.append(("value", .object(record.value.sorted { $0.key < $1.key }.map { ($0.key, ValueText.json($0.value)) })))
+            }
+            return .object(members)
+        }
+        let parameters = snapshot.parameters.sorted { $0.key < $1.key }.map { ($0.key, ValueText.json($0.value.value)) }
+        var tips: [(String, JSONValue)] = []
+        for tip in center.pack.tips.map(\.name) {
+            let record = snapshot.tips[tip] ?? TipRecord()
+            tips.append((tip, .object([
+                ("status", .string(try center.status(of: tip).description)),
+                ("displayCount", .integer(Int(record.displayCount))),
+                ("displayDuration", .string(ValueText.display(.duration(milliseconds: record.displayDurationMilliseconds)))),
+            ])))
+        }
+        let document = JSONValue.object([("donations", .array(donations)), ("parameters", .object(parameters)), ("tips", .object(tips))])
+        context.standardOutput.write(document.serialized(pretty: true) + "\n")
+    }
+}

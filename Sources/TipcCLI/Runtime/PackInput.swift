@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TipcCompiler
+import TipRuntime
+
+/// The rule pack a runtime command works with: read from a `.tippack`, or compiled from
+/// manifests on the fly (then the sources are kept, so `explain` can quote rules).
+struct PackInput {
+    var pack: VerifiedRulePack
+    /// Source files by path (empty for a `.tippack`).
+    var sources: [String: SourceFile]
+
+    /// Whether `path` names a compiled pack.
+    static func isPack(_ path: String) -> Bool { path.hasSuffix(".tippack") }
+
+    /// Loads a `.tippack` (verified), or compiles `manifests` as one program. Compile errors
+    /// are printed as text diagnostics and end the command with exit code 1.
+    static func load(pack packPath: String?, manifests: [String], context: CommandContext) throws -> PackInput {
+        if let packPath {
+            let bytes: [UInt8]
+            do {
+                bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: packPath)))
+            } catch {
+                throw CommandFailure.io("cannot read '\(packPath)'")
+            }
+            do {
+                return PackInput(pack: try RulePackLoader.load(bytes), sources: [:])
+            } catch {
+                throw CommandFailure.input("\(packPath): \(error)")
+            }
+        }
+        guard !manifests.isEmpty else { throw CommandFailure.io("give a rule pack (--pack) or manifests (--manifest)") }
+        let discovered = SourceDiscovery.programs(for: manifests)
+        if let failure = discovered.failures.first {
+            throw CommandFailure.io("cannot read '\(failure.path)': \(failure.message)")
+        }
+        var sources: [SourceFile] = []
+        for path in discovered.programs.flatMap({ $0 }) {
+            switch Frontend.read(path: path) {
+            case .success(let source): sources.append(source)
+            case .failure(let diagnostic): throw CommandFailure.io(diagnostic.message)
+            }
+        }
+        guard !sources.isEmpty else { throw CommandFailure.io("no source files (*.yaml, *.yml, *.tips) in \(manifests.joined(separator: ", "))") }
+        let (result, pack) = Frontend.compile(sources: sources)
+        guard let pack else {
+            let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: sources.count)
+            context.standardError.write(TextReporter(colored: false).render(report))
+            throw CommandFailure.input("the manifests have errors; nothing was run")
+        }
+        do {
+            return PackInput(pack: try RulePackVerifier.verify(pack), sources: result.sources)
+        } catch {
+            throw CommandFailure(.internalError, "the compiled pack does not verify: \(error)")
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import TipcCompiler
+import TipRuntime
+
+/// Replays a timeline against a runtime on a manual clock and records what each step did.
+struct TimelineRunner {
+    struct StepReport {
+        var line: Int
+        var at: Int64
+        var lines: [String]
+    }
+
+    struct Failure {
+        var range: SourceRange
+        var message: String
+    }
+
+    let center: TipCenter
+    let clock: ManualClock
+    let timeline: Timeline
+    private(set) var steps: [StepReport] = []
+    private(set) var failures: [Failure] = []
+    private(set) var expectations = 0
+
+    init(center: TipCenter, clock: ManualClock, timeline: Timeline) {
+        self.center = center
+        self.clock = clock
+        self.timeline = timeline
+    }
+
+    mutating func run() {
+        for step in timeline.steps {
+            clock.set(to: step.at)
+            var report = StepReport(line: step.range.start.line, at: step.at, lines: [])
+            for action in step.actions {
+                do {
+                    try perform(action, at: step.at, into: &report)
+                } catch let error as TipCenterError {
+                    fail(step.range, error.description, &report)
+                } catch {
+                    fail(step.range, "\(error)", &report)
+                }
+            }
+            steps.append(report)
+        }
+    }
+
+    private mutating func fail(_ range: SourceRange, _ message: String, _ report: inout StepReport) {
+        failures.append(Failure(range: range, message: message))
+        report.lines.append("FAILED: \(message)")
+    }
+
+    private mutating func perform(_ action: TimelineAction, at instant: Int64, into report: inout StepReport) throws {
+        let pack = center.pack
+        switch action {
+        case .set(let assignments):
+            var values: [String: RuntimeValue] = [:]
+            for (name, value) in assignments {
+                guard let declaration = pack.parameters.first(where: { $0.name == name.value }) else {
+                    fail(name.range, "no parameter named '\(name.value)'" + suggestion(name.value, pack.parameters.map(\.name)), &report)
+                    return
+                }
+                guard let parsed = ValueText.parse(value.text, as: declaration.type) else {
+                    fail(value.range, "'\(value.text)' is not a \(declaration.type) (parameter '\(name.value)')", &report)
+                    return
+                }
+                values[name.value] = parsed
+            }
+            try center.setParameters(values)
+            report.lines.append("set " + values.sorted { $0.key < $1.key }.map { "\($0.key) = \(ValueText.display($0.value))" }.joined(separator: ", "))
+        case .donate(let donations):
+            for donation in donations {
+                guard let declaration = pack.events.first(where: { $0.name == donation.event.value }) else {
+                    fail(donation.event.range, "no event named '\(donation.event.value)'" + suggestion(donation.event.value, pack.events.map(\.name)), &report)
+                    continue
+                }
+                var payload: [String: RuntimeValue] = [:]
+                for (name, value) in donation.value {
+                    guard let field = declaration.fields.first(where: { $0.name == name }),
+                          let parsed = ValueText.parse(value.text, as: field.type) else {
+                        fail(value.range, "'\(value.text)' is not a valid '\(name)' for event '\(declaration.name)'", &report)
+                        return
+                    }
+                    payload[name] = parsed
+                }
+                try center.donate(declaration.name, value: payload, at: instant)
+                let shown = payload.isEmpty ? "" : " " + payload.sorted { $0.key < $1.key }.map { "\($0.key): \(ValueText.display($0.value))" }.joined(separator: ", ")
+                report.lines.append("donate \(declaration.name)\(shown)")
+            }
+        case .show(let items):
+            for item in items {
+                let tip = item.tip.value
+                guard pack.tips.contains(where: { $0.name == tip }) else {
+                    fail(item.tip.range, "no tip named '\(tip)'" + suggestion(tip, pack.tips.map(\.name)), &report)
+                    continue
+                }
+                if try center.shouldDisplay(tip) {
+                    try center.recordDisplay(tip, milliseconds: Int64(item.durationMilliseconds ?? 0))
+                    let count = try center.displayCount(of: tip)
+                    let shownFor = item.durationMilliseconds.map { " for \(ValueText.display(.duration(milliseconds: Int64($0))))" } ?? ""
+                    report.lines.append("show \(tip): displayed\(shownFor) (display \(count)); now \(try center.status(of: tip))")
+                } else {
+                    report.lines.append("show \(tip): not displayed — \(DisplayReason.whyNot(try center.explanation(of: tip)))")
+                }
+            }
+        case .invalidate(let tip, let reason):
+            guard let parsed = InvalidationReason(rawValue: reason.value) else { return }
+            try center.invalidate(tip.value, reason: parsed)
+            report.lines.append("invalidate \(tip.value) (\(parsed.rawValue)); now \(try center.status(of: tip.value))")
+        case .reset(let tip):
+            try center.resetEligibility(tip.value)
+            report.lines.append("reset \(tip.value); now \(try center.status(of: tip.value))")
+        case .expect(let expected):
+            for expectation in expected { try check(expectation, into: &report) }
+        }
+    }
+
+    private mutating func check(_ expectation: TimelineExpectation, into report: inout StepReport) throws {
+        let tip = expectation.tip.value
+        guard center.pack.tips.contains(where: { $0.name == tip }) else {
+            fail(expectation.tip.range, "no tip named '\(tip)'" + suggestion(tip, center.pack.tips.map(\.name)), &report)
+            return
+        }
+        if let pattern = expectation.status {
+            expectations += 1
+            let status = try center.status(of: tip)
+            let matches: Bool
+            switch (pattern.value, status) {
+            case (.pending, .pending), (.available, .available), (.invalidated(nil), .invalidated): matches = true
+            case (.invalidated(let reason?), .invalidated(let actual)): matches = reason == actual.rawValue
+            default: matches = false
+            }
+            record(matches, "\(tip) status \(Self.describe(pattern.value))", found: status.description, at: pattern.range, &report)
+        }
+        if let expected = expectation.shouldDisplay {
+            expectations += 1
+            let actual = try center.shouldDisplay(tip)
+            var found = String(actual)
+            if !actual { found += " (\(DisplayReason.whyNot(try center.explanation(of: tip))))" }
+            record(actual == expected.value, "\(tip) shouldDisplay \(expected.value)", found: found, at: expected.range, &report)
+        }
+        if let expected = expectation.displayCount {
+            expectations += 1
+            let actual = try center.displayCount(of: tip)
+            record(actual == Int64(expected.value), "\(tip) displayCount \(expected.value)", found: String(actual), at: expected.range, &report)
+        }
+    }
+
+    private mutating func record(_ passed: Bool, _ what: String, found: String, at range: SourceRange, _ report: inout StepReport) {
+        if passed {
+            report.lines.append("expect \(what): ok")
+        } else {
+            fail(range, "expected \(what), found \(found)", &report)
+        }
+    }
+
+    private static func describe(_ pattern: TimelineExpectation.StatusPattern) -> String {
+        switch pattern {
+        case .pending: return "pending"
+        case .available: return "available"
+        case .invalidated(let reason): return reason.map { "invalidated(\($0))" } ?? "invalidated"
+        }
+    }
+
+    private func suggestion(_ name: String, _ candidates: [String]) -> String {
+        Suggestions.didYouMean(name, in: candidates).map { "; \($0)" } ?? ""
+    }
+}

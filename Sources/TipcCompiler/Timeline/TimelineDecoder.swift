@@ -1,0 +1,264 @@
+import TipRuntime
+
+/// Reads a timeline file (YAML) into a `Timeline`, reporting every problem with its position.
+public enum TimelineDecoder {
+    public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> Timeline? {
+        guard let root = YAMLReader.read(file, diagnostics: &diagnostics) else { return nil }
+        var reader = Reader(diagnostics: [])
+        let timeline = reader.timeline(root)
+        diagnostics += reader.diagnostics
+        return reader.diagnostics.contains { $0.severity == .error } ? nil : timeline
+    }
+
+    private struct Reader {
+        var diagnostics: [Diagnostic]
+
+        mutating func error(_ code: DiagnosticCode, _ message: String, _ range: SourceRange, help: String? = nil) {
+            diagnostics.append(Diagnostic(code, message, at: range, help: help))
+        }
+
+        /// The pairs of a mapping, reporting unknown keys.
+        mutating func pairs(_ node: YAMLNode, _ what: String, allowed: [String]) -> [(key: String, pair: YAMLPair)] {
+            guard let pairs = node.pairs else {
+                error(.invalidValue, "\(what) must be a mapping, found \(node.kindDescription)", node.range)
+                return []
+            }
+            var result: [(String, YAMLPair)] = []
+            for pair in pairs {
+                let key = pair.key.scalar?.value ?? ""
+                guard allowed.contains(key) else {
+                    error(.unknownKey, "unknown key '\(key)' in \(what)", pair.key.range,
+                          help: Suggestions.didYouMean(key, in: allowed) ?? "keys: \(allowed.joined(separator: ", "))")
+                    continue
+                }
+                result.append((key, pair))
+            }
+            return result
+        }
+
+        mutating func text(_ node: YAMLNode, _ what: String) -> Located<String>? {
+            guard let scalar = node.scalar, !scalar.isNull || scalar.style != .plain else {
+                error(.invalidValue, "\(what) must be a text, found \(node.kindDescription)", node.range)
+                return nil
+            }
+            return Located(scalar.value, at: node.range)
+        }
+
+        mutating func timeline(_ root: YAMLNode) -> Timeline? {
+            var start: Int64?
+            var steps: [TimelineStep] = []
+            var stepNodes: [YAMLNode] = []
+            for (key, pair) in pairs(root, "the timeline", allowed: ["start", "steps"]) {
+                switch key {
+                case "start":
+                    guard let text = text(pair.value, "start") else { continue }
+                    guard let instant = ISO8601.milliseconds(from: text.value) else {
+                        error(.invalidValue, "'\(text.value)' is not an ISO-8601 instant", text.range, help: "write e.g. 2026-03-01T09:00:00Z")
+                        continue
+                    }
+                    start = Int64(instant)
+                default:
+                    guard let items = pair.value.items else {
+                        error(.invalidValue, "steps must be a list", pair.value.range)
+                        continue
+                    }
+                    stepNodes = items
+                }
+            }
+            guard let start else {
+                error(.missingKey, "the timeline has no 'start'", root.range, help: "add e.g. 'start: 2026-03-01T09:00:00Z'")
+                return nil
+            }
+            var previous = start
+            for node in stepNodes {
+                guard let step = step(node, start: start) else { continue }
+                if step.at < previous {
+                    error(.invalidValue, "time goes back: this step is before the one above it", step.range,
+                          help: "steps run in order; give each an 'at' no earlier than the last")
+                    continue
+                }
+                previous = step.at
+                steps.append(step)
+            }
+            return Timeline(start: start, steps: steps)
+        }
+
+        mutating func step(_ node: YAMLNode, start: Int64) -> TimelineStep? {
+            var at: Int64?
+            var actions: [TimelineAction] = []
+            for (key, pair) in pairs(node, "a step", allowed: ["at", "set", "donate", "show", "invalidate", "reset", "expect"]) {
+                let value = pair.value
+                switch key {
+                case "at": at = instant(value, start: start)
+                case "set":
+                    var assignments: [(Located<String>, TimelineValue)] = []
+                    for item in value.pairs ?? [] {
+                        guard let name = text(item.key, "a parameter name"), let scalar = item.value.scalar else {
+                            error(.invalidValue, "a parameter's value must be a scalar", item.value.range)
+                            continue
+                        }
+                        assignments.append((name, TimelineValue(text: scalar.value, range: item.value.range)))
+                    }
+                    if value.pairs == nil { error(.invalidValue, "set takes a mapping of parameters to values", value.range) }
+                    actions.append(.set(assignments))
+                case "donate":
+                    let items = value.items ?? [value]
+                    actions.append(.donate(items.compactMap { donation($0) }))
+                case "show":
+                    let items = value.items ?? [value]
+                    actions.append(.show(items.compactMap { show($0) }))
+                case "invalidate":
+                    var tip: Located<String>?
+                    var reason: Located<String>?
+                    for (field, item) in pairs(value, "invalidate", allowed: ["tip", "reason"]) {
+                        if field == "tip" { tip = text(item.value, "tip") } else { reason = text(item.value, "reason") }
+                    }
+                    if let reason, InvalidationReason(rawValue: reason.value) == nil {
+                        error(.invalidValue, "unknown invalidation reason '\(reason.value)'", reason.range,
+                              help: Suggestions.didYouMean(reason.value, in: InvalidationReason.allCases.map(\.rawValue)))
+                    }
+                    guard let tip else {
+                        error(.missingKey, "invalidate needs a 'tip'", value.range)
+                        continue
+                    }
+                    actions.append(.invalidate(tip: tip, reason: reason ?? Located(InvalidationReason.actionPerformed.rawValue, at: tip.range)))
+                case "reset":
+                    if let tip = text(value, "reset") { actions.append(.reset(tip: tip)) }
+                default:
+                    actions.append(.expect(expectations(value)))
+                }
+            }
+            guard let at else {
+                error(.missingKey, "a step needs 'at'", node.range, help: "write an offset from start (+1h) or an instant")
+                return nil
+            }
+            return TimelineStep(at: at, actions: actions, range: node.range)
+        }
+
+        /// `+1d2h` from `start`, or an absolute instant.
+        mutating func instant(_ node: YAMLNode, start: Int64) -> Int64? {
+            guard let text = text(node, "at") else { return nil }
+            if text.value.hasPrefix("+") {
+                switch DurationLiteral.seconds(of: String(text.value.dropFirst())) {
+                case .success(let seconds): return start + Int64(seconds) * 1000
+                case .failure(let failure):
+                    error(.invalidDuration, failure.message + " in '\(text.value)'", text.range, help: failure.help)
+                    return nil
+                }
+            }
+            guard let instant = ISO8601.milliseconds(from: text.value) else {
+                error(.invalidValue, "'\(text.value)' is neither an offset (+1h) nor an ISO-8601 instant", text.range)
+                return nil
+            }
+            return Int64(instant)
+        }
+
+        mutating func donation(_ node: YAMLNode) -> TimelineDonation? {
+            if node.scalar != nil {
+                return text(node, "an event").map { TimelineDonation(event: $0, value: []) }
+            }
+            var event: Located<String>?
+            var values: [(String, TimelineValue)] = []
+            for (key, pair) in pairs(node, "a donation", allowed: ["event", "value"]) {
+                if key == "event" {
+                    event = text(pair.value, "event")
+                } else {
+                    for item in pair.value.pairs ?? [] {
+                        guard let name = item.key.scalar?.value, let scalar = item.value.scalar else {
+                            error(.invalidValue, "a payload field's value must be a scalar", item.value.range)
+                            continue
+                        }
+                        values.append((name, TimelineValue(text: scalar.value, range: item.value.range)))
+                    }
+                }
+            }
+            guard let event else {
+                error(.missingKey, "a donation needs an 'event'", node.range)
+                return nil
+            }
+            return TimelineDonation(event: event, value: values)
+        }
+
+        mutating func show(_ node: YAMLNode) -> TimelineShow? {
+            if node.scalar != nil { return text(node, "a tip").map { TimelineShow(tip: $0) } }
+            var tip: Located<String>?
+            var duration: Int?
+            for (key, pair) in pairs(node, "a shown tip", allowed: ["tip", "for"]) {
+                if key == "tip" {
+                    tip = text(pair.value, "tip")
+                } else if let text = text(pair.value, "for") {
+                    switch DurationLiteral.seconds(of: text.value) {
+                    case .success(let seconds): duration = seconds * 1000
+                    case .failure(let failure): error(.invalidDuration, failure.message, text.range, help: failure.help)
+                    }
+                }
+            }
+            guard let tip else {
+                error(.missingKey, "a shown item needs a 'tip'", node.range)
+                return nil
+            }
+            return TimelineShow(tip: tip, durationMilliseconds: duration)
+        }
+
+        mutating func expectations(_ node: YAMLNode) -> [TimelineExpectation] {
+            var result: [TimelineExpectation] = []
+            for pair in node.pairs ?? [] {
+                guard let tip = text(pair.key, "a tip name") else { continue }
+                var expectation = TimelineExpectation(tip: tip)
+                if let scalar = pair.value.scalar {
+                    expectation.status = statusPattern(scalar.value, pair.value.range)
+                } else {
+                    for (key, item) in pairs(pair.value, "an expectation", allowed: ["status", "shouldDisplay", "displayCount"]) {
+                        guard let scalar = item.value.scalar else {
+                            error(.invalidValue, "'\(key)' must be a scalar", item.value.range)
+                            continue
+                        }
+                        switch key {
+                        case "status": expectation.status = statusPattern(scalar.value, item.value.range)
+                        case "shouldDisplay":
+                            guard let flag = Bool(scalar.value) else {
+                                error(.invalidValue, "shouldDisplay must be true or false", item.value.range)
+                                continue
+                            }
+                            expectation.shouldDisplay = Located(flag, at: item.value.range)
+                        default:
+                            guard let count = Int(scalar.value), count >= 0 else {
+                                error(.invalidValue, "displayCount must be a whole number", item.value.range)
+                                continue
+                            }
+                            expectation.displayCount = Located(count, at: item.value.range)
+                        }
+                    }
+                }
+                result.append(expectation)
+            }
+            if node.pairs == nil { error(.invalidValue, "expect takes a mapping of tips to expectations", node.range) }
+            return result
+        }
+
+        mutating func statusPattern(_ text: String, _ range: SourceRange) -> Located<TimelineExpectation.StatusPattern>? {
+            switch text {
+            case "pending": return Located(.pending, at: range)
+            case "available": return Located(.available, at: range)
+            case "invalidated": return Located(.invalidated(reason: nil), at: range)
+            default:
+                if text.hasPrefix("invalidated("), text.hasSuffix(")") {
+                    let reason = String(text.dropFirst(12).dropLast())
+                    if InvalidationReason(rawValue: reason) != nil { return Located(.invalidated(reason: reason), at: range) }
+                    error(.invalidValue, "unknown invalidation reason '\(reason)'", range,
+                          help: Suggestions.didYouMean(reason, in: InvalidationReason.allCases.map(\.rawValue)))
+                    return nil
+                }
+                error(.invalidValue, "unknown status '\(text)'", range,
+                      help: "write pending, available, invalidated or invalidated(REASON)")
+                return nil
+            }
+        }
+    }
+}
+
+extension TimelineExpectation {
+    init(tip: Located<String>) {
+        self.init(tip: tip, status: nil, shouldDisplay: nil, displayCount: nil)
+    }
+}
