@@ -1,6 +1,6 @@
 /// The subcommands `tipc` offers, in the order its help lists them.
 public enum BuiltinCommands {
     public static var all: [any TipcCommand.Type] {
-        [CheckCommand.self, SchemaCommand.self]
+        [CheckCommand.self, FmtCommand.self, ConvertCommand.self, SchemaCommand.self]
     }
 }
