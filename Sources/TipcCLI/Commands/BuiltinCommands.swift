@@ -1,6 +1,7 @@
 /// The subcommands `tipc` offers, in the order its help lists them.
 public enum BuiltinCommands {
     public static var all: [any TipcCommand.Type] {
-        [CheckCommand.self, CompileCommand.self, InspectCommand.self, StoreCommand.self, SimulateCommand.self, ExplainCommand.self, SchemaCommand.self]
+        [CheckCommand.self, CompileCommand.self, InspectCommand.self, ExplainCommand.self, SimulateCommand.self,
+         StoreCommand.self, FmtCommand.self, ConvertCommand.self, SchemaCommand.self]
     }
 }

@@ -1,0 +1,143 @@
+/// Prints a `ManifestFile` as a YAML manifest (SPEC §2): `tipkit`, `displayFrequency`, then
+/// the sections `parameters`, `events`, `tips` and `groups`, one blank line between them and
+/// between tips; parameters, limits, payloads, actions and groups in flow style; rules as block
+/// list items. Every string that YAML would read as something else is quoted, so decoding the
+/// output gives the same declarations (positions aside); the declarations' comments are
+/// written above them.
+public enum ManifestYAMLPrinter {
+    public static func print(_ file: ManifestFile, header: [String] = []) -> String {
+        var output = ""
+        for line in header { output += comment(line, indent: "") }
+        if let version = file.version { output += "tipkit: \(version.value)\n" }
+        if let frequency = file.displayFrequency {
+            output += "displayFrequency: \(TipsPrinter.spelling(of: frequency.value))\n"
+        }
+        var sections: [String] = []
+        if !file.parameters.isEmpty {
+            sections.append("parameters:\n" + file.parameters.map(parameter).joined())
+        }
+        if !file.events.isEmpty {
+            sections.append("events:\n" + file.events.map(event).joined())
+        }
+        if !file.tips.isEmpty {
+            sections.append("tips:\n" + file.tips.map(tip).joined(separator: "\n"))
+        }
+        if !file.groups.isEmpty {
+            sections.append("groups:\n" + file.groups.map(group).joined())
+        }
+        if !sections.isEmpty {
+            if !output.isEmpty { output += "\n" }
+            output += sections.joined(separator: "\n")
+        }
+        return output
+    }
+
+    // MARK: - Declarations
+
+    private static func parameter(_ parameter: ParameterDecl) -> String {
+        var fields: [String] = []
+        if let type = parameter.type { fields.append("type: \(type.value.rawValue)") }
+        if let value = parameter.defaultValue?.value { fields.append("default: \(literal(value))") }
+        if let values = parameter.values {
+            fields.append("values: [" + values.map { flowString($0.value) }.joined(separator: ", ") + "]")
+        }
+        if parameter.isTransient { fields.append("transient: true") }
+        return comments(parameter.comments) + "  \(key(parameter.name.name)): \(flowMapping(fields))\n"
+    }
+
+    private static func event(_ event: EventDecl) -> String {
+        var lines: [String] = []
+        if let limit = event.donationLimit {
+            var fields: [String] = []
+            if let count = limit.maximumCount { fields.append("maximumCount: \(count.value)") }
+            if let age = limit.maximumAgeSeconds { fields.append("maximumAge: \(DurationLiteral.format(seconds: age.value))") }
+            lines.append("    donationLimit: \(flowMapping(fields))\n")
+        }
+        if !event.fields.isEmpty {
+            let fields = event.fields.map { "\(flowString($0.name.name)): \($0.type?.value.rawValue ?? "string")" }
+            lines.append("    value: \(flowMapping(fields))\n")
+        }
+        let head = comments(event.comments) + "  \(key(event.name.name)):"
+        return lines.isEmpty ? head + " {}\n" : head + "\n" + lines.joined()
+    }
+
+    private static func tip(_ tip: TipDecl) -> String {
+        var output = comments(tip.comments) + "  \(key(tip.name.name)):"
+        var lines: [String] = []
+        if let title = tip.title { lines.append("title: \(blockString(title.value))") }
+        if let message = tip.message { lines.append("message: \(blockString(message.value))") }
+        switch tip.image?.value {
+        case .symbol(let symbol): lines.append("image: \(blockString(symbol))")
+        case .asset(let asset): lines.append("image: { asset: \(flowString(asset)) }")
+        case nil: break
+        }
+        if !tip.actions.isEmpty {
+            lines.append("actions:")
+            for action in tip.actions {
+                var fields = ["id: \(flowString(action.id.name))"]
+                if let title = action.title { fields.append("title: \(flowString(title.value))") }
+                lines.append("  - \(flowMapping(fields))")
+            }
+        }
+        if let count = tip.maxDisplayCount { lines.append("maxDisplayCount: \(count.value)") }
+        if let seconds = tip.maxDisplayDurationSeconds {
+            lines.append("maxDisplayDuration: \(DurationLiteral.format(seconds: seconds.value))")
+        }
+        if let ignores = tip.ignoresDisplayFrequency { lines.append("ignoresDisplayFrequency: \(ignores.value)") }
+        if !tip.rules.isEmpty {
+            lines.append("rules:")
+            for rule in tip.rules { lines.append("  - " + ruleScalar(ExpressionPrinter.print(rule))) }
+        }
+        if lines.isEmpty { return output + " {}\n" }
+        output += "\n"
+        for line in lines { output += "    " + line + "\n" }
+        return output
+    }
+
+    private static func group(_ group: GroupDecl) -> String {
+        var fields: [String] = []
+        if let priority = group.priority { fields.append("priority: \(priority.value.rawValue)") }
+        fields.append("tips: [" + group.tips.map { flowString($0.name) }.joined(separator: ", ") + "]")
+        return comments(group.comments) + "  \(key(group.name.name)): \(flowMapping(fields))\n"
+    }
+
+    // MARK: - Scalars
+
+    /// A rule as a block list item: plain when YAML reads it back unchanged, else in single
+    /// quotes (rules often hold double-quoted strings), else in double quotes.
+    static func ruleScalar(_ text: String) -> String {
+        if YAMLScalarWriter.isSafePlain(text, inFlow: false) { return text }
+        if YAMLScalarWriter.canSingleQuote(text) { return YAMLScalarWriter.singleQuoted(text) }
+        return YAMLScalarWriter.doubleQuoted(text)
+    }
+
+    /// A default value: bools and numbers plain, strings quoted where needed.
+    private static func literal(_ literal: Literal) -> String {
+        switch literal {
+        case .bool(let value): return value ? "true" : "false"
+        case .int(let value): return String(value)
+        case .double(let value):
+            if value.isNaN { return ".nan" }
+            if value.isInfinite { return value < 0 ? "-.inf" : ".inf" }
+            return value.description
+        case .string(let text): return flowString(text)
+        case .duration(let seconds): return DurationLiteral.format(seconds: seconds)
+        }
+    }
+
+    private static func key(_ name: String) -> String { YAMLScalarWriter.string(name, inFlow: false) }
+    private static func flowString(_ text: String) -> String { YAMLScalarWriter.string(text, inFlow: true) }
+    private static func blockString(_ text: String) -> String { YAMLScalarWriter.string(text, inFlow: false) }
+
+    private static func flowMapping(_ fields: [String]) -> String {
+        fields.isEmpty ? "{}" : "{ " + fields.joined(separator: ", ") + " }"
+    }
+
+    private static func comments(_ lines: [String]) -> String {
+        lines.map { comment($0, indent: "  ") }.joined()
+    }
+
+    private static func comment(_ text: String, indent: String) -> String {
+        indent + (text.isEmpty ? "#" : "# " + text) + "\n"
+    }
+}

@@ -1,0 +1,173 @@
+/// Prints a `ManifestFile` as a `.tips` file in canonical layout: the header (`tipkit`,
+/// `displayFrequency`), then parameters, events, tips and groups, each kind in its own block
+/// separated by one blank line (and a blank line between tips); tip attributes in a fixed
+/// order, indented by two spaces; rules through `ExpressionPrinter`. Parsing the output gives
+/// the same declarations (positions and comments aside).
+public enum TipsPrinter {
+    /// The file as `.tips` text, with the comments its declarations carry.
+    public static func print(_ file: ManifestFile, header: [String] = []) -> String {
+        print(file, comments: TipsComments(declarationsOf: file, header: header))
+    }
+
+    /// The file as `.tips` text, with `comments` placed around its items.
+    public static func print(_ file: ManifestFile, comments: TipsComments) -> String {
+        var writer = Writer(comments: comments)
+        if !comments.header.isEmpty {
+            for line in comments.header { writer.comment(line, indent: "") }
+            writer.blankLine()
+        }
+        var headLines = false
+        if let version = file.version {
+            writer.line("tipkit \(version.value)", item: .version)
+            headLines = true
+        }
+        if let frequency = file.displayFrequency {
+            writer.line("displayFrequency \(spelling(of: frequency.value))", item: .displayFrequency)
+            headLines = true
+        }
+        var needsSeparator = headLines
+        func separate() {
+            if needsSeparator { writer.blankLine() }
+            needsSeparator = true
+        }
+        if !file.parameters.isEmpty {
+            separate()
+            for (index, parameter) in file.parameters.enumerated() {
+                writer.line(declaration(of: parameter), item: .parameter(index))
+            }
+        }
+        if !file.events.isEmpty {
+            separate()
+            for (index, event) in file.events.enumerated() {
+                writer.line(declaration(of: event), item: .event(index))
+            }
+        }
+        for (index, tip) in file.tips.enumerated() {
+            separate()
+            write(tip, index: index, into: &writer)
+        }
+        if !file.groups.isEmpty {
+            separate()
+            for (index, group) in file.groups.enumerated() {
+                writer.line(declaration(of: group), item: .group(index))
+            }
+        }
+        if !comments.footer.isEmpty {
+            if needsSeparator { writer.blankLine() }
+            for line in comments.footer { writer.comment(line, indent: "") }
+        }
+        return writer.output
+    }
+
+    // MARK: - Declarations
+
+    static func spelling(of frequency: DisplayFrequencySpec) -> String {
+        switch frequency {
+        case .immediate: return "immediate"
+        case .hourly: return "hourly"
+        case .daily: return "daily"
+        case .weekly: return "weekly"
+        case .monthly: return "monthly"
+        case .custom(let seconds): return DurationLiteral.format(seconds: seconds)
+        }
+    }
+
+    /// A declared name: backticks unless it is a plain identifier and not a keyword.
+    static func name(_ identifier: Identifier) -> String {
+        NameSyntax.spelling(ofName: identifier.name)
+    }
+
+    static func declaration(of parameter: ParameterDecl) -> String {
+        var text = "param \(name(parameter.name)): \(parameter.type?.value.tipsSpelling ?? "String")"
+        if let value = parameter.defaultValue?.value {
+            text += " = " + defaultSpelling(of: value, type: parameter.type?.value)
+        }
+        if let values = parameter.values {
+            text += " in [" + values.map { ExpressionPrinter.quoted($0.value) }.joined(separator: ", ") + "]"
+        }
+        if parameter.isTransient { text += " transient" }
+        return text
+    }
+
+    /// A default value as the `.tips` grammar writes it: a date parameter's text as `date("…")`.
+    static func defaultSpelling(of literal: Literal, type: ValueTypeName?) -> String {
+        if type == .date, case .string(let text) = literal {
+            return "date(\(ExpressionPrinter.quoted(text)))"
+        }
+        return ExpressionPrinter.spelling(of: literal)
+    }
+
+    static func declaration(of event: EventDecl) -> String {
+        var text = "event \(name(event.name))"
+        if !event.fields.isEmpty {
+            let fields = event.fields.map { "\(name($0.name)): \($0.type?.value.tipsSpelling ?? "String")" }
+            text += " { " + fields.joined(separator: ", ") + " }"
+        }
+        if let count = event.donationLimit?.maximumCount { text += " limit \(count.value)" }
+        if let age = event.donationLimit?.maximumAgeSeconds { text += " within \(DurationLiteral.format(seconds: age.value))" }
+        return text
+    }
+
+    static func declaration(of group: GroupDecl) -> String {
+        let priority = group.priority?.value ?? .firstAvailable
+        let tips = group.tips.map(name).joined(separator: ", ")
+        return "group \(name(group.name)) \(priority.rawValue) {" + (tips.isEmpty ? "}" : " \(tips) }")
+    }
+
+    private static func write(_ tip: TipDecl, index: Int, into writer: inout Writer) {
+        writer.line("tip \(name(tip.name)) {", item: .tip(index))
+        func attribute(_ text: String, _ attribute: TipsItem.TipAttribute) {
+            writer.line("  " + text, item: .tipAttribute(tip: index, attribute))
+        }
+        if let title = tip.title { attribute("title \(ExpressionPrinter.quoted(title.value))", .title) }
+        if let message = tip.message { attribute("message \(ExpressionPrinter.quoted(message.value))", .message) }
+        switch tip.image?.value {
+        case .symbol(let symbol): attribute("image \(ExpressionPrinter.quoted(symbol))", .image)
+        case .asset(let asset): attribute("image asset \(ExpressionPrinter.quoted(asset))", .image)
+        case nil: break
+        }
+        for (offset, action) in tip.actions.enumerated() {
+            attribute("action \(ExpressionPrinter.quoted(action.id.name)) \(ExpressionPrinter.quoted(action.title?.value ?? ""))",
+                      .action(offset))
+        }
+        if let count = tip.maxDisplayCount { attribute("maxDisplayCount \(count.value)", .maxDisplayCount) }
+        if let seconds = tip.maxDisplayDurationSeconds {
+            attribute("maxDisplayDuration \(DurationLiteral.format(seconds: seconds.value))", .maxDisplayDuration)
+        }
+        if let ignores = tip.ignoresDisplayFrequency { attribute("ignoresDisplayFrequency \(ignores.value)", .ignoresDisplayFrequency) }
+        for (offset, rule) in tip.rules.enumerated() {
+            attribute("rule " + ExpressionPrinter.print(rule), .rule(offset))
+        }
+        writer.line("}", item: .tipEnd(index), leadingIndent: "  ")
+    }
+
+    /// Accumulates lines, placing each item's comments around it.
+    private struct Writer {
+        let comments: TipsComments
+        var output = ""
+
+        init(comments: TipsComments) {
+            self.comments = comments
+        }
+
+        mutating func line(_ text: String, item: TipsItem, leadingIndent: String? = nil) {
+            let indent = leadingIndent ?? String(text.prefix(while: { $0 == " " }))
+            for comment in comments.leading[item] ?? [] { self.comment(comment, indent: indent) }
+            output += text
+            if let trailing = comments.trailing[item] { output += " " + Self.commentText(trailing) }
+            output += "\n"
+        }
+
+        mutating func comment(_ text: String, indent: String) {
+            output += indent + Self.commentText(text) + "\n"
+        }
+
+        mutating func blankLine() {
+            output += "\n"
+        }
+
+        static func commentText(_ text: String) -> String {
+            text.isEmpty ? "//" : "// " + text
+        }
+    }
+}
