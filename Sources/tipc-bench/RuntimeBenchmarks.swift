@@ -46,13 +46,13 @@ private func durableDonations(_ pack: VerifiedRulePack, _ folder: String) throws
         for index in 0..<singles { _ = try? center.donate("event0", at: start + Int64(index)) }
     } / Double(singles)
     let raw = try SQLiteConnection(path: folder + "/raw-single.sqlite")
-    try raw.withSession { session throws(SQLiteError) in try session.execute("CREATE TABLE d(id TEXT PRIMARY KEY, event TEXT, date INTEGER, value TEXT)") }
+    try raw.withSession { session in try session.execute("CREATE TABLE d(id TEXT PRIMARY KEY, event TEXT, date INTEGER, value TEXT)") }
     var rowID = 0
     let rawSingle = Measure.median(runs: 3) {
         for _ in 0..<singles {
             rowID += 1
             let id = rowID
-            try? raw.withSession { session throws(SQLiteError) in
+            try? raw.withSession { session in
                 try session.run("INSERT INTO d VALUES (?1, 'event0', ?2, '')", [.text("x:\(id)"), .integer(id)])
             }
         }

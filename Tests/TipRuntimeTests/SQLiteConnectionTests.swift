@@ -17,8 +17,8 @@ func temporaryDatabasePath(_ name: String = "store") -> String {
 struct SQLiteConnectionTests {
     @Test func opensInWALModeWithFullSync() throws {
         let connection = try SQLiteConnection(path: temporaryDatabasePath())
-        let mode = try connection.withSession { session throws(SQLiteError) in try session.scalar("PRAGMA journal_mode") }
-        let sync = try connection.withSession { session throws(SQLiteError) in try session.scalar("PRAGMA synchronous") }
+        let mode = try connection.withSession { session in try session.scalar("PRAGMA journal_mode") }
+        let sync = try connection.withSession { session in try session.scalar("PRAGMA synchronous") }
         #expect(mode == .text("wal"))
         #expect(sync == .integer(2))
     }
@@ -29,9 +29,9 @@ struct SQLiteConnectionTests {
         try migrations.apply(to: SQLiteConnection(path: path))
         let reopened = try SQLiteConnection(path: path)
         try migrations.apply(to: reopened)
-        let version = try reopened.withSession { session throws(SQLiteError) in try session.scalar("PRAGMA user_version") }
+        let version = try reopened.withSession { session in try session.scalar("PRAGMA user_version") }
         #expect(version == .integer(2))
-        try reopened.withSession { session throws(SQLiteError) in try session.run("INSERT INTO a(x, y) VALUES (?1, ?2)", [.integer(1), .text("ok")]) }
+        try reopened.withSession { session in try session.run("INSERT INTO a(x, y) VALUES (?1, ?2)", [.integer(1), .text("ok")]) }
     }
 
     @Test func aNewerSchemaIsRefusedUntouched() throws {
@@ -44,7 +44,7 @@ struct SQLiteConnectionTests {
 
     @Test func aFailedTransactionChangesNothing() throws {
         let connection = try SQLiteConnection(path: temporaryDatabasePath())
-        try connection.withSession { session throws(SQLiteError) in try session.execute("CREATE TABLE t(x INTEGER PRIMARY KEY)") }
+        try connection.withSession { session in try session.execute("CREATE TABLE t(x INTEGER PRIMARY KEY)") }
         #expect(throws: SQLiteError.self) {
             try connection.withSession { session in
                 try session.transaction { tx in
@@ -53,7 +53,7 @@ struct SQLiteConnectionTests {
                 }
             }
         }
-        let count = try connection.withSession { session throws(SQLiteError) in try session.scalar("SELECT count(*) FROM t") }
+        let count = try connection.withSession { session in try session.scalar("SELECT count(*) FROM t") }
         #expect(count == .integer(0))
     }
 

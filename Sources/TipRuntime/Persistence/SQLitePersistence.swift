@@ -205,7 +205,7 @@ public final class SQLitePersistence: TipPersistence {
 
     // MARK: - Helpers
 
-    private static func insert(tip name: String, _ record: TipRecord, into session: borrowing SQLiteConnection.Session) throws(SQLiteError) {
+    private static func insert(tip name: String, _ record: TipRecord, into session: SQLiteConnection.Session) throws(SQLiteError) {
         let invalidation = record.invalidation
         try session.run(
             "INSERT OR REPLACE INTO tips(name, invalidation, invalidation_ms, invalidation_device, reset_ms, reset_device) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -227,7 +227,7 @@ public final class SQLitePersistence: TipPersistence {
         }
     }
 
-    private static func writeLatestFirstDisplay(_ value: Int64?, into session: borrowing SQLiteConnection.Session) throws(SQLiteError) {
+    private static func writeLatestFirstDisplay(_ value: Int64?, into session: SQLiteConnection.Session) throws(SQLiteError) {
         if let value {
             try session.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('latest_first_display', ?1)", [.text(String(value))])
         } else {
@@ -236,7 +236,7 @@ public final class SQLitePersistence: TipPersistence {
     }
 
     /// Runs `body` on the connection, turning SQLite failures into store errors.
-    private static func run<T>(_ connection: SQLiteConnection, _ body: (borrowing SQLiteConnection.Session) throws -> T) throws(TipStoreError) -> T {
+    private static func run<T>(_ connection: SQLiteConnection, _ body: (SQLiteConnection.Session) throws -> T) throws(TipStoreError) -> T {
         do {
             return try connection.withSession { session in try body(session) }
         } catch let error as SQLiteError {

@@ -1,5 +1,7 @@
 import CSQLite
-import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One connection to an SQLite database file. All access is serialised by a lock; prepared
 /// statements are cached by their SQL and reused.
@@ -23,8 +25,8 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
-    /// Row access inside `withConnection`; valid only during the closure.
-    public struct Rows: ~Copyable {
+    /// Row access inside `query`; valid only during its closure.
+    public struct Rows {
         fileprivate let statement: SQLiteStatement
 
         /// Advances to the next row; false when there is none.
@@ -34,8 +36,8 @@ public final class SQLiteConnection: @unchecked Sendable {
         public func value(_ column: Int32) -> SQLiteValue { statement.column(column) }
     }
 
-    /// Statements run while the lock is held.
-    public struct Session: ~Copyable {
+    /// Statements run while the lock is held; valid only during `withSession`'s closure.
+    public struct Session {
         fileprivate let handle: Handle
 
         /// Runs `sql` (one or more statements without parameters).
@@ -58,7 +60,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
 
         /// Runs a query and hands its rows to `body`.
-        public func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ body: (borrowing Rows) throws -> T) throws -> T {
+        public func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ body: (Rows) throws -> T) throws -> T {
             let statement = try prepared(sql)
             try statement.bind(values)
             defer { statement.reset() }
@@ -75,7 +77,7 @@ public final class SQLiteConnection: @unchecked Sendable {
 
         /// Runs `body` in one transaction (`BEGIN IMMEDIATE`), committed if it returns and rolled
         /// back if it throws.
-        public func transaction<T>(_ body: (borrowing Session) throws -> T) throws -> T {
+        public func transaction<T>(_ body: (Session) throws -> T) throws -> T {
             try run("BEGIN IMMEDIATE")
             do {
                 let result = try body(self)
@@ -98,7 +100,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
-    private let lock = Mutex(())
+    private let lock = ConnectionLock()
     private let handle: Handle
     public let path: String
 
@@ -117,18 +119,31 @@ public final class SQLiteConnection: @unchecked Sendable {
         sqlite3_busy_timeout(pointer, busyTimeoutMilliseconds)
         self.handle = Handle(pointer: pointer)
         self.path = path
-        try withSession { session throws(SQLiteError) in
-            if !readOnly {
-                try session.execute("PRAGMA journal_mode=WAL")
-            }
-            try session.execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
+        // Not shared yet: no lock needed.
+        let session = Session(handle: handle)
+        if !readOnly {
+            try session.execute("PRAGMA journal_mode=WAL")
         }
+        try session.execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
     }
 
     /// Runs `body` with exclusive access to the connection.
-    public func withSession<T, E: Error>(_ body: (borrowing Session) throws(E) -> T) throws(E) -> T {
-        try lock.withLock { _ throws(E) -> T in
-            try body(Session(handle: handle))
-        }
+    public func withSession<T>(_ body: (Session) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(Session(handle: handle))
     }
+}
+
+/// A plain mutual-exclusion lock (pthread), for a critical section whose closure may throw
+/// any error and return any value.
+final class ConnectionLock: @unchecked Sendable {
+    // @unchecked: the pthread mutex is the synchronisation itself.
+    private var mutex = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    func lock() { pthread_mutex_lock(&mutex) }
+    func unlock() { pthread_mutex_unlock(&mutex) }
 }

@@ -40,7 +40,7 @@ public struct SQLiteMigrations: Sendable {
     }
 
     /// Runs the missing steps; returns the version found when it is newer than known.
-    private func migrate(_ session: borrowing SQLiteConnection.Session) throws(SQLiteError) -> Int? {
+    private func migrate(_ session: SQLiteConnection.Session) throws(SQLiteError) -> Int? {
         var version = try currentVersion(session)
         if version > latestVersion { return version }
         while version < latestVersion {
@@ -61,7 +61,7 @@ public struct SQLiteMigrations: Sendable {
         return nil
     }
 
-    private func currentVersion(_ session: borrowing SQLiteConnection.Session) throws(SQLiteError) -> Int {
+    private func currentVersion(_ session: SQLiteConnection.Session) throws(SQLiteError) -> Int {
         if case .integer(let version) = try session.scalar("PRAGMA user_version") { return version }
         return 0
     }
