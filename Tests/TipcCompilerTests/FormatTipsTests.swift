@@ -41,7 +41,7 @@ import Testing
             param plan: String = "free" in ["free", "pro"]
             param when: Date = date("2026-01-01T00:00:00Z")
 
-            event b { n: Int } limit 5 within 1w // an event
+            event b { n: Int } limit 5 within 7d // an event
 
             tip t {
               title "T" // about the title

@@ -61,7 +61,7 @@ import Testing
                     a.count == 2
 
                   - a.count >= 4
-                  - a.count >= 5 within 1w
+                  - a.count >= 5 within 7d
               t2: { title: U, rules: [ a.count > 1, "a.count in [1, 2]" ] }
 
               t3:

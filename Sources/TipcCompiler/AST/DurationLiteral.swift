@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// Duration literals: `45s`, `30m`, `12h`, `3d`, `2w`, and concatenations such as `1d12h`.
 /// Months and years are refused: their length varies.
 public enum DurationLiteral {
@@ -69,15 +71,10 @@ public enum DurationLiteral {
         return sawComponent ? .success(total) : .failure(.malformed)
     }
 
-    /// The canonical spelling of `seconds` (`129600` → `1d12h`; 0 → `0s`).
+    /// The canonical spelling of `seconds` (`129600` → `1d12h`; 0 → `0s`; days are the
+    /// largest unit).
     public static func format(seconds: Int) -> String {
-        if seconds == 0 { return "0s" }
-        var rest = seconds
-        var text = ""
-        for (unit, size) in [("w", 604_800), ("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] where rest >= size {
-            text += "\(rest / size)\(unit)"
-            rest %= size
-        }
-        return text
+        seconds < 0 ? "-" + DurationFormatting.describe(seconds: UInt64(seconds.magnitude))
+                    : DurationFormatting.describe(seconds: UInt64(seconds))
     }
 }
