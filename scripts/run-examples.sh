@@ -11,6 +11,7 @@ out=".build/examples"
 mkdir -p "$out"
 
 "$tipc" check Examples
+"$tipc" fmt --check Examples
 for app in news photo-privacy backyard-birds; do
   "$tipc" compile "Examples/$app" -o "$out/$app.tippack"
   "$tipc" simulate "$out/$app.tippack" --timeline "Examples/$app/$app.timeline.yaml" --db "$out/$app.sqlite"
