@@ -43,6 +43,12 @@ enum Measure {
         residentField("VmRSS:")
     }
 
+    /// Gives memory freed so far back to the system, so that a later resident-size reading
+    /// shows what is really held (glibc keeps freed heap otherwise).
+    static func releaseFreedMemory() {
+        malloc_trim(0)
+    }
+
     /// Resets the peak resident size to the current one, so a later `peakResidentBytes()`
     /// measures only what comes after (Linux: write 5 to /proc/self/clear_refs).
     static func resetPeak() {

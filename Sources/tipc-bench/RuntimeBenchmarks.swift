@@ -87,6 +87,7 @@ private func largeStore(_ pack: VerifiedRulePack, _ folder: String) throws {
         }
         _ = try persistence.append(donations)
     }
+    Measure.releaseFreedMemory()
     let before = Measure.residentBytes()
     Measure.resetPeak()
     var opened: TipCenter?
@@ -94,6 +95,7 @@ private func largeStore(_ pack: VerifiedRulePack, _ folder: String) throws {
         opened = try? TipCenter(pack: pack, persistence: try! SQLitePersistence(path: path), clock: ManualClock(now: start))
     }
     let memory = Measure.peakResidentBytes() - before
+    Measure.releaseFreedMemory()
     let retained = Measure.residentBytes() - before
     guard let opened, opened.donationCount(of: "event0") == total / 50 else { throw BenchmarkError("the large store did not open fully") }
     let scan = Measure.median(runs: 1) {
