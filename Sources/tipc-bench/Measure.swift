@@ -46,7 +46,10 @@ enum Measure {
     /// Gives memory freed so far back to the system, so that a later resident-size reading
     /// shows what is really held (glibc keeps freed heap otherwise).
     static func releaseFreedMemory() {
-        malloc_trim(0)
+        // glibc's malloc_trim, looked up at run time (its header is not part of the Glibc module).
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
     }
 
     /// Resets the peak resident size to the current one, so a later `peakResidentBytes()`
