@@ -74,13 +74,17 @@ private struct VMBenchmarks {
     }
 
     func windowCount(_ timestamps: UnsafeBufferPointer<Int64>, now: Int64, window: Int64) -> Int {
+        // The same branch-free binary search as the VM's.
         func upper(_ bound: Int64) -> Int {
-            var low = 0, high = timestamps.count
-            while low < high {
-                let middle = (low + high) >> 1
-                if timestamps[middle] <= bound { low = middle + 1 } else { high = middle }
+            var length = timestamps.count
+            guard length > 0 else { return 0 }
+            var base = 0
+            while length > 1 {
+                let half = length >> 1
+                base = timestamps[base &+ half] <= bound ? base &+ half : base
+                length &-= half
             }
-            return low
+            return timestamps[base] <= bound ? base &+ 1 : base
         }
         return max(0, upper(now) - upper(now - window))
     }

@@ -4,3 +4,4 @@ let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 
 if wanted("frontend") { runFrontendBenchmarks() }
+if wanted("vm") { runVMBenchmarks() }

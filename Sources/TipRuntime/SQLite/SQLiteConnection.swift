@@ -128,7 +128,10 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// Runs `body` with exclusive access to the connection.
     public func withSession<T, E: Error>(_ body: (borrowing Session) throws(E) -> T) throws(E) -> T {
         try lock.withLock { _ throws(E) -> T in
-            try body(Session(handle: handle))
+            // A named local: passing the temporary straight to `body` crashes the optimizer's
+            // generic specializer (Swift 6.3.1, release builds).
+            let session = Session(handle: handle)
+            return try body(session)
         }
     }
 }
