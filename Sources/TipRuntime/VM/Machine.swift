@@ -19,7 +19,7 @@ struct Machine<Store: DonationStore> {
     let collections: UnsafeMutablePointer<CollectionValue>
     var collectionCount = 0
     /// Donation indices of list collections (freed by the machine's owner).
-    var members = MemberStack()
+    var members: MemberStack
     /// Where the rule being evaluated starts in `code` (failures and traces are relative to it).
     var ruleStart = 0
 
@@ -38,7 +38,8 @@ struct Machine<Store: DonationStore> {
 
     init(code: UnsafeBufferPointer<UInt32>, strings: UnsafeBufferPointer<String>, parameterSlots: UnsafeBufferPointer<Int64>,
          parameterValues: UnsafeBufferPointer<RuntimeValue>, eventFieldTypes: UnsafeBufferPointer<[ValueType]>,
-         store: UnsafePointer<Store>, now: Int64, stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>) {
+         store: UnsafePointer<Store>, now: Int64, stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>,
+         members: MemberStack) {
         self.code = code
         self.strings = strings
         self.parameterSlots = parameterSlots
@@ -48,6 +49,7 @@ struct Machine<Store: DonationStore> {
         self.now = now
         self.stack = stack
         self.collections = collections
+        self.members = members
     }
 
     /// Evaluates the whole rule whose code starts at `start`.
@@ -325,22 +327,30 @@ struct Machine<Store: DonationStore> {
                 let type = column.type
                 var kept = top.low
                 column.slots.withUnsafeBufferPointer { slots in
-                    var groups: [Int64: (count: Int, first: Int)] = [:]
-                    groups.reserveCapacity(top.count)
+                    // Groups are numbered in order of first appearance, so among groups of equal
+                    // size the lowest number is the one whose first donation is earliest.
+                    var groupOfKey: [Int64: Int] = [:]
+                    groupOfKey.reserveCapacity(top.count)
+                    var groupKeys: [Int64] = [], groupSizes: [Int] = []
                     for position in top.low..<top.high {
-                        let index = members[position]
-                        groups[Self.key(slots[index], type), default: (0, index)].count += 1
+                        let key = Self.key(slots[members[position]], type)
+                        if let group = groupOfKey[key] {
+                            groupSizes[group] += 1
+                        } else {
+                            groupOfKey[key] = groupKeys.count
+                            groupKeys.append(key)
+                            groupSizes.append(1)
+                        }
                     }
+                    guard !groupKeys.isEmpty else { return }
                     let largest = opcode == Opcode.largestSubset.rawValue
-                    var chosen: (key: Int64, count: Int, first: Int)?
-                    for (key, group) in groups {
-                        guard let best = chosen else { chosen = (key, group.count, group.first); continue }
-                        let better = group.count == best.count ? group.first < best.first
-                            : (largest ? group.count > best.count : group.count < best.count)
-                        if better { chosen = (key, group.count, group.first) }
+                    var chosen = 0
+                    for group in groupSizes.indices.dropFirst()
+                    where largest ? groupSizes[group] > groupSizes[chosen] : groupSizes[group] < groupSizes[chosen] {
+                        chosen = group
                     }
-                    guard let chosen else { return }
-                    for position in top.low..<top.high where Self.key(slots[members[position]], type) == chosen.key {
+                    let chosenKey = groupKeys[chosen]
+                    for position in top.low..<top.high where Self.key(slots[members[position]], type) == chosenKey {
                         members[kept] = members[position]
                         kept += 1
                     }

@@ -1,10 +1,20 @@
 /// The donation indices of the VM's list collections, stacked in the order their collections
 /// were pushed, in manually managed memory: the machine holding it stays a plain value with
-/// nothing to release per evaluation. The machine's owner frees it with `deallocate()`.
+/// nothing to release per evaluation. It starts in a caller-provided buffer (on the call
+/// stack) and moves to the heap when that is full; the machine's owner frees it with
+/// `deallocate()`.
 struct MemberStack {
     private var base: UnsafeMutablePointer<Int>?
     private(set) var count = 0
     private var capacity = 0
+    /// Whether `base` was allocated here (and so must be freed here).
+    private var ownsStorage = false
+
+    /// An empty stack using `initial` until it needs more room.
+    init(initial: UnsafeMutableBufferPointer<Int>) {
+        base = initial.baseAddress
+        capacity = initial.count
+    }
 
     /// The index at `position` (which must be below `count`).
     subscript(position: Int) -> Int {
@@ -41,8 +51,9 @@ struct MemberStack {
 
     /// Frees the storage; the stack is empty afterwards.
     mutating func deallocate() {
-        base?.deallocate()
+        if ownsStorage { base?.deallocate() }
         base = nil
+        ownsStorage = false
         count = 0
         capacity = 0
     }
@@ -53,9 +64,10 @@ struct MemberStack {
         let storage = UnsafeMutablePointer<Int>.allocate(capacity: newCapacity)
         if let base {
             storage.update(from: base, count: count)
-            base.deallocate()
+            if ownsStorage { base.deallocate() }
         }
         base = storage
         capacity = newCapacity
+        ownsStorage = true
     }
 }

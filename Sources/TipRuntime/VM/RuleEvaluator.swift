@@ -61,6 +61,7 @@ public struct RuleEvaluator: Sendable {
 
     /// Calls `body` with a machine over this pack's code and the given inputs, all borrowed for
     /// the call: nothing is copied and the stacks live on the call stack.
+    @inline(__always)
     private func withMachine<Store: DonationStore, Result>(_ parameters: ParameterValues, _ store: Store, _ now: Int64,
                                                             _ body: (inout Machine<Store>) -> Result) -> Result {
         checkInputs(parameters, store)
@@ -70,10 +71,11 @@ public struct RuleEvaluator: Sendable {
                     parameters.slots.withUnsafeBufferPointer { parameterSlots in
                         parameters.values.withUnsafeBufferPointer { parameterValues in
                             withUnsafePointer(to: store) { store in
-                                withStacks { stack, collections in
+                                withStacks { stack, collections, members in
                                     var machine = Machine(code: code, strings: strings, parameterSlots: parameterSlots,
                                                           parameterValues: parameterValues, eventFieldTypes: eventFieldTypes,
-                                                          store: store, now: now, stack: stack, collections: collections)
+                                                          store: store, now: now, stack: stack, collections: collections,
+                                                          members: MemberStack(initial: members))
                                     let result = body(&machine)
                                     machine.members.deallocate()
                                     return result
@@ -86,18 +88,27 @@ public struct RuleEvaluator: Sendable {
         }
     }
 
-    /// Bytes of the usual stacks' allocation: a constant size, so it is a plain stack frame.
-    private static let usualStackBytes = 512
+    /// Bytes of the usual stacks' allocation: a constant size within the standard library's
+    /// limit for stack allocation, so it is a plain stack frame.
+    private static let usualStackBytes = 1024
+    /// Room for member lists at the end of the stacks' allocation, in indices.
+    private static let initialMemberCapacity = 64
 
-    /// Calls `body` with the value and collection stacks, both in one temporary allocation.
+    /// Calls `body` with the value and collection stacks and the first room for member lists,
+    /// all in one temporary allocation.
     @inline(__always)
-    private func withStacks<Result>(_ body: (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<CollectionValue>) -> Result) -> Result {
+    private func withStacks<Result>(
+        _ body: (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<CollectionValue>, UnsafeMutableBufferPointer<Int>) -> Result
+    ) -> Result {
         let collectionOffset = (valueDepth * MemoryLayout<Int64>.stride + 15) & ~15
-        let bytes = collectionOffset + collectionDepth * MemoryLayout<CollectionValue>.stride
+        let memberOffset = (collectionOffset + collectionDepth * MemoryLayout<CollectionValue>.stride + 15) & ~15
+        let bytes = memberOffset + Self.initialMemberCapacity * MemoryLayout<Int>.stride
         func split(_ buffer: UnsafeMutableRawBufferPointer) -> Result {
             let base = buffer.baseAddress.unsafelyUnwrapped
+            let members = (base + memberOffset).bindMemory(to: Int.self, capacity: Self.initialMemberCapacity)
             return body(base.bindMemory(to: Int64.self, capacity: valueDepth),
-                        (base + collectionOffset).bindMemory(to: CollectionValue.self, capacity: collectionDepth))
+                        (base + collectionOffset).bindMemory(to: CollectionValue.self, capacity: collectionDepth),
+                        UnsafeMutableBufferPointer(start: members, count: Self.initialMemberCapacity))
         }
         if bytes <= Self.usualStackBytes {
             return withUnsafeTemporaryAllocation(byteCount: Self.usualStackBytes, alignment: 16, split)
