@@ -166,91 +166,91 @@ struct Machine<Store: DonationStore> {
             let opcode = UInt8(truncatingIfNeeded: word)
             switch opcode {
             case Opcode.ret.rawValue:
-                return stack[sp - 1] != 0
+                return stack[sp &- 1] != 0
             case Opcode.pushBool.rawValue, Opcode.pushString.rawValue:
-                stack[sp] = Int64(a); sp += 1; pc += 1
+                stack[sp] = Int64(a); sp &+= 1; pc &+= 1
             case Opcode.pushInt.rawValue, Opcode.pushDouble.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
-                stack[sp] = Instruction.immediate(code[pc + 1], code[pc + 2]); sp += 1; pc += 3
+                stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
             case Opcode.loadNow.rawValue:
-                stack[sp] = now; sp += 1; pc += 1
+                stack[sp] = now; sp &+= 1; pc &+= 1
             case Opcode.loadParameter.rawValue:
-                stack[sp] = parameterSlots[a]; sp += 1; pc += 1
+                stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
             case Opcode.loadField.rawValue:
                 let fields = currentFields
                 let slot = fields[a].slots[currentIndex]
                 stack[sp] = fields[a].type == .string ? StringReference.field(event: currentEvent, field: a, code: slot) : slot
-                sp += 1; pc += 1
+                sp &+= 1; pc &+= 1
             case Opcode.not.rawValue:
-                stack[sp - 1] ^= 1; pc += 1
+                stack[sp &- 1] ^= 1; pc &+= 1
             case Opcode.jumpIfFalse.rawValue:
-                if stack[sp - 1] == 0 { pc += 1 + a } else { sp -= 1; pc += 1 }
+                if stack[sp &- 1] == 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
             case Opcode.jumpIfTrue.rawValue:
-                if stack[sp - 1] != 0 { pc += 1 + a } else { sp -= 1; pc += 1 }
+                if stack[sp &- 1] != 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
             case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
-                let holds = Self.compare(a, stack[sp - 2], stack[sp - 1])
-                sp -= 1; stack[sp - 1] = holds ? 1 : 0; pc += 1
+                let holds = Self.compare(a, stack[sp &- 2], stack[sp &- 1])
+                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareDouble.rawValue:
-                let holds = Self.compare(a, Self.double(stack[sp - 2]), Self.double(stack[sp - 1]))
-                sp -= 1; stack[sp - 1] = holds ? 1 : 0; pc += 1
+                let holds = Self.compare(a, Self.double(stack[sp &- 2]), Self.double(stack[sp &- 1]))
+                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareString.rawValue:
-                let holds = Self.compare(a, resolve(stack[sp - 2]), resolve(stack[sp - 1]))
-                sp -= 1; stack[sp - 1] = holds ? 1 : 0; pc += 1
+                let holds = Self.compare(a, resolve(stack[sp &- 2]), resolve(stack[sp &- 1]))
+                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareIntImmediate.rawValue:
-                let holds = Self.compare(a, stack[sp - 1], Instruction.immediate(code[pc + 1], code[pc + 2]))
-                stack[sp - 1] = holds ? 1 : 0; pc += 3
+                let holds = Self.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
             case Opcode.compareDoubleImmediate.rawValue:
-                let constant = Self.double(Instruction.immediate(code[pc + 1], code[pc + 2]))
-                let holds = Self.compare(a, Self.double(stack[sp - 1]), constant)
-                stack[sp - 1] = holds ? 1 : 0; pc += 3
+                let constant = Self.double(Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                let holds = Self.compare(a, Self.double(stack[sp &- 1]), constant)
+                stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
             case Opcode.compareStringImmediate.rawValue:
-                let holds = Self.compare(a, resolve(stack[sp - 1]), strings[Int(code[pc + 1])])
-                stack[sp - 1] = holds ? 1 : 0; pc += 2
+                let holds = Self.compare(a, resolve(stack[sp &- 1]), strings[Int(code[pc &+ 1])])
+                stack[sp &- 1] = holds ? 1 : 0; pc &+= 2
             case Opcode.inInts.rawValue:
-                let value = stack[sp - 1]
+                let value = stack[sp &- 1]
                 var found = false
                 for index in 0..<a where Instruction.immediate(code[pc + 1 + 2 * index], code[pc + 2 + 2 * index]) == value {
                     found = true; break
                 }
-                stack[sp - 1] = found ? 1 : 0; pc += 1 + 2 * a
+                stack[sp &- 1] = found ? 1 : 0; pc &+= 1 &+ 2 &* a
             case Opcode.inDoubles.rawValue:
-                let value = Self.double(stack[sp - 1])
+                let value = Self.double(stack[sp &- 1])
                 var found = false
                 for index in 0..<a where Self.double(Instruction.immediate(code[pc + 1 + 2 * index], code[pc + 2 + 2 * index])) == value {
                     found = true; break
                 }
-                stack[sp - 1] = found ? 1 : 0; pc += 1 + 2 * a
+                stack[sp &- 1] = found ? 1 : 0; pc &+= 1 &+ 2 &* a
             case Opcode.inStrings.rawValue:
-                let value = resolve(stack[sp - 1])
+                let value = resolve(stack[sp &- 1])
                 var found = false
                 for index in 0..<a where strings[Int(code[pc + 1 + index])] == value {
                     found = true; break
                 }
-                stack[sp - 1] = found ? 1 : 0; pc += 1 + a
+                stack[sp &- 1] = found ? 1 : 0; pc &+= 1 &+ a
             case Opcode.inBools.rawValue:
-                stack[sp - 1] = (a >> Int(stack[sp - 1])) & 1 == 1 ? 1 : 0; pc += 1
+                stack[sp &- 1] = (a >> Int(stack[sp &- 1])) & 1 == 1 ? 1 : 0; pc &+= 1
             case Opcode.add.rawValue, Opcode.subtract.rawValue, Opcode.multiply.rawValue:
-                let left = stack[sp - 2], right = stack[sp - 1]
+                let left = stack[sp &- 2], right = stack[sp &- 1]
                 let (result, overflow) = switch opcode {
                 case Opcode.add.rawValue: left.addingReportingOverflow(right)
                 case Opcode.subtract.rawValue: left.subtractingReportingOverflow(right)
                 default: left.multipliedReportingOverflow(by: right)
                 }
                 if overflow { return fail(.integerOverflow, at) }
-                sp -= 1; stack[sp - 1] = result; pc += 1
+                sp &-= 1; stack[sp &- 1] = result; pc &+= 1
             case Opcode.divide.rawValue, Opcode.remainder.rawValue:
-                let left = stack[sp - 2], right = stack[sp - 1]
+                let left = stack[sp &- 2], right = stack[sp &- 1]
                 if right == 0 { return fail(.divisionByZero, at) }
                 let (result, overflow) = opcode == Opcode.divide.rawValue
                     ? left.dividedReportingOverflow(by: right) : left.remainderReportingOverflow(dividingBy: right)
                 if overflow { return fail(.integerOverflow, at) }
-                sp -= 1; stack[sp - 1] = result; pc += 1
+                sp &-= 1; stack[sp &- 1] = result; pc &+= 1
             case Opcode.negate.rawValue:
-                let (result, overflow) = Int64(0).subtractingReportingOverflow(stack[sp - 1])
+                let (result, overflow) = Int64(0).subtractingReportingOverflow(stack[sp &- 1])
                 if overflow { return fail(.integerOverflow, at) }
-                stack[sp - 1] = result; pc += 1
+                stack[sp &- 1] = result; pc &+= 1
             case Opcode.addDouble.rawValue, Opcode.subtractDouble.rawValue, Opcode.multiplyDouble.rawValue,
                  Opcode.divideDouble.rawValue, Opcode.remainderDouble.rawValue:
-                let left = Self.double(stack[sp - 2]), right = Self.double(stack[sp - 1])
+                let left = Self.double(stack[sp &- 2]), right = Self.double(stack[sp &- 1])
                 let result: Double = switch opcode {
                 case Opcode.addDouble.rawValue: left + right
                 case Opcode.subtractDouble.rawValue: left - right
@@ -259,123 +259,150 @@ struct Machine<Store: DonationStore> {
                 default: left.truncatingRemainder(dividingBy: right)
                 }
                 if !result.isFinite { return fail(.nonFiniteDouble, at) }
-                sp -= 1; stack[sp - 1] = Self.slot(result); pc += 1
+                sp &-= 1; stack[sp &- 1] = Self.slot(result); pc &+= 1
             case Opcode.negateDouble.rawValue:
-                let result = -Self.double(stack[sp - 1])
+                let result = -Self.double(stack[sp &- 1])
                 if !result.isFinite { return fail(.nonFiniteDouble, at) }
-                stack[sp - 1] = Self.slot(result); pc += 1
+                stack[sp &- 1] = Self.slot(result); pc &+= 1
             case Opcode.intToDouble.rawValue:
-                stack[sp - 1] = Self.slot(Double(stack[sp - 1])); pc += 1
+                stack[sp &- 1] = Self.slot(Double(stack[sp &- 1])); pc &+= 1
             case Opcode.countEvent.rawValue:
-                stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { $0.count }); sp += 1; pc += 1
+                stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { $0.count }); sp &+= 1; pc &+= 1
             case Opcode.countEventWithin.rawValue:
-                let range = windowRange(a, Instruction.immediate(code[pc + 1], code[pc + 2]))
-                stack[sp] = Int64(range.count); sp += 1; pc += 3
+                let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                stack[sp] = Int64(range.count); sp &+= 1; pc &+= 3
             case Opcode.event.rawValue:
                 let count = store.pointee.withTimestamps(ofEvent: a) { $0.count }
                 collections[collectionCount] = CollectionValue(event: a, low: 0, high: count, isList: false)
-                collectionCount += 1; pc += 1
+                collectionCount += 1; pc &+= 1
             case Opcode.within.rawValue:
-                let window = Instruction.immediate(code[pc + 1], code[pc + 2])
-                var top = collections[collectionCount - 1]
-                if top.isList {
-                    var kept = top.low
-                    store.pointee.withTimestamps(ofEvent: top.event) { timestamps in
-                        for position in top.low..<top.high where Window.contains(timestamps[members[position]], now: now, window: window) {
-                            members[kept] = members[position]
-                            kept += 1
-                        }
-                    }
-                    truncate(&top, to: kept)
-                } else {
-                    let range = windowRange(top.event, window)
-                    top.low = max(top.low, range.lowerBound)
-                    top.high = max(top.low, min(top.high, range.upperBound))
-                }
-                collections[collectionCount - 1] = top
-                pc += 3
+                narrowTopToWindow(Instruction.immediate(code[pc &+ 1], code[pc &+ 2])); pc &+= 3
             case Opcode.filter.rawValue:
-                var top = collections[collectionCount - 1]
-                let columns = fetch(top.event)
-                materialize(&top)
-                collections[collectionCount - 1] = top
-                var kept = top.low
-                let completed = columns.fields.withUnsafeBufferPointer { fields in
-                    let saved = (currentEvent, currentFields, currentIndex)
-                    defer { (currentEvent, currentFields, currentIndex) = saved }
-                    currentEvent = top.event
-                    currentFields = fields
-                    for position in top.low..<top.high {
-                        let index = members[position]
-                        currentIndex = index
-                        guard let matches = run(from: pc + 1, sp: sp) else { return false }
-                        if matches {
-                            members[kept] = index
-                            kept += 1
-                        }
-                    }
-                    return true
-                }
-                if !completed { return nil }
-                truncate(&top, to: kept)
-                collections[collectionCount - 1] = top
-                pc += 1 + a
+                guard filterTop(predicateAt: pc &+ 1, sp: sp) else { return nil }
+                pc &+= 1 &+ a
             case Opcode.largestSubset.rawValue, Opcode.smallestSubset.rawValue:
-                var top = collections[collectionCount - 1]
-                let column = fetch(top.event).fields[a]
-                materialize(&top)
-                let type = column.type
-                var kept = top.low
-                column.slots.withUnsafeBufferPointer { slots in
-                    // Groups are numbered in order of first appearance, so among groups of equal
-                    // size the lowest number is the one whose first donation is earliest.
-                    var groupOfKey: [Int64: Int] = [:]
-                    groupOfKey.reserveCapacity(top.count)
-                    var groupKeys: [Int64] = [], groupSizes: [Int] = []
-                    for position in top.low..<top.high {
-                        let key = Self.key(slots[members[position]], type)
-                        if let group = groupOfKey[key] {
-                            groupSizes[group] += 1
-                        } else {
-                            groupOfKey[key] = groupKeys.count
-                            groupKeys.append(key)
-                            groupSizes.append(1)
-                        }
-                    }
-                    guard !groupKeys.isEmpty else { return }
-                    let largest = opcode == Opcode.largestSubset.rawValue
-                    var chosen = 0
-                    for group in groupSizes.indices.dropFirst()
-                    where largest ? groupSizes[group] > groupSizes[chosen] : groupSizes[group] < groupSizes[chosen] {
-                        chosen = group
-                    }
-                    let chosenKey = groupKeys[chosen]
-                    for position in top.low..<top.high where Self.key(slots[members[position]], type) == chosenKey {
-                        members[kept] = members[position]
-                        kept += 1
-                    }
-                }
-                truncate(&top, to: kept)
-                collections[collectionCount - 1] = top
-                pc += 1
+                narrowTopToSubset(field: a, largest: opcode == Opcode.largestSubset.rawValue); pc &+= 1
             case Opcode.count.rawValue:
-                stack[sp] = Int64(popCollection().count); sp += 1; pc += 1
+                stack[sp] = Int64(popCollection().count); sp &+= 1; pc &+= 1
             case Opcode.distinct.rawValue:
-                let top = collections[collectionCount - 1]
-                let column = fetch(top.event).fields[a]
-                var seen = Set<Int64>(minimumCapacity: top.count)
-                if top.isList {
-                    for position in top.low..<top.high { seen.insert(Self.key(column.slots[members[position]], column.type)) }
-                } else {
-                    for index in top.low..<top.high { seen.insert(Self.key(column.slots[index], column.type)) }
-                }
-                _ = popCollection()
-                stack[sp] = Int64(seen.count); sp += 1; pc += 1
+                stack[sp] = Int64(popDistinctCount(field: a)); sp &+= 1; pc &+= 1
             default:
                 preconditionFailure("unverified opcode \(opcode)")
             }
             if tracing { record(at, sp) }
         }
+    }
+
+    // The collection instructions below loop over donations; kept out of the run loop so its
+    // hot path keeps its registers.
+
+    /// WITHIN: keeps the top collection's donations inside the window ending at `now`.
+    @inline(never)
+    private mutating func narrowTopToWindow(_ window: Int64) {
+        var top = collections[collectionCount &- 1]
+        if top.isList {
+            var kept = top.low
+            let now = self.now
+            store.pointee.withTimestamps(ofEvent: top.event) { timestamps in
+                for position in top.low..<top.high where Window.contains(timestamps[members[position]], now: now, window: window) {
+                    members[kept] = members[position]
+                    kept += 1
+                }
+            }
+            truncate(&top, to: kept)
+        } else {
+            let range = windowRange(top.event, window)
+            top.low = max(top.low, range.lowerBound)
+            top.high = max(top.low, min(top.high, range.upperBound))
+        }
+        collections[collectionCount &- 1] = top
+    }
+
+    /// WHERE: keeps the top collection's donations for which the predicate block at `start`
+    /// holds; false when the predicate failed.
+    @inline(never)
+    private mutating func filterTop(predicateAt start: Int, sp: Int) -> Bool {
+        var top = collections[collectionCount &- 1]
+        let columns = fetch(top.event)
+        materialize(&top)
+        collections[collectionCount &- 1] = top
+        var kept = top.low
+        let completed = columns.fields.withUnsafeBufferPointer { fields in
+            let saved = (currentEvent, currentFields, currentIndex)
+            defer { (currentEvent, currentFields, currentIndex) = saved }
+            currentEvent = top.event
+            currentFields = fields
+            for position in top.low..<top.high {
+                let index = members[position]
+                currentIndex = index
+                guard let matches = run(from: start, sp: sp) else { return false }
+                if matches {
+                    members[kept] = index
+                    kept += 1
+                }
+            }
+            return true
+        }
+        guard completed else { return false }
+        truncate(&top, to: kept)
+        collections[collectionCount &- 1] = top
+        return true
+    }
+
+    /// LARGEST_SUBSET / SMALLEST_SUBSET: keeps the donations of the largest (smallest) group by
+    /// `field`; among equal groups, the one whose first donation is earliest.
+    @inline(never)
+    private mutating func narrowTopToSubset(field: Int, largest: Bool) {
+        var top = collections[collectionCount &- 1]
+        let column = fetch(top.event).fields[field]
+        materialize(&top)
+        let type = column.type
+        var kept = top.low
+        column.slots.withUnsafeBufferPointer { slots in
+            // Groups are numbered in order of first appearance, so among groups of equal size
+            // the lowest number is the one whose first donation is earliest.
+            var groupOfKey: [Int64: Int] = [:]
+            groupOfKey.reserveCapacity(top.count)
+            var groupKeys: [Int64] = [], groupSizes: [Int] = []
+            for position in top.low..<top.high {
+                let key = Self.key(slots[members[position]], type)
+                if let group = groupOfKey[key] {
+                    groupSizes[group] += 1
+                } else {
+                    groupOfKey[key] = groupKeys.count
+                    groupKeys.append(key)
+                    groupSizes.append(1)
+                }
+            }
+            guard !groupKeys.isEmpty else { return }
+            var chosen = 0
+            for group in groupSizes.indices.dropFirst()
+            where largest ? groupSizes[group] > groupSizes[chosen] : groupSizes[group] < groupSizes[chosen] {
+                chosen = group
+            }
+            let chosenKey = groupKeys[chosen]
+            for position in top.low..<top.high where Self.key(slots[members[position]], type) == chosenKey {
+                members[kept] = members[position]
+                kept += 1
+            }
+        }
+        truncate(&top, to: kept)
+        collections[collectionCount &- 1] = top
+    }
+
+    /// DISTINCT: pops the top collection; the number of distinct values of `field` in it.
+    @inline(never)
+    private mutating func popDistinctCount(field: Int) -> Int {
+        let top = collections[collectionCount &- 1]
+        let column = fetch(top.event).fields[field]
+        var seen = Set<Int64>(minimumCapacity: top.count)
+        if top.isList {
+            for position in top.low..<top.high { seen.insert(Self.key(column.slots[members[position]], column.type)) }
+        } else {
+            for index in top.low..<top.high { seen.insert(Self.key(column.slots[index], column.type)) }
+        }
+        _ = popCollection()
+        return seen.count
     }
 
     /// Records the value instruction `at` left on the stack, if it leaves one.
