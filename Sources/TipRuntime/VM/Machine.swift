@@ -193,7 +193,7 @@ struct Machine<Store: DonationStore> {
                 let holds = Self.compare(a, Self.double(stack[sp &- 2]), Self.double(stack[sp &- 1]))
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareString.rawValue:
-                let holds = Self.compare(a, resolve(stack[sp &- 2]), resolve(stack[sp &- 1]))
+                let holds = compareStrings(a, stack[sp &- 2], stack[sp &- 1])
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareIntImmediate.rawValue:
                 let holds = Self.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
@@ -203,7 +203,7 @@ struct Machine<Store: DonationStore> {
                 let holds = Self.compare(a, Self.double(stack[sp &- 1]), constant)
                 stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
             case Opcode.compareStringImmediate.rawValue:
-                let holds = Self.compare(a, resolve(stack[sp &- 1]), strings[Int(code[pc &+ 1])])
+                let holds = compareString(a, stack[sp &- 1], toConstant: Int(code[pc &+ 1]))
                 stack[sp &- 1] = holds ? 1 : 0; pc &+= 2
             case Opcode.inInts.rawValue:
                 let value = stack[sp &- 1]
@@ -220,12 +220,7 @@ struct Machine<Store: DonationStore> {
                 }
                 stack[sp &- 1] = found ? 1 : 0; pc &+= 1 &+ 2 &* a
             case Opcode.inStrings.rawValue:
-                let value = resolve(stack[sp &- 1])
-                var found = false
-                for index in 0..<a where strings[Int(code[pc + 1 + index])] == value {
-                    found = true; break
-                }
-                stack[sp &- 1] = found ? 1 : 0; pc &+= 1 &+ a
+                stack[sp &- 1] = string(stack[sp &- 1], isInConstantsAt: pc &+ 1, count: a) ? 1 : 0; pc &+= 1 &+ a
             case Opcode.inBools.rawValue:
                 stack[sp &- 1] = (a >> Int(stack[sp &- 1])) & 1 == 1 ? 1 : 0; pc &+= 1
             case Opcode.add.rawValue, Opcode.subtract.rawValue, Opcode.multiply.rawValue:
@@ -291,6 +286,25 @@ struct Machine<Store: DonationStore> {
             }
             if tracing { record(at, sp) }
         }
+    }
+
+    // String comparisons build Strings; kept out of the run loop like the collection loops.
+
+    @inline(never)
+    private func compareStrings(_ comparison: Int, _ left: Int64, _ right: Int64) -> Bool {
+        Self.compare(comparison, resolve(left), resolve(right))
+    }
+
+    @inline(never)
+    private func compareString(_ comparison: Int, _ left: Int64, toConstant constant: Int) -> Bool {
+        Self.compare(comparison, resolve(left), strings[constant])
+    }
+
+    /// Whether the string `reference` is one of the `count` string-table entries listed at `start`.
+    @inline(never)
+    private func string(_ reference: Int64, isInConstantsAt start: Int, count: Int) -> Bool {
+        let value = resolve(reference)
+        return (0..<count).contains { strings[Int(code[start + $0])] == value }
     }
 
     // The collection instructions below loop over donations; kept out of the run loop so its
