@@ -156,7 +156,7 @@ struct Machine<Store: DonationStore> {
 
     /// Runs the block starting at `start` until its RETURN; nil when evaluation failed.
     mutating func run(from start: Int, sp base: Int) -> Bool? {
-        let code = self.code, stack = self.stack, now = self.now
+        let code = self.code, stack = self.stack, now = self.now, parameterSlots = self.parameterSlots, tracing = self.tracing
         var pc = start
         var sp = base
         while true {

@@ -18,6 +18,11 @@ public struct RuleEvaluator: Sendable {
     /// The deepest value and collection stacks any rule of the pack needs.
     private let valueDepth: Int
     private let collectionDepth: Int
+    /// Where the collection stack and the first member-list room start in the stacks'
+    /// allocation, and its size, in bytes.
+    private let collectionOffset: Int
+    private let memberOffset: Int
+    private let stackBytes: Int
 
     public init(pack: VerifiedRulePack) {
         self.pack = pack
@@ -41,6 +46,9 @@ public struct RuleEvaluator: Sendable {
         self.tipFirstRule = tipFirstRule
         self.valueDepth = valueDepth
         self.collectionDepth = collectionDepth
+        collectionOffset = (valueDepth * MemoryLayout<Int64>.stride + 15) & ~15
+        memberOffset = (collectionOffset + collectionDepth * MemoryLayout<CollectionValue>.stride + 15) & ~15
+        stackBytes = memberOffset + Self.initialMemberCapacity * MemoryLayout<Int>.stride
     }
 
     private func checkInputs(_ parameters: ParameterValues, _ store: some DonationStore) {
@@ -100,9 +108,7 @@ public struct RuleEvaluator: Sendable {
     private func withStacks<Result>(
         _ body: (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<CollectionValue>, UnsafeMutableBufferPointer<Int>) -> Result
     ) -> Result {
-        let collectionOffset = (valueDepth * MemoryLayout<Int64>.stride + 15) & ~15
-        let memberOffset = (collectionOffset + collectionDepth * MemoryLayout<CollectionValue>.stride + 15) & ~15
-        let bytes = memberOffset + Self.initialMemberCapacity * MemoryLayout<Int>.stride
+        let collectionOffset = self.collectionOffset, memberOffset = self.memberOffset
         func split(_ buffer: UnsafeMutableRawBufferPointer) -> Result {
             let base = buffer.baseAddress.unsafelyUnwrapped
             let members = (base + memberOffset).bindMemory(to: Int.self, capacity: Self.initialMemberCapacity)
@@ -110,10 +116,10 @@ public struct RuleEvaluator: Sendable {
                         (base + collectionOffset).bindMemory(to: CollectionValue.self, capacity: collectionDepth),
                         UnsafeMutableBufferPointer(start: members, count: Self.initialMemberCapacity))
         }
-        if bytes <= Self.usualStackBytes {
+        if stackBytes <= Self.usualStackBytes {
             return withUnsafeTemporaryAllocation(byteCount: Self.usualStackBytes, alignment: 16, split)
         }
-        return withUnsafeTemporaryAllocation(byteCount: bytes, alignment: 16, split)
+        return withUnsafeTemporaryAllocation(byteCount: stackBytes, alignment: 16, split)
     }
 
     /// The value of rule `rule` of tip `tip` at instant `now` (milliseconds since 1970).
