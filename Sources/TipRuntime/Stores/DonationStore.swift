@@ -76,12 +76,20 @@ public protocol DonationStore {
     var events: [PackEvent] { get }
     /// The donations of event `event` (an index into `events`).
     func donations(ofEvent event: Int) -> DonationColumns
+    /// Calls `body` with the timestamps of event `event` (ascending), read in place where the
+    /// store can; the buffer is valid only during the call. The default reads
+    /// `donations(ofEvent:)`.
+    func withTimestamps<Result>(ofEvent event: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result
     /// Records a donation of event `event` at `milliseconds` with payload values in field order.
     /// A payload that does not match the event's schema is refused and changes nothing.
     mutating func donate(event: Int, at milliseconds: Int64, payload: [RuntimeValue]) throws(DonationError)
 }
 
 extension DonationStore {
+    public func withTimestamps<Result>(ofEvent event: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result {
+        donations(ofEvent: event).timestamps.withUnsafeBufferPointer(body)
+    }
+
     /// Checks `payload` against the schema of `event` (count, types, finite doubles).
     public func validate(event: Int, payload: [RuntimeValue]) throws(DonationError) {
         guard events.indices.contains(event) else { throw .unknownEvent(event) }

@@ -33,6 +33,12 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
 
     public func donations(ofEvent event: Int) -> DonationColumns { storage[event].columns }
 
+    /// The timestamps of `event` in place, without copying the column.
+    public func withTimestamps<Result>(ofEvent event: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result {
+        precondition(storage.indices.contains(event), "no event with index \(event)")
+        return storage.withUnsafeBufferPointer { $0[event].columns.timestamps.withUnsafeBufferPointer(body) }
+    }
+
     /// The sequence numbers of an event's donations, aligned with `donations(ofEvent:).timestamps`.
     public func sequenceNumbers(ofEvent event: Int) -> [UInt32] { storage[event].sequences }
 

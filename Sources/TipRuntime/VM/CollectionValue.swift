@@ -1,40 +1,32 @@
 /// An event collection on the VM's collection stack: donations of one event, either the
-/// contiguous time-ordered range `low..<high` or an explicit ascending list of indices.
+/// contiguous time-ordered range of donation indices `low..<high`, or (`isList`) the ascending
+/// donation indices held at positions `low..<high` of the machine's member list.
 struct CollectionValue {
     var event: Int
     var low: Int
     var high: Int
-    /// Non-nil after `WHERE` or a subset: the member indices, ascending.
-    var members: [Int]?
+    /// Set after `WHERE`, a subset, or a window applied to a list.
+    var isList: Bool
 
-    var count: Int { members?.count ?? (high - low) }
-
-    /// Calls `body` with each member index in time order; stops early when it returns false.
-    @inline(__always)
-    func forEachMember(_ body: (Int) -> Bool) {
-        if let members {
-            for index in members where !body(index) { return }
-        } else {
-            var index = low
-            while index < high {
-                if !body(index) { return }
-                index += 1
-            }
-        }
-    }
+    var count: Int { high - low }
 }
 
 /// Window arithmetic shared by the VM's window instructions.
 enum Window {
-    /// The first index whose timestamp is greater than `bound`.
+    /// The first index whose timestamp is greater than `bound`. Branch-free halving (the
+    /// comparison selects the next base with a conditional move), so its time does not depend
+    /// on the branch predictor guessing the data.
     @inline(__always)
     static func upperBound(_ timestamps: UnsafeBufferPointer<Int64>, _ bound: Int64) -> Int {
-        var low = 0, high = timestamps.count
-        while low < high {
-            let middle = (low &+ high) >> 1
-            if timestamps[middle] <= bound { low = middle &+ 1 } else { high = middle }
+        var length = timestamps.count
+        guard length > 0 else { return 0 }
+        var base = 0
+        while length > 1 {
+            let half = length >> 1
+            base = timestamps[base &+ half] <= bound ? base &+ half : base
+            length &-= half
         }
-        return low
+        return timestamps[base] <= bound ? base &+ 1 : base
     }
 
     /// The index range of donations with `now - window < date <= now`; empty for a window ≤ 0.

@@ -1,54 +1,75 @@
-/// The interpreter for one verified rule. State lives in this struct and in locals of the
-/// `mutating` run loop; code is read through an `UnsafeBufferPointer` because the verifier has
-/// proven every operand, jump and stack access in bounds.
-struct Machine {
-    let strings: [String]
-    let parameters: ParameterValues
-    let store: any DonationStore
-    let eventFieldTypes: [[ValueType]]
+/// The interpreter for verified rules. State lives in this struct and in locals of the
+/// `mutating` run loop. Everything it reads — code, strings, parameters, the store — is borrowed
+/// through pointers the evaluator sets up for the machine's lifetime, so an evaluation copies
+/// nothing reference-counted; code is read through an `UnsafeBufferPointer` because the verifier
+/// has proven every operand, jump and stack access in bounds. One machine serves every rule a
+/// call evaluates, reusing its stacks and member list.
+struct Machine<Store: DonationStore> {
+    /// Every rule's code, concatenated (jumps are relative, so a rule runs where it lies).
+    let code: UnsafeBufferPointer<UInt32>
+    let strings: UnsafeBufferPointer<String>
+    let parameterSlots: UnsafeBufferPointer<Int64>
+    let parameterValues: UnsafeBufferPointer<RuntimeValue>
+    let eventFieldTypes: UnsafeBufferPointer<[ValueType]>
+    let store: UnsafePointer<Store>
     let now: Int64
-    /// Per instruction, the type it leaves on the stack (tracing only).
-    let resultTypes: [BytecodeVerifier.SlotType?]
-    /// Records every computed value (for `explain`) when set.
-    let tracing: Bool
-    var trace: [TraceEntry] = []
+    /// The value stack, as deep as the deepest rule needs.
+    let stack: UnsafeMutablePointer<Int64>
+    /// The collection stack, as deep as the deepest rule needs.
+    let collections: UnsafeMutablePointer<CollectionValue>
+    var collectionCount = 0
+    /// Donation indices of list collections (freed by the machine's owner).
+    var members: MemberStack
+    /// Where the rule being evaluated starts in `code` (failures and traces are relative to it).
+    var ruleStart = 0
 
-    var collections: [CollectionValue] = []
-    /// The donation a `WHERE` predicate is testing.
+    /// Records every computed value (for `explain`) when set; kept alive by the caller.
+    unowned(unsafe) var recorder: TraceRecorder? {
+        didSet { tracing = recorder != nil }
+    }
+    private var tracing = false
+
+    /// The donation a `WHERE` predicate is testing: its event, that event's payload columns
+    /// (nil outside predicates) and its index.
     var currentEvent = -1
-    var currentColumns = DonationColumns()
+    var currentFields = UnsafeBufferPointer<PayloadColumn>(start: nil, count: 0)
     var currentIndex = 0
     var failure: (EvaluationFailure, Int)?
 
-    init(strings: [String], parameters: ParameterValues, store: any DonationStore, eventFieldTypes: [[ValueType]], now: Int64,
-         resultTypes: [BytecodeVerifier.SlotType?] = [], tracing: Bool = false) {
+    init(code: UnsafeBufferPointer<UInt32>, strings: UnsafeBufferPointer<String>, parameterSlots: UnsafeBufferPointer<Int64>,
+         parameterValues: UnsafeBufferPointer<RuntimeValue>, eventFieldTypes: UnsafeBufferPointer<[ValueType]>,
+         store: UnsafePointer<Store>, now: Int64, stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>,
+         members: MemberStack) {
+        self.code = code
         self.strings = strings
-        self.parameters = parameters
-        self.store = store
+        self.parameterSlots = parameterSlots
+        self.parameterValues = parameterValues
         self.eventFieldTypes = eventFieldTypes
+        self.store = store
         self.now = now
-        self.resultTypes = resultTypes
-        self.tracing = tracing
+        self.stack = stack
+        self.collections = collections
+        self.members = members
     }
 
-    /// Evaluates a whole rule.
-    mutating func evaluate(_ rule: VerifiedRule) -> RuleOutcome {
-        let depth = max(1, rule.shape.maximumValueDepth)
-        return rule.code.withUnsafeBufferPointer { code in
-            withUnsafeTemporaryAllocation(of: Int64.self, capacity: depth) { stack in
-                if let result = run(code, from: 0, stack: stack.baseAddress.unsafelyUnwrapped, sp: 0) {
-                    return .value(result)
-                }
-                let (reason, pc) = failure ?? (.integerOverflow, 0)
-                return .failed(reason, pc: pc)
-            }
+    /// Evaluates the whole rule whose code starts at `start`.
+    mutating func evaluate(ruleAt start: Int) -> RuleOutcome {
+        ruleStart = start
+        collectionCount = 0
+        currentEvent = -1
+        failure = nil
+        members.removeAll()
+        if let result = run(from: start, sp: 0) {
+            return .value(result)
         }
+        let (reason, pc) = failure ?? (.integerOverflow, 0)
+        return .failed(reason, pc: pc)
     }
 
     /// The donations of `event`, checked to have the shape the pack declares (a store for
     /// another pack is a programming error).
     func fetch(_ event: Int) -> DonationColumns {
-        let columns = store.donations(ofEvent: event)
+        let columns = store.pointee.donations(ofEvent: event)
         let types = eventFieldTypes[event]
         precondition(columns.fields.count == types.count, "the donation store does not match the rule pack")
         for (column, type) in zip(columns.fields, types) {
@@ -65,11 +86,11 @@ struct Machine {
         case 0:
             return strings[index]
         case 1:
-            if case .string(let text) = parameters.values[index] { return text }
+            if case .string(let text) = parameterValues[index] { return text }
             return ""
         default:
             let event = Int((bits >> 42) & 0xF_FFFF), field = Int((bits >> 32) & 0x3FF)
-            let column = event == currentEvent ? currentColumns.fields[field] : fetch(event).fields[field]
+            let column = event == currentEvent ? currentFields[field] : fetch(event).fields[field]
             return index < column.strings.count ? column.strings[index] : ""
         }
     }
@@ -86,204 +107,328 @@ struct Machine {
         return slot
     }
 
+    /// Whether comparison `code` (a verified `ComparisonCode` raw value) holds.
+    @inline(__always)
+    static func compare<T: Comparable>(_ code: Int, _ a: T, _ b: T) -> Bool {
+        switch code {
+        case 0: return a == b
+        case 1: return a != b
+        case 2: return a < b
+        case 3: return a <= b
+        case 4: return a > b
+        default: return a >= b
+        }
+    }
+
     private mutating func fail(_ reason: EvaluationFailure, _ pc: Int) -> Bool? {
-        failure = (reason, pc)
+        failure = (reason, pc - ruleStart)
         return nil
     }
 
+    /// The index range of `event`'s donations inside the window of `window` ms ending at `now`.
+    @inline(__always)
+    func windowRange(_ event: Int, _ window: Int64) -> Range<Int> {
+        let now = self.now
+        return store.pointee.withTimestamps(ofEvent: event) { Window.bounds($0, now: now, window: window) }
+    }
+
+    /// Turns the top collection into a list collection (its indices appended to `members`).
+    private mutating func materialize(_ top: inout CollectionValue) {
+        guard !top.isList else { return }
+        let start = members.count
+        members.append(contentsOf: top.low..<top.high)
+        top = CollectionValue(event: top.event, low: start, high: members.count, isList: true)
+    }
+
+    /// Pops the top collection, releasing its member list.
+    private mutating func popCollection() -> CollectionValue {
+        collectionCount -= 1
+        let top = collections[collectionCount]
+        if top.isList { members.truncate(to: top.low) }
+        return top
+    }
+
+    /// Shrinks the list of the top collection to `high` after an in-place filter.
+    private mutating func truncate(_ top: inout CollectionValue, to high: Int) {
+        top.high = high
+        members.truncate(to: high)
+    }
+
     /// Runs the block starting at `start` until its RETURN; nil when evaluation failed.
-    mutating func run(_ code: UnsafeBufferPointer<UInt32>, from start: Int, stack: UnsafeMutablePointer<Int64>, sp base: Int) -> Bool? {
+    mutating func run(from start: Int, sp base: Int) -> Bool? {
+        let code = self.code, stack = self.stack, now = self.now, parameterSlots = self.parameterSlots, tracing = self.tracing
         var pc = start
         var sp = base
         while true {
             let word = code[pc]
             let a = Int(word >> 8)
             let at = pc
-            switch Opcode(rawValue: UInt8(truncatingIfNeeded: word)).unsafelyUnwrapped {
-            case .ret:
-                return stack[sp - 1] != 0
-            case .pushBool, .pushString:
-                stack[sp] = Int64(a); sp += 1; pc += 1
-            case .pushInt, .pushDouble, .pushDate, .pushDuration:
-                stack[sp] = Instruction.immediate(code[pc + 1], code[pc + 2]); sp += 1; pc += 3
-            case .loadNow:
-                stack[sp] = now; sp += 1; pc += 1
-            case .loadParameter:
-                stack[sp] = parameters.slots[a]; sp += 1; pc += 1
-            case .loadField:
-                let column = currentColumns.fields[a]
-                let slot = column.slots[currentIndex]
-                stack[sp] = column.type == .string ? StringReference.field(event: currentEvent, field: a, code: slot) : slot
-                sp += 1; pc += 1
-            case .not:
-                stack[sp - 1] ^= 1; pc += 1
-            case .jumpIfFalse:
-                if stack[sp - 1] == 0 { pc += 1 + a } else { sp -= 1; pc += 1 }
-            case .jumpIfTrue:
-                if stack[sp - 1] != 0 { pc += 1 + a } else { sp -= 1; pc += 1 }
-            case .compareInt, .compareBool:
-                let holds = ComparisonCode(rawValue: UInt32(a)).unsafelyUnwrapped.holds(stack[sp - 2], stack[sp - 1])
-                sp -= 1; stack[sp - 1] = holds ? 1 : 0; pc += 1
-            case .compareDouble:
-                let holds = ComparisonCode(rawValue: UInt32(a)).unsafelyUnwrapped.holds(Self.double(stack[sp - 2]), Self.double(stack[sp - 1]))
-                sp -= 1; stack[sp - 1] = holds ? 1 : 0; pc += 1
-            case .compareString:
-                let holds = ComparisonCode(rawValue: UInt32(a)).unsafelyUnwrapped.holds(resolve(stack[sp - 2]), resolve(stack[sp - 1]))
-                sp -= 1; stack[sp - 1] = holds ? 1 : 0; pc += 1
-            case .compareIntImmediate:
-                let holds = ComparisonCode(rawValue: UInt32(a)).unsafelyUnwrapped.holds(stack[sp - 1], Instruction.immediate(code[pc + 1], code[pc + 2]))
-                stack[sp - 1] = holds ? 1 : 0; pc += 3
-            case .compareDoubleImmediate:
-                let constant = Self.double(Instruction.immediate(code[pc + 1], code[pc + 2]))
-                let holds = ComparisonCode(rawValue: UInt32(a)).unsafelyUnwrapped.holds(Self.double(stack[sp - 1]), constant)
-                stack[sp - 1] = holds ? 1 : 0; pc += 3
-            case .compareStringImmediate:
-                let holds = ComparisonCode(rawValue: UInt32(a)).unsafelyUnwrapped.holds(resolve(stack[sp - 1]), strings[Int(code[pc + 1])])
-                stack[sp - 1] = holds ? 1 : 0; pc += 2
-            case .inInts:
-                let value = stack[sp - 1]
+            let opcode = UInt8(truncatingIfNeeded: word)
+            switch opcode {
+            case Opcode.ret.rawValue:
+                return stack[sp &- 1] != 0
+            case Opcode.pushBool.rawValue, Opcode.pushString.rawValue:
+                stack[sp] = Int64(a); sp &+= 1; pc &+= 1
+            case Opcode.pushInt.rawValue, Opcode.pushDouble.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
+                stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
+            case Opcode.loadNow.rawValue:
+                stack[sp] = now; sp &+= 1; pc &+= 1
+            case Opcode.loadParameter.rawValue:
+                stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
+            case Opcode.loadField.rawValue:
+                let fields = currentFields
+                let slot = fields[a].slots[currentIndex]
+                stack[sp] = fields[a].type == .string ? StringReference.field(event: currentEvent, field: a, code: slot) : slot
+                sp &+= 1; pc &+= 1
+            case Opcode.not.rawValue:
+                stack[sp &- 1] ^= 1; pc &+= 1
+            case Opcode.jumpIfFalse.rawValue:
+                if stack[sp &- 1] == 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
+            case Opcode.jumpIfTrue.rawValue:
+                if stack[sp &- 1] != 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
+            case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
+                let holds = Self.compare(a, stack[sp &- 2], stack[sp &- 1])
+                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
+            case Opcode.compareDouble.rawValue:
+                let holds = Self.compare(a, Self.double(stack[sp &- 2]), Self.double(stack[sp &- 1]))
+                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
+            case Opcode.compareString.rawValue:
+                let holds = compareStrings(a, stack[sp &- 2], stack[sp &- 1])
+                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
+            case Opcode.compareIntImmediate.rawValue:
+                let holds = Self.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
+            case Opcode.compareDoubleImmediate.rawValue:
+                let constant = Self.double(Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                let holds = Self.compare(a, Self.double(stack[sp &- 1]), constant)
+                stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
+            case Opcode.compareStringImmediate.rawValue:
+                let holds = compareString(a, stack[sp &- 1], toConstant: Int(code[pc &+ 1]))
+                stack[sp &- 1] = holds ? 1 : 0; pc &+= 2
+            case Opcode.inInts.rawValue:
+                let value = stack[sp &- 1]
                 var found = false
                 for index in 0..<a where Instruction.immediate(code[pc + 1 + 2 * index], code[pc + 2 + 2 * index]) == value {
                     found = true; break
                 }
-                stack[sp - 1] = found ? 1 : 0; pc += 1 + 2 * a
-            case .inDoubles:
-                let value = Self.double(stack[sp - 1])
+                stack[sp &- 1] = found ? 1 : 0; pc &+= 1 &+ 2 &* a
+            case Opcode.inDoubles.rawValue:
+                let value = Self.double(stack[sp &- 1])
                 var found = false
                 for index in 0..<a where Self.double(Instruction.immediate(code[pc + 1 + 2 * index], code[pc + 2 + 2 * index])) == value {
                     found = true; break
                 }
-                stack[sp - 1] = found ? 1 : 0; pc += 1 + 2 * a
-            case .inStrings:
-                let value = resolve(stack[sp - 1])
-                var found = false
-                for index in 0..<a where strings[Int(code[pc + 1 + index])] == value {
-                    found = true; break
-                }
-                stack[sp - 1] = found ? 1 : 0; pc += 1 + a
-            case .inBools:
-                stack[sp - 1] = (a >> Int(stack[sp - 1])) & 1 == 1 ? 1 : 0; pc += 1
-            case .add, .subtract, .multiply:
-                let left = stack[sp - 2], right = stack[sp - 1]
-                let (result, overflow) = switch Opcode(rawValue: UInt8(truncatingIfNeeded: word)).unsafelyUnwrapped {
-                case .add: left.addingReportingOverflow(right)
-                case .subtract: left.subtractingReportingOverflow(right)
+                stack[sp &- 1] = found ? 1 : 0; pc &+= 1 &+ 2 &* a
+            case Opcode.inStrings.rawValue:
+                stack[sp &- 1] = string(stack[sp &- 1], isInConstantsAt: pc &+ 1, count: a) ? 1 : 0; pc &+= 1 &+ a
+            case Opcode.inBools.rawValue:
+                stack[sp &- 1] = (a >> Int(stack[sp &- 1])) & 1 == 1 ? 1 : 0; pc &+= 1
+            case Opcode.add.rawValue, Opcode.subtract.rawValue, Opcode.multiply.rawValue:
+                let left = stack[sp &- 2], right = stack[sp &- 1]
+                let (result, overflow) = switch opcode {
+                case Opcode.add.rawValue: left.addingReportingOverflow(right)
+                case Opcode.subtract.rawValue: left.subtractingReportingOverflow(right)
                 default: left.multipliedReportingOverflow(by: right)
                 }
                 if overflow { return fail(.integerOverflow, at) }
-                sp -= 1; stack[sp - 1] = result; pc += 1
-            case .divide, .remainder:
-                let left = stack[sp - 2], right = stack[sp - 1]
+                sp &-= 1; stack[sp &- 1] = result; pc &+= 1
+            case Opcode.divide.rawValue, Opcode.remainder.rawValue:
+                let left = stack[sp &- 2], right = stack[sp &- 1]
                 if right == 0 { return fail(.divisionByZero, at) }
-                let (result, overflow) = word & 0xFF == UInt32(Opcode.divide.rawValue)
+                let (result, overflow) = opcode == Opcode.divide.rawValue
                     ? left.dividedReportingOverflow(by: right) : left.remainderReportingOverflow(dividingBy: right)
                 if overflow { return fail(.integerOverflow, at) }
-                sp -= 1; stack[sp - 1] = result; pc += 1
-            case .negate:
-                let (result, overflow) = Int64(0).subtractingReportingOverflow(stack[sp - 1])
+                sp &-= 1; stack[sp &- 1] = result; pc &+= 1
+            case Opcode.negate.rawValue:
+                let (result, overflow) = Int64(0).subtractingReportingOverflow(stack[sp &- 1])
                 if overflow { return fail(.integerOverflow, at) }
-                stack[sp - 1] = result; pc += 1
-            case .addDouble, .subtractDouble, .multiplyDouble, .divideDouble, .remainderDouble:
-                let left = Self.double(stack[sp - 2]), right = Self.double(stack[sp - 1])
-                let result: Double = switch Opcode(rawValue: UInt8(truncatingIfNeeded: word)).unsafelyUnwrapped {
-                case .addDouble: left + right
-                case .subtractDouble: left - right
-                case .multiplyDouble: left * right
-                case .divideDouble: left / right
+                stack[sp &- 1] = result; pc &+= 1
+            case Opcode.addDouble.rawValue, Opcode.subtractDouble.rawValue, Opcode.multiplyDouble.rawValue,
+                 Opcode.divideDouble.rawValue, Opcode.remainderDouble.rawValue:
+                let left = Self.double(stack[sp &- 2]), right = Self.double(stack[sp &- 1])
+                let result: Double = switch opcode {
+                case Opcode.addDouble.rawValue: left + right
+                case Opcode.subtractDouble.rawValue: left - right
+                case Opcode.multiplyDouble.rawValue: left * right
+                case Opcode.divideDouble.rawValue: left / right
                 default: left.truncatingRemainder(dividingBy: right)
                 }
                 if !result.isFinite { return fail(.nonFiniteDouble, at) }
-                sp -= 1; stack[sp - 1] = Self.slot(result); pc += 1
-            case .negateDouble:
-                let result = -Self.double(stack[sp - 1])
+                sp &-= 1; stack[sp &- 1] = Self.slot(result); pc &+= 1
+            case Opcode.negateDouble.rawValue:
+                let result = -Self.double(stack[sp &- 1])
                 if !result.isFinite { return fail(.nonFiniteDouble, at) }
-                stack[sp - 1] = Self.slot(result); pc += 1
-            case .intToDouble:
-                stack[sp - 1] = Self.slot(Double(stack[sp - 1])); pc += 1
-            case .countEvent:
-                stack[sp] = Int64(store.donations(ofEvent: a).timestamps.count); sp += 1; pc += 1
-            case .countEventWithin:
-                let window = Instruction.immediate(code[pc + 1], code[pc + 2])
-                let timestamps = store.donations(ofEvent: a).timestamps
-                let range = timestamps.withUnsafeBufferPointer { Window.bounds($0, now: now, window: window) }
-                stack[sp] = Int64(range.count); sp += 1; pc += 3
-            case .event:
-                collections.append(CollectionValue(event: a, low: 0, high: fetch(a).count, members: nil)); pc += 1
-            case .within:
-                let window = Instruction.immediate(code[pc + 1], code[pc + 2])
-                var top = collections[collections.count - 1]
-                let timestamps = fetch(top.event).timestamps
-                if let members = top.members {
-                    top.members = members.filter { Window.contains(timestamps[$0], now: now, window: window) }
-                } else {
-                    let range = timestamps.withUnsafeBufferPointer { Window.bounds($0, now: now, window: window) }
-                    top.low = max(top.low, range.lowerBound)
-                    top.high = max(top.low, min(top.high, range.upperBound))
-                }
-                collections[collections.count - 1] = top
-                pc += 3
-            case .filter:
-                var top = collections[collections.count - 1]
-                let columns = fetch(top.event)
-                let candidates = top.members ?? Array(top.low..<top.high)
-                let saved = (currentEvent, currentColumns, currentIndex)
-                currentEvent = top.event
-                currentColumns = columns
-                var kept: [Int] = []
-                for index in candidates {
-                    currentIndex = index
-                    guard let matches = run(code, from: pc + 1, stack: stack, sp: sp) else { return nil }
-                    if matches { kept.append(index) }
-                }
-                (currentEvent, currentColumns, currentIndex) = saved
-                top.members = kept
-                collections[collections.count - 1] = top
-                pc += 1 + a
-            case .largestSubset, .smallestSubset:
-                var top = collections[collections.count - 1]
-                let column = fetch(top.event).fields[a]
-                let candidates = top.members ?? Array(top.low..<top.high)
-                var groups: [Int64: (count: Int, first: Int)] = [:]
-                for index in candidates {
-                    groups[Self.key(column.slots[index], column.type), default: (0, index)].count += 1
-                }
-                let largest = word & 0xFF == UInt32(Opcode.largestSubset.rawValue)
-                var chosen: (key: Int64, count: Int, first: Int)?
-                for (key, group) in groups {
-                    guard let best = chosen else { chosen = (key, group.count, group.first); continue }
-                    let better = group.count == best.count ? group.first < best.first
-                        : (largest ? group.count > best.count : group.count < best.count)
-                    if better { chosen = (key, group.count, group.first) }
-                }
-                if let chosen {
-                    top.members = candidates.filter { Self.key(column.slots[$0], column.type) == chosen.key }
-                } else {
-                    top.members = []
-                }
-                collections[collections.count - 1] = top
-                pc += 1
-            case .count:
-                stack[sp] = Int64(collections.removeLast().count); sp += 1; pc += 1
-            case .distinct:
-                let top = collections.removeLast()
-                let column = fetch(top.event).fields[a]
-                var seen = Set<Int64>()
-                if let members = top.members {
-                    for index in members { seen.insert(Self.key(column.slots[index], column.type)) }
-                } else {
-                    for index in top.low..<top.high { seen.insert(Self.key(column.slots[index], column.type)) }
-                }
-                stack[sp] = Int64(seen.count); sp += 1; pc += 1
+                stack[sp &- 1] = Self.slot(result); pc &+= 1
+            case Opcode.intToDouble.rawValue:
+                stack[sp &- 1] = Self.slot(Double(stack[sp &- 1])); pc &+= 1
+            case Opcode.countEvent.rawValue:
+                stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { $0.count }); sp &+= 1; pc &+= 1
+            case Opcode.countEventWithin.rawValue:
+                let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                stack[sp] = Int64(range.count); sp &+= 1; pc &+= 3
+            case Opcode.event.rawValue:
+                let count = store.pointee.withTimestamps(ofEvent: a) { $0.count }
+                collections[collectionCount] = CollectionValue(event: a, low: 0, high: count, isList: false)
+                collectionCount += 1; pc &+= 1
+            case Opcode.within.rawValue:
+                narrowTopToWindow(Instruction.immediate(code[pc &+ 1], code[pc &+ 2])); pc &+= 3
+            case Opcode.filter.rawValue:
+                guard filterTop(predicateAt: pc &+ 1, sp: sp) else { return nil }
+                pc &+= 1 &+ a
+            case Opcode.largestSubset.rawValue, Opcode.smallestSubset.rawValue:
+                narrowTopToSubset(field: a, largest: opcode == Opcode.largestSubset.rawValue); pc &+= 1
+            case Opcode.count.rawValue:
+                stack[sp] = Int64(popCollection().count); sp &+= 1; pc &+= 1
+            case Opcode.distinct.rawValue:
+                stack[sp] = Int64(popDistinctCount(field: a)); sp &+= 1; pc &+= 1
+            default:
+                preconditionFailure("unverified opcode \(opcode)")
             }
-            if tracing, let type = resultTypes[at] {
-                let value: TraceValue
-                switch type {
-                case .collection: value = .collection(count: collections[collections.count - 1].count)
-                case .value(let valueType): value = .value(runtimeValue(stack[sp - 1], valueType))
+            if tracing { record(at, sp) }
+        }
+    }
+
+    // String comparisons build Strings; kept out of the run loop like the collection loops.
+
+    @inline(never)
+    private func compareStrings(_ comparison: Int, _ left: Int64, _ right: Int64) -> Bool {
+        Self.compare(comparison, resolve(left), resolve(right))
+    }
+
+    @inline(never)
+    private func compareString(_ comparison: Int, _ left: Int64, toConstant constant: Int) -> Bool {
+        Self.compare(comparison, resolve(left), strings[constant])
+    }
+
+    /// Whether the string `reference` is one of the `count` string-table entries listed at `start`.
+    @inline(never)
+    private func string(_ reference: Int64, isInConstantsAt start: Int, count: Int) -> Bool {
+        let value = resolve(reference)
+        return (0..<count).contains { strings[Int(code[start + $0])] == value }
+    }
+
+    // The collection instructions below loop over donations; kept out of the run loop so its
+    // hot path keeps its registers.
+
+    /// WITHIN: keeps the top collection's donations inside the window ending at `now`.
+    @inline(never)
+    private mutating func narrowTopToWindow(_ window: Int64) {
+        var top = collections[collectionCount &- 1]
+        if top.isList {
+            var kept = top.low
+            let now = self.now
+            store.pointee.withTimestamps(ofEvent: top.event) { timestamps in
+                for position in top.low..<top.high where Window.contains(timestamps[members[position]], now: now, window: window) {
+                    members[kept] = members[position]
+                    kept += 1
                 }
-                trace.append(TraceEntry(pc: at, value: value, donation: currentEvent >= 0 ? currentIndex : nil))
+            }
+            truncate(&top, to: kept)
+        } else {
+            let range = windowRange(top.event, window)
+            top.low = max(top.low, range.lowerBound)
+            top.high = max(top.low, min(top.high, range.upperBound))
+        }
+        collections[collectionCount &- 1] = top
+    }
+
+    /// WHERE: keeps the top collection's donations for which the predicate block at `start`
+    /// holds; false when the predicate failed.
+    @inline(never)
+    private mutating func filterTop(predicateAt start: Int, sp: Int) -> Bool {
+        var top = collections[collectionCount &- 1]
+        let columns = fetch(top.event)
+        materialize(&top)
+        collections[collectionCount &- 1] = top
+        var kept = top.low
+        let completed = columns.fields.withUnsafeBufferPointer { fields in
+            let saved = (currentEvent, currentFields, currentIndex)
+            defer { (currentEvent, currentFields, currentIndex) = saved }
+            currentEvent = top.event
+            currentFields = fields
+            for position in top.low..<top.high {
+                let index = members[position]
+                currentIndex = index
+                guard let matches = run(from: start, sp: sp) else { return false }
+                if matches {
+                    members[kept] = index
+                    kept += 1
+                }
+            }
+            return true
+        }
+        guard completed else { return false }
+        truncate(&top, to: kept)
+        collections[collectionCount &- 1] = top
+        return true
+    }
+
+    /// LARGEST_SUBSET / SMALLEST_SUBSET: keeps the donations of the largest (smallest) group by
+    /// `field`; among equal groups, the one whose first donation is earliest.
+    @inline(never)
+    private mutating func narrowTopToSubset(field: Int, largest: Bool) {
+        var top = collections[collectionCount &- 1]
+        let column = fetch(top.event).fields[field]
+        materialize(&top)
+        let type = column.type
+        var kept = top.low
+        column.slots.withUnsafeBufferPointer { slots in
+            // Groups are numbered in order of first appearance, so among groups of equal size
+            // the lowest number is the one whose first donation is earliest.
+            var groupOfKey: [Int64: Int] = [:]
+            groupOfKey.reserveCapacity(top.count)
+            var groupKeys: [Int64] = [], groupSizes: [Int] = []
+            for position in top.low..<top.high {
+                let key = Self.key(slots[members[position]], type)
+                if let group = groupOfKey[key] {
+                    groupSizes[group] += 1
+                } else {
+                    groupOfKey[key] = groupKeys.count
+                    groupKeys.append(key)
+                    groupSizes.append(1)
+                }
+            }
+            guard !groupKeys.isEmpty else { return }
+            var chosen = 0
+            for group in groupSizes.indices.dropFirst()
+            where largest ? groupSizes[group] > groupSizes[chosen] : groupSizes[group] < groupSizes[chosen] {
+                chosen = group
+            }
+            let chosenKey = groupKeys[chosen]
+            for position in top.low..<top.high where Self.key(slots[members[position]], type) == chosenKey {
+                members[kept] = members[position]
+                kept += 1
             }
         }
+        truncate(&top, to: kept)
+        collections[collectionCount &- 1] = top
+    }
+
+    /// DISTINCT: pops the top collection; the number of distinct values of `field` in it.
+    @inline(never)
+    private mutating func popDistinctCount(field: Int) -> Int {
+        let top = collections[collectionCount &- 1]
+        let column = fetch(top.event).fields[field]
+        var seen = Set<Int64>(minimumCapacity: top.count)
+        if top.isList {
+            for position in top.low..<top.high { seen.insert(Self.key(column.slots[members[position]], column.type)) }
+        } else {
+            for index in top.low..<top.high { seen.insert(Self.key(column.slots[index], column.type)) }
+        }
+        _ = popCollection()
+        return seen.count
+    }
+
+    /// Records the value instruction `at` left on the stack, if it leaves one.
+    @inline(never)
+    private func record(_ at: Int, _ sp: Int) {
+        guard let recorder, let type = recorder.resultTypes[at - ruleStart] else { return }
+        let value: TraceValue
+        switch type {
+        case .collection: value = .collection(count: collections[collectionCount - 1].count)
+        case .value(let valueType): value = .value(runtimeValue(stack[sp - 1], valueType))
+        }
+        recorder.entries.append(TraceEntry(pc: at - ruleStart, value: value, donation: currentEvent >= 0 ? currentIndex : nil))
     }
 
     func runtimeValue(_ slot: Int64, _ type: ValueType) -> RuntimeValue {
@@ -295,5 +440,16 @@ struct Machine {
         case .date: return .date(milliseconds: slot)
         case .duration: return .duration(milliseconds: slot)
         }
+    }
+}
+
+/// What a traced evaluation records: per instruction of the rule, the type it leaves on the
+/// stack, and the values seen so far.
+final class TraceRecorder {
+    let resultTypes: [BytecodeVerifier.SlotType?]
+    var entries: [TraceEntry] = []
+
+    init(resultTypes: [BytecodeVerifier.SlotType?]) {
+        self.resultTypes = resultTypes
     }
 }

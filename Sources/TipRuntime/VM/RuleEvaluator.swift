@@ -7,48 +7,166 @@
 public struct RuleEvaluator: Sendable {
     public let pack: VerifiedRulePack
     private let eventFieldTypes: [[ValueType]]
+    private let strings: [String]
+    private let parameterCount: Int
+    /// Every rule's code, concatenated in tip order.
+    private let code: [UInt32]
+    /// Per rule, in tip order: where its code starts in `code`.
+    private let ruleStarts: [Int]
+    /// Per tip: the index in `ruleStarts` of its first rule; one extra entry closes the last tip.
+    private let tipFirstRule: [Int]
+    /// The deepest value and collection stacks any rule of the pack needs.
+    private let valueDepth: Int
+    private let collectionDepth: Int
+    /// Where the collection stack and the first member-list room start in the stacks'
+    /// allocation, and its size, in bytes.
+    private let collectionOffset: Int
+    private let memberOffset: Int
+    private let stackBytes: Int
 
     public init(pack: VerifiedRulePack) {
         self.pack = pack
         eventFieldTypes = pack.pack.events.map { $0.fields.map(\.type) }
+        strings = pack.pack.strings
+        parameterCount = pack.pack.parameters.count
+        var code: [UInt32] = [], ruleStarts: [Int] = [], tipFirstRule: [Int] = []
+        var valueDepth = 1, collectionDepth = 1
+        for rules in pack.rules {
+            tipFirstRule.append(ruleStarts.count)
+            for rule in rules {
+                ruleStarts.append(code.count)
+                code.append(contentsOf: rule.code)
+                valueDepth = max(valueDepth, rule.shape.maximumValueDepth)
+                collectionDepth = max(collectionDepth, rule.shape.maximumCollectionDepth)
+            }
+        }
+        tipFirstRule.append(ruleStarts.count)
+        self.code = code
+        self.ruleStarts = ruleStarts
+        self.tipFirstRule = tipFirstRule
+        self.valueDepth = valueDepth
+        self.collectionDepth = collectionDepth
+        collectionOffset = (valueDepth * MemoryLayout<Int64>.stride + 15) & ~15
+        memberOffset = (collectionOffset + collectionDepth * MemoryLayout<CollectionValue>.stride + 15) & ~15
+        stackBytes = memberOffset + Self.initialMemberCapacity * MemoryLayout<Int>.stride
     }
 
     private func checkInputs(_ parameters: ParameterValues, _ store: some DonationStore) {
-        precondition(parameters.types.count == pack.pack.parameters.count, "parameter values made for another rule pack")
+        precondition(parameters.types.count == parameterCount, "parameter values made for another rule pack")
         precondition(store.events.count == eventFieldTypes.count, "donation store made for another rule pack")
     }
 
-    private func machine(_ parameters: ParameterValues, _ store: any DonationStore, _ now: Int64) -> Machine {
-        Machine(strings: pack.pack.strings, parameters: parameters, store: store, eventFieldTypes: eventFieldTypes, now: now)
+    /// The index in `ruleStarts` of rule `rule` of tip `tip`.
+    private func ruleIndex(tip: Int, rule: Int) -> Int {
+        precondition(tip >= 0 && tip < tipFirstRule.count - 1, "no tip \(tip)")
+        let index = tipFirstRule[tip] + rule
+        precondition(rule >= 0 && index < tipFirstRule[tip + 1], "tip \(tip) has no rule \(rule)")
+        return index
+    }
+
+    // The entry points are specialised for the in-memory store (the generic body dispatches to
+    // the specialisation), so the VM reads it with direct calls and no generic metadata.
+
+    /// Calls `body` with a machine over this pack's code and the given inputs, all borrowed for
+    /// the call: nothing is copied and the stacks live on the call stack.
+    @inline(__always)
+    private func withMachine<Store: DonationStore, Result>(_ parameters: ParameterValues, _ store: Store, _ now: Int64,
+                                                            _ body: (inout Machine<Store>) -> Result) -> Result {
+        checkInputs(parameters, store)
+        return code.withUnsafeBufferPointer { code in
+            strings.withUnsafeBufferPointer { strings in
+                eventFieldTypes.withUnsafeBufferPointer { eventFieldTypes in
+                    parameters.slots.withUnsafeBufferPointer { parameterSlots in
+                        parameters.values.withUnsafeBufferPointer { parameterValues in
+                            withUnsafePointer(to: store) { store in
+                                withStacks { stack, collections, members in
+                                    var machine = Machine(code: code, strings: strings, parameterSlots: parameterSlots,
+                                                          parameterValues: parameterValues, eventFieldTypes: eventFieldTypes,
+                                                          store: store, now: now, stack: stack, collections: collections,
+                                                          members: MemberStack(initial: members))
+                                    let result = body(&machine)
+                                    machine.members.deallocate()
+                                    return result
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bytes of the usual stacks' allocation: a constant size within the standard library's
+    /// limit for stack allocation, so it is a plain stack frame.
+    private static let usualStackBytes = 1024
+    /// Room for member lists at the end of the stacks' allocation, in indices.
+    private static let initialMemberCapacity = 64
+
+    /// Calls `body` with the value and collection stacks and the first room for member lists,
+    /// all in one temporary allocation.
+    @inline(__always)
+    private func withStacks<Result>(
+        _ body: (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<CollectionValue>, UnsafeMutableBufferPointer<Int>) -> Result
+    ) -> Result {
+        let collectionOffset = self.collectionOffset, memberOffset = self.memberOffset
+        func split(_ buffer: UnsafeMutableRawBufferPointer) -> Result {
+            let base = buffer.baseAddress.unsafelyUnwrapped
+            let members = (base + memberOffset).bindMemory(to: Int.self, capacity: Self.initialMemberCapacity)
+            return body(base.bindMemory(to: Int64.self, capacity: valueDepth),
+                        (base + collectionOffset).bindMemory(to: CollectionValue.self, capacity: collectionDepth),
+                        UnsafeMutableBufferPointer(start: members, count: Self.initialMemberCapacity))
+        }
+        if stackBytes <= Self.usualStackBytes {
+            return withUnsafeTemporaryAllocation(byteCount: Self.usualStackBytes, alignment: 16, split)
+        }
+        return withUnsafeTemporaryAllocation(byteCount: stackBytes, alignment: 16, split)
     }
 
     /// The value of rule `rule` of tip `tip` at instant `now` (milliseconds since 1970).
-    public func evaluateRule(tip: Int, rule: Int, parameters: ParameterValues, store: some DonationStore, now: Int64) -> RuleOutcome {
-        checkInputs(parameters, store)
-        var machine = machine(parameters, store, now)
-        return machine.evaluate(pack.rules[tip][rule])
+    @_specialize(where Store == InMemoryDonationStore)
+    public func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64) -> RuleOutcome {
+        let start = ruleStarts[ruleIndex(tip: tip, rule: rule)]
+        return withMachine(parameters, store, now) { $0.evaluate(ruleAt: start) }
     }
 
     /// Evaluates a tip's rules in order, stopping at the first that does not hold unless
     /// `allRules` is set.
-    public func evaluateTip(_ tip: Int, parameters: ParameterValues, store: some DonationStore, now: Int64, allRules: Bool = false) -> TipEvaluation {
-        checkInputs(parameters, store)
-        var machine = machine(parameters, store, now)
-        return evaluate(tip, machine: &machine, allRules: allRules)
+    @_specialize(where Store == InMemoryDonationStore)
+    public func evaluateTip<Store: DonationStore>(_ tip: Int, parameters: ParameterValues, store: Store, now: Int64, allRules: Bool = false) -> TipEvaluation {
+        precondition(tip >= 0 && tip < tipFirstRule.count - 1, "no tip \(tip)")
+        return withMachine(parameters, store, now) { evaluate(tip, machine: &$0, allRules: allRules) }
     }
 
     /// Evaluates every tip of the pack (each stopping at its first rule that does not hold).
-    public func evaluateAllTips(parameters: ParameterValues, store: some DonationStore, now: Int64) -> [TipEvaluation] {
-        checkInputs(parameters, store)
-        var machine = machine(parameters, store, now)
-        return pack.rules.indices.map { evaluate($0, machine: &machine, allRules: false) }
+    @_specialize(where Store == InMemoryDonationStore)
+    public func evaluateAllTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64) -> [TipEvaluation] {
+        withMachine(parameters, store, now) { machine in
+            (0..<tipFirstRule.count - 1).map { evaluate($0, machine: &machine, allRules: false) }
+        }
     }
 
-    private func evaluate(_ tip: Int, machine: inout Machine, allRules: Bool) -> TipEvaluation {
+    /// For every tip of the pack, whether all its rules hold: `evaluateAllTips` without the
+    /// per-rule outcomes, for a caller that only needs to know which tips may show.
+    @_specialize(where Store == InMemoryDonationStore)
+    public func satisfiedTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64) -> [Bool] {
+        withMachine(parameters, store, now) { machine in
+            var satisfied = [Bool](repeating: true, count: tipFirstRule.count - 1)
+            for tip in satisfied.indices {
+                for index in tipFirstRule[tip]..<tipFirstRule[tip + 1] where !machine.evaluate(ruleAt: ruleStarts[index]).holds {
+                    satisfied[tip] = false
+                    break
+                }
+            }
+            return satisfied
+        }
+    }
+
+    private func evaluate<Store>(_ tip: Int, machine: inout Machine<Store>, allRules: Bool) -> TipEvaluation {
+        let rules = tipFirstRule[tip]..<tipFirstRule[tip + 1]
         var outcomes: [RuleOutcome] = []
-        outcomes.reserveCapacity(pack.rules[tip].count)
-        for rule in pack.rules[tip] {
-            let outcome = machine.evaluate(rule)
+        outcomes.reserveCapacity(rules.count)
+        for index in rules {
+            let outcome = machine.evaluate(ruleAt: ruleStarts[index])
             outcomes.append(outcome)
             if !allRules && !outcome.holds { break }
         }
@@ -58,7 +176,7 @@ public struct RuleEvaluator: Sendable {
     /// Evaluates one rule recording every value an instruction computes, in execution order
     /// (for `explain`; map `pc` to source with the rule's `sourceMap`).
     public func trace(tip: Int, rule: Int, parameters: ParameterValues, store: some DonationStore, now: Int64) -> (outcome: RuleOutcome, trace: [TraceEntry]) {
-        checkInputs(parameters, store)
+        let index = ruleIndex(tip: tip, rule: rule)
         let verified = pack.rules[tip][rule]
         let types: [BytecodeVerifier.SlotType?]
         do {
@@ -66,9 +184,13 @@ public struct RuleEvaluator: Sendable {
         } catch {
             preconditionFailure("verified code no longer verifies: \(error)")
         }
-        var machine = Machine(strings: pack.pack.strings, parameters: parameters, store: store, eventFieldTypes: eventFieldTypes,
-                              now: now, resultTypes: types, tracing: true)
-        let outcome = machine.evaluate(verified)
-        return (outcome, machine.trace)
+        return withMachine(parameters, store, now) { machine in
+            let recorder = TraceRecorder(resultTypes: types)
+            return withExtendedLifetime(recorder) {
+                machine.recorder = recorder
+                let outcome = machine.evaluate(ruleAt: ruleStarts[index])
+                return (outcome, recorder.entries)
+            }
+        }
     }
 }

@@ -156,11 +156,12 @@ struct RuleGenerator {
         return values
     }
 
-    /// A store with donations clustered around the windows' edges relative to `now`.
-    mutating func store(for pack: RulePack, now: Int) -> InMemoryDonationStore {
+    /// A store with donations clustered around the windows' edges relative to `now`: fewer than
+    /// `maximumPerEvent` of each event.
+    mutating func store(for pack: RulePack, now: Int, maximumPerEvent: Int = 25) -> InMemoryDonationStore {
         var store = InMemoryDonationStore(events: pack.events)
         for event in pack.events.indices {
-            for _ in 0..<Int(random.next() % 25) {
+            for _ in 0..<Int(random.next() % UInt64(maximumPerEvent)) {
                 let window = pick([1000, 3_600_000, day, 3 * day, 30 * day])
                 let offset = pick([-window, -window + 1, -window - 1, 0, 1, -1, Int(random.next() % UInt64(8 * day)) - 6 * day])
                 let payload = pack.events[event].fields.map { field -> RuntimeValue in
