@@ -150,6 +150,20 @@ enum Hostile {
         #expect(diagnostics.count <= 2 * RuleParser.maximumErrorCount + 10)
     }
 
+    /// In a child process whose data segment is capped at 512 MiB (`RLIMIT_DATA`; they pass under 256 MiB), so that a
+    /// blow-up fails the allocation and the child, every hostile input is checked in memory.
+    @Test func hostileInputsFitInBoundedMemory() async {
+        await #expect(processExitsWith: .success) {
+            var limit = rlimit(rlim_cur: 1 << 29, rlim_max: 1 << 29)
+            guard setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0 else { exit(3) }
+            for input in Hostile.inputs {
+                let result = Frontend.check(sources: [SourceFile(path: input.file, bytes: input.bytes())])
+                guard result.diagnostics.contains(where: { $0.code == input.code }) else { exit(4) }
+            }
+            exit(0)
+        }
+    }
+
     @Test func byteOrderMarkAndCRLFKeepPositionsExact() throws {
         let folder = try TemporaryFolder()
         let yaml = folder.path + "/bom.yaml"
