@@ -150,8 +150,9 @@ enum Hostile {
         #expect(diagnostics.count <= 2 * RuleParser.maximumErrorCount + 10)
     }
 
-    /// In a child process whose data segment is capped at 512 MiB (`RLIMIT_DATA`; they pass under 256 MiB), so that a
-    /// blow-up fails the allocation and the child, every hostile input is checked in memory.
+    /// Every hostile input checked in memory, in a child process whose data segment is capped
+    /// at 512 MiB (`RLIMIT_DATA`; they pass under 256 MiB): a blow-up fails an allocation and
+    /// with it the child.
     @Test func hostileInputsFitInBoundedMemory() async {
         await #expect(processExitsWith: .success) {
             var limit = rlimit(rlim_cur: 1 << 29, rlim_max: 1 << 29)
