@@ -165,6 +165,14 @@ enum Hostile {
         }
     }
 
+    @Test(arguments: ["nul.yaml", "utf8.yaml", "garbage.yaml"])
+    func yamlThatDoesNotReadIsOneError(file: String) throws {
+        let input = try #require(Hostile.inputs.first { $0.file == file })
+        var diagnostics: [Diagnostic] = []
+        _ = ManifestDecoder.decode(SourceFile(path: file, bytes: input.bytes()), diagnostics: &diagnostics)
+        #expect(diagnostics.map(\.code) == [.yaml], "\(diagnostics.map(\.message))")
+    }
+
     @Test func byteOrderMarkAndCRLFKeepPositionsExact() throws {
         let folder = try TemporaryFolder()
         let yaml = folder.path + "/bom.yaml"
