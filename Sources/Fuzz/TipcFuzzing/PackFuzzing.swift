@@ -7,10 +7,13 @@ public enum PackFuzzing {
     /// An instant inside the store's donations.
     static let now: Int64 = 1_750_000_000_000
 
-    /// Loads `bytes`; when the pack verifies, exercises it.
+    /// Loads `bytes`, then the same bytes with the header's body length and checksum made to
+    /// match (so that the structural checks, not the checksum, must refuse damage); exercises
+    /// each pack that verifies.
     public static func pack(_ bytes: [UInt8]) {
-        guard let verified = try? RulePackLoader.load(bytes) else { return }
-        exercise(verified)
+        if let verified = try? RulePackLoader.load(bytes) { exercise(verified) }
+        let resealed = PackMutation.resealed(bytes)
+        if resealed != bytes, let verified = try? RulePackLoader.load(resealed) { exercise(verified) }
     }
 
     /// Evaluates every rule of every tip (plainly, all rules, traced) and renders the pack.
