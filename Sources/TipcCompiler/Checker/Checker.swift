@@ -4,6 +4,10 @@
 public enum Checker {
     /// The manifest format version this checker reads.
     public static let formatVersion = 1
+    /// The most rules one tip may have (a `limit` error beyond). Real tips have a handful.
+    public static let maximumRulesPerTip = 1_000
+    /// The most tips one program may have (a `limit` error beyond). Real apps have dozens.
+    public static let maximumTipsPerProgram = 100_000
 
     /// Checks `files` as one program. Returns the checked program, or nil when there are errors
     /// (warnings do not prevent it).
@@ -28,6 +32,11 @@ struct DeclarationChecker {
         let groupDecls = files.flatMap(\.groups)
 
         declareNames(files)
+        if tipDecls.count > Checker.maximumTipsPerProgram {
+            let extra = tipDecls[Checker.maximumTipsPerProgram]
+            diagnostics.append(Diagnostic(.limit, "the program has \(tipDecls.count) tips; at most \(Checker.maximumTipsPerProgram) are allowed",
+                                          at: extra.name.range, help: "split the app's tips into several programs"))
+        }
 
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
@@ -235,7 +244,11 @@ struct DeclarationChecker {
                 diagnostics.append(Diagnostic(.invalidDuration, "maxDisplayDuration is too large", at: duration.range))
             }
         }
-        let rules = decl.rules.map { expressions.checkRule($0) }
+        if decl.rules.count > Checker.maximumRulesPerTip {
+            diagnostics.append(Diagnostic(.limit, "tip '\(name)' has \(decl.rules.count) rules; at most \(Checker.maximumRulesPerTip) are allowed",
+                                          at: decl.name.range, help: "combine rules with 'and' or 'or'"))
+        }
+        let rules = decl.rules.prefix(Checker.maximumRulesPerTip).map { expressions.checkRule($0) }
         return CheckedTip(name: name, title: title, message: decl.message?.value, image: decl.image?.value, actions: actions,
                           maxDisplayCount: maxDisplayCount, maxDisplayDurationMilliseconds: maxDuration,
                           ignoresDisplayFrequency: decl.ignoresDisplayFrequency?.value ?? false, rules: rules, range: decl.name.range)

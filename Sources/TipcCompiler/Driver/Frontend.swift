@@ -98,7 +98,7 @@ public enum Frontend {
     public static func read(path: String) -> Swift.Result<SourceFile, Diagnostic> {
         let at = SourceRange(file: path, at: SourceLocation(line: 1, column: 1))
         let manager = FileManager.default
-        if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileSize {
+        if let size = fileSize(atPath: path, manager), size > UInt64(maximumFileSize) {
             return .failure(Diagnostic(.limit, "'\(path)' is larger than \(maximumFileSize / (1024 * 1024)) MiB", at: at))
         }
         do {
@@ -107,6 +107,15 @@ public enum Frontend {
         } catch {
             return .failure(Diagnostic(.io, "cannot read '\(path)'", at: at))
         }
+    }
+
+    /// The size of a file, whichever integer type the attribute dictionary holds it as.
+    private static func fileSize(atPath path: String, _ manager: FileManager) -> UInt64? {
+        guard let size = (try? manager.attributesOfItem(atPath: path))?[.size] else { return nil }
+        if let size = size as? UInt64 { return size }
+        if let size = size as? UInt { return UInt64(size) }
+        if let size = size as? Int, size >= 0 { return UInt64(size) }
+        return nil
     }
 }
 

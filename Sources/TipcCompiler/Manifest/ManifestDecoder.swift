@@ -6,8 +6,11 @@
 public enum ManifestDecoder {
     public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
+        let before = diagnostics.count
         let root = YAMLReader.read(file, diagnostics: &diagnostics)
         guard let root, root.pairs != nil else {
+            // YAML that did not read already has its error; "found nothing" would only repeat it.
+            if root == nil && diagnostics[before...].contains(where: { $0.severity == .error }) { return manifest }
             let at = root?.range ?? manifest.headRange
             diagnostics.append(Diagnostic(.invalidValue, "a manifest must be a mapping, found \(root?.kindDescription ?? "nothing")",
                                           at: at, help: "start with 'tipkit: 1', then the sections parameters, events, tips and groups"))

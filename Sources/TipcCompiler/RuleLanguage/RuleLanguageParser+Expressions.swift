@@ -21,7 +21,20 @@ extension RuleLanguageParser {
             skipRestOfAbandonedRule()
             return Expression(.error, at: range(since: first))
         }
+        if index > first, let length = ruleLength(fromToken: first, toToken: index - 1), length > RuleParser.maximumRuleLength {
+            report(.limit, "rule is \(length) characters long; at most \(RuleParser.maximumRuleLength) are allowed",
+                   at: range(since: first), help: "split it into several rules, or simplify it")
+            return Expression(.error, at: range(since: first))
+        }
         return expression
+    }
+
+    /// The length in characters of the text from token `first` to token `last`, when it may
+    /// exceed the limit (nil when its UTF-8 length already shows it does not).
+    private func ruleLength(fromToken first: Int, toToken last: Int) -> Int? {
+        let start = stream.tokens[first].start, end = stream.tokens[last].end
+        guard end - start > RuleParser.maximumRuleLength else { return nil }
+        return bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 
     /// After the size limit: skips the rest of the rule (the whole text, or in a `.tips` file
@@ -185,6 +198,12 @@ extension RuleLanguageParser {
             return node(.error, at: range(ofToken: tokenIndex))
         case .string:
             advance()
+            let length = token.text.unicodeScalars.count
+            if length > RuleParser.maximumStringLiteralLength {
+                report(.limit, "string literal is \(length) characters long; at most \(RuleParser.maximumStringLiteralLength) are allowed",
+                       at: range(ofToken: tokenIndex))
+                return node(.error, at: range(ofToken: tokenIndex))
+            }
             return node(.literal(.string(token.text)), at: range(ofToken: tokenIndex))
         case .parameter:
             advance()

@@ -21,6 +21,8 @@ final class RuleLanguageParser {
     /// Binary operators, `within`, `in` and `.member`s read in the current rule.
     var operatorCount = 0
     var reportedNestingLimit = false
+    /// Set once `RuleParser.maximumErrorCount` errors were reported: the text is no longer read.
+    var reportedErrorLimit = false
     /// Set when the current rule exceeded a size limit: it is skipped and becomes `.error`.
     var isAbandoned = false
     /// The first comment not yet attached to a declaration.
@@ -82,6 +84,15 @@ final class RuleLanguageParser {
 
     func report(_ code: DiagnosticCode, _ message: String, at range: SourceRange, help: String? = nil,
                          notes: [DiagnosticNote] = []) {
+        guard !reportedErrorLimit else { return }
+        if diagnostics.count + stream.diagnostics.count >= RuleParser.maximumErrorCount {
+            // Stop reading: garbage must not cost a diagnostic per byte.
+            reportedErrorLimit = true
+            diagnostics.append(Diagnostic(.limit, "more than \(RuleParser.maximumErrorCount) errors; the rest of the text is not read", at: range))
+            stream.abandon()
+            index = min(index, stream.tokens.count - 1)
+            return
+        }
         diagnostics.append(Diagnostic(code, message, at: range, help: help, notes: notes))
     }
 

@@ -47,6 +47,8 @@ final class RuleScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let source: RuleText
     private var position = 0
+    /// Set at the error limit: the rest of the text is not scanned.
+    private var stopped = false
     private var sawLineBreak = true
     private var lineHasContent = false
 
@@ -69,14 +71,23 @@ final class RuleScanner {
     }
 
     private func report(_ code: DiagnosticCode, _ message: String, from start: Int, to end: Int, help: String? = nil) {
+        guard diagnostics.count < RuleParser.maximumErrorCount else { return }
+        if diagnostics.count == RuleParser.maximumErrorCount - 1 {
+            // Stop scanning: garbage must not cost a diagnostic per byte.
+            diagnostics.append(Diagnostic(.limit, "more than \(RuleParser.maximumErrorCount) errors; the rest of the text is not read",
+                                          at: source.range(fromUTF8: start, to: end)))
+            stopped = true
+            return
+        }
         diagnostics.append(Diagnostic(code, message, at: source.range(fromUTF8: start, to: end), help: help))
     }
 
     private func nextToken() -> RuleToken? {
-        while true {
+        while !stopped {
             if let token = scanToken() { return token }
             if position >= bytes.count { return nil }
         }
+        return nil
     }
 
     /// Scans one token; nil at the end of the text or after dropping an unexpected character.

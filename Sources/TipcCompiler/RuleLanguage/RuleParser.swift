@@ -11,6 +11,12 @@
 ///   included). A larger rule is one `limit` diagnostic, is not read further (its text is
 ///   not lexed beyond that point), and becomes an `.error` node.
 ///
+/// - at most `maximumRuleLength` (10,000) characters of rule text and `maximumStringLiteralLength`
+///   (1,000) characters in one string literal; longer is a `limit` diagnostic and an `.error` node;
+/// - at most `maximumErrorCount` (100) errors from one parser (a `.tips` file, or one rule from
+///   YAML); at the limit one `limit` diagnostic says so and the rest of the text is not read, so
+///   binary garbage costs a bounded number of diagnostics.
+///
 /// Together they bound the depth of every tree the parser returns (at most 757 levels), so
 /// code that walks a tree recursively, including the synthesized `==`, hashing and
 /// deallocation of `Expression`, stays well within a secondary thread's stack.
@@ -21,6 +27,12 @@ public enum RuleParser {
     public static let maximumOperatorCount = 500
     /// The most syntax-tree nodes one rule may have.
     public static let maximumNodeCount = 10_000
+    /// The longest rule, in characters (Unicode scalars).
+    public static let maximumRuleLength = 10_000
+    /// The longest string literal in a rule, in characters (Unicode scalars).
+    public static let maximumStringLiteralLength = 1_000
+    /// The most errors one parser reports before it stops reading.
+    public static let maximumErrorCount = 100
 
     /// Parses `text` as one expression; the whole text must be consumed.
     public static func parseRule(_ text: RuleText, diagnostics: inout [Diagnostic]) -> Expression {
