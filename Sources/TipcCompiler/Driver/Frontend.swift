@@ -42,6 +42,10 @@ public enum Frontend {
         let program = Checker.check(files, diagnostics: &checkerDiagnostics)
         diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
         if let program, !diagnostics.contains(where: { $0.severity == .error }) {
+            // Constant expressions that would overflow or divide by zero are compile errors.
+            diagnostics += RulePackCompiler.constantErrors(program)
+        }
+        if let program, !diagnostics.contains(where: { $0.severity == .error }) {
             // Lints only warn: the program is still returned. They need a program without
             // errors: a rule that did not parse would look like one that can never hold.
             diagnostics += Lints.run(program)

@@ -52,6 +52,16 @@ public enum RulePackCompiler {
             })
     }
 
+    /// The compile errors of constant sub-expressions (overflow, division by zero) without
+    /// lowering anything: what `tipc check` reports beyond the checker.
+    public static func constantErrors(_ program: CheckedProgram) -> [Diagnostic] {
+        var folder = ConstantFolder()
+        for tip in program.tips {
+            for rule in tip.rules { _ = folder.fold(rule) }
+        }
+        return folder.diagnostics
+    }
+
     /// Compiles and encodes in one step: the bytes of `tipc compile -o`.
     public static func compileToBytes(_ program: CheckedProgram, diagnostics: inout [Diagnostic]) -> [UInt8]? {
         compile(program, diagnostics: &diagnostics).map(RulePackWriter.encode)
