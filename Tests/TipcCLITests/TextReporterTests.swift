@@ -122,3 +122,22 @@ import TipcCompiler
         #expect(text.contains("\n   --> big.tips:120:1\n    |\n120 | line 120\n"))
     }
 }
+
+@Suite struct LongLineSnippetTests {
+    @Test func aVeryLongLineIsShownAsAWindowAroundTheRange() {
+        let line = String(repeating: "a and ", count: 1_000) + "nope.count > 1"
+        let source = SourceFile(path: "long.tips", text: "tipkit 1\n" + line + "\n")
+        let column = line.count - "nope.count > 1".count + 1
+        let diagnostic = Diagnostic(.unknownEvent, "no event named 'nope'",
+                                    at: SourceRange(file: "long.tips", start: SourceLocation(line: 2, column: column),
+                                                    end: SourceLocation(line: 2, column: column + 4)))
+        let lines = TextReporter(colored: false).render(diagnostic, sources: ["long.tips": source]).split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count < 300 })
+        let shown = String(lines[2]), carets = String(lines[3])
+        #expect(shown.contains("…a and a and"))
+        let caretStart = carets.firstIndex(of: "^")!
+        let offset = carets.distance(from: carets.startIndex, to: caretStart)
+        let underlined = shown.dropFirst(offset).prefix(4)
+        #expect(underlined == "nope")
+    }
+}

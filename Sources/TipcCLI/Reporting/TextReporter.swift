@@ -57,17 +57,36 @@ public struct TextReporter: Sendable {
         return lines.map { $0 + "\n" }.joined()
     }
 
+    /// Lines longer than this many characters are cut to a window around the range.
+    static let maximumShownColumns = 200
+    /// Characters shown on each side of the range in a cut line.
+    static let contextColumns = 40
+
     /// The source line under a range with carets beneath the range (to the end of the first
     /// line when the range spans several); nothing when the line cannot be shown.
     func snippet(_ range: SourceRange, in source: SourceFile?, gutterWidth: Int, caretRole: TerminalStyle.Role) -> [String] {
         let lineNumber = range.start.line
         guard let source, lineNumber >= 1, lineNumber <= source.lineStarts.count else { return [] }
-        let scalars = Array(source.lineText(lineNumber).unicodeScalars)
-        let start = max(0, range.start.column - 1)
-        let end = max(start + 1, range.end.line == lineNumber ? range.end.column - 1 : scalars.count)
+        var scalars = Array(source.lineText(lineNumber).unicodeScalars)
+        var start = max(0, range.start.column - 1)
+        var end = max(start + 1, range.end.line == lineNumber ? range.end.column - 1 : scalars.count)
 
-        var shown = ""
+        // A very long line (minified or generated input) is shown as a window around the range.
+        var prefix = "", suffix = ""
+        if scalars.count > Self.maximumShownColumns {
+            let windowStart = min(max(0, start - Self.contextColumns), scalars.count)
+            let windowEnd = min(scalars.count, max(windowStart + 1, min(end, start + Self.maximumShownColumns) + Self.contextColumns))
+            if windowStart > 0 { prefix = "…" }
+            if windowEnd < scalars.count { suffix = "…" }
+            scalars = Array(scalars[windowStart..<windowEnd])
+            start = start - windowStart + prefix.count
+            end = min(end - windowStart, scalars.count) + prefix.count
+        }
+
+        var shown = prefix
         for scalar in scalars { shown += DisplayWidth.displayable(scalar) }
+        shown += suffix
+        if !prefix.isEmpty { scalars.insert("…", at: 0) }
         var offset = 0
         var length = 0
         for index in 0..<end {
