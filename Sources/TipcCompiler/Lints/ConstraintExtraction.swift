@@ -4,6 +4,12 @@ extension Lints {
     /// `and`/`or`/`not` over them (`not` is pushed inward). Anything else is unconstrained.
     struct ConstraintExtraction {
         let parameters: [CheckedParameter]
+        /// Where quantities get their numbers (shared by every tip of the program).
+        let quantities = QuantityTable()
+
+        init(parameters: [CheckedParameter]) {
+            self.parameters = parameters
+        }
 
         /// The states in which `expression` evaluates to `holds` (over-approximated).
         func formula(_ expression: CheckedExpression, holds: Bool) -> Disjunction {
@@ -164,7 +170,7 @@ extension Lints {
             default:
                 return nil
             }
-            return Quantity(expression: expression.withoutRanges, universe: universe)
+            return Quantity(id: quantities.id(of: expression.withoutRanges), universe: universe)
         }
 
         /// The value of a constant expression (a literal, possibly negated or promoted).

@@ -53,7 +53,7 @@ struct SourceLocationCursor {
     mutating func location(atUTF8Offset target: Int) -> SourceLocation {
         let target = min(max(0, target), file.bytes.count)
         guard offset >= 0, target >= offset, target < lineEnd else {
-            location = file.location(atUTF8Offset: target)
+            location = file.location(atUTF8Offset: target, onLine: file.line(containing: target, near: location.line))
             offset = target
             lineEnd = location.line < file.lineStarts.count ? file.lineStarts[location.line] : file.bytes.count + 1
             return location
