@@ -6,9 +6,32 @@ extension Lints {
         let parameters: [CheckedParameter]
         /// Where quantities get their numbers (shared by every tip of the program).
         let quantities = QuantityTable()
+        /// Each parameter's universe, built once.
+        private let parameterUniverses: [ValueSet]
+        /// Each parameter's quantity, as `quantity(_:)` makes it for a parameter expression of
+        /// the parameter's own type (the only type the checker gives one).
+        private let parameterQuantities: [Quantity]
 
         init(parameters: [CheckedParameter]) {
             self.parameters = parameters
+            let universes = parameters.map(Self.universe(of:))
+            parameterUniverses = universes
+            let table = quantities
+            parameterQuantities = parameters.indices.map { index in
+                let expression = CheckedExpression(.parameter(index), type: ExpressionType(parameters[index].type),
+                                                   range: CheckedExpression.rangeErased)
+                return Quantity(id: table.id(of: expression), universe: universes[index])
+            }
+        }
+
+        private static func universe(of parameter: CheckedParameter) -> ValueSet {
+            switch parameter.type {
+            case .bool: return .bools([false, true])
+            case .int, .date, .duration: return .integers(.all)
+            case .double: return .reals(.all)
+            case .string:
+                return .strings(parameter.values.map { StringSet(members: Set($0), isComplement: false) } ?? .all)
+            }
         }
 
         /// The states in which `expression` evaluates to `holds` (over-approximated).
@@ -157,14 +180,8 @@ extension Lints {
             switch expression.kind {
             case .parameter(let index):
                 guard parameters.indices.contains(index) else { return nil }
-                let parameter = parameters[index]
-                switch parameter.type {
-                case .bool: universe = .bools([false, true])
-                case .int, .date, .duration: universe = .integers(.all)
-                case .double: universe = .reals(.all)
-                case .string:
-                    universe = .strings(parameter.values.map { StringSet(members: Set($0), isComplement: false) } ?? .all)
-                }
+                if expression.type == ExpressionType(parameters[index].type) { return parameterQuantities[index] }
+                universe = parameterUniverses[index]
             case .count, .distinct:
                 universe = .integers(.nonNegative)
             default:
@@ -235,10 +252,10 @@ private extension ComparisonOperator {
     }
 }
 
-private extension CheckedExpression {
+extension CheckedExpression {
     /// The same expression with every source range erased: two occurrences of one query
     /// compare equal.
-    var withoutRanges: CheckedExpression {
+    fileprivate var withoutRanges: CheckedExpression {
         let kind: Kind
         switch self.kind {
         case .constant, .now, .parameter, .field, .event:
@@ -257,6 +274,9 @@ private extension CheckedExpression {
         case .intToDouble(let operand): kind = .intToDouble(operand.withoutRanges)
         case .inList(let value, let items): kind = .inList(value.withoutRanges, items)
         }
-        return CheckedExpression(kind, type: type, range: SourceRange(file: "", at: SourceLocation(line: 0, column: 0)))
+        return CheckedExpression(kind, type: type, range: Self.rangeErased)
     }
+
+    /// The range every expression gets in `withoutRanges`.
+    fileprivate static let rangeErased = SourceRange(file: "", at: SourceLocation(line: 0, column: 0))
 }

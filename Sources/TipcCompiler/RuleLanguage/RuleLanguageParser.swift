@@ -75,7 +75,8 @@ final class RuleLanguageParser {
 
     /// The lexer's and the parser's diagnostics in reading order.
     var diagnosticsInOrder: [Diagnostic] {
-        (stream.diagnostics + diagnostics).enumerated().sorted { a, b in
+        if stream.diagnostics.isEmpty, diagnostics.isEmpty { return [] }
+        return (stream.diagnostics + diagnostics).enumerated().sorted { a, b in
             a.element.range.start != b.element.range.start ? a.element.range.start < b.element.range.start : a.offset < b.offset
         }.map(\.element)
     }

@@ -20,6 +20,12 @@ final class RuleTokenStream {
         self.source = source
         scanner = RuleScanner(bytes: UnsafeBufferPointer(storage), source: source)
         cursor = TokenLocationCursor(bytes: UnsafeBufferPointer(storage), source: source)
+        // A rule has about one token per three bytes; growing three arrays token by token
+        // would cost several reallocations for every rule.
+        let expected = min(bytes.count / 3 + 2, 256)
+        tokens.reserveCapacity(expected)
+        starts.reserveCapacity(expected)
+        ends.reserveCapacity(expected)
     }
 
     deinit {

@@ -47,6 +47,21 @@ public enum YAMLReader {
 /// Builds the tree from events, one open collection per nesting level.
 struct YAMLTreeBuilder {
     private struct OpenCollection {
+        /// The key of an earlier pair named `name`: searched in the pairs while the mapping is
+        /// small (most are), looked up in `keyIndexes` once it is large.
+        mutating func firstKey(named name: String) -> YAMLNode? {
+            if let keyIndexes { return keyIndexes[name].map { pairs[$0].key } }
+            if pairs.count < 16 {
+                return pairs.first(where: { $0.key.scalar?.value == name })?.key
+            }
+            var indexes: [String: Int] = [:]
+            for (index, pair) in pairs.enumerated() {
+                if let key = pair.key.scalar?.value, indexes[key] == nil { indexes[key] = index }
+            }
+            keyIndexes = indexes
+            return indexes[name].map { pairs[$0].key }
+        }
+
         var isMapping: Bool
         var isFlow: Bool
         var startOffset: Int
@@ -58,7 +73,8 @@ struct YAMLTreeBuilder {
         var items: [YAMLNode] = []
         var pairs: [YAMLPair] = []
         var pendingKey: YAMLNode?
-        var firstKeys: [String: YAMLNode] = [:]
+        /// The index in `pairs` of each scalar key, once the mapping is too large to search.
+        var keyIndexes: [String: Int]?
     }
 
     let file: SourceFile
@@ -219,13 +235,14 @@ struct YAMLTreeBuilder {
         }
         stack[stack.count - 1].pendingKey = nil
         if let name = key.scalar?.value {
-            if let first = stack[stack.count - 1].firstKeys[name] {
+            if let first = stack[stack.count - 1].firstKey(named: name) {
                 diagnostics.append(Diagnostic(.duplicateKey, "duplicate key '\(name)'", at: key.range,
                                               help: "remove one of them; YAML keeps only one value per key",
                                               notes: [DiagnosticNote("'\(name)' is first defined here", at: first.range)]))
                 return
             }
-            stack[stack.count - 1].firstKeys[name] = key
+            let index = stack[stack.count - 1].pairs.count
+            stack[stack.count - 1].keyIndexes?[name] = index
         }
         stack[stack.count - 1].pairs.append(YAMLPair(key: key, value: node))
     }
