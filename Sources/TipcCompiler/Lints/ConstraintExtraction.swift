@@ -19,7 +19,7 @@ extension Lints {
             let table = quantities
             parameterQuantities = parameters.indices.map { index in
                 let expression = CheckedExpression(.parameter(index), type: ExpressionType(parameters[index].type),
-                                                   range: CheckedExpression.rangeErased)
+                                                   range: SourceRange(file: "", at: SourceLocation(line: 0, column: 0)))
                 return Quantity(id: table.id(of: expression), universe: universes[index])
             }
         }
@@ -187,7 +187,7 @@ extension Lints {
             default:
                 return nil
             }
-            return Quantity(id: quantities.id(of: expression.withoutRanges), universe: universe)
+            return Quantity(id: quantities.id(of: expression), universe: universe)
         }
 
         /// The value of a constant expression (a literal, possibly negated or promoted).
@@ -250,33 +250,4 @@ private extension ComparisonOperator {
         case .greaterOrEqual: return a >= b
         }
     }
-}
-
-extension CheckedExpression {
-    /// The same expression with every source range erased: two occurrences of one query
-    /// compare equal.
-    fileprivate var withoutRanges: CheckedExpression {
-        let kind: Kind
-        switch self.kind {
-        case .constant, .now, .parameter, .field, .event:
-            kind = self.kind
-        case .within(let base, let window): kind = .within(base.withoutRanges, windowMilliseconds: window)
-        case .filter(let base, let predicate): kind = .filter(base.withoutRanges, predicate: predicate.withoutRanges)
-        case .largestSubset(let base, let field): kind = .largestSubset(base.withoutRanges, field: field)
-        case .smallestSubset(let base, let field): kind = .smallestSubset(base.withoutRanges, field: field)
-        case .count(let base): kind = .count(base.withoutRanges)
-        case .distinct(let base, let field): kind = .distinct(base.withoutRanges, field: field)
-        case .not(let operand): kind = .not(operand.withoutRanges)
-        case .negate(let operand): kind = .negate(operand.withoutRanges)
-        case .logical(let op, let left, let right): kind = .logical(op, left.withoutRanges, right.withoutRanges)
-        case .compare(let op, let left, let right): kind = .compare(op, left.withoutRanges, right.withoutRanges)
-        case .arithmetic(let op, let left, let right): kind = .arithmetic(op, left.withoutRanges, right.withoutRanges)
-        case .intToDouble(let operand): kind = .intToDouble(operand.withoutRanges)
-        case .inList(let value, let items): kind = .inList(value.withoutRanges, items)
-        }
-        return CheckedExpression(kind, type: type, range: Self.rangeErased)
-    }
-
-    /// The range every expression gets in `withoutRanges`.
-    fileprivate static let rangeErased = SourceRange(file: "", at: SourceLocation(line: 0, column: 0))
 }

@@ -15,14 +15,15 @@ extension Lints {
         func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
-    /// Numbers each distinct quantity expression (with its source ranges erased) once.
+    /// Numbers each distinct quantity expression once; source ranges do not count.
     final class QuantityTable {
-        private var ids: [CheckedExpression: Int] = [:]
+        private var ids: [RangeFreeExpression: Int] = [:]
 
         func id(of expression: CheckedExpression) -> Int {
-            if let id = ids[expression] { return id }
+            let key = RangeFreeExpression(expression: expression)
+            if let id = ids[key] { return id }
             let id = ids.count
-            ids[expression] = id
+            ids[key] = id
             return id
         }
     }
