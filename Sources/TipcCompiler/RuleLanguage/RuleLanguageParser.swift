@@ -3,7 +3,6 @@
 /// `RuleLanguageParser+Expressions` and `RuleLanguageParser+Declarations` and follows
 /// `Grammar/tips.ebnf`.
 final class RuleLanguageParser {
-    let bytes: [UInt8]
     let stream: RuleTokenStream
     let source: RuleText
     /// In `.tips` files a line break ends an expression outside brackets, unless the next line
@@ -26,8 +25,10 @@ final class RuleLanguageParser {
     /// The first comment not yet attached to a declaration.
     var commentCursor = 0
 
-    init(bytes: [UInt8], source: RuleText, lineBreaksEndExpressions: Bool) {
-        self.bytes = bytes
+    /// The text being parsed.
+    var bytes: UnsafeBufferPointer<UInt8> { stream.bytes }
+
+    init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText, lineBreaksEndExpressions: Bool) {
         self.stream = RuleTokenStream(bytes: bytes, source: source)
         self.source = source
         self.lineBreaksEndExpressions = lineBreaksEndExpressions

@@ -14,7 +14,7 @@ final class RuleTokenStream {
     private var cursor: TokenLocationCursor
     private var finished = false
 
-    init(bytes: [UInt8], source: RuleText) {
+    init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
         storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = storage.initialize(from: bytes)
         self.source = source
@@ -27,6 +27,9 @@ final class RuleTokenStream {
         starts.reserveCapacity(expected)
         ends.reserveCapacity(expected)
     }
+
+    /// The text being lexed.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(storage) }
 
     deinit {
         storage.deallocate()

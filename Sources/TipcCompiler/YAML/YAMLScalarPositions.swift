@@ -4,7 +4,17 @@ extension YAMLScalar {
     /// with libyaml's value, every byte maps to the scalar's start (positions stay in the file,
     /// the text stays libyaml's).
     public func ruleText(in file: SourceFile) -> RuleText {
-        var cursor = SourceLocationCursor(file: file)
+        ruleText(in: file, cursor: SourceLocationCursor(file: file))
+    }
+
+    /// `ruleText(in:)` for a scalar known to start on or near line `line` (its node's first
+    /// line), which spares searching the whole file for it.
+    func ruleText(in file: SourceFile, nearLine line: Int) -> RuleText {
+        ruleText(in: file, cursor: SourceLocationCursor(file: file, nearLine: line))
+    }
+
+    private func ruleText(in file: SourceFile, cursor: SourceLocationCursor) -> RuleText {
+        var cursor = cursor
         if let first = verbatimStart(in: file.bytes) {
             return RuleText(text: value, path: file.path, mapping: .singleLine(start: cursor.location(atUTF8Offset: first)))
         }
