@@ -24,7 +24,6 @@ struct DeclarationChecker {
         let frequency = checkHeaders(files)
         let parameterDecls = files.flatMap(\.parameters)
         let eventDecls = files.flatMap(\.events)
-        let tipDecls = files.flatMap(\.tips)
         let groupDecls = files.flatMap(\.groups)
 
         declareNames(files)
@@ -32,7 +31,13 @@ struct DeclarationChecker {
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
-        let tips = tipDecls.map { checkTip($0, expressions: &expressions) }
+        // Tips are read in place: copying every declaration into one array first would cost a
+        // retain and a release of each of its parts.
+        var tips: [CheckedTip] = []
+        tips.reserveCapacity(files.reduce(0) { $0 + $1.tips.count })
+        for file in files {
+            for decl in file.tips { tips.append(checkTip(decl, expressions: &expressions)) }
+        }
         diagnostics += expressions.diagnostics
         let groups = checkGroups(groupDecls)
         reportUnused(parameterDecls, eventDecls, used: expressions)
