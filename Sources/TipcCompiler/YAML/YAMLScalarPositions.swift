@@ -67,12 +67,15 @@ extension YAMLScalar {
         case .doubleQuoted: (0x22, 0x5C)
         default: (0x7F, 0x7F)
         }
-        var index = start
-        for byte in utf8 {
-            let raw = bytes[index]
-            guard raw == byte, raw >= 0x20, raw < 0x7F, raw != excluded.0, raw != excluded.1 else { return nil }
-            index += 1
+        let matches = bytes.withUnsafeBufferPointer { file in
+            utf8.withContiguousStorageIfAvailable { text in
+                for offset in 0..<text.count {
+                    let raw = file[start + offset]
+                    guard raw == text[offset], raw >= 0x20, raw < 0x7F, raw != excluded.0, raw != excluded.1 else { return false }
+                }
+                return true
+            } ?? false
         }
-        return start
+        return matches ? start : nil
     }
 }
