@@ -8,20 +8,22 @@ final class RuleLanguageParser {
     /// In `.tips` files a line break ends an expression outside brackets, unless the next line
     /// starts with an infix operator; in rule text from YAML line breaks are plain spaces.
     let lineBreaksEndExpressions: Bool
-    var index = 0
+    // The cursor and the counters below change with every token. None is ever passed inout,
+    // so no two accesses overlap: the per-access runtime check is skipped.
+    @exclusivity(unchecked) var index = 0
     var diagnostics: [Diagnostic]
 
     /// Brackets `(` `[` open around the current token inside an expression.
-    var openGroups = 0
+    @exclusivity(unchecked) var openGroups = 0
     /// Nesting levels entered (parentheses, `not`, unary minus, arguments, lists).
-    var nesting = 0
+    @exclusivity(unchecked) var nesting = 0
     /// Syntax-tree nodes built for the current rule.
-    var nodeCount = 0
+    @exclusivity(unchecked) var nodeCount = 0
     /// Binary operators, `within`, `in` and `.member`s read in the current rule.
-    var operatorCount = 0
+    @exclusivity(unchecked) var operatorCount = 0
     var reportedNestingLimit = false
     /// Set when the current rule exceeded a size limit: it is skipped and becomes `.error`.
-    var isAbandoned = false
+    @exclusivity(unchecked) var isAbandoned = false
     /// The first comment not yet attached to a declaration.
     var commentCursor = 0
 

@@ -46,9 +46,11 @@ final class RuleScanner {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let source: RuleText
-    private var position = 0
-    private var sawLineBreak = true
-    private var lineHasContent = false
+    // The scanning state is read and written for every byte. These properties are never
+    // passed inout, so no two accesses overlap: the per-access runtime check is skipped.
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var sawLineBreak = true
+    @exclusivity(unchecked) private var lineHasContent = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
         self.bytes = bytes
