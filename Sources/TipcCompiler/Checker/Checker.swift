@@ -198,7 +198,10 @@ struct DeclarationChecker {
         let name = decl.name.name
         var title = ""
         if let declared = decl.title {
-            if declared.value.allSatisfy(\.isWhitespace) {
+            // A title starting with a visible ASCII character is not blank; only others are
+            // checked character by character.
+            let startsVisibly = declared.value.utf8.first.map { $0 > 0x20 && $0 < 0x7F } ?? false
+            if !startsVisibly, declared.value.allSatisfy(\.isWhitespace) {
                 diagnostics.append(Diagnostic(.invalidValue, "title of tip '\(name)' is empty", at: declared.range))
             }
             title = declared.value
