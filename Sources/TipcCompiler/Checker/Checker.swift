@@ -28,20 +28,25 @@ struct DeclarationChecker {
         let frequency = checkHeaders(files)
         let parameterDecls = files.flatMap(\.parameters)
         let eventDecls = files.flatMap(\.events)
-        let tipDecls = files.flatMap(\.tips)
         let groupDecls = files.flatMap(\.groups)
 
         declareNames(files)
-        if tipDecls.count > Checker.maximumTipsPerProgram {
-            let extra = tipDecls[Checker.maximumTipsPerProgram]
-            diagnostics.append(Diagnostic(.limit, "the program has \(tipDecls.count) tips; at most \(Checker.maximumTipsPerProgram) are allowed",
+        let tipCount = files.reduce(0) { $0 + $1.tips.count }
+        if tipCount > Checker.maximumTipsPerProgram, let extra = files.lazy.flatMap(\.tips).dropFirst(Checker.maximumTipsPerProgram).first {
+            diagnostics.append(Diagnostic(.limit, "the program has \(tipCount) tips; at most \(Checker.maximumTipsPerProgram) are allowed",
                                           at: extra.name.range, help: "split the app's tips into several programs"))
         }
 
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
-        let tips = tipDecls.map { checkTip($0, expressions: &expressions) }
+        // Tips are read in place: copying every declaration into one array first would cost a
+        // retain and a release of each of its parts.
+        var tips: [CheckedTip] = []
+        tips.reserveCapacity(tipCount)
+        for file in files {
+            for decl in file.tips { tips.append(checkTip(decl, expressions: &expressions)) }
+        }
         diagnostics += expressions.diagnostics
         let groups = checkGroups(groupDecls)
         reportUnused(parameterDecls, eventDecls, used: expressions)
@@ -202,7 +207,10 @@ struct DeclarationChecker {
         let name = decl.name.name
         var title = ""
         if let declared = decl.title {
-            if declared.value.allSatisfy(\.isWhitespace) {
+            // A title starting with a visible ASCII character is not blank; only others are
+            // checked character by character.
+            let startsVisibly = declared.value.utf8.first.map { $0 > 0x20 && $0 < 0x7F } ?? false
+            if !startsVisibly, declared.value.allSatisfy(\.isWhitespace) {
                 diagnostics.append(Diagnostic(.invalidValue, "title of tip '\(name)' is empty", at: declared.range))
             }
             title = declared.value

@@ -345,7 +345,16 @@ struct ExpressionChecker {
 
     private mutating func checkComparison(_ op: BinaryOperator, _ left: CheckedExpression, _ right: CheckedExpression,
                                           _ range: SourceRange) -> CheckedExpression {
-        let comparison = ComparisonOperator(rawValue: op.rawValue)!
+        let comparison: ComparisonOperator
+        switch op {
+        case .equal: comparison = .equal
+        case .notEqual: comparison = .notEqual
+        case .less: comparison = .less
+        case .lessOrEqual: comparison = .lessOrEqual
+        case .greater: comparison = .greater
+        case .greaterOrEqual: comparison = .greaterOrEqual
+        case .or, .and, .add, .subtract, .multiply, .divide, .remainder: preconditionFailure("not a comparison: \(op)")
+        }
         let (l, r) = promoted(left, right)
         let ordered = op != .equal && op != .notEqual
         let comparable: Bool
@@ -366,7 +375,16 @@ struct ExpressionChecker {
 
     private mutating func checkArithmetic(_ op: BinaryOperator, _ left: CheckedExpression, _ right: CheckedExpression,
                                           _ range: SourceRange) -> CheckedExpression {
-        let arithmetic = ArithmeticOperator(rawValue: op.rawValue)!
+        let arithmetic: ArithmeticOperator
+        switch op {
+        case .add: arithmetic = .add
+        case .subtract: arithmetic = .subtract
+        case .multiply: arithmetic = .multiply
+        case .divide: arithmetic = .divide
+        case .remainder: arithmetic = .remainder
+        case .or, .and, .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            preconditionFailure("not an arithmetic operator: \(op)")
+        }
         let (l, r) = promoted(left, right)
         let resultType: ExpressionType?
         switch (l.type, arithmetic, r.type) {

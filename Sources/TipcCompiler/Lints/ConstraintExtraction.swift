@@ -4,6 +4,35 @@ extension Lints {
     /// `and`/`or`/`not` over them (`not` is pushed inward). Anything else is unconstrained.
     struct ConstraintExtraction {
         let parameters: [CheckedParameter]
+        /// Where quantities get their numbers (shared by every tip of the program).
+        let quantities = QuantityTable()
+        /// Each parameter's universe, built once.
+        private let parameterUniverses: [ValueSet]
+        /// Each parameter's quantity, as `quantity(_:)` makes it for a parameter expression of
+        /// the parameter's own type (the only type the checker gives one).
+        private let parameterQuantities: [Quantity]
+
+        init(parameters: [CheckedParameter]) {
+            self.parameters = parameters
+            let universes = parameters.map(Self.universe(of:))
+            parameterUniverses = universes
+            let table = quantities
+            parameterQuantities = parameters.indices.map { index in
+                let expression = CheckedExpression(.parameter(index), type: ExpressionType(parameters[index].type),
+                                                   range: SourceRange(file: "", at: SourceLocation(line: 0, column: 0)))
+                return Quantity(id: table.id(of: expression), universe: universes[index])
+            }
+        }
+
+        private static func universe(of parameter: CheckedParameter) -> ValueSet {
+            switch parameter.type {
+            case .bool: return .bools([false, true])
+            case .int, .date, .duration: return .integers(.all)
+            case .double: return .reals(.all)
+            case .string:
+                return .strings(parameter.values.map { StringSet(members: Set($0), isComplement: false) } ?? .all)
+            }
+        }
 
         /// The states in which `expression` evaluates to `holds` (over-approximated).
         func formula(_ expression: CheckedExpression, holds: Bool) -> Disjunction {
@@ -151,20 +180,14 @@ extension Lints {
             switch expression.kind {
             case .parameter(let index):
                 guard parameters.indices.contains(index) else { return nil }
-                let parameter = parameters[index]
-                switch parameter.type {
-                case .bool: universe = .bools([false, true])
-                case .int, .date, .duration: universe = .integers(.all)
-                case .double: universe = .reals(.all)
-                case .string:
-                    universe = .strings(parameter.values.map { StringSet(members: Set($0), isComplement: false) } ?? .all)
-                }
+                if expression.type == ExpressionType(parameters[index].type) { return parameterQuantities[index] }
+                universe = parameterUniverses[index]
             case .count, .distinct:
                 universe = .integers(.nonNegative)
             default:
                 return nil
             }
-            return Quantity(expression: expression.withoutRanges, universe: universe)
+            return Quantity(id: quantities.id(of: expression), universe: universe)
         }
 
         /// The value of a constant expression (a literal, possibly negated or promoted).
@@ -226,31 +249,5 @@ private extension ComparisonOperator {
         case .greater: return a > b
         case .greaterOrEqual: return a >= b
         }
-    }
-}
-
-private extension CheckedExpression {
-    /// The same expression with every source range erased: two occurrences of one query
-    /// compare equal.
-    var withoutRanges: CheckedExpression {
-        let kind: Kind
-        switch self.kind {
-        case .constant, .now, .parameter, .field, .event:
-            kind = self.kind
-        case .within(let base, let window): kind = .within(base.withoutRanges, windowMilliseconds: window)
-        case .filter(let base, let predicate): kind = .filter(base.withoutRanges, predicate: predicate.withoutRanges)
-        case .largestSubset(let base, let field): kind = .largestSubset(base.withoutRanges, field: field)
-        case .smallestSubset(let base, let field): kind = .smallestSubset(base.withoutRanges, field: field)
-        case .count(let base): kind = .count(base.withoutRanges)
-        case .distinct(let base, let field): kind = .distinct(base.withoutRanges, field: field)
-        case .not(let operand): kind = .not(operand.withoutRanges)
-        case .negate(let operand): kind = .negate(operand.withoutRanges)
-        case .logical(let op, let left, let right): kind = .logical(op, left.withoutRanges, right.withoutRanges)
-        case .compare(let op, let left, let right): kind = .compare(op, left.withoutRanges, right.withoutRanges)
-        case .arithmetic(let op, let left, let right): kind = .arithmetic(op, left.withoutRanges, right.withoutRanges)
-        case .intToDouble(let operand): kind = .intToDouble(operand.withoutRanges)
-        case .inList(let value, let items): kind = .inList(value.withoutRanges, items)
-        }
-        return CheckedExpression(kind, type: type, range: SourceRange(file: "", at: SourceLocation(line: 0, column: 0)))
     }
 }

@@ -1,38 +1,66 @@
 extension Lints {
     /// Something rules constrain: a parameter's value, or a number computed from donations
     /// (`e.within(3d).count`, `e.distinct(f)`).
+    ///
+    /// Quantities are interned by `QuantityTable`: the same query written in two rules (source
+    /// ranges aside) gets one `id`, so comparing and hashing a quantity never walks its tree.
     struct Quantity: Hashable, Sendable {
-        /// The expression with its source ranges erased, so that the same query written in two
-        /// rules is one quantity.
-        var expression: CheckedExpression
+        /// The quantity's number in its `QuantityTable`.
+        var id: Int
         /// Every value the quantity can take (counts are never negative; an enum-like String
         /// parameter takes only its `values`).
         var universe: ValueSet
+
+        static func == (a: Quantity, b: Quantity) -> Bool { a.id == b.id }
+        func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    }
+
+    /// Numbers each distinct quantity expression once; source ranges do not count.
+    final class QuantityTable {
+        private var ids: [RangeFreeExpression: Int] = [:]
+
+        func id(of expression: CheckedExpression) -> Int {
+            let key = RangeFreeExpression(expression: expression)
+            if let id = ids[key] { return id }
+            let id = ids.count
+            ids[key] = id
+            return id
+        }
     }
 
     /// Atomic constraints that hold together: each quantity lies in its set. Built only through
     /// `adding`, which refuses a contradiction, so a `Conjunction` is always satisfiable as far as
-    /// the lints can tell.
+    /// the lints can tell. Rules constrain few quantities each: a short list beats a hash table.
     struct Conjunction: Sendable {
-        private(set) var constraints: [Quantity: ValueSet] = [:]
+        private(set) var constraints: [(quantity: Quantity, set: ValueSet)] = []
 
         /// No constraint at all: holds in every state.
         var isUnconstrained: Bool { constraints.isEmpty }
 
         /// This conjunction with `quantity ∈ set` added, or nil when that contradicts it.
         func adding(_ quantity: Quantity, in set: ValueSet) -> Conjunction? {
-            guard let narrowed = (constraints[quantity] ?? quantity.universe).intersection(set), !narrowed.isEmpty else { return nil }
             var result = self
-            result.constraints[quantity] = narrowed
-            return result
+            return result.add(quantity, in: set) ? result : nil
+        }
+
+        /// Adds `quantity ∈ set`; false when that contradicts the conjunction (which is then
+        /// left in an unspecified state).
+        private mutating func add(_ quantity: Quantity, in set: ValueSet) -> Bool {
+            if let index = constraints.firstIndex(where: { $0.quantity.id == quantity.id }) {
+                guard let narrowed = constraints[index].set.intersection(set), !narrowed.isEmpty else { return false }
+                constraints[index].set = narrowed
+                return true
+            }
+            guard let narrowed = quantity.universe.intersection(set), !narrowed.isEmpty else { return false }
+            constraints.append((quantity, narrowed))
+            return true
         }
 
         /// Both conjunctions together, or nil when they contradict each other.
         func merging(_ other: Conjunction) -> Conjunction? {
             var result = self
             for (quantity, set) in other.constraints {
-                guard let merged = result.adding(quantity, in: set) else { return nil }
-                result = merged
+                guard result.add(quantity, in: set) else { return nil }
             }
             return result
         }

@@ -51,6 +51,17 @@ extension Lints {
 
         /// Sorts and merges overlapping or adjacent intervals.
         private static func normalized(_ intervals: [ClosedRange<Int>]) -> [ClosedRange<Int>] {
+            // Most sets arrive normalized already (one interval, or the ordered output of
+            // `intersection` and `complement`): keep them as they are.
+            var isNormalized = true
+            for index in intervals.indices.dropFirst() {
+                let previous = intervals[index - 1]
+                if previous.upperBound == Int.max || intervals[index].lowerBound <= previous.upperBound + 1 {
+                    isNormalized = false
+                    break
+                }
+            }
+            if isNormalized { return intervals }
             let sorted = intervals.sorted { $0.lowerBound < $1.lowerBound }
             var merged: [ClosedRange<Int>] = []
             for interval in sorted {

@@ -51,8 +51,16 @@ extension Lints {
             switch (self, other) {
             case (.integers(let a), .integers(let b)): return .integers(a.intersection(b))
             case (.reals(let a), .reals(let b)): return .reals(a.intersection(b))
-            case (.bools(let a), .bools(let b)): return .bools(a.intersection(b))
-            case (.strings(let a), .strings(let b)): return .strings(a.intersection(b))
+            case (.bools(let a), .bools(let b)):
+                // Both Bools: the other set, without building a new one.
+                if a.count == 2 { return other }
+                if b.count == 2 { return self }
+                return .bools(a.intersection(b))
+            case (.strings(let a), .strings(let b)):
+                // Every String: the other set, without building a new one.
+                if a.isComplement, a.members.isEmpty { return other }
+                if b.isComplement, b.members.isEmpty { return self }
+                return .strings(a.intersection(b))
             default: return nil
             }
         }

@@ -7,37 +7,52 @@ public enum ManifestDecoder {
     public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
         let before = diagnostics.count
-        let root = YAMLReader.read(file, diagnostics: &diagnostics)
-        guard let root, root.pairs != nil else {
+        let read = YAMLReader.read(file, diagnostics: &diagnostics)
+        guard var root = read, root.pairs != nil else {
             // YAML that did not read already has its error; "found nothing" would only repeat it.
-            if root == nil && diagnostics[before...].contains(where: { $0.severity == .error }) { return manifest }
-            let at = root?.range ?? manifest.headRange
-            diagnostics.append(Diagnostic(.invalidValue, "a manifest must be a mapping, found \(root?.kindDescription ?? "nothing")",
+            if read == nil && diagnostics[before...].contains(where: { $0.severity == .error }) { return manifest }
+            let at = read?.range ?? manifest.headRange
+            diagnostics.append(Diagnostic(.invalidValue, "a manifest must be a mapping, found \(read?.kindDescription ?? "nothing")",
                                           at: at, help: "start with 'tipkit: 1', then the sections parameters, events, tips and groups"))
             return manifest
         }
         var reader = ManifestValueReader(file: file)
-        for (name, pair) in reader.entries(of: root, for: "the manifest", allowed: ManifestKeys.fileKeys) {
-            let value = pair.value
+        // The tree is taken apart as it is decoded: each declaration's subtree is freed as soon
+        // as its declaration is built, so the tree and the declarations never both live whole.
+        var sections = reader.entries(of: root, for: "the manifest", allowed: ManifestKeys.fileKeys)
+        root.content = .sequence([])
+        for index in sections.indices {
+            let name = sections[index].name
+            var value = sections[index].pair.value
+            sections[index].pair.value.content = .sequence([])
             switch name {
             case "tipkit":
                 manifest.version = reader.integer(value, for: "'tipkit'")
             case "displayFrequency":
                 manifest.displayFrequency = displayFrequency(value, reader: &reader)
             case "parameters":
-                for (key, node) in declarations(value, for: "'parameters'", reader: &reader) {
+                var entries = takeDeclarations(&value, for: "'parameters'", reader: &reader)
+                for index in entries.indices {
+                    let (key, node) = take(&entries[index])
                     if let parameter = reader.parameter(named: key, node) { manifest.parameters.append(parameter) }
                 }
             case "events":
-                for (key, node) in declarations(value, for: "'events'", reader: &reader) {
+                var entries = takeDeclarations(&value, for: "'events'", reader: &reader)
+                for index in entries.indices {
+                    let (key, node) = take(&entries[index])
                     if let event = reader.event(named: key, node) { manifest.events.append(event) }
                 }
             case "tips":
-                for (key, node) in declarations(value, for: "'tips'", reader: &reader) {
+                var entries = takeDeclarations(&value, for: "'tips'", reader: &reader)
+                manifest.tips.reserveCapacity(entries.count)
+                for index in entries.indices {
+                    let (key, node) = take(&entries[index])
                     if let tip = reader.tip(named: key, node) { manifest.tips.append(tip) }
                 }
             case "groups":
-                for (key, node) in declarations(value, for: "'groups'", reader: &reader) {
+                var entries = takeDeclarations(&value, for: "'groups'", reader: &reader)
+                for index in entries.indices {
+                    let (key, node) = take(&entries[index])
                     if let group = reader.group(named: key, node) { manifest.groups.append(group) }
                 }
             default:
@@ -55,10 +70,21 @@ public enum ManifestDecoder {
         return SourceRange(file: file.path, start: start, end: end)
     }
 
-    /// The named entries of a section (`name: declaration`).
-    private static func declarations(_ node: YAMLNode, for what: String,
-                                     reader: inout ManifestValueReader) -> [(key: YAMLNode, value: YAMLNode)] {
-        reader.entries(of: node, for: what, allowed: nil).map { ($0.pair.key, $0.pair.value) }
+    /// The named entries of a section (`name: declaration`), taken out of `node` (left empty),
+    /// so that the returned array owns each entry's subtree.
+    private static func takeDeclarations(_ node: inout YAMLNode, for what: String,
+                                         reader: inout ManifestValueReader) -> [(key: YAMLNode, value: YAMLNode)] {
+        let entries = reader.entries(of: node, for: what, allowed: nil).map { ($0.pair.key, $0.pair.value) }
+        node.content = .sequence([])
+        return entries
+    }
+
+    /// The entry, left empty in place: the caller then holds the only reference to its subtree.
+    private static func take(_ entry: inout (key: YAMLNode, value: YAMLNode)) -> (key: YAMLNode, value: YAMLNode) {
+        let taken = entry
+        entry.key.content = .sequence([])
+        entry.value.content = .sequence([])
+        return taken
     }
 
     /// `immediate`, `hourly`, `daily`, `weekly`, `monthly`, or a duration (`12h`).

@@ -19,7 +19,8 @@ extension ManifestValueReader {
                 return failed
             }
             var parserDiagnostics: [Diagnostic] = []
-            let expression = RuleParser.parseRule(scalar.ruleText(in: file), diagnostics: &parserDiagnostics)
+            let expression = RuleParser.parseRule(scalar.ruleText(in: file, nearLine: node.range.start.line),
+                                                  diagnostics: &parserDiagnostics)
             diagnostics += parserDiagnostics
             return expression
         case .alias:

@@ -26,6 +26,11 @@ enum ManifestScalars {
 
     /// nil: not an integer; `.some(nil)`: an integer too large for Int.
     static func integer(_ text: String) -> Int?? {
+        // The common case, a few decimal digits, read straight from the bytes.
+        let utf8 = text.utf8
+        if !utf8.isEmpty, utf8.count <= 18, utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            return .some(utf8.reduce(0) { $0 * 10 + Int($1 - 0x30) })
+        }
         var digits = Substring(text)
         var radix = 10
         var negative = false

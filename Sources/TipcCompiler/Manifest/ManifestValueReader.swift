@@ -16,14 +16,14 @@ struct ManifestValueReader {
 
     /// The entries of a mapping; each key not in `allowed` is an `unknown-key` error (with a
     /// did-you-mean) and left out. A null value (`key:` with nothing) reads as no entries.
-    mutating func entries(of node: YAMLNode, for what: String, allowed: [String]?) -> [(name: String, pair: YAMLPair)] {
-        guard let pairs = mapping(node, for: what) else { return [] }
+    mutating func entries(of node: YAMLNode, for what: @autoclosure () -> String, allowed: [String]?) -> [(name: String, pair: YAMLPair)] {
+        guard let pairs = mapping(node, for: what()) else { return [] }
         var result: [(name: String, pair: YAMLPair)] = []
         for pair in pairs {
             guard let name = keyName(pair.key) else { continue }
             if let allowed, !allowed.contains(name) {
                 if name == "<<", pair.value.isAlias { continue }  // a merge key: its alias is reported
-                report(.unknownKey, "unknown key '\(name)' in \(what)", at: pair.key.range,
+                report(.unknownKey, "unknown key '\(name)' in \(what())", at: pair.key.range,
                        help: Suggestions.didYouMean(name, in: allowed) ?? "allowed keys: \(allowed.joined(separator: ", "))")
                 continue
             }
@@ -46,31 +46,31 @@ struct ManifestValueReader {
     }
 
     /// The pairs of a mapping; nil (reported) for anything else but null, which is empty.
-    mutating func mapping(_ node: YAMLNode, for what: String) -> [YAMLPair]? {
+    mutating func mapping(_ node: YAMLNode, for what: @autoclosure () -> String) -> [YAMLPair]? {
         switch node.content {
         case .mapping(let pairs): return pairs
         case .alias: return nil
         case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return []
         default:
-            report(.invalidValue, "expected a mapping for \(what), found \(node.kindDescription)", at: node.range)
+            report(.invalidValue, "expected a mapping for \(what()), found \(node.kindDescription)", at: node.range)
             return nil
         }
     }
 
     /// The items of a sequence; nil (reported) for anything else but null, which is empty.
-    mutating func sequence(_ node: YAMLNode, for what: String, help: String? = nil) -> [YAMLNode]? {
+    mutating func sequence(_ node: YAMLNode, for what: @autoclosure () -> String, help: String? = nil) -> [YAMLNode]? {
         switch node.content {
         case .sequence(let items): return items
         case .alias: return nil
         case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return []
         default:
-            report(.invalidValue, "expected a list for \(what), found \(node.kindDescription)", at: node.range, help: help)
+            report(.invalidValue, "expected a list for \(what()), found \(node.kindDescription)", at: node.range, help: help)
             return nil
         }
     }
 
     /// A scalar's node and value; nil (reported) for a collection or null.
-    mutating func scalar(_ node: YAMLNode, expected: String, for what: String) -> YAMLScalar? {
+    mutating func scalar(_ node: YAMLNode, expected: String, for what: @autoclosure () -> String) -> YAMLScalar? {
         switch node.content {
         case .scalar(let scalar) where !scalar.isNull:
             return scalar
@@ -79,61 +79,61 @@ struct ManifestValueReader {
         case .scalar where node.hasProperties:
             return nil  // `!tag` with no value: the tag is reported
         default:
-            report(.invalidValue, "expected \(expected) for \(what), found \(node.kindDescription)", at: node.range)
+            report(.invalidValue, "expected \(expected) for \(what()), found \(node.kindDescription)", at: node.range)
             return nil
         }
     }
 
     /// Any non-null scalar, as text (titles, messages, symbol names).
-    mutating func text(_ node: YAMLNode, for what: String) -> Located<String>? {
-        guard let scalar = scalar(node, expected: "a text", for: what) else { return nil }
+    mutating func text(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<String>? {
+        guard let scalar = scalar(node, expected: "a text", for: what()) else { return nil }
         return Located(scalar.value, at: node.range)
     }
 
-    mutating func integer(_ node: YAMLNode, for what: String) -> Located<Int>? {
-        guard let scalar = scalar(node, expected: "an integer", for: what) else { return nil }
+    mutating func integer(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Int>? {
+        guard let scalar = scalar(node, expected: "an integer", for: what()) else { return nil }
         guard scalar.style == .plain, let resolved = ManifestScalars.integer(scalar.value) else {
-            report(.invalidValue, "expected an integer for \(what), found '\(scalar.value)'", at: node.range)
+            report(.invalidValue, "expected an integer for \(what()), found '\(scalar.value)'", at: node.range)
             return nil
         }
         guard let value = resolved else {
-            report(.invalidValue, "the integer '\(scalar.value)' for \(what) is too large", at: node.range)
+            report(.invalidValue, "the integer '\(scalar.value)' for \(what()) is too large", at: node.range)
             return nil
         }
         return Located(value, at: node.range)
     }
 
     /// A non-negative integer.
-    mutating func count(_ node: YAMLNode, for what: String) -> Located<Int>? {
-        guard let value = integer(node, for: what) else { return nil }
+    mutating func count(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Int>? {
+        guard let value = integer(node, for: what()) else { return nil }
         guard value.value >= 0 else {
-            report(.invalidValue, "\(what) must not be negative, found \(value.value)", at: node.range)
+            report(.invalidValue, "\(what()) must not be negative, found \(value.value)", at: node.range)
             return nil
         }
         return value
     }
 
-    mutating func bool(_ node: YAMLNode, for what: String) -> Located<Bool>? {
-        guard let scalar = scalar(node, expected: "true or false", for: what) else { return nil }
+    mutating func bool(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Bool>? {
+        guard let scalar = scalar(node, expected: "true or false", for: what()) else { return nil }
         guard scalar.style == .plain, let value = ManifestScalars.bool(scalar.value) else {
-            report(.invalidValue, "expected true or false for \(what), found '\(scalar.value)'", at: node.range)
+            report(.invalidValue, "expected true or false for \(what()), found '\(scalar.value)'", at: node.range)
             return nil
         }
         return Located(value, at: node.range)
     }
 
     /// A duration literal (`90d`, `1d12h`) in whole seconds; it must be positive.
-    mutating func duration(_ node: YAMLNode, for what: String) -> Located<Int>? {
-        guard let scalar = scalar(node, expected: "a duration", for: what) else { return nil }
+    mutating func duration(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Int>? {
+        guard let scalar = scalar(node, expected: "a duration", for: what()) else { return nil }
         switch DurationLiteral.seconds(of: scalar.value) {
         case .success(let seconds):
             guard seconds > 0 else {
-                report(.invalidDuration, "\(what) must be a positive duration, found '\(scalar.value)'", at: node.range)
+                report(.invalidDuration, "\(what()) must be a positive duration, found '\(scalar.value)'", at: node.range)
                 return nil
             }
             return Located(seconds, at: node.range)
         case .failure(let failure):
-            reportDurationFailure(failure, text: scalar.value, for: what, at: node.range)
+            reportDurationFailure(failure, text: scalar.value, for: what(), at: node.range)
             return nil
         }
     }
@@ -148,8 +148,8 @@ struct ManifestValueReader {
     }
 
     /// A declared value type (`bool`, `int`, …), with a did-you-mean for a misspelling.
-    mutating func typeName(_ node: YAMLNode, for what: String) -> Located<ValueTypeName>? {
-        guard let scalar = scalar(node, expected: "a type", for: what) else { return nil }
+    mutating func typeName(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<ValueTypeName>? {
+        guard let scalar = scalar(node, expected: "a type", for: what()) else { return nil }
         guard let type = ValueTypeName(rawValue: scalar.value) else {
             let names = ValueTypeName.allCases.map(\.rawValue)
             report(.invalidValue, "unknown type '\(scalar.value)'", at: node.range,
@@ -161,10 +161,10 @@ struct ManifestValueReader {
 
     /// A name written as a key or a list item; an ill-formed name is reported but kept, so that
     /// references to it do not cascade.
-    mutating func identifier(_ node: YAMLNode, for what: String) -> Identifier? {
-        guard let scalar = scalar(node, expected: "a name", for: what) else { return nil }
+    mutating func identifier(_ node: YAMLNode, for what: @autoclosure () -> String) -> Identifier? {
+        guard let scalar = scalar(node, expected: "a name", for: what()) else { return nil }
         if !ManifestScalars.isValidName(scalar.value) {
-            report(.invalidValue, "'\(scalar.value)' is not a valid name for \(what)", at: node.range,
+            report(.invalidValue, "'\(scalar.value)' is not a valid name for \(what())", at: node.range,
                    help: "a name starts with a letter or '_' and has only letters, digits, '_', '.' and '-'")
         }
         return Identifier(scalar.value, at: node.range)
@@ -174,7 +174,7 @@ struct ManifestValueReader {
     func comments(above line: Int) -> [String] {
         var result: [String] = []
         var number = line - 1
-        while number >= 1 {
+        while number >= 1, startsWithComment(line: number) {
             let text = file.lineText(number).drop(while: { $0 == " " || $0 == "\t" })
             guard text.hasPrefix("#") else { break }
             var comment = text.dropFirst()
@@ -183,5 +183,15 @@ struct ManifestValueReader {
             number -= 1
         }
         return result.reversed()
+    }
+
+    /// Whether line `number` is a comment line (`#` after blanks), checked on the bytes: most
+    /// declarations have no comment above them, and this spares building the line's text.
+    private func startsWithComment(line number: Int) -> Bool {
+        let bytes = file.bytes
+        var index = file.lineStarts[number - 1]
+        if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        return index < bytes.count && bytes[index] == 0x23
     }
 }

@@ -3,33 +3,36 @@
 /// `RuleLanguageParser+Expressions` and `RuleLanguageParser+Declarations` and follows
 /// `Grammar/tips.ebnf`.
 final class RuleLanguageParser {
-    let bytes: [UInt8]
     let stream: RuleTokenStream
     let source: RuleText
     /// In `.tips` files a line break ends an expression outside brackets, unless the next line
     /// starts with an infix operator; in rule text from YAML line breaks are plain spaces.
     let lineBreaksEndExpressions: Bool
-    var index = 0
+    // The cursor and the counters below change with every token. None is ever passed inout,
+    // so no two accesses overlap: the per-access runtime check is skipped.
+    @exclusivity(unchecked) var index = 0
     var diagnostics: [Diagnostic]
 
     /// Brackets `(` `[` open around the current token inside an expression.
-    var openGroups = 0
+    @exclusivity(unchecked) var openGroups = 0
     /// Nesting levels entered (parentheses, `not`, unary minus, arguments, lists).
-    var nesting = 0
+    @exclusivity(unchecked) var nesting = 0
     /// Syntax-tree nodes built for the current rule.
-    var nodeCount = 0
+    @exclusivity(unchecked) var nodeCount = 0
     /// Binary operators, `within`, `in` and `.member`s read in the current rule.
-    var operatorCount = 0
+    @exclusivity(unchecked) var operatorCount = 0
     var reportedNestingLimit = false
     /// Set once `RuleParser.maximumErrorCount` errors were reported: the text is no longer read.
     var reportedErrorLimit = false
     /// Set when the current rule exceeded a size limit: it is skipped and becomes `.error`.
-    var isAbandoned = false
+    @exclusivity(unchecked) var isAbandoned = false
     /// The first comment not yet attached to a declaration.
     var commentCursor = 0
 
-    init(bytes: [UInt8], source: RuleText, lineBreaksEndExpressions: Bool) {
-        self.bytes = bytes
+    /// The text being parsed.
+    var bytes: UnsafeBufferPointer<UInt8> { stream.bytes }
+
+    init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText, lineBreaksEndExpressions: Bool) {
         self.stream = RuleTokenStream(bytes: bytes, source: source)
         self.source = source
         self.lineBreaksEndExpressions = lineBreaksEndExpressions
@@ -77,7 +80,8 @@ final class RuleLanguageParser {
 
     /// The lexer's and the parser's diagnostics in reading order.
     var diagnosticsInOrder: [Diagnostic] {
-        (stream.diagnostics + diagnostics).enumerated().sorted { a, b in
+        if stream.diagnostics.isEmpty, diagnostics.isEmpty { return [] }
+        return (stream.diagnostics + diagnostics).enumerated().sorted { a, b in
             a.element.range.start != b.element.range.start ? a.element.range.start < b.element.range.start : a.offset < b.offset
         }.map(\.element)
     }

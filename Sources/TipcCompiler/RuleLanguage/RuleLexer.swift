@@ -46,11 +46,13 @@ final class RuleScanner {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let source: RuleText
-    private var position = 0
+    // The scanning state is read and written for every byte. These properties are never
+    // passed inout, so no two accesses overlap: the per-access runtime check is skipped.
+    @exclusivity(unchecked) private var position = 0
     /// Set at the error limit: the rest of the text is not scanned.
     private var stopped = false
-    private var sawLineBreak = true
-    private var lineHasContent = false
+    @exclusivity(unchecked) private var sawLineBreak = true
+    @exclusivity(unchecked) private var lineHasContent = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
         self.bytes = bytes

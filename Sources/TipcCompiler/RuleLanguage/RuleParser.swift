@@ -36,7 +36,7 @@ public enum RuleParser {
 
     /// Parses `text` as one expression; the whole text must be consumed.
     public static func parseRule(_ text: RuleText, diagnostics: inout [Diagnostic]) -> Expression {
-        let parser = RuleLanguageParser(bytes: Array(text.text.utf8), source: text, lineBreaksEndExpressions: false)
+        let parser = RuleLanguageParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
         var expression = parser.parseRuleExpression()
         if !parser.isAtEnd {
             // Report the first stray token, then parse what follows so that its own errors

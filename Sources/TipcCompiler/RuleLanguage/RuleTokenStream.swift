@@ -5,22 +5,33 @@
 /// asks the `RuleText`, later ones count scalars on from the previous token, which keeps a
 /// very long line linear instead of quadratic.
 final class RuleTokenStream {
-    private(set) var tokens: [RuleToken] = []
-    private(set) var starts: [SourceLocation] = []
-    private(set) var ends: [SourceLocation] = []
+    // Read for every token the parser looks at. These properties are never passed inout, so
+    // no two accesses overlap: the per-access runtime check is skipped.
+    @exclusivity(unchecked) private(set) var tokens: [RuleToken] = []
+    @exclusivity(unchecked) private(set) var starts: [SourceLocation] = []
+    @exclusivity(unchecked) private(set) var ends: [SourceLocation] = []
     private let storage: UnsafeMutableBufferPointer<UInt8>
     private let scanner: RuleScanner
     private let source: RuleText
-    private var cursor: TokenLocationCursor
-    private var finished = false
+    @exclusivity(unchecked) private var cursor: TokenLocationCursor
+    @exclusivity(unchecked) private var finished = false
 
-    init(bytes: [UInt8], source: RuleText) {
+    init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
         storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = storage.initialize(from: bytes)
         self.source = source
         scanner = RuleScanner(bytes: UnsafeBufferPointer(storage), source: source)
         cursor = TokenLocationCursor(bytes: UnsafeBufferPointer(storage), source: source)
+        // A rule has about one token per three bytes; growing three arrays token by token
+        // would cost several reallocations for every rule.
+        let expected = min(bytes.count / 3 + 2, 256)
+        tokens.reserveCapacity(expected)
+        starts.reserveCapacity(expected)
+        ends.reserveCapacity(expected)
     }
+
+    /// The text being lexed.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(storage) }
 
     deinit {
         storage.deallocate()

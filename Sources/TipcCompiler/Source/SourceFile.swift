@@ -45,7 +45,28 @@ public struct SourceFile: Sendable {
     /// scalars, so a continuation byte never starts a column and a BOM is not counted.
     public func location(atUTF8Offset offset: Int) -> SourceLocation {
         let offset = min(max(0, offset), bytes.count)
-        let line = line(containing: offset)
+        return location(atUTF8Offset: offset, onLine: line(containing: offset))
+    }
+
+    /// The 1-based line containing UTF-8 offset `offset`, searched outward from line `hint`:
+    /// cheap when successive offsets asked for are close together.
+    func line(containing offset: Int, near hint: Int) -> Int {
+        var index = min(max(0, hint - 1), lineStarts.count - 1)
+        for _ in 0..<8 {
+            if lineStarts[index] > offset {
+                guard index > 0 else { return 1 }
+                index -= 1
+            } else if index + 1 < lineStarts.count, lineStarts[index + 1] <= offset {
+                index += 1
+            } else {
+                return index + 1
+            }
+        }
+        return line(containing: offset)
+    }
+
+    /// The position of `offset` (already clamped to the file), which lies on 1-based `line`.
+    func location(atUTF8Offset offset: Int, onLine line: Int) -> SourceLocation {
         var start = lineStarts[line - 1]
         if line == 1, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             start = min(3, offset)

@@ -1,15 +1,27 @@
 /// A position in a source file: 1-based line and 1-based column counted in Unicode scalars.
 public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
+    // Stored in 32 bits each (source files are at most 64 MiB): every syntax-tree node, checked
+    // expression and YAML node carries two of these, and the smaller range keeps the trees lean.
+    private var storedLine: Int32
+    private var storedColumn: Int32
+
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
+
+    public var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = Int32(clamping: newValue) }
+    }
 
     public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
+        self.storedLine = Int32(clamping: line)
+        self.storedColumn = Int32(clamping: column)
     }
 
     public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
-        (a.line, a.column) < (b.line, b.column)
+        (a.storedLine, a.storedColumn) < (b.storedLine, b.storedColumn)
     }
 
     public var description: String { "\(line):\(column)" }

@@ -6,16 +6,20 @@ struct YAMLCharacterOffsets {
     private let base: Int
     private var characterIndex = 0
     private var byteOffset: Int
+    /// Whether every byte is ASCII (no BOM either): then characters are bytes.
+    private let isASCII: Bool
 
     /// `bytes` must be valid UTF-8.
     init(file: SourceFile) {
         self.bytes = file.bytes
         self.base = file.hasByteOrderMark ? 3 : 0
         self.byteOffset = base
+        self.isASCII = Self.isASCII(file.bytes)
     }
 
     /// The UTF-8 offset of character `index` (clamped to the file).
     mutating func byteOffset(ofCharacter index: Int) -> Int {
+        if isASCII { return min(max(0, index), bytes.count) }
         while characterIndex < index, byteOffset < bytes.count {
             byteOffset += Self.sequenceLength(lead: bytes[byteOffset])
             characterIndex += 1
@@ -26,6 +30,22 @@ struct YAMLCharacterOffsets {
             characterIndex -= 1
         }
         return min(byteOffset, bytes.count)
+    }
+
+    private static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var index = 0
+            var bits: UInt64 = 0
+            while index + 8 <= buffer.count {
+                bits |= buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < buffer.count {
+                bits |= UInt64(buffer[index])
+                index += 1
+            }
+            return bits & 0x8080_8080_8080_8080 == 0
+        }
     }
 
     /// The length of the UTF-8 sequence that `lead` starts (1 for a stray continuation byte).
@@ -50,10 +70,16 @@ struct SourceLocationCursor {
         self.file = file
     }
 
+    /// A cursor whose first answer is searched from line `line` outward.
+    init(file: SourceFile, nearLine line: Int) {
+        self.file = file
+        self.location = SourceLocation(line: line, column: 1)
+    }
+
     mutating func location(atUTF8Offset target: Int) -> SourceLocation {
         let target = min(max(0, target), file.bytes.count)
         guard offset >= 0, target >= offset, target < lineEnd else {
-            location = file.location(atUTF8Offset: target)
+            location = file.location(atUTF8Offset: target, onLine: file.line(containing: target, near: location.line))
             offset = target
             lineEnd = location.line < file.lineStarts.count ? file.lineStarts[location.line] : file.bytes.count + 1
             return location

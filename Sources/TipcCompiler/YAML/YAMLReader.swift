@@ -47,16 +47,34 @@ public enum YAMLReader {
 /// Builds the tree from events, one open collection per nesting level.
 struct YAMLTreeBuilder {
     private struct OpenCollection {
+        /// The key of an earlier pair named `name`: searched in the pairs while the mapping is
+        /// small (most are), looked up in `keyIndexes` once it is large.
+        mutating func firstKey(named name: String) -> YAMLNode? {
+            if let keyIndexes { return keyIndexes[name].map { pairs[$0].key } }
+            if pairs.count < 16 {
+                return pairs.first(where: { $0.key.scalar?.value == name })?.key
+            }
+            var indexes: [String: Int] = [:]
+            for (index, pair) in pairs.enumerated() {
+                if let key = pair.key.scalar?.value, indexes[key] == nil { indexes[key] = index }
+            }
+            keyIndexes = indexes
+            return indexes[name].map { pairs[$0].key }
+        }
+
         var isMapping: Bool
         var isFlow: Bool
         var startOffset: Int
+        /// The position of `startOffset`.
+        var start: SourceLocation
         /// libyaml's indentation of a block collection (the column of its first entry).
         var indent: Int
         var hasProperties: Bool
         var items: [YAMLNode] = []
         var pairs: [YAMLPair] = []
         var pendingKey: YAMLNode?
-        var firstKeys: [String: YAMLNode] = [:]
+        /// The index in `pairs` of each scalar key, once the mapping is too large to search.
+        var keyIndexes: [String: Int]?
     }
 
     let file: SourceFile
@@ -64,6 +82,8 @@ struct YAMLTreeBuilder {
     private(set) var root: YAMLNode?
     private(set) var isFinished = false
     private var offsets: YAMLCharacterOffsets
+    /// Positions of node offsets, which arrive nearly in order.
+    private var positions: SourceLocationCursor
     private var stack: [OpenCollection] = []
     private var documentCount = 0
     private var failed = false
@@ -73,6 +93,18 @@ struct YAMLTreeBuilder {
     init(file: SourceFile) {
         self.file = file
         self.offsets = YAMLCharacterOffsets(file: file)
+        self.positions = SourceLocationCursor(file: file)
+    }
+
+    /// `range(from:to:)` for the nearly ordered offsets of nodes, found from the previous one.
+    private mutating func nodeRange(from start: Int, to end: Int) -> SourceRange {
+        let startLocation = positions.location(atUTF8Offset: start)
+        return SourceRange(file: file.path, start: startLocation, end: positions.location(atUTF8Offset: end))
+    }
+
+    /// Whether the offsets `start` and `end` lie on different lines.
+    private mutating func spansLines(from start: Int, to end: Int) -> Bool {
+        positions.location(atUTF8Offset: start).line != positions.location(atUTF8Offset: end).line
     }
 
     func range(from start: Int, to end: Int) -> SourceRange {
@@ -117,21 +149,21 @@ struct YAMLTreeBuilder {
                 // node's range ends with its last character.
                 var trimmed = contentEnd
                 while trimmed > contentStart, [0x20, 0x09, 0x0A, 0x0D].contains(file.bytes[trimmed - 1]) { trimmed -= 1 }
-                if file.line(containing: contentStart) != file.line(containing: contentEnd) {
+                if spansLines(from: contentStart, to: contentEnd) {
                     multilineScalars.append(contentStart..<contentEnd)
                 }
                 let scalar = YAMLScalar(value: value, style: style, contentStart: contentStart, contentEnd: contentEnd,
                                         parentIndent: blockIndent)
-                attach(YAMLNode(content: .scalar(scalar), range: range(from: contentStart, to: trimmed),
+                attach(YAMLNode(content: .scalar(scalar), range: nodeRange(from: contentStart, to: trimmed),
                                 startOffset: contentStart, endOffset: trimmed, hasProperties: hasProperties))
                 return
             }
-            if file.line(containing: contentStart) != file.line(containing: contentEnd) {
+            if spansLines(from: contentStart, to: contentEnd) {
                 multilineScalars.append(contentStart..<contentEnd)
             }
             let scalar = YAMLScalar(value: value, style: style, contentStart: contentStart, contentEnd: contentEnd,
                                     parentIndent: blockIndent)
-            attach(YAMLNode(content: .scalar(scalar), range: range(from: contentStart, to: contentEnd),
+            attach(YAMLNode(content: .scalar(scalar), range: nodeRange(from: contentStart, to: contentEnd),
                             startOffset: contentStart, endOffset: contentEnd, hasProperties: hasProperties))
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
@@ -147,6 +179,7 @@ struct YAMLTreeBuilder {
                 return
             }
             stack.append(OpenCollection(isMapping: isMapping, isFlow: isFlow, startOffset: contentStart,
+                                        start: positions.location(atUTF8Offset: contentStart),
                                         indent: isFlow ? -1 : blockIndent(startingAt: event.end_mark, isMapping: isMapping),
                                         hasProperties: anchor != nil || tag != nil))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
@@ -172,7 +205,7 @@ struct YAMLTreeBuilder {
         stack.last(where: { !$0.isFlow })?.indent ?? -1
     }
 
-    private func close(_ collection: OpenCollection, endOffset: Int, truncated: Bool) -> YAMLNode {
+    private mutating func close(_ collection: OpenCollection, endOffset: Int, truncated: Bool) -> YAMLNode {
         var end = endOffset
         if !collection.isFlow || truncated {
             // A block collection ends with its last entry, not at the next token.
@@ -181,7 +214,8 @@ struct YAMLTreeBuilder {
             if truncated { end = max(end, endOffset) }
         }
         let content: YAMLNode.Content = collection.isMapping ? .mapping(collection.pairs) : .sequence(collection.items)
-        return YAMLNode(content: content, range: range(from: collection.startOffset, to: end),
+        let range = SourceRange(file: file.path, start: collection.start, end: positions.location(atUTF8Offset: end))
+        return YAMLNode(content: content, range: range,
                         startOffset: collection.startOffset, endOffset: end, isFlow: collection.isFlow,
                         isTruncated: truncated, hasProperties: collection.hasProperties)
     }
@@ -201,13 +235,14 @@ struct YAMLTreeBuilder {
         }
         stack[stack.count - 1].pendingKey = nil
         if let name = key.scalar?.value {
-            if let first = stack[stack.count - 1].firstKeys[name] {
+            if let first = stack[stack.count - 1].firstKey(named: name) {
                 diagnostics.append(Diagnostic(.duplicateKey, "duplicate key '\(name)'", at: key.range,
                                               help: "remove one of them; YAML keeps only one value per key",
                                               notes: [DiagnosticNote("'\(name)' is first defined here", at: first.range)]))
                 return
             }
-            stack[stack.count - 1].firstKeys[name] = key
+            let index = stack[stack.count - 1].pairs.count
+            stack[stack.count - 1].keyIndexes?[name] = index
         }
         stack[stack.count - 1].pairs.append(YAMLPair(key: key, value: node))
     }

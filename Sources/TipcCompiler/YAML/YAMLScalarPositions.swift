@@ -4,7 +4,20 @@ extension YAMLScalar {
     /// with libyaml's value, every byte maps to the scalar's start (positions stay in the file,
     /// the text stays libyaml's).
     public func ruleText(in file: SourceFile) -> RuleText {
-        var cursor = SourceLocationCursor(file: file)
+        ruleText(in: file, cursor: SourceLocationCursor(file: file))
+    }
+
+    /// `ruleText(in:)` for a scalar known to start on or near line `line` (its node's first
+    /// line), which spares searching the whole file for it.
+    func ruleText(in file: SourceFile, nearLine line: Int) -> RuleText {
+        ruleText(in: file, cursor: SourceLocationCursor(file: file, nearLine: line))
+    }
+
+    private func ruleText(in file: SourceFile, cursor: SourceLocationCursor) -> RuleText {
+        var cursor = cursor
+        if let first = verbatimStart(in: file.bytes) {
+            return RuleText(text: value, path: file.path, mapping: .singleLine(start: cursor.location(atUTF8Offset: first)))
+        }
         guard let output = YAMLScalarScanner.scan(self, in: file.bytes), output.bytes.elementsEqual(value.utf8) else {
             let start = cursor.location(atUTF8Offset: contentStart)
             let end = cursor.location(atUTF8Offset: contentEnd)
@@ -26,5 +39,43 @@ extension YAMLScalar {
         for origin in origins { table.append(cursor.location(atUTF8Offset: origin)) }
         table.append(cursor.location(atUTF8Offset: output.end))
         return RuleText(text: value, path: file.path, mapping: .table(table))
+    }
+
+    /// Where the value starts in the file when it is written there byte for byte on one line
+    /// (a plain or quoted scalar without escapes, folding or non-ASCII text): the common case,
+    /// which needs no re-scan. Nil otherwise.
+    private func verbatimStart(in bytes: [UInt8]) -> Int? {
+        var start = contentStart
+        var end = contentEnd
+        switch style {
+        case .plain:
+            break
+        case .singleQuoted, .doubleQuoted:
+            let quote: UInt8 = style == .singleQuoted ? 0x27 : 0x22
+            guard end - start >= 2, end <= bytes.count, bytes[start] == quote, bytes[end - 1] == quote else { return nil }
+            start += 1
+            end -= 1
+        case .literal, .folded:
+            return nil
+        }
+        let utf8 = value.utf8
+        guard start >= 0, start < end, end <= bytes.count, utf8.count == end - start else { return nil }
+        // Inside quotes, the quote itself and (double-quoted) the backslash take the exact path,
+        // as do line breaks, tabs and non-ASCII text.
+        let excluded: (UInt8, UInt8) = switch style {
+        case .singleQuoted: (0x27, 0x27)
+        case .doubleQuoted: (0x22, 0x5C)
+        default: (0x7F, 0x7F)
+        }
+        let matches = bytes.withUnsafeBufferPointer { file in
+            utf8.withContiguousStorageIfAvailable { text in
+                for offset in 0..<text.count {
+                    let raw = file[start + offset]
+                    guard raw == text[offset], raw >= 0x20, raw < 0x7F, raw != excluded.0, raw != excluded.1 else { return false }
+                }
+                return true
+            } ?? false
+        }
+        return matches ? start : nil
     }
 }
