@@ -34,10 +34,13 @@ public final class SQLitePersistence: TipPersistence {
     /// Opens (creating if needed) the store at `path`.
     /// - Parameter deviceID: the id for a new store (default: a random one); an existing
     ///   store keeps the id it was created with.
-    public init(path: String, deviceID newDeviceID: String? = nil, readOnly: Bool = false) throws(TipStoreError) {
+    /// - Parameter busyTimeoutMilliseconds: how long a write waits for another process's lock
+    ///   before failing with `TipStoreError.Kind.locked`.
+    public init(path: String, deviceID newDeviceID: String? = nil, readOnly: Bool = false,
+                busyTimeoutMilliseconds: Int32 = 5_000) throws(TipStoreError) {
         self.path = path
         do {
-            connection = try SQLiteConnection(path: path, readOnly: readOnly)
+            connection = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
             throw Self.storeError(error)
         }
