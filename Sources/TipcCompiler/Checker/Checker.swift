@@ -189,16 +189,24 @@ struct DeclarationChecker {
                 }
             }
             if let age = limit.maximumAgeSeconds {
-                if age.value <= 0 {
-                    diagnostics.append(Diagnostic(.invalidDuration, "maximumAge must be a positive duration", at: age.range))
-                } else if let milliseconds = Milliseconds.from(seconds: age.value) {
-                    maximumAge = milliseconds
-                } else {
-                    diagnostics.append(Diagnostic(.invalidDuration, "maximumAge is too large", at: age.range))
-                }
+                maximumAge = positiveMilliseconds(age, "maximumAge")
             }
         }
         return CheckedEvent(name: decl.name.name, fields: fields, maximumCount: maximumCount, maximumAgeMilliseconds: maximumAge)
+    }
+
+    /// A declared duration (whole seconds) that must be positive, in milliseconds; nil, with an
+    /// `invalid-duration` error, when it is not positive or too large.
+    private mutating func positiveMilliseconds(_ seconds: Located<Int>, _ key: String) -> Int? {
+        guard seconds.value > 0 else {
+            diagnostics.append(Diagnostic(.invalidDuration, "\(key) must be a positive duration", at: seconds.range))
+            return nil
+        }
+        guard let milliseconds = Milliseconds.from(seconds: seconds.value) else {
+            diagnostics.append(Diagnostic(.invalidDuration, "\(key) is too large", at: seconds.range))
+            return nil
+        }
+        return milliseconds
     }
 
     // MARK: - Tips
@@ -244,13 +252,7 @@ struct DeclarationChecker {
         }
         var maxDuration: Int?
         if let duration = decl.maxDisplayDurationSeconds {
-            if duration.value <= 0 {
-                diagnostics.append(Diagnostic(.invalidDuration, "maxDisplayDuration must be a positive duration", at: duration.range))
-            } else if let milliseconds = Milliseconds.from(seconds: duration.value) {
-                maxDuration = milliseconds
-            } else {
-                diagnostics.append(Diagnostic(.invalidDuration, "maxDisplayDuration is too large", at: duration.range))
-            }
+            maxDuration = positiveMilliseconds(duration, "maxDisplayDuration")
         }
         if decl.rules.count > Checker.maximumRulesPerTip {
             diagnostics.append(Diagnostic(.limit, "tip '\(name)' has \(decl.rules.count) rules; at most \(Checker.maximumRulesPerTip) are allowed",
