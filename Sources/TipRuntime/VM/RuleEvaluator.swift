@@ -135,13 +135,25 @@ public struct RuleEvaluator: Sendable {
         let start = ruleStarts[index]
         if isStraightLine[index] {
             checkInputs(parameters, store)
-            return .value(code.withUnsafeBufferPointer { code in
-                parameters.slots.withUnsafeBufferPointer { parameterSlots in
-                    StraightLineRules.run(code, from: start, parameterSlots: parameterSlots, store: store, now: now)
+            return .value(withUnsafeTemporaryAllocation(of: Int64.self, capacity: StraightLineRules.maximumValueDepth) { stack in
+                withUnsafePointer(to: store) { store in
+                    code.withUnsafeBufferPointer { code in
+                        parameters.slots.withUnsafeBufferPointer { parameterSlots in
+                            StraightLineRules.run(code, from: start, parameterSlots: parameterSlots, store: store, now: now,
+                                                  stack: stack.baseAddress.unsafelyUnwrapped)
+                        }
+                    }
                 }
             })
         }
-        return withMachine(parameters, store, now) { $0.evaluate(ruleAt: start) }
+        return evaluateOnMachine(ruleAt: start, parameters, store, now)
+    }
+
+    /// `evaluateRule` for a rule that needs the machine, kept out of line so that the
+    /// straight-line path stays a small frame.
+    @inline(never)
+    private func evaluateOnMachine<Store: DonationStore>(ruleAt start: Int, _ parameters: ParameterValues, _ store: Store, _ now: Int64) -> RuleOutcome {
+        withMachine(parameters, store, now) { $0.evaluate(ruleAt: start) }
     }
 
     /// Evaluates a tip's rules in order, stopping at the first that does not hold unless
@@ -193,7 +205,7 @@ public struct RuleEvaluator: Sendable {
     private func evaluate<Store>(_ index: Int, machine: inout Machine<Store>) -> RuleOutcome {
         if isStraightLine[index] {
             return .value(StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
-                                                store: machine.store.pointee, now: machine.now))
+                                                store: machine.store, now: machine.now, stack: machine.stack))
         }
         return machine.evaluate(ruleAt: ruleStarts[index])
     }

@@ -51,55 +51,53 @@ enum StraightLineRules {
         return true
     }
 
-    /// Runs the straight-line rule starting at `start` of `code` (fused, verified and accepted).
+    /// Runs the straight-line rule starting at `start` of `code` (fused, verified and accepted)
+    /// on `stack`, which has room for the rule's value depth.
     @inline(__always)
     static func run<Store: DonationStore>(_ code: UnsafeBufferPointer<UInt32>, from start: Int, parameterSlots: UnsafeBufferPointer<Int64>,
-                                          store: Store, now: Int64) -> Bool {
-        withUnsafeTemporaryAllocation(of: Int64.self, capacity: maximumValueDepth) { buffer in
-            let stack = buffer.baseAddress.unsafelyUnwrapped
-            var pc = start
-            var sp = 0
-            while true {
-                let word = code[pc]
-                let a = Int(word >> 8)
-                switch UInt8(truncatingIfNeeded: word) {
-                case Opcode.ret.rawValue:
-                    return stack[sp &- 1] != 0
-                case countEventWithinCompareImmediate:
-                    let window = Instruction.immediate(code[pc &+ 1], code[pc &+ 2])
-                    let count = Int64(store.withTimestamps(ofEvent: a) { Window.bounds($0, now: now, window: window) }.count)
-                    let comparison = Int(code[pc &+ 3] >> 8)
-                    stack[sp] = Machine<Store>.compare(comparison, count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
-                    sp &+= 1; pc &+= 6
-                case Opcode.loadParameter.rawValue:
-                    stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
-                case Opcode.jumpIfFalse.rawValue:
-                    if stack[sp &- 1] == 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
-                case Opcode.jumpIfTrue.rawValue:
-                    if stack[sp &- 1] != 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
-                case Opcode.pushBool.rawValue:
-                    stack[sp] = Int64(a); sp &+= 1; pc &+= 1
-                case Opcode.pushInt.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
-                    stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
-                case Opcode.loadNow.rawValue:
-                    stack[sp] = now; sp &+= 1; pc &+= 1
-                case Opcode.not.rawValue:
-                    stack[sp &- 1] ^= 1; pc &+= 1
-                case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
-                    let holds = Machine<Store>.compare(a, stack[sp &- 2], stack[sp &- 1])
-                    sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
-                case Opcode.compareIntImmediate.rawValue:
-                    let holds = Machine<Store>.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
-                    stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
-                case Opcode.countEvent.rawValue:
-                    stack[sp] = Int64(store.withTimestamps(ofEvent: a) { $0.count }); sp &+= 1; pc &+= 1
-                case Opcode.countEventWithin.rawValue:
-                    let window = Instruction.immediate(code[pc &+ 1], code[pc &+ 2])
-                    stack[sp] = Int64(store.withTimestamps(ofEvent: a) { Window.bounds($0, now: now, window: window) }.count)
-                    sp &+= 1; pc &+= 3
-                default:
-                    preconditionFailure("opcode \(UInt8(truncatingIfNeeded: word)) outside a straight-line rule")
-                }
+                                          store: UnsafePointer<Store>, now: Int64, stack: UnsafeMutablePointer<Int64>) -> Bool {
+        var pc = start
+        var sp = 0
+        while true {
+            let word = code[pc]
+            let a = Int(word >> 8)
+            switch UInt8(truncatingIfNeeded: word) {
+            case Opcode.ret.rawValue:
+                return stack[sp &- 1] != 0
+            case countEventWithinCompareImmediate:
+                let window = Instruction.immediate(code[pc &+ 1], code[pc &+ 2])
+                let count = Int64(store.pointee.withTimestamps(ofEvent: a) { Window.bounds($0, now: now, window: window) }.count)
+                let comparison = Int(code[pc &+ 3] >> 8)
+                stack[sp] = Machine<Store>.compare(comparison, count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
+                sp &+= 1; pc &+= 6
+            case Opcode.loadParameter.rawValue:
+                stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
+            case Opcode.jumpIfFalse.rawValue:
+                if stack[sp &- 1] == 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
+            case Opcode.jumpIfTrue.rawValue:
+                if stack[sp &- 1] != 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
+            case Opcode.pushBool.rawValue:
+                stack[sp] = Int64(a); sp &+= 1; pc &+= 1
+            case Opcode.pushInt.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
+                stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
+            case Opcode.loadNow.rawValue:
+                stack[sp] = now; sp &+= 1; pc &+= 1
+            case Opcode.not.rawValue:
+                stack[sp &- 1] ^= 1; pc &+= 1
+            case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
+                let holds = Machine<Store>.compare(a, stack[sp &- 2], stack[sp &- 1])
+                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
+            case Opcode.compareIntImmediate.rawValue:
+                let holds = Machine<Store>.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
+            case Opcode.countEvent.rawValue:
+                stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { $0.count }); sp &+= 1; pc &+= 1
+            case Opcode.countEventWithin.rawValue:
+                let window = Instruction.immediate(code[pc &+ 1], code[pc &+ 2])
+                stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { Window.bounds($0, now: now, window: window) }.count)
+                sp &+= 1; pc &+= 3
+            default:
+                preconditionFailure("opcode \(UInt8(truncatingIfNeeded: word)) outside a straight-line rule")
             }
         }
     }
