@@ -175,6 +175,16 @@ struct Machine<Store: DonationStore> {
                 stack[sp] = now; sp &+= 1; pc &+= 1
             case Opcode.loadParameter.rawValue:
                 stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
+            case StraightLineRules.jumpIfParameterFalse:
+                // LOAD_PARAM then the JUMP_IF_FALSE that follows it; traced, only the former.
+                let value = parameterSlots[a]
+                if tracing {
+                    stack[sp] = value; sp &+= 1; pc &+= 1
+                } else if value == 0 {
+                    stack[sp] = 0; sp &+= 1; pc &+= 2 &+ Int(code[pc &+ 1] >> 8)
+                } else {
+                    pc &+= 2
+                }
             case Opcode.loadField.rawValue:
                 let fields = currentFields
                 let slot = fields[a].slots[currentIndex]

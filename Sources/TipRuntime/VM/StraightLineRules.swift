@@ -13,17 +13,24 @@ enum StraightLineRules {
     /// `COUNT_EVENT_WITHIN` it replaces, then the whole `CMP_INT_K` instruction.
     static let countEventWithinCompareImmediate: UInt8 = 0xF0
 
+    /// The internal opcode `JUMP_IF_PARAM_FALSE` (0xF1, made only by `fuse`): `LOAD_PARAM`
+    /// directly followed by `JUMP_IF_FALSE`, in one dispatch; the jump's word stays in place.
+    static let jumpIfParameterFalse: UInt8 = 0xF1
+
     /// The deepest value stack a straight-line rule may need.
     static let maximumValueDepth = 16
 
-    /// Rewrites each `COUNT_EVENT_WITHIN` that `CMP_INT_K` directly follows in verified `code`.
+    /// Rewrites, in verified `code`, each `COUNT_EVENT_WITHIN` that `CMP_INT_K` directly follows
+    /// and each `LOAD_PARAM` that `JUMP_IF_FALSE` directly follows.
     static func fuse(_ code: inout [UInt32]) {
         var pc = 0
         while pc < code.count, let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: code[pc])) {
             let next = pc + 1 + opcode.extraWords(operand: code[pc] >> 8)
-            if opcode == .countEventWithin, next < code.count,
-               UInt8(truncatingIfNeeded: code[next]) == Opcode.compareIntImmediate.rawValue {
+            let following = next < code.count ? UInt8(truncatingIfNeeded: code[next]) : 0
+            if opcode == .countEventWithin, following == Opcode.compareIntImmediate.rawValue {
                 code[pc] = code[pc] & ~0xFF | UInt32(countEventWithinCompareImmediate)
+            } else if opcode == .loadParameter, following == Opcode.jumpIfFalse.rawValue {
+                code[pc] = code[pc] & ~0xFF | UInt32(jumpIfParameterFalse)
             }
             pc = next
         }
@@ -70,6 +77,12 @@ enum StraightLineRules {
                 let comparison = Int(code[pc &+ 3] >> 8)
                 stack[sp] = Machine<Store>.compare(comparison, count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
                 sp &+= 1; pc &+= 6
+            case jumpIfParameterFalse:
+                if parameterSlots[a] == 0 {
+                    stack[sp] = 0; sp &+= 1; pc &+= 2 &+ Int(code[pc &+ 1] >> 8)
+                } else {
+                    pc &+= 2
+                }
             case Opcode.loadParameter.rawValue:
                 stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
             case Opcode.jumpIfFalse.rawValue:
