@@ -175,6 +175,16 @@ struct Machine<Store: DonationStore> {
                 stack[sp] = now; sp &+= 1; pc &+= 1
             case Opcode.loadParameter.rawValue:
                 stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
+            case StraightLineRules.jumpIfParameterFalse:
+                // LOAD_PARAM then the JUMP_IF_FALSE that follows it; traced, only the former.
+                let value = parameterSlots[a]
+                if tracing {
+                    stack[sp] = value; sp &+= 1; pc &+= 1
+                } else if value == 0 {
+                    stack[sp] = 0; sp &+= 1; pc &+= 2 &+ Int(code[pc &+ 1] >> 8)
+                } else {
+                    pc &+= 2
+                }
             case Opcode.loadField.rawValue:
                 let fields = currentFields
                 let slot = fields[a].slots[currentIndex]
@@ -266,6 +276,16 @@ struct Machine<Store: DonationStore> {
             case Opcode.countEventWithin.rawValue:
                 let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
                 stack[sp] = Int64(range.count); sp &+= 1; pc &+= 3
+            case StraightLineRules.countEventWithinCompareImmediate:
+                // COUNT_EVENT_WITHIN then the CMP_INT_K that follows it; traced, only the former,
+                // so that the CMP_INT_K runs (and is recorded) on its own.
+                let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                if tracing {
+                    stack[sp] = Int64(range.count); sp &+= 1; pc &+= 3
+                } else {
+                    let holds = Self.compare(Int(code[pc &+ 3] >> 8), Int64(range.count), Instruction.immediate(code[pc &+ 4], code[pc &+ 5]))
+                    stack[sp] = holds ? 1 : 0; sp &+= 1; pc &+= 6
+                }
             case Opcode.event.rawValue:
                 let count = store.pointee.withTimestamps(ofEvent: a) { $0.count }
                 collections[collectionCount] = CollectionValue(event: a, low: 0, high: count, isList: false)

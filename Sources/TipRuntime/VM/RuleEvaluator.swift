@@ -15,6 +15,8 @@ public struct RuleEvaluator: Sendable {
     private let ruleStarts: [Int]
     /// Per tip: the index in `ruleStarts` of its first rule; one extra entry closes the last tip.
     private let tipFirstRule: [Int]
+    /// Per rule, like `ruleStarts`: whether it takes the straight-line fast path.
+    private let isStraightLine: [Bool]
     /// The deepest value and collection stacks any rule of the pack needs.
     private let valueDepth: Int
     private let collectionDepth: Int
@@ -29,13 +31,16 @@ public struct RuleEvaluator: Sendable {
         eventFieldTypes = pack.pack.events.map { $0.fields.map(\.type) }
         strings = pack.pack.strings
         parameterCount = pack.pack.parameters.count
-        var code: [UInt32] = [], ruleStarts: [Int] = [], tipFirstRule: [Int] = []
+        var code: [UInt32] = [], ruleStarts: [Int] = [], tipFirstRule: [Int] = [], isStraightLine: [Bool] = []
         var valueDepth = 1, collectionDepth = 1
         for rules in pack.rules {
             tipFirstRule.append(ruleStarts.count)
             for rule in rules {
                 ruleStarts.append(code.count)
-                code.append(contentsOf: rule.code)
+                var fused = rule.code
+                StraightLineRules.fuse(&fused)
+                code.append(contentsOf: fused)
+                isStraightLine.append(StraightLineRules.accepts(rule.code, valueDepth: rule.shape.maximumValueDepth))
                 valueDepth = max(valueDepth, rule.shape.maximumValueDepth)
                 collectionDepth = max(collectionDepth, rule.shape.maximumCollectionDepth)
             }
@@ -44,6 +49,7 @@ public struct RuleEvaluator: Sendable {
         self.code = code
         self.ruleStarts = ruleStarts
         self.tipFirstRule = tipFirstRule
+        self.isStraightLine = isStraightLine
         self.valueDepth = valueDepth
         self.collectionDepth = collectionDepth
         collectionOffset = (valueDepth * MemoryLayout<Int64>.stride + 15) & ~15
@@ -125,8 +131,29 @@ public struct RuleEvaluator: Sendable {
     /// The value of rule `rule` of tip `tip` at instant `now` (milliseconds since 1970).
     @_specialize(where Store == InMemoryDonationStore)
     public func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64) -> RuleOutcome {
-        let start = ruleStarts[ruleIndex(tip: tip, rule: rule)]
-        return withMachine(parameters, store, now) { $0.evaluate(ruleAt: start) }
+        let index = ruleIndex(tip: tip, rule: rule)
+        let start = ruleStarts[index]
+        if isStraightLine[index] {
+            checkInputs(parameters, store)
+            return .value(withUnsafeTemporaryAllocation(of: Int64.self, capacity: StraightLineRules.maximumValueDepth) { stack in
+                withUnsafePointer(to: store) { store in
+                    code.withUnsafeBufferPointer { code in
+                        parameters.slots.withUnsafeBufferPointer { parameterSlots in
+                            StraightLineRules.run(code, from: start, parameterSlots: parameterSlots, store: store, now: now,
+                                                  stack: stack.baseAddress.unsafelyUnwrapped)
+                        }
+                    }
+                }
+            })
+        }
+        return evaluateOnMachine(ruleAt: start, parameters, store, now)
+    }
+
+    /// `evaluateRule` for a rule that needs the machine, kept out of line so that the
+    /// straight-line path stays a small frame.
+    @inline(never)
+    private func evaluateOnMachine<Store: DonationStore>(ruleAt start: Int, _ parameters: ParameterValues, _ store: Store, _ now: Int64) -> RuleOutcome {
+        withMachine(parameters, store, now) { $0.evaluate(ruleAt: start) }
     }
 
     /// Evaluates a tip's rules in order, stopping at the first that does not hold unless
@@ -152,7 +179,7 @@ public struct RuleEvaluator: Sendable {
         withMachine(parameters, store, now) { machine in
             var satisfied = [Bool](repeating: true, count: tipFirstRule.count - 1)
             for tip in satisfied.indices {
-                for index in tipFirstRule[tip]..<tipFirstRule[tip + 1] where !machine.evaluate(ruleAt: ruleStarts[index]).holds {
+                for index in tipFirstRule[tip]..<tipFirstRule[tip + 1] where !evaluate(index, machine: &machine).holds {
                     satisfied[tip] = false
                     break
                 }
@@ -166,11 +193,21 @@ public struct RuleEvaluator: Sendable {
         var outcomes: [RuleOutcome] = []
         outcomes.reserveCapacity(rules.count)
         for index in rules {
-            let outcome = machine.evaluate(ruleAt: ruleStarts[index])
+            let outcome = evaluate(index, machine: &machine)
             outcomes.append(outcome)
             if !allRules && !outcome.holds { break }
         }
         return TipEvaluation(tip: tip, rules: outcomes)
+    }
+
+    /// The outcome of the rule at `index` of `ruleStarts`, on the fast path when it can take it.
+    @inline(__always)
+    private func evaluate<Store>(_ index: Int, machine: inout Machine<Store>) -> RuleOutcome {
+        if isStraightLine[index] {
+            return .value(StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
+                                                store: machine.store, now: machine.now, stack: machine.stack))
+        }
+        return machine.evaluate(ruleAt: ruleStarts[index])
     }
 
     /// Evaluates one rule recording every value an instruction computes, in execution order

@@ -1,0 +1,84 @@
+import Testing
+@testable import TipRuntime
+import TipcCompiler
+
+/// Rules of parameters, clock, window counts and comparisons take the evaluator's fast path,
+/// with `COUNT_EVENT_WITHIN` + `CMP_INT_K` and `LOAD_PARAM` + `JUMP_IF_FALSE` fused: checked against the reference evaluator and
+/// against the machine (through tracing, which runs the unfused steps).
+@Suite struct StraightLineRuleTests {
+    func compile(_ rules: [CheckedExpression]) throws -> RulePack {
+        var diagnostics: [Diagnostic] = []
+        let pack = try #require(RulePackCompiler.compile(RandomSchema.program(rules: rules), diagnostics: &diagnostics))
+        return pack
+    }
+
+    func countWithin(_ window: Int, _ comparison: ComparisonOperator, _ threshold: Int) -> CheckedExpression {
+        E.compare(comparison, E.count(E.within(E.event(0), window)), E.int(threshold))
+    }
+
+    @Test func fusingRewritesOnlyTheOpcodesOfFusablePairs() throws {
+        let pack = try compile([E.and(E.parameter(0, .bool), countWithin(3 * day, .greaterOrEqual, 3)),
+                                E.compare(.greaterOrEqual, E.arithmetic(.add, E.count(E.within(E.event(0), day)), E.int(1), .int), E.int(2))])
+        let fusable = pack.tips[0].rules[0].code
+        var fused = fusable
+        StraightLineRules.fuse(&fused)
+        let changed = fused.indices.filter { fused[$0] != fusable[$0] }
+        #expect(changed.map { UInt8(truncatingIfNeeded: fusable[$0]) } == [Opcode.loadParameter.rawValue, Opcode.countEventWithin.rawValue])
+        #expect(changed.map { UInt8(truncatingIfNeeded: fused[$0]) }
+                == [StraightLineRules.jumpIfParameterFalse, StraightLineRules.countEventWithinCompareImmediate])
+        #expect(changed.allSatisfy { fused[$0] >> 8 == fusable[$0] >> 8 })
+        // The count is added to before it is compared: nothing to fuse.
+        var unchanged = pack.tips[0].rules[1].code
+        StraightLineRules.fuse(&unchanged)
+        #expect(unchanged == pack.tips[0].rules[1].code)
+    }
+
+    @Test func onlyRulesWithoutCollectionsStringsOrFailuresAreStraightLine() throws {
+        let pack = try compile([E.and(E.parameter(0, .bool), countWithin(3 * day, .greaterOrEqual, 3)),
+                                E.compare(.greaterOrEqual, E.count(E.largest(E.event(1), 0)), E.int(2)),
+                                E.compare(.equal, E.parameter(3, .string), E.string("pro")),
+                                E.compare(.less, E.arithmetic(.add, E.parameter(1, .int), E.int(1), .int), E.int(5))])
+        let accepted = pack.tips[0].rules.map { StraightLineRules.accepts($0.code, valueDepth: 4) }
+        #expect(accepted == [true, false, false, false])
+        #expect(!StraightLineRules.accepts(pack.tips[0].rules[0].code, valueDepth: StraightLineRules.maximumValueDepth + 1))
+    }
+
+    @Test func straightLineRulesAgreeWithReferenceAndTrace() throws {
+        var generator = RuleGenerator(random: SeededGenerator(seed: 0x57_4A16))
+        let comparisons: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        for round in 0..<60 {
+            var rules: [CheckedExpression] = [], countsFirst: [Bool] = []
+            for _ in 0..<4 {
+                let count = countWithin(generator.pick(RandomSchema.windows), generator.pick(comparisons), generator.pick([0, 1, 3, 25, -1]))
+                let kind = generator.random.next() % 4
+                countsFirst.append(kind != 1)
+                switch kind {
+                case 0: rules.append(count)
+                case 1: rules.append(E.and(E.parameter(0, .bool), count))
+                case 2: rules.append(E.or(E.not(count), E.compare(.greater, E.parameter(1, .int), E.int(2))))
+                default: rules.append(E.compare(.less, E.count(E.event(0)), E.count(E.within(E.event(0), day))))
+                }
+            }
+            let pack = try compile(rules)
+            let evaluator = RuleEvaluator(pack: try RulePackVerifier.verify(pack))
+            let now = baseNow + generator.pick([0, 1, -1, day])
+            let store = generator.store(for: pack, now: now, maximumPerEvent: 40)
+            let parameters = generator.parameters(for: pack)
+            let reference = ReferenceEvaluator(parameters: parameters.values, store: store, now: Int64(now))
+            let tip = evaluator.evaluateTip(0, parameters: parameters, store: store, now: Int64(now), allRules: true)
+            for (index, rule) in rules.enumerated() {
+                let expected = try reference.evaluateRule(rule).get()
+                let outcome = evaluator.evaluateRule(tip: 0, rule: index, parameters: parameters, store: store, now: Int64(now))
+                #expect(outcome == .value(expected), "round \(round) rule \(index)")
+                #expect(tip.rules[index] == outcome)
+                let (traced, trace) = evaluator.trace(tip: 0, rule: index, parameters: parameters, store: store, now: Int64(now))
+                #expect(traced == outcome)
+                // The count is traced as its own value, as before fusing.
+                if countsFirst[index] {
+                    #expect(trace.contains { if case .value(.int) = $0.value { true } else { false } })
+                }
+            }
+            #expect(evaluator.satisfiedTips(parameters: parameters, store: store, now: Int64(now)) == [tip.isSatisfied])
+        }
+    }
+}
