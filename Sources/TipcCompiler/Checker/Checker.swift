@@ -166,12 +166,7 @@ struct DeclarationChecker {
         var fields: [CheckedField] = []
         var seen: [String: SourceRange] = [:]
         for field in decl.fields {
-            if let first = seen[field.name.name] {
-                diagnostics.append(Diagnostic(.duplicateName, "duplicate field '\(field.name.name)' in event '\(decl.name.name)'", at: field.name.range,
-                                              notes: [DiagnosticNote("first declared here", at: first)]))
-                continue
-            }
-            seen[field.name.name] = field.name.range
+            guard isFirst(field.name, in: &seen, "duplicate field '\(field.name.name)' in event '\(decl.name.name)'") else { continue }
             guard let type = field.type else {
                 diagnostics.append(Diagnostic(.missingKey, "field '\(field.name.name)' has no type", at: field.name.range))
                 continue
@@ -193,6 +188,18 @@ struct DeclarationChecker {
             }
         }
         return CheckedEvent(name: decl.name.name, fields: fields, maximumCount: maximumCount, maximumAgeMilliseconds: maximumAge)
+    }
+
+    /// Records `name` in `seen`; a name seen before is a `duplicate-name` error (with a note at
+    /// the first) and false.
+    private mutating func isFirst(_ name: Identifier, in seen: inout [String: SourceRange], _ message: String) -> Bool {
+        if let first = seen[name.name] {
+            diagnostics.append(Diagnostic(.duplicateName, message, at: name.range,
+                                          notes: [DiagnosticNote("first declared here", at: first)]))
+            return false
+        }
+        seen[name.name] = name.range
+        return true
     }
 
     /// A declared duration (whole seconds) that must be positive, in milliseconds; nil, with an
@@ -229,12 +236,7 @@ struct DeclarationChecker {
         var actions: [CheckedAction] = []
         var actionIDs: [String: SourceRange] = [:]
         for action in decl.actions {
-            if let first = actionIDs[action.id.name] {
-                diagnostics.append(Diagnostic(.duplicateName, "tip '\(name)' has two actions with id '\(action.id.name)'", at: action.id.range,
-                                              notes: [DiagnosticNote("first used here", at: first)]))
-                continue
-            }
-            actionIDs[action.id.name] = action.id.range
+            guard isFirst(action.id, in: &actionIDs, "tip '\(name)' has two actions with id '\(action.id.name)'") else { continue }
             guard let actionTitle = action.title else {
                 diagnostics.append(Diagnostic(.missingKey, "action '\(action.id.name)' has no title", at: action.id.range))
                 continue
