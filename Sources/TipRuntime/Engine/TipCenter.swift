@@ -130,6 +130,24 @@ public final class TipCenter: Sendable {
         return try read(tip) { engine, index in engine.status(of: index, now: now) }
     }
 
+    /// Every tip's status now, by name, from one pass of the VM over the whole pack.
+    public func statuses() -> [String: TipStatus] {
+        let now = clock.now()
+        return state.withLock { engine in
+            let satisfied = engine.evaluator.satisfiedTips(parameters: engine.parameters, store: engine.donations, now: now)
+            var result: [String: TipStatus] = [:]
+            result.reserveCapacity(satisfied.count)
+            for (index, tip) in engine.model.tips.enumerated() {
+                if let reason = engine.records[index].currentInvalidation {
+                    result[tip.name] = .invalidated(reason)
+                } else {
+                    result[tip.name] = satisfied[index] ? .available : .pending
+                }
+            }
+            return result
+        }
+    }
+
     /// Whether the tip should display now: status, display frequency, group and overrides.
     public func shouldDisplay(_ tip: String) throws(TipCenterError) -> Bool {
         let now = clock.now()

@@ -34,6 +34,16 @@ struct TipCenterStatusTests {
         #expect(try center.status(of: "advanced") == .available)
     }
 
+    @Test func bulkStatusesAgreeWithEachTipsStatus() throws {
+        let center = try makeCenter(Self.source)
+        try center.setParameter("signedIn", to: .bool(true))
+        for _ in 0..<3 { try center.donate("searched") }
+        try center.invalidate("timed", reason: .tipClosed)
+        let all = center.statuses()
+        #expect(all == ["advanced": .available, "timed": .invalidated(.tipClosed)])
+        for (tip, status) in all { #expect(try center.status(of: tip) == status) }
+    }
+
     @Test func windowsSlideWithTime() throws {
         let clock = ManualClock(now: testStart)
         let center = try makeCenter(Self.source, clock: clock)
