@@ -136,14 +136,23 @@ public final class SQLiteConnection: @unchecked Sendable {
 }
 
 /// A plain mutual-exclusion lock (pthread), for a critical section whose closure may throw
-/// any error and return any value.
-final class ConnectionLock: @unchecked Sendable {
-    // @unchecked: the pthread mutex is the synchronisation itself.
-    private var mutex = pthread_mutex_t()
+/// any error and return any value. Owned by the connection, which is what crosses threads.
+final class ConnectionLock {
+    /// Heap-allocated so the mutex never moves.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
 
-    func lock() { pthread_mutex_lock(&mutex) }
-    func unlock() { pthread_mutex_unlock(&mutex) }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
 }
