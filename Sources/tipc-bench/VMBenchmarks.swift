@@ -83,9 +83,9 @@ private struct VMBenchmarks {
     }
 
     func program(tips: [[CheckedExpression]], events: Int = 2) -> CheckedProgram {
-        var declared = [CheckedEvent(name: "searchPerformed"),
-                        CheckedEvent(name: "itemViewed", fields: [CheckedField(name: "itemID", type: .int)])]
-        for index in 2..<max(2, events) { declared.append(CheckedEvent(name: "event\(index)")) }
+        var declared = [PackEvent(name: "searchPerformed"),
+                        PackEvent(name: "itemViewed", fields: [PackField(name: "itemID", type: .int)])]
+        for index in 2..<max(2, events) { declared.append(PackEvent(name: "event\(index)")) }
         return CheckedProgram(
             displayFrequency: .immediate,
             parameters: [CheckedParameter(name: "signedIn", type: .bool, defaultValue: .bool(true))],

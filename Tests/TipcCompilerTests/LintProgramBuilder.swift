@@ -1,4 +1,5 @@
 @testable import TipcCompiler
+import TipRuntime
 
 /// Builds checked programs for lint tests directly (no front end): declarations by name, and
 /// rule expressions shaped as the checker shapes them (Int operands promoted next to Doubles,
@@ -6,7 +7,7 @@
 struct LintProgramBuilder {
     static let file = "lint.tips"
     var parameters: [CheckedParameter] = []
-    var events: [CheckedEvent] = []
+    var events: [PackEvent] = []
     var tips: [CheckedTip] = []
 
     mutating func parameter(_ name: String, _ type: ValueTypeName, values: [String]? = nil) {
@@ -23,7 +24,7 @@ struct LintProgramBuilder {
     }
 
     mutating func event(_ name: String, fields: [(String, ValueTypeName)] = []) {
-        events.append(CheckedEvent(name: name, fields: fields.map { CheckedField(name: $0.0, type: $0.1) },
+        events.append(PackEvent(name: name, fields: fields.map { PackField(name: $0.0, type: RulePackCompiler.valueType($0.1)) },
                                    maximumCount: nil, maximumAgeMilliseconds: nil))
     }
 

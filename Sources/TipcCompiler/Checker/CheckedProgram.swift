@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// The type of a checked expression.
 public enum ExpressionType: Sendable, Hashable, CustomStringConvertible {
     case bool, int, double, string, date, duration
@@ -5,6 +7,17 @@ public enum ExpressionType: Sendable, Hashable, CustomStringConvertible {
     case collection(event: Int)
     /// The type of an expression that already has an error; suppresses follow-on errors.
     case error
+
+    public init(_ type: ValueType) {
+        switch type {
+        case .bool: self = .bool
+        case .int: self = .int
+        case .double: self = .double
+        case .string: self = .string
+        case .date: self = .date
+        case .duration: self = .duration
+        }
+    }
 
     public init(_ name: ValueTypeName) {
         switch name {
@@ -129,46 +142,12 @@ public struct CheckedParameter: Sendable, Hashable {
     }
 }
 
-public struct CheckedField: Sendable, Hashable {
-    public var name: String
-    public var type: ValueTypeName
-
-    public init(name: String, type: ValueTypeName) {
-        self.name = name
-        self.type = type
-    }
-}
-
-public struct CheckedEvent: Sendable, Hashable {
-    public var name: String
-    public var fields: [CheckedField]
-    public var maximumCount: Int?
-    public var maximumAgeMilliseconds: Int?
-
-    public init(name: String, fields: [CheckedField] = [], maximumCount: Int? = nil, maximumAgeMilliseconds: Int? = nil) {
-        self.name = name
-        self.fields = fields
-        self.maximumCount = maximumCount
-        self.maximumAgeMilliseconds = maximumAgeMilliseconds
-    }
-}
-
-public struct CheckedAction: Sendable, Hashable {
-    public var id: String
-    public var title: String
-
-    public init(id: String, title: String) {
-        self.id = id
-        self.title = title
-    }
-}
-
 public struct CheckedTip: Sendable, Hashable {
     public var name: String
     public var title: String
     public var message: String?
     public var image: TipImage?
-    public var actions: [CheckedAction]
+    public var actions: [PackAction]
     public var maxDisplayCount: Int?
     public var maxDisplayDurationMilliseconds: Int?
     public var ignoresDisplayFrequency: Bool
@@ -176,7 +155,7 @@ public struct CheckedTip: Sendable, Hashable {
     public var rules: [CheckedExpression]
     public var range: SourceRange
 
-    public init(name: String, title: String, message: String? = nil, image: TipImage? = nil, actions: [CheckedAction] = [],
+    public init(name: String, title: String, message: String? = nil, image: TipImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int? = nil, maxDisplayDurationMilliseconds: Int? = nil, ignoresDisplayFrequency: Bool = false,
                 rules: [CheckedExpression] = [], range: SourceRange) {
         self.name = name
@@ -210,11 +189,12 @@ public struct CheckedGroup: Sendable, Hashable {
 public struct CheckedProgram: Sendable, Hashable {
     public var displayFrequency: DisplayFrequencySpec
     public var parameters: [CheckedParameter]
-    public var events: [CheckedEvent]
+    /// The runtime's own event table entries: the checker's output is what the pack stores.
+    public var events: [PackEvent]
     public var tips: [CheckedTip]
     public var groups: [CheckedGroup]
 
-    public init(displayFrequency: DisplayFrequencySpec = .immediate, parameters: [CheckedParameter] = [], events: [CheckedEvent] = [],
+    public init(displayFrequency: DisplayFrequencySpec = .immediate, parameters: [CheckedParameter] = [], events: [PackEvent] = [],
                 tips: [CheckedTip] = [], groups: [CheckedGroup] = []) {
         self.displayFrequency = displayFrequency
         self.parameters = parameters

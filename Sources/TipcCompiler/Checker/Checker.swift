@@ -1,3 +1,5 @@
+import TipRuntime
+
 
 /// Resolves names and types over a whole program (several files together) and reports every
 /// problem in one run: after an error it records the diagnostic and keeps checking.
@@ -162,8 +164,8 @@ struct DeclarationChecker {
 
     // MARK: - Events
 
-    private mutating func checkEvent(_ decl: EventDecl) -> CheckedEvent {
-        var fields: [CheckedField] = []
+    private mutating func checkEvent(_ decl: EventDecl) -> PackEvent {
+        var fields: [PackField] = []
         var seen: [String: SourceRange] = [:]
         for field in decl.fields {
             guard isFirst(field.name, in: &seen, "duplicate field '\(field.name.name)' in event '\(decl.name.name)'") else { continue }
@@ -171,7 +173,7 @@ struct DeclarationChecker {
                 diagnostics.append(Diagnostic(.missingKey, "field '\(field.name.name)' has no type", at: field.name.range))
                 continue
             }
-            fields.append(CheckedField(name: field.name.name, type: type.value))
+            fields.append(PackField(name: field.name.name, type: RulePackCompiler.valueType(type.value)))
         }
         var maximumCount: Int?
         var maximumAge: Int?
@@ -187,7 +189,8 @@ struct DeclarationChecker {
                 maximumAge = positiveMilliseconds(age, "maximumAge")
             }
         }
-        return CheckedEvent(name: decl.name.name, fields: fields, maximumCount: maximumCount, maximumAgeMilliseconds: maximumAge)
+        return PackEvent(name: decl.name.name, fields: fields, maximumCount: maximumCount.map(Int64.init),
+                         maximumAgeMilliseconds: maximumAge.map(Int64.init))
     }
 
     /// Records `name` in `seen`; a name seen before is a `duplicate-name` error (with a note at
@@ -233,7 +236,7 @@ struct DeclarationChecker {
             diagnostics.append(Diagnostic(.missingKey, "tip '\(name)' has no title", at: decl.name.range,
                                           help: "every tip needs a title, the text users read first"))
         }
-        var actions: [CheckedAction] = []
+        var actions: [PackAction] = []
         var actionIDs: [String: SourceRange] = [:]
         for action in decl.actions {
             guard isFirst(action.id, in: &actionIDs, "tip '\(name)' has two actions with id '\(action.id.name)'") else { continue }
@@ -241,7 +244,7 @@ struct DeclarationChecker {
                 diagnostics.append(Diagnostic(.missingKey, "action '\(action.id.name)' has no title", at: action.id.range))
                 continue
             }
-            actions.append(CheckedAction(id: action.id.name, title: actionTitle.value))
+            actions.append(PackAction(id: action.id.name, title: actionTitle.value))
         }
         var maxDisplayCount: Int?
         if let count = decl.maxDisplayCount {

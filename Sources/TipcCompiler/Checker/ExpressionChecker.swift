@@ -17,12 +17,12 @@ struct ExpressionChecker {
 
     let symbols: SymbolTable
     let parameters: [CheckedParameter]
-    let events: [CheckedEvent]
+    let events: [PackEvent]
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var usedParameters = Set<Int>()
     private(set) var usedEvents = Set<Int>()
 
-    init(symbols: SymbolTable, parameters: [CheckedParameter], events: [CheckedEvent]) {
+    init(symbols: SymbolTable, parameters: [CheckedParameter], events: [PackEvent]) {
         self.symbols = symbols
         self.parameters = parameters
         self.events = events

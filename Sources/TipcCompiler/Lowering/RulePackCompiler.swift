@@ -24,7 +24,7 @@ public enum RulePackCompiler {
             }
             tips.append(PackTip(
                 name: tip.name, title: tip.title, message: tip.message, image: tip.image.map(packImage),
-                actions: tip.actions.map { PackAction(id: $0.id, title: $0.title) },
+                actions: tip.actions,
                 maxDisplayCount: tip.maxDisplayCount.map(Int64.init),
                 maxDisplayDurationMilliseconds: tip.maxDisplayDurationMilliseconds.map(Int64.init),
                 ignoresDisplayFrequency: tip.ignoresDisplayFrequency, rules: rules))
@@ -41,11 +41,7 @@ public enum RulePackCompiler {
                               defaultValue: ReferenceEvaluator.runtimeValue(parameter.defaultValue),
                               values: parameter.values, isTransient: parameter.isTransient)
             },
-            events: program.events.map { event in
-                PackEvent(name: event.name, fields: event.fields.map { PackField(name: $0.name, type: valueType($0.type)) },
-                          maximumCount: event.maximumCount.map(Int64.init),
-                          maximumAgeMilliseconds: event.maximumAgeMilliseconds.map(Int64.init))
-            },
+            events: program.events,
             tips: tips,
             groups: program.groups.map { group in
                 PackGroup(name: group.name, priority: group.priority == .ordered ? .ordered : .firstAvailable, tips: group.tips)

@@ -47,11 +47,11 @@ enum ExampleProgram {
             CheckedParameter(name: "cooldown", type: .duration, defaultValue: .duration(milliseconds: 3_600_000)),
         ]
         let events = [
-            CheckedEvent(name: "searchPerformed"),
-            CheckedEvent(name: "itemViewed", fields: [CheckedField(name: "itemID", type: .int), CheckedField(name: "category", type: .string),
-                                                      CheckedField(name: "price", type: .double), CheckedField(name: "liked", type: .bool),
-                                                      CheckedField(name: "at", type: .date), CheckedField(name: "spent", type: .duration)],
-                         maximumCount: 5000, maximumAgeMilliseconds: 90 * day),
+            PackEvent(name: "searchPerformed"),
+            PackEvent(name: "itemViewed", fields: [PackField(name: "itemID", type: .int), PackField(name: "category", type: .string),
+                                                      PackField(name: "price", type: .double), PackField(name: "liked", type: .bool),
+                                                      PackField(name: "at", type: .date), PackField(name: "spent", type: .duration)],
+                         maximumCount: 5000, maximumAgeMilliseconds: Int64(90 * day)),
         ]
         let viewed = E.event(1)
         let rules: [[CheckedExpression]] = [
@@ -85,7 +85,7 @@ enum ExampleProgram {
             tips.append(CheckedTip(
                 name: "tip\(index)", title: "Tip \(index) — *Markdown*", message: index % 2 == 0 ? "Message \(index)\nline two" : nil,
                 image: index == 0 ? .symbol("magnifyingglass") : index == 1 ? .asset("Hero") : nil,
-                actions: index == 0 ? [CheckedAction(id: "learn-more", title: "Learn More"), CheckedAction(id: "dismiss", title: "Dismiss")] : [],
+                actions: index == 0 ? [PackAction(id: "learn-more", title: "Learn More"), PackAction(id: "dismiss", title: "Dismiss")] : [],
                 maxDisplayCount: index == 0 ? 3 : nil, maxDisplayDurationMilliseconds: index == 0 ? 120_000 : nil,
                 ignoresDisplayFrequency: index == 2, rules: tipRules, range: E.at(1)))
         }

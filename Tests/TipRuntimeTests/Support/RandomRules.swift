@@ -30,10 +30,10 @@ enum RandomSchema {
         CheckedParameter(name: "span", type: .duration, defaultValue: .duration(milliseconds: 0)),
     ]
     static let fieldTypes: [ValueTypeName] = [.int, .string, .double, .bool, .date, .duration]
-    static let events: [CheckedEvent] = [
-        CheckedEvent(name: "opened"),
-        CheckedEvent(name: "viewed", fields: zip(["item", "category", "price", "liked", "at", "spent"], fieldTypes).map {
-            CheckedField(name: $0.0, type: $0.1)
+    static let events: [PackEvent] = [
+        PackEvent(name: "opened"),
+        PackEvent(name: "viewed", fields: zip(["item", "category", "price", "liked", "at", "spent"], fieldTypes).map {
+            PackField(name: $0.0, type: RulePackCompiler.valueType($0.1))
         }),
     ]
     static let windows = [1, 1000, 3_600_000, day, 3 * day, 30 * day, Int.max, 0, -5]
