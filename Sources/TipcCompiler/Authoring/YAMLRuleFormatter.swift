@@ -49,10 +49,10 @@ public enum YAMLRuleFormatter {
         guard let root = YAMLReader.read(file, diagnostics: &diagnostics), let sections = root.pairs else { return [] }
         var found: [(YAMLScalar, Bool)] = []
         for section in sections where section.key.scalar?.value == "tips" {
-            for tip in section.value.pairs ?? [] {
-                for attribute in tip.value.pairs ?? [] where attribute.key.scalar?.value == "rules" {
+            for tip in section.value.pairs ?? .empty {
+                for attribute in tip.value.pairs ?? .empty where attribute.key.scalar?.value == "rules" {
                     let list = attribute.value
-                    for item in list.items ?? [] where !item.hasProperties {
+                    for item in list.items ?? .empty where !item.hasProperties {
                         if let scalar = item.scalar, !scalar.isNull { found.append((scalar, list.isFlow)) }
                     }
                 }

@@ -138,7 +138,7 @@ extension ManifestValueReader {
             }
             if let id {
                 actions.append(ActionDecl(id: id, title: title))
-            } else if item.pairs != nil, !item.isTruncated, !(item.pairs ?? []).contains(where: { $0.key.scalar?.value == "id" }) {
+            } else if item.pairs != nil, !item.isTruncated, !(item.pairs ?? .empty).contains(where: { $0.key.scalarValue == "id" }) {
                 report(.missingKey, "an action of \(what) has no 'id'", at: item.range, help: "add 'id: NAME'")
             }
         }
@@ -161,7 +161,7 @@ extension ManifestValueReader {
                            help: Suggestions.didYouMean(scalar.value, in: names) ?? "use ordered or firstAvailable")
                 }
             } else {
-                let items = sequence(pair.value, for: "the tips of \(what)") ?? []
+                let items = sequence(pair.value, for: "the tips of \(what)") ?? .empty
                 group.tips = items.compactMap { identifier($0, for: "a tip of \(what)") }
             }
         }

@@ -6,9 +6,15 @@
 public enum ManifestDecoder {
     public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
+        var reader = ManifestValueReader(file: file)
         let before = diagnostics.count
-        let read = YAMLReader.read(file, diagnostics: &diagnostics)
-        guard var root = read, root.pairs != nil else {
+        // Declarations are decoded as the YAML reader completes each one, so that the YAML
+        // tree never lives whole beside the declarations.
+        let read = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
+            declare(section, key, value, in: &manifest, reader: &reader)
+        }
+        guard let root = read, root.pairs != nil else {
+            diagnostics += reader.diagnostics
             // YAML that did not read already has its error; "found nothing" would only repeat it.
             if read == nil && diagnostics[before...].contains(where: { $0.severity == .error }) { return manifest }
             let at = read?.range ?? manifest.headRange
@@ -16,44 +22,18 @@ public enum ManifestDecoder {
                                           at: at, help: "start with 'tipkit: 1', then the sections parameters, events, tips and groups"))
             return manifest
         }
-        var reader = ManifestValueReader(file: file)
-        // The tree is taken apart as it is decoded: each declaration's subtree is freed as soon
-        // as its declaration is built, so the tree and the declarations never both live whole.
-        var sections = reader.entries(of: root, for: "the manifest", allowed: ManifestKeys.fileKeys)
-        root.content = .sequence([])
-        for index in sections.indices {
-            let name = sections[index].name
-            var value = sections[index].pair.value
-            sections[index].pair.value.content = .sequence([])
+        for (name, pair) in reader.entries(of: root, for: "the manifest", allowed: ManifestKeys.fileKeys) {
+            let value = pair.value
             switch name {
             case "tipkit":
                 manifest.version = reader.integer(value, for: "'tipkit'")
             case "displayFrequency":
                 manifest.displayFrequency = displayFrequency(value, reader: &reader)
-            case "parameters":
-                var entries = takeDeclarations(&value, for: "'parameters'", reader: &reader)
-                for index in entries.indices {
-                    let (key, node) = take(&entries[index])
-                    if let parameter = reader.parameter(named: key, node) { manifest.parameters.append(parameter) }
-                }
-            case "events":
-                var entries = takeDeclarations(&value, for: "'events'", reader: &reader)
-                for index in entries.indices {
-                    let (key, node) = take(&entries[index])
-                    if let event = reader.event(named: key, node) { manifest.events.append(event) }
-                }
-            case "tips":
-                var entries = takeDeclarations(&value, for: "'tips'", reader: &reader)
-                manifest.tips.reserveCapacity(entries.count)
-                for index in entries.indices {
-                    let (key, node) = take(&entries[index])
-                    if let tip = reader.tip(named: key, node) { manifest.tips.append(tip) }
-                }
-            case "groups":
-                var entries = takeDeclarations(&value, for: "'groups'", reader: &reader)
-                for index in entries.indices {
-                    let (key, node) = take(&entries[index])
-                    if let group = reader.group(named: key, node) { manifest.groups.append(group) }
+            case "parameters", "events", "tips", "groups":
+                // A streamed section is an empty mapping here; anything else is read (and
+                // reported) as it stands.
+                for (_, entry) in reader.entries(of: value, for: "'\(name)'", allowed: nil) {
+                    declare(name, entry.key, entry.value, in: &manifest, reader: &reader)
                 }
             default:
                 break
@@ -63,28 +43,31 @@ public enum ManifestDecoder {
         return manifest
     }
 
+    /// The sections whose entries are declarations, decoded one by one as they are read.
+    private static let streamedSections: Set<String> = ["parameters", "events", "tips", "groups"]
+
+    /// Decodes one declaration of `section` into the manifest.
+    private static func declare(_ section: String, _ key: YAMLNode, _ value: YAMLNode, in manifest: inout ManifestFile,
+                                reader: inout ManifestValueReader) {
+        switch section {
+        case "parameters":
+            if let parameter = reader.parameter(named: key, value) { manifest.parameters.append(parameter) }
+        case "events":
+            if let event = reader.event(named: key, value) { manifest.events.append(event) }
+        case "tips":
+            if let tip = reader.tip(named: key, value) { manifest.tips.append(tip) }
+        case "groups":
+            if let group = reader.group(named: key, value) { manifest.groups.append(group) }
+        default:
+            break
+        }
+    }
+
     /// The first line of the file (where a diagnostic about the whole file points).
     private static func headRange(of file: SourceFile) -> SourceRange {
         let start = SourceLocation(line: 1, column: 1)
         let end = SourceLocation(line: 1, column: 1 + file.lineText(1).unicodeScalars.count)
         return SourceRange(file: file.path, start: start, end: end)
-    }
-
-    /// The named entries of a section (`name: declaration`), taken out of `node` (left empty),
-    /// so that the returned array owns each entry's subtree.
-    private static func takeDeclarations(_ node: inout YAMLNode, for what: String,
-                                         reader: inout ManifestValueReader) -> [(key: YAMLNode, value: YAMLNode)] {
-        let entries = reader.entries(of: node, for: what, allowed: nil).map { ($0.pair.key, $0.pair.value) }
-        node.content = .sequence([])
-        return entries
-    }
-
-    /// The entry, left empty in place: the caller then holds the only reference to its subtree.
-    private static func take(_ entry: inout (key: YAMLNode, value: YAMLNode)) -> (key: YAMLNode, value: YAMLNode) {
-        let taken = entry
-        entry.key.content = .sequence([])
-        entry.value.content = .sequence([])
-        return taken
     }
 
     /// `immediate`, `hourly`, `daily`, `weekly`, `monthly`, or a duration (`12h`).

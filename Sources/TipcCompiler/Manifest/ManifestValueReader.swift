@@ -46,11 +46,11 @@ struct ManifestValueReader {
     }
 
     /// The pairs of a mapping; nil (reported) for anything else but null, which is empty.
-    mutating func mapping(_ node: YAMLNode, for what: @autoclosure () -> String) -> [YAMLPair]? {
+    mutating func mapping(_ node: YAMLNode, for what: @autoclosure () -> String) -> YAMLPairs? {
         switch node.content {
         case .mapping(let pairs): return pairs
         case .alias: return nil
-        case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return []
+        case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return YAMLPairs.empty
         default:
             report(.invalidValue, "expected a mapping for \(what()), found \(node.kindDescription)", at: node.range)
             return nil
@@ -58,11 +58,11 @@ struct ManifestValueReader {
     }
 
     /// The items of a sequence; nil (reported) for anything else but null, which is empty.
-    mutating func sequence(_ node: YAMLNode, for what: @autoclosure () -> String, help: String? = nil) -> [YAMLNode]? {
+    mutating func sequence(_ node: YAMLNode, for what: @autoclosure () -> String, help: String? = nil) -> YAMLItems? {
         switch node.content {
         case .sequence(let items): return items
         case .alias: return nil
-        case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return []
+        case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return YAMLItems.empty
         default:
             report(.invalidValue, "expected a list for \(what()), found \(node.kindDescription)", at: node.range, help: help)
             return nil

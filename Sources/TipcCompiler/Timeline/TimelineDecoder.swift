@@ -62,7 +62,7 @@ public enum TimelineDecoder {
                         error(.invalidValue, "steps must be a list", pair.value.range)
                         continue
                     }
-                    stepNodes = items
+                    stepNodes = Array(items)
                 }
             }
             guard let start else {
@@ -92,7 +92,7 @@ public enum TimelineDecoder {
                 case "at": at = instant(value, start: start)
                 case "set":
                     var assignments: [(Located<String>, TimelineValue)] = []
-                    for item in value.pairs ?? [] {
+                    for item in value.pairs ?? .empty {
                         guard let name = text(item.key, "a parameter name"), let scalar = item.value.scalar else {
                             error(.invalidValue, "a parameter's value must be a scalar", item.value.range)
                             continue
@@ -102,10 +102,10 @@ public enum TimelineDecoder {
                     if value.pairs == nil { error(.invalidValue, "set takes a mapping of parameters to values", value.range) }
                     actions.append(.set(assignments))
                 case "donate":
-                    let items = value.items ?? [value]
+                    let items = value.items.map { Array($0) } ?? [value]
                     actions.append(.donate(items.compactMap { donation($0) }))
                 case "show":
-                    let items = value.items ?? [value]
+                    let items = value.items.map { Array($0) } ?? [value]
                     actions.append(.show(items.compactMap { show($0) }))
                 case "invalidate":
                     var tip: Located<String>?
@@ -163,7 +163,7 @@ public enum TimelineDecoder {
                 if key == "event" {
                     event = text(pair.value, "event")
                 } else {
-                    for item in pair.value.pairs ?? [] {
+                    for item in pair.value.pairs ?? .empty {
                         guard let name = item.key.scalar?.value, let scalar = item.value.scalar else {
                             error(.invalidValue, "a payload field's value must be a scalar", item.value.range)
                             continue
@@ -202,7 +202,7 @@ public enum TimelineDecoder {
 
         mutating func expectations(_ node: YAMLNode) -> [TimelineExpectation] {
             var result: [TimelineExpectation] = []
-            for pair in node.pairs ?? [] {
+            for pair in node.pairs ?? .empty {
                 guard let tip = text(pair.key, "a tip name") else { continue }
                 var expectation = TimelineExpectation(tip: tip)
                 if let scalar = pair.value.scalar {

@@ -34,75 +34,103 @@ public struct YAMLScalar: Sendable, Hashable {
 
     /// A plain scalar that YAML's core schema reads as null (`~`, `null`, or nothing at all).
     public var isNull: Bool {
-        style == .plain && ["", "~", "null", "Null", "NULL"].contains(value)
+        style == .plain && Self.isNullSpelling(value)
+    }
+
+    static func isNullSpelling(_ value: String) -> Bool {
+        switch value {
+        case "", "~", "null", "Null", "NULL": return true
+        default: return false
+        }
     }
 }
 
 /// One key/value pair of a mapping, in file order.
-public struct YAMLPair: Sendable, Hashable {
+public struct YAMLPair: Sendable {
     public var key: YAMLNode
     public var value: YAMLNode
-
-    public init(key: YAMLNode, value: YAMLNode) {
-        self.key = key
-        self.value = value
-    }
 }
 
-/// A node of the YAML tree the reader builds from libyaml's events. Anchors, tags and aliases
-/// are refused by the reader (reported, never expanded); the tree keeps enough to go on.
-public struct YAMLNode: Sendable, Hashable {
-    public enum Content: Sendable, Hashable {
+/// A node of a YAML document the reader built from libyaml's events: a handle on the
+/// document's flat storage (see `YAMLDocument`), cheap to copy and to pass around. Anchors,
+/// tags and aliases are refused by the reader (reported, never expanded); the document keeps
+/// enough to go on.
+public struct YAMLNode: Sendable {
+    public enum Content: Sendable {
         case scalar(YAMLScalar)
         /// Pairs in file order; a repeated key has been reported and left out.
-        case mapping([YAMLPair])
-        case sequence([YAMLNode])
+        case mapping(YAMLPairs)
+        case sequence(YAMLItems)
         /// `*name`: reported by the reader, never expanded.
         case alias(String)
     }
 
-    public var content: Content
-    /// Where the node is written (for a block collection: from its first to its last child).
-    public var range: SourceRange
-    /// UTF-8 offsets of `range`.
-    public var startOffset: Int
-    public var endOffset: Int
-    /// Written in flow style (`[…]`, `{…}`).
-    public var isFlow: Bool
-    /// Cut short by a YAML error: its contents are incomplete.
-    public var isTruncated: Bool
-    /// Carries an anchor or a tag (already reported).
-    public var hasProperties: Bool
+    /// The document the node belongs to.
+    public let document: YAMLDocument
+    let index: Int
 
-    public init(content: Content, range: SourceRange, startOffset: Int, endOffset: Int,
-                isFlow: Bool = false, isTruncated: Bool = false, hasProperties: Bool = false) {
-        self.content = content
-        self.range = range
-        self.startOffset = startOffset
-        self.endOffset = endOffset
-        self.isFlow = isFlow
-        self.isTruncated = isTruncated
-        self.hasProperties = hasProperties
+    init(_ document: YAMLDocument, _ index: Int) {
+        self.document = document
+        self.index = index
     }
+
+    private var record: YAMLDocument.Record { document.records[index] }
+
+    public var content: Content {
+        let record = record
+        switch record.kind {
+        case .scalar: return .scalar(scalar(of: record))
+        case .mapping: return .mapping(YAMLPairs(document: document, start: Int(record.first), count: Int(record.count) / 2))
+        case .sequence: return .sequence(YAMLItems(document: document, start: Int(record.first), count: Int(record.count)))
+        case .alias: return .alias(document.values[Int(record.first)])
+        }
+    }
+
+    /// Where the node is written (for a block collection: from its first to its last child).
+    public var range: SourceRange {
+        let record = record
+        return SourceRange(file: document.path, start: record.start, end: record.end)
+    }
+
+    /// UTF-8 offsets of `range`.
+    public var startOffset: Int { Int(record.startOffset) }
+    public var endOffset: Int { Int(record.endOffset) }
+    /// Written in flow style (`[…]`, `{…}`).
+    public var isFlow: Bool { record.isFlow }
+    /// Cut short by a YAML error: its contents are incomplete.
+    public var isTruncated: Bool { record.isTruncated }
+    /// Carries an anchor or a tag (already reported).
+    public var hasProperties: Bool { record.hasProperties }
 
     public var scalar: YAMLScalar? {
-        if case .scalar(let scalar) = content { return scalar }
-        return nil
+        let record = record
+        return record.kind == .scalar ? scalar(of: record) : nil
     }
 
-    public var pairs: [YAMLPair]? {
-        if case .mapping(let pairs) = content { return pairs }
-        return nil
+    /// The scalar's value without building the whole `YAMLScalar`; nil for other nodes.
+    public var scalarValue: String? {
+        let record = record
+        return record.kind == .scalar ? document.values[Int(record.first)] : nil
     }
 
-    public var items: [YAMLNode]? {
-        if case .sequence(let items) = content { return items }
-        return nil
+    public var pairs: YAMLPairs? {
+        let record = record
+        guard record.kind == .mapping else { return nil }
+        return YAMLPairs(document: document, start: Int(record.first), count: Int(record.count) / 2)
     }
 
-    public var isAlias: Bool {
-        if case .alias = content { return true }
-        return false
+    public var items: YAMLItems? {
+        let record = record
+        guard record.kind == .sequence else { return nil }
+        return YAMLItems(document: document, start: Int(record.first), count: Int(record.count))
+    }
+
+    public var isAlias: Bool { record.kind == .alias }
+
+    /// Whether this is a null scalar (`~`, `null`, nothing) without anchor or tag.
+    var isNullScalar: Bool {
+        let record = record
+        return record.kind == .scalar && record.style == .plain && YAMLScalar.isNullSpelling(document.values[Int(record.first)])
     }
 
     /// How a diagnostic names what was found here: "a mapping", "a list", "'abc'", "nothing".
@@ -115,5 +143,49 @@ public struct YAMLNode: Sendable, Hashable {
             if scalar.isNull { return scalar.value.isEmpty ? "nothing" : "null" }
             return "'\(scalar.value)'"
         }
+    }
+
+    private func scalar(of record: YAMLDocument.Record) -> YAMLScalar {
+        YAMLScalar(value: document.values[Int(record.first)], style: record.style, contentStart: Int(record.startOffset),
+                   contentEnd: Int(record.contentEnd), parentIndent: Int(record.parentIndent))
+    }
+}
+
+/// The pairs of a mapping node, in file order.
+public struct YAMLPairs: RandomAccessCollection, Sendable {
+    let document: YAMLDocument
+    /// Where the pairs' node indexes start in the document's child list (key, value, key, …).
+    let start: Int
+    public let count: Int
+
+    /// No pairs (what a null value reads as).
+    static let empty = YAMLPairs(document: .empty, start: 0, count: 0)
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> YAMLPair {
+        precondition(position >= 0 && position < count, "pair index out of range")
+        let base = start + 2 * position
+        return YAMLPair(key: YAMLNode(document, Int(document.children[base])),
+                        value: YAMLNode(document, Int(document.children[base + 1])))
+    }
+}
+
+/// The items of a sequence node, in file order.
+public struct YAMLItems: RandomAccessCollection, Sendable {
+    let document: YAMLDocument
+    let start: Int
+    public let count: Int
+
+    /// No items (what a null value reads as).
+    static let empty = YAMLItems(document: .empty, start: 0, count: 0)
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> YAMLNode {
+        precondition(position >= 0 && position < count, "item index out of range")
+        return YAMLNode(document, Int(document.children[start + position]))
     }
 }

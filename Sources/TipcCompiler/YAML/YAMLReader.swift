@@ -14,12 +14,26 @@ public enum YAMLReader {
     /// The root node of the file's document, or nil when it has none (an empty file, or
     /// an error before the first node).
     public static func read(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> YAMLNode? {
+        read(file, diagnostics: &diagnostics, streaming: [], entry: { _, _, _ in })
+    }
+
+    /// Reads like `read(_:diagnostics:)`, but hands each entry of the top-level sections named
+    /// in `streamedSections` to `entry` (section name, key, value) as soon as it is complete,
+    /// each in a document of its own, instead of keeping it: only one entry's nodes are alive
+    /// at a time.
+    ///
+    /// A section streams when the root is a mapping, its key is a name in `streamedSections`
+    /// written for the first time, and its value is a mapping. The section stays in the tree
+    /// as a mapping without pairs (its range unchanged); a repeated key inside it is still
+    /// reported and left out. After a YAML error, the entry cut short arrives truncated.
+    public static func read(_ file: SourceFile, diagnostics: inout [Diagnostic], streaming streamedSections: Set<String>,
+                            entry: (_ section: String, _ key: YAMLNode, _ value: YAMLNode) -> Void) -> YAMLNode? {
         if let problem = YAMLInputCheck.firstProblem(in: file) {
             diagnostics.append(problem)
             return nil
         }
         guard !file.bytes.isEmpty else { return nil }
-        var builder = YAMLTreeBuilder(file: file)
+        var builder = YAMLTreeBuilder(file: file, streamedSections: streamedSections)
         file.bytes.withUnsafeBufferPointer { buffer in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) == 1 else {
@@ -36,75 +50,92 @@ public enum YAMLReader {
                 }
                 builder.handle(event)
                 yaml_event_delete(&event)
+                builder.handOnCompletedEntries(to: entry)
             }
         }
         builder.finish()
+        builder.handOnCompletedEntries(to: entry)
         diagnostics += builder.diagnostics
         return builder.root
     }
 }
 
-/// Builds the tree from events, one open collection per nesting level.
+/// Builds a `YAMLDocument` from events: nodes are appended in document order (a collection's
+/// record when it opens, filled in when it closes), and each collection's children move from
+/// a stack of pending indexes to the document's child list when it closes.
 struct YAMLTreeBuilder {
     private struct OpenCollection {
-        /// The key of an earlier pair named `name`: searched in the pairs while the mapping is
-        /// small (most are), looked up in `keyIndexes` once it is large.
-        mutating func firstKey(named name: String) -> YAMLNode? {
-            if let keyIndexes { return keyIndexes[name].map { pairs[$0].key } }
-            if pairs.count < 16 {
-                return pairs.first(where: { $0.key.scalar?.value == name })?.key
-            }
-            var indexes: [String: Int] = [:]
-            for (index, pair) in pairs.enumerated() {
-                if let key = pair.key.scalar?.value, indexes[key] == nil { indexes[key] = index }
-            }
-            keyIndexes = indexes
-            return indexes[name].map { pairs[$0].key }
-        }
-
+        /// The collection's own record.
+        var record: Int
         var isMapping: Bool
         var isFlow: Bool
-        var startOffset: Int
-        /// The position of `startOffset`.
-        var start: SourceLocation
         /// libyaml's indentation of a block collection (the column of its first entry).
         var indent: Int
-        var hasProperties: Bool
-        var items: [YAMLNode] = []
-        var pairs: [YAMLPair] = []
-        var pendingKey: YAMLNode?
-        /// The index in `pairs` of each scalar key, once the mapping is too large to search.
+        /// Where the collection's children begin in `pending`.
+        var pendingStart: Int
+        /// The key read and waiting for its value.
+        var pendingKey: Int?
+        /// The index (in pairs) of each scalar key, once the mapping is too large to search.
         var keyIndexes: [String: Int]?
+        /// The end offset of the last entry kept (a block collection ends there).
+        var lastEntryEnd: Int?
+        /// Whether this mapping is the streamed top-level section (`streamed`): its entries
+        /// are handed on.
+        var isStreamed = false
+    }
+
+    /// A top-level section whose entries are handed on instead of kept.
+    private struct StreamedSection {
+        var name: String
+        /// The range of each scalar key handed on, to report a repeat.
+        var keyRanges: [String: SourceRange] = [:]
+        /// The sizes of the builder's arrays when the pending key was read: the entry is all
+        /// that was appended after.
+        var entryMark = (records: 0, children: 0, values: 0)
     }
 
     let file: SourceFile
     private(set) var diagnostics: [Diagnostic] = []
-    private(set) var root: YAMLNode?
     private(set) var isFinished = false
     private var offsets: YAMLCharacterOffsets
     /// Positions of node offsets, which arrive nearly in order.
     private var positions: SourceLocationCursor
+    private var records: [YAMLDocument.Record] = []
+    private var children: [Int32] = []
+    private var values: [String] = []
+    /// The children of the open collections, innermost last.
+    private var pending: [Int32] = []
     private var stack: [OpenCollection] = []
+    private var rootRecord: Int?
     private var documentCount = 0
     private var failed = false
     /// Byte ranges of scalars that span several lines: tabs at a line start inside them are text.
     private var multilineScalars: [Range<Int>] = []
+    /// The top-level sections whose entries are handed on as they complete.
+    private let streamedSections: Set<String>
+    /// The open streamed section (kept apart from the stack, so that updating its key index
+    /// never copies it).
+    private var streamed: StreamedSection?
+    /// Entries of streamed sections completed and not yet handed on.
+    private var completedEntries: [(section: String, key: YAMLNode, value: YAMLNode)] = []
 
-    init(file: SourceFile) {
+    init(file: SourceFile, streamedSections: Set<String> = []) {
         self.file = file
+        self.streamedSections = streamedSections
         self.offsets = YAMLCharacterOffsets(file: file)
         self.positions = SourceLocationCursor(file: file)
     }
 
-    /// `range(from:to:)` for the nearly ordered offsets of nodes, found from the previous one.
-    private mutating func nodeRange(from start: Int, to end: Int) -> SourceRange {
-        let startLocation = positions.location(atUTF8Offset: start)
-        return SourceRange(file: file.path, start: startLocation, end: positions.location(atUTF8Offset: end))
+    /// The document's root, once reading is finished.
+    var root: YAMLNode? {
+        rootRecord.map { YAMLNode(YAMLDocument(path: file.path, records: records, children: children, values: values), $0) }
     }
 
-    /// Whether the offsets `start` and `end` lie on different lines.
-    private mutating func spansLines(from start: Int, to end: Int) -> Bool {
-        positions.location(atUTF8Offset: start).line != positions.location(atUTF8Offset: end).line
+    /// Hands the completed entries of streamed sections to `entry`, oldest first, and forgets them.
+    mutating func handOnCompletedEntries(to entry: (String, YAMLNode, YAMLNode) -> Void) {
+        guard !completedEntries.isEmpty else { return }
+        for completed in completedEntries { entry(completed.section, completed.key, completed.value) }
+        completedEntries.removeAll(keepingCapacity: true)
     }
 
     func range(from start: Int, to end: Int) -> SourceRange {
@@ -134,37 +165,34 @@ struct YAMLTreeBuilder {
             let name = Self.string(event.data.alias.anchor) ?? ""
             diagnostics.append(Diagnostic(.yaml, "YAML aliases are not allowed: '*\(name)'", at: range(from: start, to: end),
                                           help: "write the value out in full; if this is a rule starting with '*', quote it"))
-            attach(YAMLNode(content: .alias(name), range: range(from: start, to: end), startOffset: start, endOffset: end))
+            values.append(name)
+            appendLeaf(YAMLDocument.Record(kind: .alias, startOffset: Int32(start), endOffset: Int32(end), contentEnd: Int32(end),
+                                           start: positions.location(atUTF8Offset: start),
+                                           end: positions.location(atUTF8Offset: end), first: Int32(values.count - 1)))
         case YAML_SCALAR_EVENT:
             let scalarData = event.data.scalar
             let contentStart = reportProperties(from: start, anchor: scalarData.anchor, tag: scalarData.tag)
-            let hasProperties = scalarData.anchor != nil || scalarData.tag != nil
             let value = scalarData.value.map { pointer in
                 String(decoding: UnsafeBufferPointer(start: pointer, count: scalarData.length), as: UTF8.self)
             } ?? ""
             let style = Self.style(scalarData.style)
             let contentEnd = max(end, contentStart)
+            var nodeEnd = contentEnd
             if style == .literal || style == .folded {
                 // libyaml ends a block scalar at the next line that is not part of it; the
                 // node's range ends with its last character.
-                var trimmed = contentEnd
-                while trimmed > contentStart, [0x20, 0x09, 0x0A, 0x0D].contains(file.bytes[trimmed - 1]) { trimmed -= 1 }
-                if spansLines(from: contentStart, to: contentEnd) {
-                    multilineScalars.append(contentStart..<contentEnd)
-                }
-                let scalar = YAMLScalar(value: value, style: style, contentStart: contentStart, contentEnd: contentEnd,
-                                        parentIndent: blockIndent)
-                attach(YAMLNode(content: .scalar(scalar), range: nodeRange(from: contentStart, to: trimmed),
-                                startOffset: contentStart, endOffset: trimmed, hasProperties: hasProperties))
-                return
+                while nodeEnd > contentStart, [0x20, 0x09, 0x0A, 0x0D].contains(file.bytes[nodeEnd - 1]) { nodeEnd -= 1 }
             }
-            if spansLines(from: contentStart, to: contentEnd) {
-                multilineScalars.append(contentStart..<contentEnd)
-            }
-            let scalar = YAMLScalar(value: value, style: style, contentStart: contentStart, contentEnd: contentEnd,
-                                    parentIndent: blockIndent)
-            attach(YAMLNode(content: .scalar(scalar), range: nodeRange(from: contentStart, to: contentEnd),
-                            startOffset: contentStart, endOffset: contentEnd, hasProperties: hasProperties))
+            let startLocation = positions.location(atUTF8Offset: contentStart)
+            let endLocation = positions.location(atUTF8Offset: nodeEnd)
+            let spansLines = startLocation.line != endLocation.line
+                || (nodeEnd != contentEnd && positions.location(atUTF8Offset: contentEnd).line != startLocation.line)
+            if spansLines { multilineScalars.append(contentStart..<contentEnd) }
+            values.append(value)
+            appendLeaf(YAMLDocument.Record(kind: .scalar, style: style, hasProperties: scalarData.anchor != nil || scalarData.tag != nil,
+                                           parentIndent: Int32(clamping: blockIndent), startOffset: Int32(contentStart),
+                                           endOffset: Int32(nodeEnd), contentEnd: Int32(contentEnd),
+                                           start: startLocation, end: endLocation, first: Int32(values.count - 1)))
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
             let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
@@ -178,16 +206,31 @@ struct YAMLTreeBuilder {
                                 help: "a manifest needs only a few levels; flatten the structure"))
                 return
             }
-            stack.append(OpenCollection(isMapping: isMapping, isFlow: isFlow, startOffset: contentStart,
-                                        start: positions.location(atUTF8Offset: contentStart),
+            let section = sectionToStream(isMapping: isMapping)
+            if let section { streamed = section }
+            let location = positions.location(atUTF8Offset: contentStart)
+            records.append(YAMLDocument.Record(kind: isMapping ? .mapping : .sequence, isFlow: isFlow,
+                                               hasProperties: anchor != nil || tag != nil,
+                                               startOffset: Int32(contentStart), endOffset: Int32(contentStart),
+                                               contentEnd: Int32(contentStart), start: location, end: location))
+            stack.append(OpenCollection(record: records.count - 1, isMapping: isMapping, isFlow: isFlow,
                                         indent: isFlow ? -1 : blockIndent(startingAt: event.end_mark, isMapping: isMapping),
-                                        hasProperties: anchor != nil || tag != nil))
+                                        pendingStart: pending.count, isStreamed: section != nil))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let collection = stack.popLast() else { return }
-            attach(close(collection, endOffset: end, truncated: false))
+            close(collection, endOffset: end, truncated: false)
         default:
             break
         }
+    }
+
+    /// The section a mapping opening now streams: the root is a mapping whose pending key is
+    /// a streamed section's name, written for the first time.
+    private mutating func sectionToStream(isMapping: Bool) -> StreamedSection? {
+        guard isMapping, !streamedSections.isEmpty, stack.count == 1, stack[0].isMapping,
+              let key = stack[0].pendingKey, let name = scalarValue(key), streamedSections.contains(name),
+              firstKey(named: name, in: 0) == nil else { return nil }
+        return StreamedSection(name: name)
     }
 
     /// libyaml's indentation for a block collection: the column of its first key or `-`.
@@ -205,46 +248,153 @@ struct YAMLTreeBuilder {
         stack.last(where: { !$0.isFlow })?.indent ?? -1
     }
 
-    private mutating func close(_ collection: OpenCollection, endOffset: Int, truncated: Bool) -> YAMLNode {
+    private func scalarValue(_ record: Int) -> String? {
+        records[record].kind == .scalar ? values[Int(records[record].first)] : nil
+    }
+
+    private func nodeRange(_ record: Int) -> SourceRange {
+        SourceRange(file: file.path, start: records[record].start, end: records[record].end)
+    }
+
+    // MARK: - Building
+
+    private mutating func appendLeaf(_ record: YAMLDocument.Record) {
+        records.append(record)
+        attach(records.count - 1)
+    }
+
+    /// Fills in a collection's record as it closes and moves its children to the child list.
+    private mutating func close(_ collection: OpenCollection, endOffset: Int, truncated: Bool) {
         var end = endOffset
         if !collection.isFlow || truncated {
             // A block collection ends with its last entry, not at the next token.
-            let lastEnd = collection.isMapping ? collection.pairs.last?.value.endOffset : collection.items.last?.endOffset
-            end = lastEnd ?? collection.startOffset
+            let startOffset = Int(records[collection.record].startOffset)
+            end = collection.lastEntryEnd ?? startOffset
             if truncated { end = max(end, endOffset) }
         }
-        let content: YAMLNode.Content = collection.isMapping ? .mapping(collection.pairs) : .sequence(collection.items)
-        let range = SourceRange(file: file.path, start: collection.start, end: positions.location(atUTF8Offset: end))
-        return YAMLNode(content: content, range: range,
-                        startOffset: collection.startOffset, endOffset: end, isFlow: collection.isFlow,
-                        isTruncated: truncated, hasProperties: collection.hasProperties)
+        let first = children.count
+        children.append(contentsOf: pending[collection.pendingStart...])
+        pending.removeSubrange(collection.pendingStart...)
+        records[collection.record].first = Int32(first)
+        records[collection.record].count = Int32(children.count - first)
+        records[collection.record].endOffset = Int32(end)
+        records[collection.record].contentEnd = Int32(end)
+        records[collection.record].end = positions.location(atUTF8Offset: end)
+        records[collection.record].isTruncated = truncated
+        attach(collection.record)
     }
 
-    private mutating func attach(_ node: YAMLNode) {
+    private mutating func attach(_ node: Int) {
         guard !stack.isEmpty else {
-            if root == nil { root = node }
+            if rootRecord == nil { rootRecord = node }
             return
         }
-        if !stack[stack.count - 1].isMapping {
-            stack[stack.count - 1].items.append(node)
+        let top = stack.count - 1
+        if !stack[top].isMapping {
+            pending.append(Int32(node))
+            stack[top].lastEntryEnd = Int(records[node].endOffset)
             return
         }
-        guard let key = stack[stack.count - 1].pendingKey else {
-            stack[stack.count - 1].pendingKey = node
+        guard let key = stack[top].pendingKey else {
+            stack[top].pendingKey = node
+            if stack[top].isStreamed {
+                let mark = marks(before: node)
+                streamed?.entryMark = mark
+            }
             return
         }
-        stack[stack.count - 1].pendingKey = nil
-        if let name = key.scalar?.value {
-            if let first = stack[stack.count - 1].firstKey(named: name) {
-                diagnostics.append(Diagnostic(.duplicateKey, "duplicate key '\(name)'", at: key.range,
-                                              help: "remove one of them; YAML keeps only one value per key",
-                                              notes: [DiagnosticNote("'\(name)' is first defined here", at: first.range)]))
+        stack[top].pendingKey = nil
+        if stack[top].isStreamed {
+            handOn(key: key, value: node, from: top)
+            return
+        }
+        if let name = scalarValue(key) {
+            if let first = firstKey(named: name, in: top) {
+                reportDuplicate(name, key: key, first: nodeRange(first))
                 return
             }
-            let index = stack[stack.count - 1].pairs.count
-            stack[stack.count - 1].keyIndexes?[name] = index
+            let pairIndex = (pending.count - stack[top].pendingStart) / 2
+            stack[top].keyIndexes?[name] = pairIndex
         }
-        stack[stack.count - 1].pairs.append(YAMLPair(key: key, value: node))
+        pending.append(Int32(key))
+        pending.append(Int32(node))
+        stack[top].lastEntryEnd = Int(records[node].endOffset)
+    }
+
+    /// The sizes the builder's arrays had before the (complete) subtree of `node`, the last
+    /// one read, was added: each scalar and alias added one value, each collection its children.
+    private func marks(before node: Int) -> (records: Int, children: Int, values: Int) {
+        var childCount = children.count, valueCount = values.count
+        for record in records[node...] {
+            switch record.kind {
+            case .scalar, .alias: valueCount -= 1
+            case .mapping, .sequence: childCount -= Int(record.count)
+            }
+        }
+        return (node, childCount, valueCount)
+    }
+
+    /// The key of an earlier pair named `name` in open mapping `level`: searched while the
+    /// mapping is small (most are), looked up in an index once it is large.
+    private mutating func firstKey(named name: String, in level: Int) -> Int? {
+        let start = stack[level].pendingStart
+        if let indexes = stack[level].keyIndexes {
+            return indexes[name].map { Int(pending[start + 2 * $0]) }
+        }
+        let pairCount = (pending.count - start) / 2
+        if pairCount < 16 {
+            var index = start
+            while index + 1 < pending.count {
+                let key = Int(pending[index])
+                if scalarValue(key) == name { return key }
+                index += 2
+            }
+            return nil
+        }
+        var indexes: [String: Int] = [:]
+        for pair in 0..<pairCount {
+            if let key = scalarValue(Int(pending[start + 2 * pair])), indexes[key] == nil { indexes[key] = pair }
+        }
+        stack[level].keyIndexes = indexes
+        return indexes[name].map { Int(pending[start + 2 * $0]) }
+    }
+
+    private mutating func reportDuplicate(_ name: String, key: Int, first: SourceRange) {
+        diagnostics.append(Diagnostic(.duplicateKey, "duplicate key '\(name)'", at: nodeRange(key),
+                                      help: "remove one of them; YAML keeps only one value per key",
+                                      notes: [DiagnosticNote("'\(name)' is first defined here", at: first)]))
+    }
+
+    /// Moves a completed entry of a streamed section into a document of its own, queued to be
+    /// handed on, and drops its nodes here.
+    private mutating func handOn(key: Int, value: Int, from level: Int) {
+        guard let mark = streamed?.entryMark, let sectionName = streamed?.name else { return }
+        defer {
+            records.removeSubrange(mark.records...)
+            children.removeSubrange(mark.children...)
+            values.removeSubrange(mark.values...)
+        }
+        if let name = scalarValue(key) {
+            if let first = streamed?.keyRanges[name] {
+                reportDuplicate(name, key: key, first: first)
+                return
+            }
+            let keyRange = nodeRange(key)
+            streamed?.keyRanges[name] = keyRange
+        }
+        stack[level].lastEntryEnd = Int(records[value].endOffset)
+        var entryRecords = Array(records[mark.records...])
+        let childBase = Int32(mark.children), valueBase = Int32(mark.values), recordBase = Int32(mark.records)
+        for index in entryRecords.indices {
+            switch entryRecords[index].kind {
+            case .scalar, .alias: entryRecords[index].first -= valueBase
+            case .mapping, .sequence: entryRecords[index].first -= childBase
+            }
+        }
+        let entryChildren = children[mark.children...].map { $0 - recordBase }
+        let document = YAMLDocument(path: file.path, records: entryRecords, children: entryChildren,
+                                    values: Array(values[mark.values...]))
+        completedEntries.append((sectionName, YAMLNode(document, key - mark.records), YAMLNode(document, value - mark.records)))
     }
 
     /// Reports an anchor and a tag written before a node; returns the offset after them.
@@ -326,10 +476,10 @@ struct YAMLTreeBuilder {
     mutating func finish() {
         if failed {
             let end = stack.last.map { collection in
-                max(collection.startOffset, collection.pairs.last?.value.endOffset ?? collection.items.last?.endOffset ?? 0)
+                max(Int(records[collection.record].startOffset), collection.lastEntryEnd ?? 0)
             } ?? 0
             while let collection = stack.popLast() {
-                attach(close(collection, endOffset: end, truncated: true))
+                close(collection, endOffset: end, truncated: true)
             }
             return
         }
