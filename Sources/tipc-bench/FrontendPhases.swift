@@ -35,3 +35,11 @@ func runFrontendPhases() {
     retained("AST retained") { var d: [Diagnostic] = []; return ManifestDecoder.decode(source, diagnostics: &d) }
     retained("checked program retained") { var d: [Diagnostic] = []; return Checker.check([file], diagnostics: &d) }
 }
+
+/// One `tipc check` of the generated manifest (for profilers).
+func runOneCheck() {
+    var generator = ManifestGenerator()
+    let source = SourceFile(path: "bench.yaml", bytes: Array(generator.yaml().utf8))
+    let result = Frontend.check(sources: [source])
+    print("checked: \(result.diagnostics.count) diagnostics")
+}

@@ -9,12 +9,26 @@ public enum ManifestDecoder {
         var reader = ManifestValueReader(file: file)
         let before = diagnostics.count
         // Declarations are decoded as the YAML reader completes each one, so that the YAML
-        // tree never lives whole beside the declarations.
+        // tree never lives whole beside the declarations; a large file's are decoded by a
+        // second thread too, while the reader goes on.
+        let declarations = OrderedWorkQueue<Entry, DecodedEntry> { entries in
+            var reader = ManifestValueReader(file: file)
+            return entries.map { decode($0, with: &reader) }
+        }
         let read = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
-            declare(section, key, value, in: &manifest, reader: &reader)
+            declarations.submit(Entry(section: section, key: key, value: value))
+        }
+        for decoded in declarations.finish() {
+            switch decoded.declaration {
+            case .parameter(let parameter): manifest.parameters.append(parameter)
+            case .event(let event): manifest.events.append(event)
+            case .tip(let tip): manifest.tips.append(tip)
+            case .group(let group): manifest.groups.append(group)
+            case nil: break
+            }
+            diagnostics += decoded.diagnostics
         }
         guard let root = read, root.pairs != nil else {
-            diagnostics += reader.diagnostics
             // YAML that did not read already has its error; "found nothing" would only repeat it.
             if read == nil && diagnostics[before...].contains(where: { $0.severity == .error }) { return manifest }
             let at = read?.range ?? manifest.headRange
@@ -30,11 +44,8 @@ public enum ManifestDecoder {
             case "displayFrequency":
                 manifest.displayFrequency = displayFrequency(value, reader: &reader)
             case "parameters", "events", "tips", "groups":
-                // A streamed section is an empty mapping here; anything else is read (and
-                // reported) as it stands.
-                for (_, entry) in reader.entries(of: value, for: "'\(name)'", allowed: nil) {
-                    declare(name, entry.key, entry.value, in: &manifest, reader: &reader)
-                }
+                // A streamed section is an empty mapping here; anything else is reported here.
+                _ = reader.entries(of: value, for: "'\(name)'", allowed: nil)
             default:
                 break
             }
@@ -46,21 +57,38 @@ public enum ManifestDecoder {
     /// The sections whose entries are declarations, decoded one by one as they are read.
     private static let streamedSections: Set<String> = ["parameters", "events", "tips", "groups"]
 
-    /// Decodes one declaration of `section` into the manifest.
-    private static func declare(_ section: String, _ key: YAMLNode, _ value: YAMLNode, in manifest: inout ManifestFile,
-                                reader: inout ManifestValueReader) {
-        switch section {
-        case "parameters":
-            if let parameter = reader.parameter(named: key, value) { manifest.parameters.append(parameter) }
-        case "events":
-            if let event = reader.event(named: key, value) { manifest.events.append(event) }
-        case "tips":
-            if let tip = reader.tip(named: key, value) { manifest.tips.append(tip) }
-        case "groups":
-            if let group = reader.group(named: key, value) { manifest.groups.append(group) }
-        default:
-            break
+    /// One declaration as the YAML reader hands it on.
+    private struct Entry: Sendable {
+        var section: String
+        var key: YAMLNode
+        var value: YAMLNode
+    }
+
+    private enum Declaration: Sendable {
+        case parameter(ParameterDecl)
+        case event(EventDecl)
+        case tip(TipDecl)
+        case group(GroupDecl)
+    }
+
+    /// A declaration decoded, with what was reported about it.
+    private struct DecodedEntry: Sendable {
+        var declaration: Declaration?
+        var diagnostics: [Diagnostic]
+    }
+
+    /// Decodes one entry with `reader` (whose diagnostics are taken).
+    private static func decode(_ entry: Entry, with reader: inout ManifestValueReader) -> DecodedEntry {
+        reader.diagnostics.removeAll()
+        let declaration: Declaration?
+        switch entry.section {
+        case "parameters": declaration = reader.parameter(named: entry.key, entry.value).map(Declaration.parameter)
+        case "events": declaration = reader.event(named: entry.key, entry.value).map(Declaration.event)
+        case "tips": declaration = reader.tip(named: entry.key, entry.value).map(Declaration.tip)
+        case "groups": declaration = reader.group(named: entry.key, entry.value).map(Declaration.group)
+        default: declaration = nil
         }
+        return DecodedEntry(declaration: declaration, diagnostics: reader.diagnostics)
     }
 
     /// The first line of the file (where a diagnostic about the whole file points).

@@ -19,8 +19,9 @@ extension ManifestValueReader {
                 return failed
             }
             var parserDiagnostics: [Diagnostic] = []
-            let expression = RuleParser.parseRule(scalar.ruleText(in: file, nearLine: node.range.start.line),
-                                                  diagnostics: &parserDiagnostics)
+            let (expression, parser) = RuleParser.parseRule(scalar.ruleText(in: file, nearLine: node.range.start.line),
+                                                            reusing: ruleParser, diagnostics: &parserDiagnostics)
+            ruleParser = parser
             diagnostics += parserDiagnostics
             return expression
         case .alias:

@@ -4,6 +4,8 @@
 struct ManifestValueReader {
     let file: SourceFile
     var diagnostics: [Diagnostic] = []
+    /// The parser of the rules read so far, reused for the next.
+    var ruleParser: RuleLanguageParser?
 
     init(file: SourceFile) {
         self.file = file

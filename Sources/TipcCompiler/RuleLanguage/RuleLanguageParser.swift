@@ -4,7 +4,7 @@
 /// `Grammar/tips.ebnf`.
 final class RuleLanguageParser {
     let stream: RuleTokenStream
-    let source: RuleText
+    private(set) var source: RuleText
     /// In `.tips` files a line break ends an expression outside brackets, unless the next line
     /// starts with an infix operator; in rule text from YAML line breaks are plain spaces.
     let lineBreaksEndExpressions: Bool
@@ -37,6 +37,22 @@ final class RuleLanguageParser {
         self.source = source
         self.lineBreaksEndExpressions = lineBreaksEndExpressions
         self.diagnostics = []
+    }
+
+    /// Starts over on another text with the same settings, reusing this parser's memory.
+    func reset<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
+        stream.reset(bytes: bytes, source: source)
+        self.source = source
+        index = 0
+        diagnostics.removeAll(keepingCapacity: true)
+        openGroups = 0
+        nesting = 0
+        nodeCount = 0
+        operatorCount = 0
+        reportedNestingLimit = false
+        reportedErrorLimit = false
+        isAbandoned = false
+        commentCursor = 0
     }
 
     // MARK: - Cursor

@@ -44,8 +44,8 @@ final class RuleScanner {
     private(set) var comments: [RuleComment] = []
     private(set) var diagnostics: [Diagnostic] = []
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let source: RuleText
+    private var bytes: UnsafeBufferPointer<UInt8>
+    private var source: RuleText
     // The scanning state is read and written for every byte. These properties are never
     // passed inout, so no two accesses overlap: the per-access runtime check is skipped.
     @exclusivity(unchecked) private var position = 0
@@ -58,6 +58,18 @@ final class RuleScanner {
         self.bytes = bytes
         self.source = source
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    }
+
+    /// Starts over on another text (see `RuleTokenStream.reset`).
+    func reset(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
+        self.bytes = bytes
+        self.source = source
+        comments.removeAll(keepingCapacity: true)
+        diagnostics.removeAll(keepingCapacity: true)
+        position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        stopped = false
+        sawLineBreak = true
+        lineHasContent = false
     }
 
     /// The next token; `.endOfFile` at the end (again and again).

@@ -37,6 +37,18 @@ public enum RuleParser {
     /// Parses `text` as one expression; the whole text must be consumed.
     public static func parseRule(_ text: RuleText, diagnostics: inout [Diagnostic]) -> Expression {
         let parser = RuleLanguageParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
+        return parseRule(with: parser, diagnostics: &diagnostics)
+    }
+
+    /// `parseRule(_:diagnostics:)` with a parser made for rule text (not line-sensitive) and
+    /// reused from rule to rule: `parser` is reset to `text` first.
+    static func parseRule(_ text: RuleText, reusing parser: RuleLanguageParser?, diagnostics: inout [Diagnostic]) -> (Expression, RuleLanguageParser) {
+        let parser = parser ?? RuleLanguageParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
+        parser.reset(bytes: text.text.utf8, source: text)
+        return (parseRule(with: parser, diagnostics: &diagnostics), parser)
+    }
+
+    private static func parseRule(with parser: RuleLanguageParser, diagnostics: inout [Diagnostic]) -> Expression {
         var expression = parser.parseRuleExpression()
         if !parser.isAtEnd {
             // Report the first stray token, then parse what follows so that its own errors

@@ -10,18 +10,21 @@ final class RuleTokenStream {
     @exclusivity(unchecked) private(set) var tokens: [RuleToken] = []
     @exclusivity(unchecked) private(set) var starts: [SourceLocation] = []
     @exclusivity(unchecked) private(set) var ends: [SourceLocation] = []
-    private let storage: UnsafeMutableBufferPointer<UInt8>
+    /// A copy of the text; reused (and grown when needed) by `reset`.
+    private var storage: UnsafeMutableBufferPointer<UInt8>
+    /// The length of the text in `storage`.
+    private var length: Int
     private let scanner: RuleScanner
-    private let source: RuleText
     @exclusivity(unchecked) private var cursor: TokenLocationCursor
     @exclusivity(unchecked) private var finished = false
 
     init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
-        storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 64))
         _ = storage.initialize(from: bytes)
-        self.source = source
-        scanner = RuleScanner(bytes: UnsafeBufferPointer(storage), source: source)
-        cursor = TokenLocationCursor(bytes: UnsafeBufferPointer(storage), source: source)
+        length = bytes.count
+        let text = UnsafeBufferPointer(start: storage.baseAddress, count: length)
+        scanner = RuleScanner(bytes: text, source: source)
+        cursor = TokenLocationCursor(bytes: text, source: source)
         // A rule has about one token per three bytes; growing three arrays token by token
         // would cost several reallocations for every rule.
         let expected = min(bytes.count / 3 + 2, 256)
@@ -30,8 +33,26 @@ final class RuleTokenStream {
         ends.reserveCapacity(expected)
     }
 
+    /// Starts over on another text, keeping the memory of this one for it: a front end that
+    /// parses thousands of rules lexes them all with one stream.
+    func reset<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
+        if bytes.count > storage.count {
+            storage.deallocate()
+            storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 2 * storage.count))
+        }
+        _ = UnsafeMutableBufferPointer(rebasing: storage[..<bytes.count]).initialize(from: bytes)
+        length = bytes.count
+        let text = self.bytes
+        scanner.reset(bytes: text, source: source)
+        cursor = TokenLocationCursor(bytes: text, source: source)
+        tokens.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        finished = false
+    }
+
     /// The text being lexed.
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(storage) }
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage.baseAddress, count: length) }
 
     deinit {
         storage.deallocate()
@@ -54,7 +75,7 @@ final class RuleTokenStream {
     /// Stops lexing: the next token is the end of the text.
     func abandon() {
         guard !finished else { return }
-        append(RuleToken(kind: .endOfFile, start: storage.count, end: storage.count, isAtLineStart: true))
+        append(RuleToken(kind: .endOfFile, start: length, end: length, isAtLineStart: true))
     }
 
     private func lexOne() {
