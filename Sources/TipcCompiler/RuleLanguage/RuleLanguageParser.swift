@@ -74,17 +74,17 @@ final class RuleLanguageParser {
 
     /// The range of token `tokenIndex`.
     func range(ofToken tokenIndex: Int) -> SourceRange {
-        SourceRange(file: source.path, start: stream.starts[tokenIndex], end: stream.ends[tokenIndex])
+        SourceRange(fileNumber: source.pathNumber, start: stream.starts[tokenIndex], end: stream.ends[tokenIndex])
     }
 
     /// From the start of token `first` to the end of token `last`.
     func range(fromToken first: Int, toToken last: Int) -> SourceRange {
-        SourceRange(file: source.path, start: stream.starts[first], end: stream.ends[max(first, last)])
+        SourceRange(fileNumber: source.pathNumber, start: stream.starts[first], end: stream.ends[max(first, last)])
     }
 
     /// A zero-width range where token `tokenIndex` starts.
     func emptyRange(atToken tokenIndex: Int) -> SourceRange {
-        SourceRange(file: source.path, at: stream.starts[tokenIndex])
+        SourceRange(fileNumber: source.pathNumber, at: stream.starts[tokenIndex])
     }
 
     /// From the start of token `first` to the end of the last token consumed.

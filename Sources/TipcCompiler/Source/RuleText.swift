@@ -15,18 +15,26 @@ public struct RuleText: Sendable {
     }
 
     public let text: String
-    public let path: String
     public let mapping: Mapping
+    /// The file's number in `SourcePaths`.
+    let pathNumber: UInt32
+
+    /// The path of the file the text is mapped into.
+    public var path: String { SourcePaths.path(pathNumber) }
 
     public init(text: String, path: String, mapping: Mapping) {
+        self.init(text: text, pathNumber: SourcePaths.number(of: path), mapping: mapping)
+    }
+
+    init(text: String, pathNumber: UInt32, mapping: Mapping) {
         self.text = text
-        self.path = path
+        self.pathNumber = pathNumber
         self.mapping = mapping
     }
 
     /// A whole source file as rule text.
     public init(file: SourceFile) {
-        self.init(text: String(decoding: file.bytes, as: UTF8.self), path: file.path, mapping: .file(file, baseOffset: 0))
+        self.init(text: String(decoding: file.bytes, as: UTF8.self), pathNumber: file.pathNumber, mapping: .file(file, baseOffset: 0))
     }
 
     /// The file position of UTF-8 offset `offset` of `text` (`text.utf8.count` is the end).
@@ -54,6 +62,6 @@ public struct RuleText: Sendable {
 
     /// The file range of the UTF-8 offsets `start..<end` of `text`.
     public func range(fromUTF8 start: Int, to end: Int) -> SourceRange {
-        SourceRange(file: path, start: location(atUTF8Offset: start), end: location(atUTF8Offset: end))
+        SourceRange(fileNumber: pathNumber, start: location(atUTF8Offset: start), end: location(atUTF8Offset: end))
     }
 }

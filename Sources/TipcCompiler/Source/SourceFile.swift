@@ -6,9 +6,12 @@ public struct SourceFile: Sendable {
     public let bytes: [UInt8]
     /// UTF-8 offset at which each line starts; `lineStarts[0] == 0`.
     public let lineStarts: [Int]
+    /// `path`'s number in `SourcePaths`, for making ranges in this file.
+    let pathNumber: UInt32
 
     public init(path: String, bytes: [UInt8]) {
         self.path = path
+        self.pathNumber = SourcePaths.number(of: path)
         self.bytes = bytes
         var starts = [0]
         var index = 0
@@ -84,7 +87,7 @@ public struct SourceFile: Sendable {
     }
 
     public func range(fromUTF8 start: Int, to end: Int) -> SourceRange {
-        SourceRange(file: path, start: location(atUTF8Offset: start), end: location(atUTF8Offset: end))
+        SourceRange(fileNumber: pathNumber, start: location(atUTF8Offset: start), end: location(atUTF8Offset: end))
     }
 
     /// The text of 1-based line `number` without its line break (invalid UTF-8 repaired), for

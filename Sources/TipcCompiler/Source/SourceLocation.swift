@@ -30,12 +30,21 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 /// A span of text in one file. `end` is exclusive: the position just after the last character
 /// (the convention of SARIF regions and rustc's JSON).
 public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
-    public var file: String
+    /// The file, by its number in `SourcePaths` (see there for why).
+    let fileNumber: UInt32
     public var start: SourceLocation
     public var end: SourceLocation
 
+    /// The path of the file, as the user gave it.
+    public var file: String { SourcePaths.path(fileNumber) }
+
     public init(file: String, start: SourceLocation, end: SourceLocation) {
-        self.file = file
+        self.init(fileNumber: SourcePaths.number(of: file), start: start, end: end)
+    }
+
+    /// A range in the file registered as `fileNumber` (hot paths keep the number at hand).
+    init(fileNumber: UInt32, start: SourceLocation, end: SourceLocation) {
+        self.fileNumber = fileNumber
         self.start = start
         self.end = max(start, end)
     }
@@ -45,9 +54,13 @@ public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
         self.init(file: file, start: location, end: location)
     }
 
+    init(fileNumber: UInt32, at location: SourceLocation) {
+        self.init(fileNumber: fileNumber, start: location, end: location)
+    }
+
     /// The smallest range covering both (they must be in the same file).
     public func union(_ other: SourceRange) -> SourceRange {
-        SourceRange(file: file, start: min(start, other.start), end: max(end, other.end))
+        SourceRange(fileNumber: fileNumber, start: min(start, other.start), end: max(end, other.end))
     }
 
     public var description: String { "\(file):\(start)" }

@@ -28,8 +28,12 @@ public final class YAMLDocument: Sendable {
         var count: Int32 = 0
     }
 
-    /// The file the document was read from (the `file` of every node's range).
-    public let path: String
+    /// The file the document was read from (the `file` of every node's range), by its number
+    /// in `SourcePaths`.
+    let pathNumber: UInt32
+
+    /// The file the document was read from.
+    public var path: String { SourcePaths.path(pathNumber) }
     let records: [Record]
     /// Node indexes: each collection's items (a mapping's as key, value, key, value, …).
     let children: [Int32]
@@ -37,10 +41,10 @@ public final class YAMLDocument: Sendable {
     let values: [String]
 
     /// A document without nodes.
-    static let empty = YAMLDocument(path: "", records: [], children: [], values: [])
+    static let empty = YAMLDocument(pathNumber: SourcePaths.number(of: ""), records: [], children: [], values: [])
 
-    init(path: String, records: [Record], children: [Int32], values: [String]) {
-        self.path = path
+    init(pathNumber: UInt32, records: [Record], children: [Int32], values: [String]) {
+        self.pathNumber = pathNumber
         self.records = records
         self.children = children
         self.values = values

@@ -89,7 +89,7 @@ public struct YAMLNode: Sendable {
     /// Where the node is written (for a block collection: from its first to its last child).
     public var range: SourceRange {
         let record = record
-        return SourceRange(file: document.path, start: record.start, end: record.end)
+        return SourceRange(fileNumber: document.pathNumber, start: record.start, end: record.end)
     }
 
     /// UTF-8 offsets of `range`.

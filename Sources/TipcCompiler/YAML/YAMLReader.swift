@@ -128,7 +128,7 @@ struct YAMLTreeBuilder {
 
     /// The document's root, once reading is finished.
     var root: YAMLNode? {
-        rootRecord.map { YAMLNode(YAMLDocument(path: file.path, records: records, children: children, values: values), $0) }
+        rootRecord.map { YAMLNode(YAMLDocument(pathNumber: file.pathNumber, records: records, children: children, values: values), $0) }
     }
 
     /// Hands the completed entries of streamed sections to `entry`, oldest first, and forgets them.
@@ -253,7 +253,7 @@ struct YAMLTreeBuilder {
     }
 
     private func nodeRange(_ record: Int) -> SourceRange {
-        SourceRange(file: file.path, start: records[record].start, end: records[record].end)
+        SourceRange(fileNumber: file.pathNumber, start: records[record].start, end: records[record].end)
     }
 
     // MARK: - Building
@@ -392,7 +392,7 @@ struct YAMLTreeBuilder {
             }
         }
         let entryChildren = children[mark.children...].map { $0 - recordBase }
-        let document = YAMLDocument(path: file.path, records: entryRecords, children: entryChildren,
+        let document = YAMLDocument(pathNumber: file.pathNumber, records: entryRecords, children: entryChildren,
                                     values: Array(values[mark.values...]))
         completedEntries.append((sectionName, YAMLNode(document, key - mark.records), YAMLNode(document, value - mark.records)))
     }

@@ -16,29 +16,29 @@ extension YAMLScalar {
     private func ruleText(in file: SourceFile, cursor: SourceLocationCursor) -> RuleText {
         var cursor = cursor
         if let first = verbatimStart(in: file.bytes) {
-            return RuleText(text: value, path: file.path, mapping: .singleLine(start: cursor.location(atUTF8Offset: first)))
+            return RuleText(text: value, pathNumber: file.pathNumber, mapping: .singleLine(start: cursor.location(atUTF8Offset: first)))
         }
         guard let output = YAMLScalarScanner.scan(self, in: file.bytes), output.bytes.elementsEqual(value.utf8) else {
             let start = cursor.location(atUTF8Offset: contentStart)
             let end = cursor.location(atUTF8Offset: contentEnd)
             let table = Array(repeating: start, count: value.utf8.count) + [end]
-            return RuleText(text: value, path: file.path, mapping: .table(table))
+            return RuleText(text: value, pathNumber: file.pathNumber, mapping: .table(table))
         }
         let origins = output.origins
         if let first = origins.first {
             let contiguous = origins.indices.allSatisfy { origins[$0] == first + $0 }
             if contiguous, file.line(containing: first) == file.line(containing: output.end),
                output.end == first + origins.count {
-                return RuleText(text: value, path: file.path, mapping: .singleLine(start: cursor.location(atUTF8Offset: first)))
+                return RuleText(text: value, pathNumber: file.pathNumber, mapping: .singleLine(start: cursor.location(atUTF8Offset: first)))
             }
         } else {
-            return RuleText(text: value, path: file.path, mapping: .singleLine(start: cursor.location(atUTF8Offset: output.end)))
+            return RuleText(text: value, pathNumber: file.pathNumber, mapping: .singleLine(start: cursor.location(atUTF8Offset: output.end)))
         }
         var table: [SourceLocation] = []
         table.reserveCapacity(origins.count + 1)
         for origin in origins { table.append(cursor.location(atUTF8Offset: origin)) }
         table.append(cursor.location(atUTF8Offset: output.end))
-        return RuleText(text: value, path: file.path, mapping: .table(table))
+        return RuleText(text: value, pathNumber: file.pathNumber, mapping: .table(table))
     }
 
     /// Where the value starts in the file when it is written there byte for byte on one line
