@@ -27,7 +27,8 @@ struct ConstantFolder {
         case .within(let inner, let window):
             return folded(inner).map { with(.within($0, windowMilliseconds: window)) }
         case .filter(let inner, let predicate):
-            let (foldedInner, foldedPredicate) = (folded(inner), folded(predicate))
+            let foldedInner = folded(inner)
+            let foldedPredicate = folded(predicate)
             if foldedInner == nil && foldedPredicate == nil { return nil }
             return with(.filter(foldedInner ?? inner, predicate: foldedPredicate ?? predicate))
         case .largestSubset(let inner, let field):
@@ -86,7 +87,8 @@ struct ConstantFolder {
     /// Both operands (folded where they fold) when the node over them may change: one of them
     /// was folded, or both are constant.
     private mutating func foldedOrConstant(_ left: CheckedExpression, _ right: CheckedExpression) -> (CheckedExpression, CheckedExpression)? {
-        let (foldedLeft, foldedRight) = (folded(left), folded(right))
+        let foldedLeft = folded(left)
+        let foldedRight = folded(right)
         if foldedLeft == nil && foldedRight == nil && !(left.isConstant && right.isConstant) { return nil }
         return (foldedLeft ?? left, foldedRight ?? right)
     }
