@@ -42,12 +42,14 @@ struct DeclarationChecker {
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
-        // Tips are read in place: copying every declaration into one array first would cost a
-        // retain and a release of each of its parts.
+        // Declarations are read in place: through an Array, each one passed to a function
+        // would be copied (a retain and a release of each of its parts); through the same
+        // storage seen as a ContiguousArray (no copy is made), it is not.
         var tips: [CheckedTip] = []
         tips.reserveCapacity(tipCount)
         for file in files {
-            for decl in file.tips { tips.append(checkTip(decl, expressions: &expressions)) }
+            let decls = ContiguousArray(file.tips)
+            for index in decls.indices { tips.append(checkTip(decls[index], expressions: &expressions)) }
         }
         diagnostics += expressions.diagnostics
         let groups = checkGroups(groupDecls)
@@ -59,6 +61,7 @@ struct DeclarationChecker {
     /// Declares every name, file by file in the order given, so that a duplicate is reported
     /// at the later declaration.
     private mutating func declareNames(_ files: [ManifestFile]) {
+        symbols.reserveCapacity(files.reduce(0) { $0 + $1.parameters.count + $1.events.count + $1.tips.count + $1.groups.count })
         var counts = (parameters: 0, events: 0, tips: 0, groups: 0)
         for file in files {
             for decl in file.parameters {
@@ -69,8 +72,9 @@ struct DeclarationChecker {
                 _ = symbols.declare(decl.name, as: .event, index: counts.events, diagnostics: &diagnostics)
                 counts.events += 1
             }
-            for decl in file.tips {
-                _ = symbols.declare(decl.name, as: .tip, index: counts.tips, diagnostics: &diagnostics)
+            let tips = ContiguousArray(file.tips)  // read in place, see `check`
+            for index in tips.indices {
+                _ = symbols.declare(tips[index].name, as: .tip, index: counts.tips, diagnostics: &diagnostics)
                 counts.tips += 1
             }
             for decl in file.groups {
@@ -263,7 +267,10 @@ struct DeclarationChecker {
             diagnostics.append(Diagnostic(.limit, "tip '\(name)' has \(decl.rules.count) rules; at most \(Checker.maximumRulesPerTip) are allowed",
                                           at: decl.name.range, help: "combine rules with 'and' or 'or'"))
         }
-        let rules = decl.rules.prefix(Checker.maximumRulesPerTip).map { expressions.checkRule($0) }
+        let written = ContiguousArray(decl.rules)  // read in place, see `check`
+        var rules: [CheckedExpression] = []
+        rules.reserveCapacity(min(written.count, Checker.maximumRulesPerTip))
+        for index in written.indices.prefix(Checker.maximumRulesPerTip) { rules.append(expressions.checkRule(written[index])) }
         return CheckedTip(name: name, title: title, message: decl.message?.value, image: decl.image?.value, actions: actions,
                           maxDisplayCount: maxDisplayCount, maxDisplayDurationMilliseconds: maxDuration,
                           ignoresDisplayFrequency: decl.ignoresDisplayFrequency?.value ?? false, rules: rules, range: decl.name.range)
@@ -280,9 +287,9 @@ struct DeclarationChecker {
             }
             var indexes: [Int] = []
             for tip in decl.tips {
-                guard let index = symbols.tips[tip.name] else {
+                guard let index = symbols.tip(tip.name) else {
                     diagnostics.append(Diagnostic(.unknownTip, "no tip named '\(tip.name)'", at: tip.range,
-                                                  help: Suggestions.didYouMean(tip.name, in: symbols.tips.keys)))
+                                                  help: Suggestions.didYouMean(tip.name, in: symbols.tipNames)))
                     continue
                 }
                 if let other = membership[tip.name] {
@@ -309,11 +316,11 @@ struct DeclarationChecker {
     private mutating func reportUnused(_ parameters: [ParameterDecl], _ events: [EventDecl], used: ExpressionChecker) {
         let unresolved: Set<DiagnosticCode> = [.unknownParameter, .unknownEvent, .unknownField]
         if used.diagnostics.contains(where: { unresolved.contains($0.code) }) { return }
-        for (index, decl) in parameters.enumerated() where !used.usedParameters.contains(index) {
+        for (index, decl) in parameters.enumerated() where !used.usedParameters[index] {
             diagnostics.append(Diagnostic(.unused, "parameter '\(decl.name.name)' is not used by any rule", at: decl.name.range,
                                           help: "use it in a rule as '$\(decl.name.name)', or remove it"))
         }
-        for (index, decl) in events.enumerated() where !used.usedEvents.contains(index) {
+        for (index, decl) in events.enumerated() where !used.usedEvents[index] {
             diagnostics.append(Diagnostic(.unused, "event '\(decl.name.name)' is not used by any rule", at: decl.name.range,
                                           help: "use it in a rule (e.g. '\(decl.name.name).count >= 1'), or remove it"))
         }

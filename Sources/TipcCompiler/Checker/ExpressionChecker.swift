@@ -3,7 +3,11 @@ import TipRuntime
 /// Types rule expressions: resolves `$parameters`, events and payload fields, checks operand
 /// types, and pushes `X within D` windows down onto the events they apply to.
 ///
-/// An expression with an error gets type `.error`, which suppresses follow-on errors about it.
+/// An expression with an error gets type `.error`, which suppresses follow-on errors about it;
+/// an error anywhere in an expression makes the whole expression an error.
+///
+/// Each node is built once: a `within` clause's window goes onto its event queries as they are
+/// built (see `clauseWindow`), not by rewriting the checked clause afterwards.
 struct ExpressionChecker {
     /// Where names are looked up: in a rule, a bare name is an event; inside
     /// `e.where(…)`, it is a payload field of `e`.
@@ -19,13 +23,26 @@ struct ExpressionChecker {
     let parameters: [CheckedParameter]
     let events: [PackEvent]
     private(set) var diagnostics: [Diagnostic] = []
-    private(set) var usedParameters = Set<Int>()
-    private(set) var usedEvents = Set<Int>()
+    /// Whether some rule uses the parameter, by parameter index.
+    private(set) var usedParameters: [Bool]
+    /// Whether some rule uses the event, by event index.
+    private(set) var usedEvents: [Bool]
+
+    /// The window of the innermost `X within D` clause being checked (nil outside any, or when
+    /// its window is invalid). Every event query the clause consumes — the base of `.count` or
+    /// `.distinct(f)`, or the clause itself when it is a query — gets it as it is built
+    /// (`WindowPushdown`). In an expression without errors, these are the only places an
+    /// event query can be: anything else done to a query is a type error.
+    private var clauseWindow: Int?
+    /// Whether the innermost clause's window went onto some event query.
+    private var clauseWindowApplied = false
 
     init(symbols: SymbolTable, parameters: [CheckedParameter], events: [PackEvent]) {
         self.symbols = symbols
         self.parameters = parameters
         self.events = events
+        usedParameters = Array(repeating: false, count: parameters.count)
+        usedEvents = Array(repeating: false, count: events.count)
     }
 
     /// Checks one rule: it must be a Bool expression.
@@ -67,8 +84,8 @@ struct ExpressionChecker {
             return checkFunction(function, arguments, range)
         case .unary(let op, let operand):
             return checkUnary(op, operand, range, in: scope)
-        case .binary(let op, _, _) where op.isLogical:
-            return checkLogicalChain(expression, in: scope)
+        case .binary(let op, let left, let right) where op.isLogical:
+            return checkLogicalChain(op, left, right, range, in: scope)
         case .binary(let op, let left, let right):
             return checkBinary(op, left, right, range, in: scope)
         case .within(let clause, let window):
@@ -98,15 +115,15 @@ struct ExpressionChecker {
     }
 
     private mutating func checkParameter(_ name: String, _ range: SourceRange) -> CheckedExpression {
-        guard let index = symbols.parameters[name] else {
-            var help = Suggestions.closest(to: name, in: symbols.parameters.keys).map { "did you mean '$\($0)'?" }
+        guard let index = symbols.parameter(name) else {
+            var help = Suggestions.closest(to: name, in: symbols.parameterNames).map { "did you mean '$\($0)'?" }
             if help == nil, symbols.kind(of: name) == .event {
                 help = "'\(name)' is an event: write '\(name).count' without '$'"
             }
             report(.unknownParameter, "no parameter named '\(name)'", range, help: help)
             return invalid(range)
         }
-        usedParameters.insert(index)
+        usedParameters[index] = true
         return CheckedExpression(.parameter(index), type: ExpressionType(parameters[index].type), range: range)
     }
 
@@ -116,7 +133,7 @@ struct ExpressionChecker {
             let fields = events[event].fields
             guard let index = fields.firstIndex(where: { $0.name == name }) else {
                 var help = Suggestions.didYouMean(name, in: fields.map(\.name))
-                if help == nil, symbols.parameters[name] != nil { help = "to use the parameter, write '$\(name)'" }
+                if help == nil, symbols.parameter(name) != nil { help = "to use the parameter, write '$\(name)'" }
                 let message = fields.isEmpty
                     ? "event '\(events[event].name)' has no payload, so it has no field '\(name)'"
                     : "event '\(events[event].name)' has no field named '\(name)'"
@@ -125,13 +142,13 @@ struct ExpressionChecker {
             }
             return CheckedExpression(.field(index), type: ExpressionType(fields[index].type), range: range)
         case .rule:
-            guard let index = symbols.events[name] else {
-                var help = Suggestions.didYouMean(name, in: symbols.events.keys)
-                if help == nil, symbols.parameters[name] != nil { help = "'\(name)' is a parameter: write '$\(name)'" }
+            guard let index = symbols.event(name) else {
+                var help = Suggestions.didYouMean(name, in: symbols.eventNames)
+                if help == nil, symbols.parameter(name) != nil { help = "'\(name)' is a parameter: write '$\(name)'" }
                 report(.unknownEvent, "no event named '\(name)'", range, help: help)
                 return invalid(range)
             }
-            usedEvents.insert(index)
+            usedEvents[index] = true
             return CheckedExpression(.event(index), type: .collection(event: index), range: range)
         }
     }
@@ -149,7 +166,7 @@ struct ExpressionChecker {
         }
         switch member.name {
         case "count":
-            return CheckedExpression(.count(checkedBase), type: .int, range: range)
+            return CheckedExpression(.count(windowed(checkedBase)), type: .int, range: range)
         case "within", "where", "largestSubset", "smallestSubset", "distinct":
             report(.typeMismatch, "'\(member.name)' needs an argument", member.range,
                    help: member.name == "within" ? "write '.within(3d)'" : "write '.\(member.name)(…)'")
@@ -186,7 +203,11 @@ struct ExpressionChecker {
             guard let window = windowMilliseconds(argument) else { return invalid(range) }
             return CheckedExpression(.within(checkedBase, windowMilliseconds: window), type: checkedBase.type, range: range)
         case "where":
+            // A predicate tests payload fields: no event query in it takes the clause's window.
+            let outerWindow = clauseWindow
+            clauseWindow = nil
             let predicate = check(argument, in: .predicate(event: event))
+            clauseWindow = outerWindow
             if predicate.type != .bool, predicate.type != .error {
                 report(.typeMismatch, "the condition of 'where' must be Bool, found \(predicate.type)", argument.range)
                 return invalid(range)
@@ -212,43 +233,80 @@ struct ExpressionChecker {
             case "smallestSubset":
                 return CheckedExpression(.smallestSubset(checkedBase, field: field), type: checkedBase.type, range: range)
             default:
-                return CheckedExpression(.distinct(checkedBase, field: field), type: .int, range: range)
+                return CheckedExpression(.distinct(windowed(checkedBase), field: field), type: .int, range: range)
             }
         }
     }
 
-    /// A window must be a positive duration literal.
-    private mutating func windowMilliseconds(_ expression: Expression) -> Int? {
-        if case .error = expression.kind { return nil }
-        guard case .literal(.duration(let seconds)) = expression.kind else {
-            report(.typeMismatch, "a window must be a duration literal such as 3d or 12h", expression.range)
-            return nil
-        }
-        guard seconds > 0 else {
-            report(.invalidDuration, "a window must be a positive duration", expression.range,
-                   help: "a window of 0s holds no donation")
-            return nil
-        }
-        guard let milliseconds = Milliseconds.from(seconds: seconds) else {
-            report(.invalidDuration, "duration is too large", expression.range)
-            return nil
-        }
-        return milliseconds
+    /// A window argument: a positive duration literal, in milliseconds, or what is wrong with it.
+    private enum Window {
+        case milliseconds(Int)
+        case invalid(DiagnosticCode, String, help: String?)
+        /// Text that did not parse, already reported.
+        case unparsed
     }
 
-    private mutating func checkWithinClause(_ clause: Expression, _ window: Expression, _ range: SourceRange,
+    /// A window must be a positive duration literal.
+    private static func window(_ expression: Expression) -> Window {
+        if case .error = expression.kind { return .unparsed }
+        guard case .literal(.duration(let seconds)) = expression.kind else {
+            return .invalid(.typeMismatch, "a window must be a duration literal such as 3d or 12h", help: nil)
+        }
+        guard seconds > 0 else {
+            return .invalid(.invalidDuration, "a window must be a positive duration", help: "a window of 0s holds no donation")
+        }
+        guard let milliseconds = Milliseconds.from(seconds: seconds) else {
+            return .invalid(.invalidDuration, "duration is too large", help: nil)
+        }
+        return .milliseconds(milliseconds)
+    }
+
+    /// The window written at `expression` in milliseconds, or nil after reporting why it is not one.
+    private mutating func windowMilliseconds(_ expression: Expression) -> Int? {
+        report(Self.window(expression), at: expression.range)
+    }
+
+    private mutating func report(_ window: Window, at range: SourceRange) -> Int? {
+        switch window {
+        case .milliseconds(let milliseconds):
+            return milliseconds
+        case .invalid(let code, let message, let help):
+            report(code, message, range, help: help)
+            return nil
+        case .unparsed:
+            return nil
+        }
+    }
+
+    /// An event query consumed inside a `within` clause, with the clause's window at its base
+    /// unless the query has its own `.within`.
+    private mutating func windowed(_ collection: consuming CheckedExpression) -> CheckedExpression {
+        guard let window = clauseWindow else { return collection }
+        return WindowPushdown.apply(window, to: collection, applied: &clauseWindowApplied)
+    }
+
+    private mutating func checkWithinClause(_ clause: Expression, _ windowExpression: Expression, _ range: SourceRange,
                                             in scope: Scope) -> CheckedExpression {
-        let checkedClause = check(clause, in: scope)
-        guard let milliseconds = windowMilliseconds(window) else { return invalid(range) }
+        // The clause is checked with its window in force (an invalid window is reported after
+        // the clause, in reading order, and makes the clause an error).
+        let window = Self.window(windowExpression)
+        let outer = (window: clauseWindow, applied: clauseWindowApplied)
+        if case .milliseconds(let milliseconds) = window { clauseWindow = milliseconds } else { clauseWindow = nil }
+        clauseWindowApplied = false
+        var checkedClause = check(clause, in: scope)
+        if checkedClause.type.isCollection { checkedClause = windowed(checkedClause) }
+        let applied = clauseWindowApplied
+        (clauseWindow, clauseWindowApplied) = outer
+
+        guard report(window, at: windowExpression.range) != nil else { return invalid(range) }
         if checkedClause.type == .error { return invalid(range) }
-        var windowed = WindowPushdown.apply(milliseconds, to: checkedClause)
-        if !windowed.appliedToAnyEvent {
-            report(.typeMismatch, "'within' has no event to window in this clause", window.range,
+        if !applied {
+            report(.typeMismatch, "'within' has no event to window in this clause", windowExpression.range,
                    help: "every event here already has its own '.within', or the clause uses no event")
             return invalid(range)
         }
-        windowed.expression.range = range
-        return windowed.expression
+        checkedClause.range = range
+        return checkedClause
     }
 
     // MARK: - Functions
@@ -284,7 +342,7 @@ struct ExpressionChecker {
             }
             return CheckedExpression(.not(checked), type: .bool, range: range)
         case .negate:
-            guard [.int, .double, .duration].contains(checked.type) else {
+            guard checked.type == .int || checked.type == .double || checked.type == .duration else {
                 report(.typeMismatch, "'-' needs a number or a duration, found \(checked.type)", operand.range)
                 return invalid(range)
             }
@@ -293,43 +351,45 @@ struct ExpressionChecker {
     }
 
     /// `a and b and c …` is checked operand by operand without recursing over the chain, so
-    /// long chains cost no stack.
-    private mutating func checkLogicalChain(_ expression: Expression, in scope: Scope) -> CheckedExpression {
-        guard case .binary(let op, _, _) = expression.kind else { return check(expression, in: scope) }
-        // Collect the operands of the left-leaning chain of `op`.
-        var operands: [Expression] = []
-        var ranges: [SourceRange] = []
-        var current = expression
-        while case .binary(op, let left, let right) = current.kind {
-            operands.append(right)
-            ranges.append(current.range)
-            current = left
+    /// long chains cost no stack. The chain `((a op b) op c) op d` is the node of `d` with the
+    /// nodes of `c` and `b` nested on its left.
+    private mutating func checkLogicalChain(_ op: BinaryOperator, _ left: Expression, _ right: Expression,
+                                            _ range: SourceRange, in scope: Scope) -> CheckedExpression {
+        // The inner nodes, outermost first: none for `a op b`, the usual case, which then
+        // allocates nothing.
+        var innerNodes: [Expression] = []
+        var first = left
+        while case .binary(op, let innerLeft, _) = first.kind {
+            innerNodes.append(first)
+            first = innerLeft
         }
-        operands.append(current)
-        operands.reverse()
-        ranges.reverse()
-
-        var failed = false
-        var checkedOperands: [CheckedExpression] = []
-        checkedOperands.reserveCapacity(operands.count)
-        for operand in operands {
-            let checked = check(operand, in: scope)
-            if checked.type == .error {
-                failed = true
-            } else if checked.type != .bool {
-                report(.typeMismatch, "'\(op.rawValue)' needs Bool operands, found \(checked.type)", operand.range,
-                       help: checked.type.isCollection ? "count the donations, e.g. '… .count >= 1'" : nil)
-                failed = true
-            }
-            checkedOperands.append(checked)
-        }
-        if failed { return invalid(expression.range) }
         let logical: LogicalOperator = op == .and ? .and : .or
-        var result = checkedOperands[0]
-        for (index, operand) in checkedOperands.dropFirst().enumerated() {
-            result = CheckedExpression(.logical(logical, result, operand), type: .bool, range: ranges[index])
+        // Every operand is checked (and its errors reported) even after one failed.
+        var result = checkLogicalOperand(first, op, in: scope)
+        for node in innerNodes.reversed() {
+            guard case .binary(_, _, let operand) = node.kind else { continue }
+            let checked = checkLogicalOperand(operand, op, in: scope)
+            if let joined = result, let checked {
+                result = CheckedExpression(.logical(logical, joined, checked), type: .bool, range: node.range)
+            } else {
+                result = nil
+            }
         }
-        return result
+        let checkedRight = checkLogicalOperand(right, op, in: scope)
+        guard let joined = result, let checkedRight else { return invalid(range) }
+        return CheckedExpression(.logical(logical, joined, checkedRight), type: .bool, range: range)
+    }
+
+    /// An operand of `and`/`or`, or nil when it is not a Bool (reported) or has an error.
+    private mutating func checkLogicalOperand(_ operand: Expression, _ op: BinaryOperator, in scope: Scope) -> CheckedExpression? {
+        let checked = check(operand, in: scope)
+        if checked.type == .error { return nil }
+        guard checked.type == .bool else {
+            report(.typeMismatch, "'\(op.rawValue)' needs Bool operands, found \(checked.type)", operand.range,
+                   help: checked.type.isCollection ? "count the donations, e.g. '… .count >= 1'" : nil)
+            return nil
+        }
+        return checked
     }
 
     private mutating func checkBinary(_ op: BinaryOperator, _ left: Expression, _ right: Expression,
@@ -343,7 +403,7 @@ struct ExpressionChecker {
         return checkArithmetic(op, checkedLeft, checkedRight, range)
     }
 
-    private mutating func checkComparison(_ op: BinaryOperator, _ left: CheckedExpression, _ right: CheckedExpression,
+    private mutating func checkComparison(_ op: BinaryOperator, _ left: consuming CheckedExpression, _ right: consuming CheckedExpression,
                                           _ range: SourceRange) -> CheckedExpression {
         let comparison: ComparisonOperator
         switch op {
@@ -355,7 +415,8 @@ struct ExpressionChecker {
         case .greaterOrEqual: comparison = .greaterOrEqual
         case .or, .and, .add, .subtract, .multiply, .divide, .remainder: preconditionFailure("not a comparison: \(op)")
         }
-        let (l, r) = promoted(left, right)
+        let (leftType, rightType) = (left.type, right.type)
+        let (l, r) = Self.promoted(left, right)
         let ordered = op != .equal && op != .notEqual
         let comparable: Bool
         switch l.type {
@@ -365,15 +426,15 @@ struct ExpressionChecker {
         }
         guard comparable else {
             var help: String?
-            if left.type.isCollection || right.type.isCollection { help = "compare the number of donations: '… .count \(op.rawValue) …'" }
+            if leftType.isCollection || rightType.isCollection { help = "compare the number of donations: '… .count \(op.rawValue) …'" }
             else if l.type == .bool && r.type == .bool { help = "Bools compare only with == and !=" }
-            report(.typeMismatch, "cannot compare \(left.type) \(op.rawValue) \(right.type)", range, help: help)
+            report(.typeMismatch, "cannot compare \(leftType) \(op.rawValue) \(rightType)", range, help: help)
             return invalid(range)
         }
         return CheckedExpression(.compare(comparison, l, r), type: .bool, range: range)
     }
 
-    private mutating func checkArithmetic(_ op: BinaryOperator, _ left: CheckedExpression, _ right: CheckedExpression,
+    private mutating func checkArithmetic(_ op: BinaryOperator, _ left: consuming CheckedExpression, _ right: consuming CheckedExpression,
                                           _ range: SourceRange) -> CheckedExpression {
         let arithmetic: ArithmeticOperator
         switch op {
@@ -385,7 +446,8 @@ struct ExpressionChecker {
         case .or, .and, .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
             preconditionFailure("not an arithmetic operator: \(op)")
         }
-        let (l, r) = promoted(left, right)
+        let (leftType, rightType) = (left.type, right.type)
+        let (l, r) = Self.promoted(left, right)
         let resultType: ExpressionType?
         switch (l.type, arithmetic, r.type) {
         case (.int, _, .int): resultType = .int
@@ -396,18 +458,22 @@ struct ExpressionChecker {
         default: resultType = nil
         }
         guard let resultType else {
-            report(.typeMismatch, "cannot apply '\(op.rawValue)' to \(left.type) and \(right.type)", range,
-                   help: left.type.isCollection || right.type.isCollection ? "use '.count' for the number of donations" : nil)
+            report(.typeMismatch, "cannot apply '\(op.rawValue)' to \(leftType) and \(rightType)", range,
+                   help: leftType.isCollection || rightType.isCollection ? "use '.count' for the number of donations" : nil)
             return invalid(range)
         }
         return CheckedExpression(.arithmetic(arithmetic, l, r), type: resultType, range: range)
     }
 
     /// Int operands mixed with Double are promoted to Double.
-    private func promoted(_ left: CheckedExpression, _ right: CheckedExpression) -> (CheckedExpression, CheckedExpression) {
+    private static func promoted(_ left: consuming CheckedExpression, _ right: consuming CheckedExpression) -> (CheckedExpression, CheckedExpression) {
         switch (left.type, right.type) {
-        case (.int, .double): return (CheckedExpression(.intToDouble(left), type: .double, range: left.range), right)
-        case (.double, .int): return (left, CheckedExpression(.intToDouble(right), type: .double, range: right.range))
+        case (.int, .double):
+            let range = left.range
+            return (CheckedExpression(.intToDouble(left), type: .double, range: range), right)
+        case (.double, .int):
+            let range = right.range
+            return (left, CheckedExpression(.intToDouble(right), type: .double, range: range))
         default: return (left, right)
         }
     }
@@ -431,7 +497,7 @@ struct ExpressionChecker {
             }
             constants.append(constant)
         }
-        if !failed, ![.int, .double, .string, .date, .duration, .bool].contains(checkedValue.type) {
+        if !failed, !checkedValue.type.isValue {
             report(.typeMismatch, "'in' needs a value, found \(checkedValue.type)", value.range)
             failed = true
         }
@@ -444,5 +510,13 @@ extension ExpressionType {
     var isCollection: Bool {
         if case .collection = self { return true }
         return false
+    }
+
+    /// Whether the type is one of a single value (not a collection, nor an error).
+    var isValue: Bool {
+        switch self {
+        case .bool, .int, .double, .string, .date, .duration: return true
+        case .collection, .error: return false
+        }
     }
 }

@@ -3,66 +3,107 @@ import TipRuntime
 /// Folds constant sub-expressions with the reference evaluator's semantics, so a folded rule
 /// means exactly what it meant before. A constant that overflows or divides by zero is a
 /// compile error (`invalid-value` at the expression).
+///
+/// Most rules have nothing to fold: the folder only reads them, and rebuilds a node only when
+/// something below it was folded.
 struct ConstantFolder {
     var diagnostics: [Diagnostic] = []
 
+    /// `expression` with its constant sub-expressions folded.
     mutating func fold(_ expression: CheckedExpression) -> CheckedExpression {
-        var result = expression
+        folded(expression) ?? expression
+    }
+
+    /// `expression` folded, or nil when folding changes nothing (its errors are still reported).
+    private mutating func folded(_ expression: CheckedExpression) -> CheckedExpression? {
+        // A node is only copied (`with`) when something in it changed.
+        func with(_ kind: CheckedExpression.Kind) -> CheckedExpression {
+            CheckedExpression(kind, type: expression.type, range: expression.range)
+        }
+        let node: CheckedExpression
         switch expression.kind {
         case .constant, .now, .parameter, .field, .event:
-            return expression
+            return nil
         case .within(let inner, let window):
-            result.kind = .within(fold(inner), windowMilliseconds: window)
-            return result
+            return folded(inner).map { with(.within($0, windowMilliseconds: window)) }
         case .filter(let inner, let predicate):
-            result.kind = .filter(fold(inner), predicate: fold(predicate))
-            return result
+            let foldedInner = folded(inner)
+            let foldedPredicate = folded(predicate)
+            if foldedInner == nil && foldedPredicate == nil { return nil }
+            return with(.filter(foldedInner ?? inner, predicate: foldedPredicate ?? predicate))
         case .largestSubset(let inner, let field):
-            result.kind = .largestSubset(fold(inner), field: field)
-            return result
+            return folded(inner).map { with(.largestSubset($0, field: field)) }
         case .smallestSubset(let inner, let field):
-            result.kind = .smallestSubset(fold(inner), field: field)
-            return result
+            return folded(inner).map { with(.smallestSubset($0, field: field)) }
         case .count(let inner):
-            result.kind = .count(fold(inner))
-            return result
+            return folded(inner).map { with(.count($0)) }
         case .distinct(let inner, let field):
-            result.kind = .distinct(fold(inner), field: field)
-            return result
+            return folded(inner).map { with(.distinct($0, field: field)) }
         case .not(let inner):
-            result.kind = .not(fold(inner))
+            guard let inner = foldedOrConstant(inner) else { return nil }
+            node = with(.not(inner))
         case .negate(let inner):
-            result.kind = .negate(fold(inner))
+            guard let inner = foldedOrConstant(inner) else { return nil }
+            node = with(.negate(inner))
         case .intToDouble(let inner):
-            result.kind = .intToDouble(fold(inner))
+            guard let inner = foldedOrConstant(inner) else { return nil }
+            node = with(.intToDouble(inner))
         case .inList(let inner, let list):
-            result.kind = .inList(fold(inner), list)
+            guard let inner = foldedOrConstant(inner) else { return nil }
+            node = with(.inList(inner, list))
         case .compare(let op, let left, let right):
-            result.kind = .compare(op, fold(left), fold(right))
+            guard let (left, right) = foldedOrConstant(left, right) else { return nil }
+            node = with(.compare(op, left, right))
         case .arithmetic(let op, let left, let right):
-            result.kind = .arithmetic(op, fold(left), fold(right))
+            guard let (left, right) = foldedOrConstant(left, right) else { return nil }
+            node = with(.arithmetic(op, left, right))
         case .logical(let op, let left, let right):
-            let first = fold(left)
+            let first = folded(left)
             // Only a constant left operand decides: with a constant right operand the left one
             // must still run (it may fail at run time, which makes the rule false). A right
             // operand that is never evaluated is not folded (nor reported).
-            if case .constant(.bool(let flag)) = first.kind {
+            if case .constant(.bool(let flag)) = (first ?? left).kind {
                 if (op == .and && !flag) || (op == .or && flag) {
-                    result.kind = .constant(.bool(flag))
-                    return result
+                    return with(.constant(.bool(flag)))
                 }
                 let second = fold(right)
                 return CheckedExpression(second.kind, type: second.type, range: expression.range)
             }
-            result.kind = .logical(op, first, fold(right))
-            return result
+            let second = folded(right)
+            if first == nil && second == nil { return nil }
+            return with(.logical(op, first ?? left, second ?? right))
         }
-        guard Self.childrenAreConstant(result) else { return result }
+        // An operator over (folded) operands, which may all be constant.
+        return evaluated(node) ?? node
+    }
+
+    /// The operand folded, when it was folded or is a constant: the two cases where its
+    /// parent may change (it changes when an operand does, and folds when all are constant).
+    /// Nil otherwise, the operand's errors reported.
+    private mutating func foldedOrConstant(_ operand: CheckedExpression) -> CheckedExpression? {
+        folded(operand) ?? (operand.isConstant ? operand : nil)
+    }
+
+    /// Both operands (folded where they fold) when the node over them may change: one of them
+    /// was folded, or both are constant.
+    private mutating func foldedOrConstant(_ left: CheckedExpression, _ right: CheckedExpression) -> (CheckedExpression, CheckedExpression)? {
+        let foldedLeft = folded(left)
+        let foldedRight = folded(right)
+        if foldedLeft == nil && foldedRight == nil && !(left.isConstant && right.isConstant) { return nil }
+        return (foldedLeft ?? left, foldedRight ?? right)
+    }
+
+    /// The constant `node` evaluates to, when its operands are all constant and it has a finite
+    /// value; nil otherwise. A run-time failure (overflow, division by zero) is reported.
+    private mutating func evaluated(_ node: CheckedExpression) -> CheckedExpression? {
+        guard Self.operandsAreConstant(node) else { return nil }
         let evaluator = ReferenceEvaluator(parameters: [], donations: [], now: 0)
         do {
-            guard case .value(let value) = try evaluator.evaluate(result, donation: nil) else { return result }
-            if case .double(let number) = value, !number.isFinite { return result }
-            result.kind = .constant(ReferenceEvaluator.constantValue(value))
+            guard case .value(let value) = try evaluator.evaluate(node, donation: nil) else { return nil }
+            if case .double(let number) = value, !number.isFinite { return nil }
+            var constant = node
+            constant.kind = .constant(ReferenceEvaluator.constantValue(value))
+            return constant
         } catch {
             let message: String
             switch error {
@@ -70,21 +111,25 @@ struct ConstantFolder {
             case .divisionByZero: message = "this constant expression divides by zero"
             case .nonFiniteDouble: message = "this constant expression is not a finite number"
             }
-            diagnostics.append(Diagnostic(.invalidValue, message, at: expression.range,
+            diagnostics.append(Diagnostic(.invalidValue, message, at: node.range,
                                           help: "a rule that fails at run time is false; fix the constant"))
+            return nil
         }
-        return result
     }
 
-    private static func childrenAreConstant(_ expression: CheckedExpression) -> Bool {
-        func constant(_ child: CheckedExpression) -> Bool {
-            if case .constant = child.kind { return true }
-            return false
-        }
+    private static func operandsAreConstant(_ expression: CheckedExpression) -> Bool {
         switch expression.kind {
-        case .not(let inner), .negate(let inner), .intToDouble(let inner), .inList(let inner, _): return constant(inner)
-        case .compare(_, let left, let right), .arithmetic(_, let left, let right): return constant(left) && constant(right)
+        case .not(let inner), .negate(let inner), .intToDouble(let inner), .inList(let inner, _): return inner.isConstant
+        case .compare(_, let left, let right), .arithmetic(_, let left, let right): return left.isConstant && right.isConstant
         default: return false
         }
+    }
+}
+
+extension CheckedExpression {
+    /// Whether the expression is a constant value.
+    var isConstant: Bool {
+        if case .constant = kind { return true }
+        return false
     }
 }

@@ -52,8 +52,13 @@ public enum RulePackCompiler {
     /// lowering anything: what `tipc check` reports beyond the checker.
     public static func constantErrors(_ program: CheckedProgram) -> [Diagnostic] {
         var folder = ConstantFolder()
-        for tip in program.tips {
-            for rule in tip.rules { _ = folder.fold(rule) }
+        // Tips and rules are read in place: through an Array, each one would be copied (a
+        // retain and a release of each of its parts); through the same storage seen as a
+        // ContiguousArray (no copy is made), it is not.
+        let tips = ContiguousArray(program.tips)
+        for tipIndex in tips.indices {
+            let rules = ContiguousArray(tips[tipIndex].rules)
+            for ruleIndex in rules.indices { _ = folder.fold(rules[ruleIndex]) }
         }
         return folder.diagnostics
     }
