@@ -53,6 +53,15 @@ extension Lints.ConstraintExtraction {
             }
         }
         guard let (quantity, promoted) = comparedQuantity(subject) else { return .unknown }
+        if case .strings = quantity.universe {
+            // The union of the items one by one, built at once.
+            var texts = Set<String>(minimumCapacity: items.count)
+            for item in items {
+                guard case .string(let text) = item else { return .unknown }
+                texts.insert(text)
+            }
+            return .quantity(quantity, .strings(Lints.StringSet(members: texts, isComplement: false)))
+        }
         var members = quantity.universe.emptyOfSameKind
         for item in items {
             guard let set = values(of: quantity, promoted: promoted, .equal, item), let union = members.union(set) else {

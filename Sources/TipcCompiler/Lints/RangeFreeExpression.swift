@@ -31,22 +31,20 @@ extension Lints {
             }
         }
 
-        /// A cheap number that equal expressions share (unequal ones usually differ): the shape
-        /// and numbers along the expression's spine, from the top down to its event or
-        /// parameter. Filter predicates, operands of operators and constants are left out.
+        /// A cheap number that equal quantity expressions share (unequal ones usually differ),
+        /// read from the top node alone: the kind, its field or parameter index, and the event
+        /// its operand's type names. Deeper nodes are not visited: reading them is what costs.
         static func fingerprint(_ expression: CheckedExpression) -> Int {
-            // Recursion (the spine is as deep as the query is long) reads each node in place.
-            func mix(_ kind: Int, _ number: Int, _ rest: Int = 0) -> Int { (kind &* 31 &+ number) &* 31 &+ rest }
+            func mix(_ kind: Int, _ a: Int, _ b: Int = 0) -> Int { (kind &* 31 &+ a) &* 31 &+ b }
+            func event(_ type: ExpressionType) -> Int {
+                if case .collection(let event) = type { return event }
+                return -1
+            }
             switch expression.kind {
             case .parameter(let index): return mix(1, index)
-            case .event(let index): return mix(2, index)
-            case .within(let base, let window): return mix(3, window, fingerprint(base))
-            case .filter(let base, _): return mix(4, 0, fingerprint(base))
-            case .largestSubset(let base, let field): return mix(5, field, fingerprint(base))
-            case .smallestSubset(let base, let field): return mix(6, field, fingerprint(base))
-            case .count(let base): return mix(7, 0, fingerprint(base))
-            case .distinct(let base, let field): return mix(8, field, fingerprint(base))
-            default: return 9
+            case .count(let base): return mix(2, event(base.type))
+            case .distinct(let base, let field): return mix(3, field, event(base.type))
+            default: return 0
             }
         }
     }
