@@ -2,13 +2,25 @@ extension Lints {
     /// `always-true`: a rule that holds in every state, so it never affects whether its tip is
     /// displayed. Proven by showing that the rule's negation can never hold.
     enum AlwaysTrueRules {
-        static func diagnostics(for tip: CheckedTip, extraction: ConstraintExtraction) -> [Diagnostic] {
-            tip.rules.compactMap { rule in
+        /// Whether some rule with these outcomes may hold in every state: otherwise
+        /// `diagnose` would find nothing.
+        static func mayApply(to outcomes: [RuleOutcomes]) -> Bool {
+            outcomes.contains { !$0.isExact || !$0.outcomes.canBeFalse }
+        }
+
+        /// Appends a warning for each rule of `tip` that holds in every state. `outcomes` has
+        /// one entry per rule, from `ConstraintExtraction.outcomes(ofRules:into:)`.
+        static func diagnose(_ tip: CheckedTip, outcomes: [RuleOutcomes], extraction: inout ConstraintExtraction,
+                             into diagnostics: inout [Diagnostic]) {
+            for (index, outcome) in outcomes.enumerated() {
+                let neverFalse = outcome.isExact
+                    ? !outcome.outcomes.canBeFalse : extraction.formula(tip.rules[index], holds: false).isUnsatisfiable
                 // Arithmetic may fail at run time (overflow, division by zero), which makes
                 // the rule false: such a rule is not true in every state.
-                guard !mayFail(rule), extraction.formula(rule, holds: false).isUnsatisfiable else { return nil }
-                return Diagnostic(.alwaysTrue, "this rule of tip '\(tip.name)' holds in every state", at: rule.range,
-                                  help: "it never affects whether the tip is displayed; remove it or fix the comparison")
+                guard neverFalse, !mayFail(tip.rules[index]) else { continue }
+                diagnostics.append(Diagnostic(.alwaysTrue, "this rule of tip '\(tip.name)' holds in every state",
+                                              at: tip.rules[index].range,
+                                              help: "it never affects whether the tip is displayed; remove it or fix the comparison"))
             }
         }
 

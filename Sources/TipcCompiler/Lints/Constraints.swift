@@ -1,33 +1,4 @@
 extension Lints {
-    /// Something rules constrain: a parameter's value, or a number computed from donations
-    /// (`e.within(3d).count`, `e.distinct(f)`).
-    ///
-    /// Quantities are interned by `QuantityTable`: the same query written in two rules (source
-    /// ranges aside) gets one `id`, so comparing and hashing a quantity never walks its tree.
-    struct Quantity: Hashable, Sendable {
-        /// The quantity's number in its `QuantityTable`.
-        var id: Int
-        /// Every value the quantity can take (counts are never negative; an enum-like String
-        /// parameter takes only its `values`).
-        var universe: ValueSet
-
-        static func == (a: Quantity, b: Quantity) -> Bool { a.id == b.id }
-        func hash(into hasher: inout Hasher) { hasher.combine(id) }
-    }
-
-    /// Numbers each distinct quantity expression once; source ranges do not count.
-    final class QuantityTable {
-        private var ids: [RangeFreeExpression: Int] = [:]
-
-        func id(of expression: CheckedExpression) -> Int {
-            let key = RangeFreeExpression(expression: expression)
-            if let id = ids[key] { return id }
-            let id = ids.count
-            ids[key] = id
-            return id
-        }
-    }
-
     /// Atomic constraints that hold together: each quantity lies in its set. Built only through
     /// `adding`, which refuses a contradiction, so a `Conjunction` is always satisfiable as far as
     /// the lints can tell. Rules constrain few quantities each: a short list beats a hash table.

@@ -32,6 +32,29 @@ extension Lints {
             return IntegerSet(result)
         }
 
+        /// Whether the two sets share a value (the intersection, without building it).
+        func intersects(_ other: IntegerSet) -> Bool {
+            var i = 0, j = 0
+            while i < intervals.count, j < other.intervals.count {
+                let a = intervals[i], b = other.intervals[j]
+                if max(a.lowerBound, b.lowerBound) <= min(a.upperBound, b.upperBound) { return true }
+                if a.upperBound < b.upperBound { i += 1 } else { j += 1 }
+            }
+            return false
+        }
+
+        /// Whether every value of `other` is in this set. Normalized intervals are neither
+        /// overlapping nor adjacent, so each interval of `other` must lie within one of ours.
+        func contains(_ other: IntegerSet) -> Bool {
+            var j = 0
+            for interval in other.intervals {
+                while j < intervals.count, intervals[j].upperBound < interval.lowerBound { j += 1 }
+                guard j < intervals.count, intervals[j].lowerBound <= interval.lowerBound,
+                      interval.upperBound <= intervals[j].upperBound else { return false }
+            }
+            return true
+        }
+
         /// Every `Int` not in the set.
         func complement() -> IntegerSet {
             var result: [ClosedRange<Int>] = []

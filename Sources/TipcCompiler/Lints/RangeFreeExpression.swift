@@ -1,18 +1,9 @@
 extension Lints {
-    /// A checked expression compared and hashed without its source ranges: the same query
-    /// written in two rules is one key. Walks the tree in place instead of copying it.
-    struct RangeFreeExpression: Hashable {
-        let expression: CheckedExpression
-
-        static func == (a: RangeFreeExpression, b: RangeFreeExpression) -> Bool {
-            equal(a.expression, b.expression)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            Self.hash(expression, into: &hasher)
-        }
-
-        private static func equal(_ a: CheckedExpression, _ b: CheckedExpression) -> Bool {
+    /// Checked expressions compared without their source ranges: the same query written in
+    /// two rules is one quantity.
+    enum RangeFreeExpression {
+        /// Whether the two expressions are the same but for their source ranges.
+        static func equal(_ a: CheckedExpression, _ b: CheckedExpression) -> Bool {
             guard a.type == b.type else { return false }
             switch (a.kind, b.kind) {
             case (.constant(let x), .constant(let y)): return x == y
@@ -40,30 +31,20 @@ extension Lints {
             }
         }
 
-        private static func hash(_ expression: CheckedExpression, into hasher: inout Hasher) {
-            hasher.combine(expression.type)
+        /// A cheap number that equal quantity expressions share (unequal ones usually differ),
+        /// read from the top node alone: the kind, its field or parameter index, and the event
+        /// its operand's type names. Deeper nodes are not visited: reading them is what costs.
+        static func fingerprint(_ expression: CheckedExpression) -> Int {
+            func mix(_ kind: Int, _ a: Int, _ b: Int = 0) -> Int { (kind &* 31 &+ a) &* 31 &+ b }
+            func event(_ type: ExpressionType) -> Int {
+                if case .collection(let event) = type { return event }
+                return -1
+            }
             switch expression.kind {
-            case .constant(let value): hasher.combine(0); hasher.combine(value)
-            case .now: hasher.combine(1)
-            case .parameter(let index): hasher.combine(2); hasher.combine(index)
-            case .field(let index): hasher.combine(3); hasher.combine(index)
-            case .event(let index): hasher.combine(4); hasher.combine(index)
-            case .within(let base, let window): hasher.combine(5); hasher.combine(window); hash(base, into: &hasher)
-            case .filter(let base, let predicate): hasher.combine(6); hash(base, into: &hasher); hash(predicate, into: &hasher)
-            case .largestSubset(let base, let field): hasher.combine(7); hasher.combine(field); hash(base, into: &hasher)
-            case .smallestSubset(let base, let field): hasher.combine(8); hasher.combine(field); hash(base, into: &hasher)
-            case .count(let base): hasher.combine(9); hash(base, into: &hasher)
-            case .distinct(let base, let field): hasher.combine(10); hasher.combine(field); hash(base, into: &hasher)
-            case .not(let operand): hasher.combine(11); hash(operand, into: &hasher)
-            case .negate(let operand): hasher.combine(12); hash(operand, into: &hasher)
-            case .intToDouble(let operand): hasher.combine(13); hash(operand, into: &hasher)
-            case .logical(let op, let left, let right):
-                hasher.combine(14); hasher.combine(op); hash(left, into: &hasher); hash(right, into: &hasher)
-            case .compare(let op, let left, let right):
-                hasher.combine(15); hasher.combine(op); hash(left, into: &hasher); hash(right, into: &hasher)
-            case .arithmetic(let op, let left, let right):
-                hasher.combine(16); hasher.combine(op); hash(left, into: &hasher); hash(right, into: &hasher)
-            case .inList(let value, let items): hasher.combine(17); hasher.combine(items); hash(value, into: &hasher)
+            case .parameter(let index): return mix(1, index)
+            case .count(let base): return mix(2, event(base.type))
+            case .distinct(let base, let field): return mix(3, field, event(base.type))
+            default: return 0
             }
         }
     }

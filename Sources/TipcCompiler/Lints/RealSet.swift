@@ -22,10 +22,18 @@ extension Lints {
         private(set) var containsNaN: Bool
 
         init(_ intervals: [Interval], containsNaN: Bool) {
-            self.intervals = intervals.filter { !$0.isEmpty }.sorted { a, b in
-                a.lower.value != b.lower.value ? a.lower.value < b.lower.value : (a.lower.isClosed && !b.lower.isClosed)
+            // Most sets arrive in order already (one interval, or the output of `complement`):
+            // keep them as they are.
+            let isNormalized = intervals.indices.allSatisfy { index in
+                !intervals[index].isEmpty && (index == 0 || Self.precedes(intervals[index - 1], intervals[index]))
             }
+            self.intervals = isNormalized ? intervals : intervals.filter { !$0.isEmpty }.sorted(by: Self.precedes)
             self.containsNaN = containsNaN
+        }
+
+        /// The order of intervals: by lower bound, a closed one first.
+        private static func precedes(_ a: Interval, _ b: Interval) -> Bool {
+            a.lower.value != b.lower.value ? a.lower.value < b.lower.value : (a.lower.isClosed && !b.lower.isClosed)
         }
 
         /// Every Double, NaN included.
@@ -33,6 +41,19 @@ extension Lints {
                                            upper: Bound(value: .infinity, isClosed: true))], containsNaN: true)
 
         var isEmpty: Bool { intervals.isEmpty && !containsNaN }
+
+        /// Whether the set holds every Double, NaN included: whether `complement()` is empty,
+        /// found by looking for a non-empty gap the way `complement()` builds them.
+        var isEveryDouble: Bool {
+            guard containsNaN else { return false }
+            var start = Bound(value: -.infinity, isClosed: true)
+            for interval in intervals {
+                let gap = Interval(lower: start, upper: Bound(value: interval.lower.value, isClosed: !interval.lower.isClosed))
+                if !gap.isEmpty { return false }
+                start = Bound(value: interval.upper.value, isClosed: !interval.upper.isClosed)
+            }
+            return Interval(lower: start, upper: Bound(value: .infinity, isClosed: true)).isEmpty
+        }
 
         func intersection(_ other: RealSet) -> RealSet {
             var result: [Interval] = []

@@ -1,7 +1,18 @@
 extension Lints {
     /// `unsatisfiable`: a tip whose rules can never all hold, so it can never be displayed.
     enum UnsatisfiableTips {
-        static func diagnostic(for tip: CheckedTip, extraction: ConstraintExtraction) -> Diagnostic? {
+        /// Whether a tip's rules are known to hold together in some state, from their outcomes
+        /// (`ConstraintExtraction.outcomes(ofRules:into:)`, which also told whether some quantity
+        /// is constrained by two rules): then `diagnostic(for:extraction:)` would find nothing.
+        ///
+        /// When no quantity is constrained twice in the tip, rules that can each hold can hold
+        /// together: their formulas never contradict each other (see `Outcomes`).
+        static func holdTogether(_ outcomes: [RuleOutcomes], sharesQuantities: Bool) -> Bool {
+            !sharesQuantities && outcomes.allSatisfy { $0.isExact && $0.outcomes.canHold }
+        }
+
+        /// The warning for `tip`, if its rules can never all hold.
+        static func diagnostic(for tip: CheckedTip, extraction: inout ConstraintExtraction) -> Diagnostic? {
             let formulas = tip.rules.map { extraction.formula($0, holds: true) }
             guard let conflicting = conflictingRules(formulas) else { return nil }
             if conflicting.count == 1 {

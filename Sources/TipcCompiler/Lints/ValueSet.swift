@@ -18,6 +18,25 @@ extension Lints {
         }
 
         func complement() -> StringSet { StringSet(members: members, isComplement: !isComplement) }
+
+        /// Whether the two sets share a String (the intersection, without building it).
+        func intersects(_ other: StringSet) -> Bool {
+            switch (isComplement, other.isComplement) {
+            case (false, false): return !members.isDisjoint(with: other.members)
+            case (false, true): return members.contains { !other.members.contains($0) }
+            case (true, false): return other.members.contains { !members.contains($0) }
+            case (true, true): return true  // both leave out finitely many Strings
+            }
+        }
+
+        func union(_ other: StringSet) -> StringSet {
+            switch (isComplement, other.isComplement) {
+            case (false, false): return StringSet(members: members.union(other.members), isComplement: false)
+            case (false, true): return StringSet(members: other.members.subtracting(members), isComplement: true)
+            case (true, false): return StringSet(members: members.subtracting(other.members), isComplement: true)
+            case (true, true): return StringSet(members: members.intersection(other.members), isComplement: true)
+            }
+        }
     }
 
     /// The values one quantity may take. The case always matches the quantity's type.
@@ -77,14 +96,35 @@ extension Lints {
             return complement.intersection(universe)
         }
 
+        /// Whether the two sets share a value: `intersection(other).map { !$0.isEmpty }`, without
+        /// building the intersection of two integer sets. Nil when the sets are of different kinds.
+        func intersects(_ other: ValueSet) -> Bool? {
+            switch (self, other) {
+            case (.integers(let a), .integers(let b)): return a.intersects(b)
+            case (.reals(let a), .reals(let b)) where b.isEveryDouble: return !a.isEmpty
+            case (.strings(let a), .strings(let b)): return a.intersects(b)
+            default: return intersection(other).map { !$0.isEmpty }
+            }
+        }
+
+        /// Whether some value of `universe` is not in this set: `complement(in: universe).map { !$0.isEmpty }`,
+        /// without building the complement. Nil when the sets are of different kinds.
+        func leavesOut(of universe: ValueSet) -> Bool? {
+            switch (self, universe) {
+            case (.integers(let set), .integers(let all)): return !set.contains(all)
+            case (.reals(let set), .reals(let all)) where all.isEveryDouble: return !set.isEveryDouble
+            case (.strings(let set), .strings(let all)): return set.complement().intersects(all)
+            default: return complement(in: universe).map { !$0.isEmpty }
+            }
+        }
+
         /// The union; nil when the two sets are of different kinds.
         func union(_ other: ValueSet) -> ValueSet? {
             switch (self, other) {
             case (.integers(let a), .integers(let b)): return .integers(a.union(b))
             case (.reals(let a), .reals(let b)): return .reals(a.union(b))
             case (.bools(let a), .bools(let b)): return .bools(a.union(b))
-            case (.strings(let a), .strings(let b)):
-                return .strings(a.complement().intersection(b.complement()).complement())
+            case (.strings(let a), .strings(let b)): return .strings(a.union(b))
             default: return nil
             }
         }

@@ -1,0 +1,118 @@
+extension Lints {
+    /// Whether a Bool expression can hold and whether it can be false, as far as the lints can
+    /// tell: the emptiness of its two formulas, found without building them.
+    ///
+    /// The answer is exact when no quantity is constrained twice in the expression. Formulas are
+    /// disjunctions of satisfiable conjunctions; when every atom constrains a quantity of its own,
+    /// conjunctions built from different operands never contradict each other, so an `and` is empty
+    /// exactly when one of its operands is and an `or` exactly when both are (the disjunct cap only
+    /// ever replaces a non-empty formula by "unconstrained", which is not empty either). Then
+    /// emptiness follows from the atoms alone.
+    struct Outcomes: Equatable {
+        /// `formula(expression, holds: true)` is not empty.
+        var canHold: Bool
+        /// `formula(expression, holds: false)` is not empty.
+        var canBeFalse: Bool
+
+        /// Not understood, or a constraint that may go either way.
+        static let either = Outcomes(canHold: true, canBeFalse: true)
+
+        /// The outcomes of the expression's negation.
+        var negated: Outcomes { Outcomes(canHold: canBeFalse, canBeFalse: canHold) }
+    }
+
+    /// The outcomes of one rule of a tip.
+    struct RuleOutcomes {
+        var outcomes: Outcomes
+        /// No quantity is constrained twice in the rule, so `outcomes` is exact.
+        var isExact: Bool
+    }
+}
+
+extension Lints.ConstraintExtraction {
+    /// The outcomes of each rule of a tip, in order, into `results` (emptied first); returns
+    /// whether some quantity is constrained by two different rules. Call `startTip()` first.
+    mutating func outcomes(ofRules rules: [CheckedExpression], into results: inout [Lints.RuleOutcomes]) -> Bool {
+        results.removeAll(keepingCapacity: true)
+        var sharedAcrossRules = false
+        // Rules are read in place rather than copied.
+        rules.withUnsafeBufferPointer { rules in
+            for rule in rules.indices {
+                var sharing = QuantitySharing()
+                let outcomes = outcomes(rules[rule], rule: rule, sharing: &sharing)
+                results.append(Lints.RuleOutcomes(outcomes: outcomes, isExact: !sharing.withinRule))
+                sharedAcrossRules = sharedAcrossRules || sharing.acrossRules
+            }
+        }
+        return sharedAcrossRules
+    }
+
+    /// Quantities constrained more than once, as seen while walking one rule.
+    private struct QuantitySharing {
+        /// Some quantity is constrained twice within the rule.
+        var withinRule = false
+        /// Some quantity was constrained by an earlier rule too.
+        var acrossRules = false
+    }
+
+    /// The outcomes of a Bool expression, following `formula` case by case; notes every quantity
+    /// it constrains as constrained by `rule`.
+    private mutating func outcomes(_ expression: CheckedExpression, rule: Int, sharing: inout QuantitySharing) -> Lints.Outcomes {
+        switch expression.kind {
+        case .constant(.bool(let value)):
+            return Lints.Outcomes(canHold: value, canBeFalse: !value)
+        case .logical(let op, _, _):
+            // `a and b` can hold when both can and can be false when either can (dually for
+            // `or`). Every operand is walked, to note all the quantities: along the chain's left
+            // spine by a loop (the checker builds long chains left-leaning), into the rest by recursion.
+            var all = true, any = false
+            func add(_ operand: Lints.Outcomes) {
+                all = all && (op == .and ? operand.canHold : operand.canBeFalse)
+                any = any || (op == .and ? operand.canBeFalse : operand.canHold)
+            }
+            var node = expression
+            while case .logical(op, let left, let right) = node.kind {
+                add(outcomes(right, rule: rule, sharing: &sharing))
+                node = left
+            }
+            add(outcomes(node, rule: rule, sharing: &sharing))
+            return op == .and ? Lints.Outcomes(canHold: all, canBeFalse: any) : Lints.Outcomes(canHold: any, canBeFalse: all)
+        case .not(let operand):
+            return outcomes(operand, rule: rule, sharing: &sharing).negated
+        case .parameter:
+            // A Bool parameter is `true` in some states and `false` in others.
+            guard let quantity = quantity(expression), case .bools = quantity.universe else { return .either }
+            note(quantity, rule: rule, sharing: &sharing)
+            return .either
+        case .compare(let op, let left, let right):
+            return outcomes(comparisonTest(op, left, right), rule: rule, sharing: &sharing)
+        case .inList(let value, let items):
+            return outcomes(membershipTest(value, items), rule: rule, sharing: &sharing)
+        default:
+            return .either
+        }
+    }
+
+    private mutating func outcomes(_ test: Lints.AtomicTest, rule: Int, sharing: inout QuantitySharing) -> Lints.Outcomes {
+        switch test {
+        case .unknown:
+            return .either
+        case .constant(let value):
+            return Lints.Outcomes(canHold: value, canBeFalse: !value)
+        case .boolean(let subject, let sense):
+            let outcomes = outcomes(subject, rule: rule, sharing: &sharing)
+            return sense ? outcomes : outcomes.negated
+        case .quantity(let quantity, let set):
+            note(quantity, rule: rule, sharing: &sharing)
+            // As `formula` builds the atom: the set within the universe, and its complement
+            // there (not analysed, hence unconstrained, when the kinds differ).
+            return Lints.Outcomes(canHold: quantity.universe.intersects(set) ?? false,
+                                  canBeFalse: set.leavesOut(of: quantity.universe) ?? true)
+        }
+    }
+
+    private mutating func note(_ quantity: Lints.Quantity, rule: Int, sharing: inout QuantitySharing) {
+        guard let previous = quantities.noteConstrained(quantity.id, byRule: rule) else { return }
+        if previous == rule { sharing.withinRule = true } else { sharing.acrossRules = true }
+    }
+}
