@@ -31,6 +31,15 @@ func runFrontendPhases() {
         Report.figure(label, Double(Measure.residentBytes() - before) / 1_048_576, unit: "MiB")
         withExtendedLifetime(value) {}
     }
+    func peak(_ label: String, _ body: () -> Void) {
+        Measure.releaseFreedMemory()
+        let before = Measure.residentBytes()
+        Measure.resetPeak()
+        body()
+        Report.figure(label, Double(Measure.peakResidentBytes() - before) / 1_048_576, unit: "MiB")
+    }
+    peak("decode peak") { var d: [Diagnostic] = []; _ = ManifestDecoder.decode(source, diagnostics: &d) }
+    peak("check peak") { _ = Frontend.check(sources: [source]) }
     retained("YAML tree retained") { var d: [Diagnostic] = []; return YAMLReader.read(source, diagnostics: &d) }
     retained("AST retained") { var d: [Diagnostic] = []; return ManifestDecoder.decode(source, diagnostics: &d) }
     retained("checked program retained") { var d: [Diagnostic] = []; return Checker.check([file], diagnostics: &d) }

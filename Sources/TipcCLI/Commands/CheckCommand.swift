@@ -40,7 +40,7 @@ public enum CheckCommand: TipcCommand {
             failures.append(Diagnostic(.io, "no source files (*.yaml, *.yml, *.tips) in \(list)", at: startOfFile(first)))
         }
         let sources = loaded.programs.reduce(into: [String: SourceFile]()) { $0.merge($1.sources) { first, _ in first } }
-        let fileCount = loaded.programs.reduce(0) { $0 + $1.files.count }
+        let fileCount = loaded.programs.reduce(0) { $0 + $1.fileCount }
         // With an input missing, a program would be incomplete: report only the I/O problems.
         let diagnostics = failures.isEmpty ? loaded.programs.flatMap(\.diagnostics).sortedForDisplay() : failures
         let report = DiagnosticReport(diagnostics: diagnostics, sources: sources, fileCount: fileCount)

@@ -31,7 +31,7 @@ public enum FmtCommand: TipcCommand {
         let reporter = TextReporter(colored: colorChoice.isEnabled(environment: context.environment,
                                                                    isTerminal: context.standardError.isTerminal))
         let checkOnly = arguments.isSet(check)
-        let loaded = Frontend.load(paths: arguments.values(of: paths))
+        let loaded = Frontend.load(paths: arguments.values(of: paths), keepingParsedFiles: true)
         var ioFailures = loaded.unreadable
         if loaded.programs.isEmpty, ioFailures.isEmpty, let first = arguments.values(of: paths).first {
             let list = arguments.values(of: paths).map { "'\($0)'" }.joined(separator: ", ")
@@ -74,7 +74,7 @@ public enum FmtCommand: TipcCommand {
         }
         let reported = (errors + ioFailures).sortedForDisplay()
         if !reported.isEmpty {
-            let fileCount = loaded.programs.reduce(0) { $0 + $1.files.count }
+            let fileCount = loaded.programs.reduce(0) { $0 + $1.fileCount }
             context.standardError.write(reporter.render(DiagnosticReport(diagnostics: reported, sources: sources, fileCount: fileCount)))
         }
         if internalFailure { return .internalError }

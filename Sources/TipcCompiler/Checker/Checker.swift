@@ -13,7 +13,10 @@ public enum Checker {
 
     /// Checks `files` as one program. Returns the checked program, or nil when there are errors
     /// (warnings do not prevent it).
-    public static func check(_ files: [ManifestFile], diagnostics: inout [Diagnostic]) -> CheckedProgram? {
+    ///
+    /// Each tip's declaration is freed as soon as it is checked when the caller hands over its
+    /// last reference to `files`: the syntax tree shrinks while the checked program grows.
+    public static func check(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic]) -> CheckedProgram? {
         var checker = DeclarationChecker()
         let program = checker.check(files)
         diagnostics += checker.diagnostics
@@ -26,7 +29,7 @@ struct DeclarationChecker {
     var diagnostics: [Diagnostic] = []
     private var symbols = SymbolTable()
 
-    mutating func check(_ files: [ManifestFile]) -> CheckedProgram {
+    mutating func check(_ files: consuming [ManifestFile]) -> CheckedProgram {
         let frequency = checkHeaders(files)
         let parameterDecls = files.flatMap(\.parameters)
         let eventDecls = files.flatMap(\.events)
@@ -42,14 +45,19 @@ struct DeclarationChecker {
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
-        // Declarations are read in place: through an Array, each one passed to a function
-        // would be copied (a retain and a release of each of its parts); through the same
-        // storage seen as a ContiguousArray (no copy is made), it is not.
+        // Each declaration is taken out of its file as it is checked (its slot keeps only the
+        // name), so that it is freed right after: the syntax tree and the checked program
+        // never both live whole.
         var tips: [CheckedTip] = []
         tips.reserveCapacity(tipCount)
-        for file in files {
-            let decls = ContiguousArray(file.tips)
-            for index in decls.indices { tips.append(checkTip(decls[index], expressions: &expressions)) }
+        for fileIndex in files.indices {
+            var decls = files[fileIndex].tips
+            files[fileIndex].tips = []
+            for index in decls.indices {
+                let decl = decls[index]
+                decls[index] = TipDecl(name: decl.name, range: decl.range)
+                tips.append(checkTip(decl, expressions: &expressions))
+            }
         }
         diagnostics += expressions.diagnostics
         let groups = checkGroups(groupDecls)

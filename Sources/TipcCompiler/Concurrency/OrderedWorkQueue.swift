@@ -7,6 +7,8 @@ import Synchronization
 /// so the outcome is the same as doing the work in order on one thread.
 ///
 /// Small jobs never start a thread: below `helperThreshold` items, `finish()` does them all.
+/// The submitter never runs far ahead of the work: with more than `maximumPending` items
+/// waiting, `submit` does a batch itself before returning, so waiting inputs stay few.
 final class OrderedWorkQueue<Input: Sendable, Output: Sendable>: Sendable {
     private struct State: ~Copyable {
         /// Submitted inputs; each is set to nil once taken, so its memory goes with its work.
@@ -26,38 +28,46 @@ final class OrderedWorkQueue<Input: Sendable, Output: Sendable>: Sendable {
     private let helperStopped = DispatchSemaphore(value: 0)
     private let helperThreshold: Int
     private let batchSize: Int
+    private let maximumPending: Int
     private let work: @Sendable ([Input]) -> [Output]
 
     /// - Parameters:
     ///   - helperThreshold: the number of submitted items at which the helper thread starts.
     ///   - batchSize: how many items a thread takes at once (fewer lock round trips).
+    ///   - maximumPending: how many submitted items may wait before the submitter works too.
     ///   - work: what to do with a batch of items, one output per input in order; it runs on
     ///     either thread, and may set up once what all the items of a batch need.
-    init(helperThreshold: Int = 64, batchSize: Int = 16, work: @escaping @Sendable ([Input]) -> [Output]) {
+    init(helperThreshold: Int = 64, batchSize: Int = 16, maximumPending: Int = 256,
+         work: @escaping @Sendable ([Input]) -> [Output]) {
         self.helperThreshold = max(1, helperThreshold)
         self.batchSize = max(1, batchSize)
+        self.maximumPending = max(self.batchSize, maximumPending)
         self.work = work
     }
 
     /// Adds one item. Call from one thread only, before `finish()`.
     func submit(_ input: Input) {
-        let (startHelper, wakeHelper) = state.withLock { state -> (Bool, Bool) in
+        let (startHelper, wakeHelper, tooManyPending) = state.withLock { state -> (Bool, Bool, Bool) in
             state.inputs.append(input)
             state.outputs.append(nil)
+            let pending = state.inputs.count - state.next
             if !state.helperStarted, state.inputs.count >= helperThreshold {
                 state.helperStarted = true
-                return (true, false)
+                return (true, false, false)
             }
-            if state.helperIsWaiting, state.inputs.count - state.next >= batchSize {
+            if state.helperIsWaiting, pending >= batchSize {
                 state.helperIsWaiting = false
-                return (false, true)
+                return (false, true, false)
             }
-            return (false, false)
+            return (false, false, pending > maximumPending)
         }
         if startHelper {
             DispatchQueue.global().async { self.runHelper() }
         }
         if wakeHelper { wake.signal() }
+        if tooManyPending, let batch = takeBatch(evenIfSmall: false) {
+            store(work(batch.inputs), for: batch.inputs.count, from: batch.start)
+        }
     }
 
     /// Closes the queue, does the work not yet taken together with the helper, and returns
@@ -73,7 +83,11 @@ final class OrderedWorkQueue<Input: Sendable, Output: Sendable>: Sendable {
             store(work(batch.inputs), for: batch.inputs.count, from: batch.start)
         }
         if helperStarted { helperStopped.wait() }
-        return state.withLock { state in state.outputs.map { $0! } }
+        return state.withLock { state in
+            let outputs = state.outputs.map { $0! }
+            state.outputs = []
+            return outputs
+        }
     }
 
     private enum HelperStep {

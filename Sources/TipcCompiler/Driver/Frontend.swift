@@ -15,8 +15,11 @@ public enum Frontend {
     public struct Result: Sendable {
         /// The sources read, by path (for rendering source lines under diagnostics).
         public var sources: [String: SourceFile]
-        /// Parsed files, in the order given.
+        /// Parsed files, in the order given, when asked for (`keepingParsedFiles`); empty
+        /// otherwise, so that their syntax trees are freed as they are checked.
         public var files: [ManifestFile]
+        /// How many files were read and parsed.
+        public var fileCount: Int
         /// Every problem found, in reading order.
         public var diagnostics: [Diagnostic]
         /// The checked program; nil when there are errors.
@@ -31,15 +34,18 @@ public enum Frontend {
         return ManifestDecoder.decode(source, diagnostics: &diagnostics)
     }
 
-    /// Parses and checks sources already in memory as one program.
-    public static func check(sources: [SourceFile]) -> Result {
+    /// Parses and checks sources already in memory as one program; the parsed files are part
+    /// of the result only when `keepingParsedFiles` (a formatter needs them, a check does not).
+    public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false) -> Result {
         var diagnostics: [Diagnostic] = []
         var files: [ManifestFile] = []
         for source in sources {
             files.append(parse(source, diagnostics: &diagnostics))
         }
+        let kept = keepingParsedFiles ? files : []
         var checkerDiagnostics: [Diagnostic] = []
-        let program = Checker.check(files, diagnostics: &checkerDiagnostics)
+        // Handed over for good, so that the checker can free each tip's syntax tree once checked.
+        let program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
         diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
         if let program, !diagnostics.contains(where: { $0.severity == .error }) {
             // Constant expressions that would overflow or divide by zero are compile errors.
@@ -52,7 +58,7 @@ public enum Frontend {
         }
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let hasErrors = diagnostics.contains { $0.severity == .error }
-        return Result(sources: sourceMap, files: files, diagnostics: diagnostics.sortedForDisplay(),
+        return Result(sources: sourceMap, files: kept, fileCount: sources.count, diagnostics: diagnostics.sortedForDisplay(),
                       program: hasErrors ? nil : program)
     }
 
@@ -78,8 +84,9 @@ public enum Frontend {
         public var unreadable: [Diagnostic]
     }
 
-    /// Discovers the programs `paths` name (see `SourceDiscovery`), reads and checks each.
-    public static func load(paths: [String]) -> Loaded {
+    /// Discovers the programs `paths` name (see `SourceDiscovery`), reads and checks each
+    /// (keeping the parsed files when `keepingParsedFiles`, see `check`).
+    public static func load(paths: [String], keepingParsedFiles: Bool = false) -> Loaded {
         let discovered = SourceDiscovery.programs(for: paths)
         var unreadable = discovered.failures.map {
             Diagnostic(.io, "cannot read '\($0.path)': \($0.message)", at: SourceRange(file: $0.path, at: SourceLocation(line: 1, column: 1)))
@@ -93,7 +100,7 @@ public enum Frontend {
                 case .failure(let diagnostic): unreadable.append(diagnostic)
                 }
             }
-            if !sources.isEmpty { programs.append(check(sources: sources)) }
+            if !sources.isEmpty { programs.append(check(sources: sources, keepingParsedFiles: keepingParsedFiles)) }
         }
         return Loaded(programs: programs, unreadable: unreadable)
     }

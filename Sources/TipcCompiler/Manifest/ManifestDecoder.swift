@@ -18,7 +18,9 @@ public enum ManifestDecoder {
         let read = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
             declarations.submit(Entry(section: section, key: key, value: value))
         }
-        for decoded in declarations.finish() {
+        let decodedEntries = declarations.finish()
+        manifest.tips.reserveCapacity(decodedEntries.count)
+        for decoded in decodedEntries {
             switch decoded.declaration {
             case .parameter(let parameter): manifest.parameters.append(parameter)
             case .event(let event): manifest.events.append(event)
@@ -64,7 +66,8 @@ public enum ManifestDecoder {
         var value: YAMLNode
     }
 
-    private enum Declaration: Sendable {
+    /// Boxed (`indirect`), so that the queue's results are pointers, not whole declarations.
+    private indirect enum Declaration: Sendable {
         case parameter(ParameterDecl)
         case event(EventDecl)
         case tip(TipDecl)
