@@ -1,35 +1,24 @@
+import Dispatch
+
 /// The YAML front end: reads a manifest (SPEC §2) into the declarations of a `ManifestFile`.
 ///
 /// Every problem of the YAML and of the manifest's shape is reported here with its exact
 /// position; decoding goes on after each, so one run reports all of them. Required keys that
 /// are absent are left nil for the checker, which reports `missing-key` for both front ends.
 public enum ManifestDecoder {
+    /// Files at least this large are read on a second thread while this one decodes.
+    static let concurrentReadingThreshold = 64 * 1024
+
     public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
         var reader = ManifestValueReader(file: file)
         let before = diagnostics.count
-        // Declarations are decoded as the YAML reader completes each one, so that the YAML
-        // tree never lives whole beside the declarations; a large file's are decoded by a
-        // second thread too, while the reader goes on.
-        let declarations = OrderedWorkQueue<Entry, DecodedEntry> { entries in
-            var reader = ManifestValueReader(file: file)
-            return entries.map { decode($0, with: &reader) }
+        let (read, readDiagnostics) = readStreaming(file) { entry in
+            declare(entry, in: &manifest, reader: &reader)
         }
-        let read = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
-            declarations.submit(Entry(section: section, key: key, value: value))
-        }
-        let decodedEntries = declarations.finish()
-        manifest.tips.reserveCapacity(decodedEntries.count)
-        for decoded in decodedEntries {
-            switch decoded.declaration {
-            case .parameter(let parameter): manifest.parameters.append(parameter)
-            case .event(let event): manifest.events.append(event)
-            case .tip(let tip): manifest.tips.append(tip)
-            case .group(let group): manifest.groups.append(group)
-            case nil: break
-            }
-            diagnostics += decoded.diagnostics
-        }
+        diagnostics += readDiagnostics
+        diagnostics += reader.diagnostics
+        reader.diagnostics.removeAll()
         guard let root = read, root.pairs != nil else {
             // YAML that did not read already has its error; "found nothing" would only repeat it.
             if read == nil && diagnostics[before...].contains(where: { $0.severity == .error }) { return manifest }
@@ -66,32 +55,60 @@ public enum ManifestDecoder {
         var value: YAMLNode
     }
 
-    /// Boxed (`indirect`), so that the queue's results are pointers, not whole declarations.
-    private indirect enum Declaration: Sendable {
-        case parameter(ParameterDecl)
-        case event(EventDecl)
-        case tip(TipDecl)
-        case group(GroupDecl)
-    }
-
-    /// A declaration decoded, with what was reported about it.
-    private struct DecodedEntry: Sendable {
-        var declaration: Declaration?
+    /// What reading the YAML gave besides its entries.
+    private struct ReadOutcome: Sendable {
+        var root: YAMLNode?
         var diagnostics: [Diagnostic]
     }
 
-    /// Decodes one entry with `reader` (whose diagnostics are taken).
-    private static func decode(_ entry: Entry, with reader: inout ManifestValueReader) -> DecodedEntry {
-        reader.diagnostics.removeAll()
-        let declaration: Declaration?
-        switch entry.section {
-        case "parameters": declaration = reader.parameter(named: entry.key, entry.value).map(Declaration.parameter)
-        case "events": declaration = reader.event(named: entry.key, entry.value).map(Declaration.event)
-        case "tips": declaration = reader.tip(named: entry.key, entry.value).map(Declaration.tip)
-        case "groups": declaration = reader.group(named: entry.key, entry.value).map(Declaration.group)
-        default: declaration = nil
+    /// Reads `file`, handing each declaration to `declare` as the reader completes it, so that
+    /// the YAML tree never lives whole beside the declarations. A large file is read on a
+    /// second thread while this one decodes, at most a few hundred declarations ahead: the
+    /// syntax tree is built on this thread, the one that checks it and frees it after.
+    private static func readStreaming(_ file: SourceFile, declare: (Entry) -> Void) -> (YAMLNode?, [Diagnostic]) {
+        guard file.bytes.count >= concurrentReadingThreshold else {
+            var diagnostics: [Diagnostic] = []
+            let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
+                declare(Entry(section: section, key: key, value: value))
+            }
+            return (root, diagnostics)
         }
-        return DecodedEntry(declaration: declaration, diagnostics: reader.diagnostics)
+        let batchSize = 16
+        let channel = BoundedChannel<[Entry], ReadOutcome>(capacity: 16)
+        DispatchQueue.global().async {
+            var diagnostics: [Diagnostic] = []
+            var batch: [Entry] = []
+            let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
+                batch.append(Entry(section: section, key: key, value: value))
+                if batch.count == batchSize {
+                    channel.send(batch)
+                    batch = []
+                }
+            }
+            if !batch.isEmpty { channel.send(batch) }
+            channel.close(with: ReadOutcome(root: root, diagnostics: diagnostics))
+        }
+        while let batch = channel.receive() {
+            for entry in batch { declare(entry) }
+        }
+        let outcome = channel.takeFinal()
+        return (outcome?.root, outcome?.diagnostics ?? [])
+    }
+
+    /// Decodes one declaration into the manifest.
+    private static func declare(_ entry: Entry, in manifest: inout ManifestFile, reader: inout ManifestValueReader) {
+        switch entry.section {
+        case "parameters":
+            if let parameter = reader.parameter(named: entry.key, entry.value) { manifest.parameters.append(parameter) }
+        case "events":
+            if let event = reader.event(named: entry.key, entry.value) { manifest.events.append(event) }
+        case "tips":
+            if let tip = reader.tip(named: entry.key, entry.value) { manifest.tips.append(tip) }
+        case "groups":
+            if let group = reader.group(named: entry.key, entry.value) { manifest.groups.append(group) }
+        default:
+            break
+        }
     }
 
     /// The first line of the file (where a diagnostic about the whole file points).

@@ -89,7 +89,9 @@ struct ManifestValueReader {
     /// Any non-null scalar, as text (titles, messages, symbol names).
     mutating func text(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<String>? {
         guard let scalar = scalar(node, expected: "a text", for: what()) else { return nil }
-        return Located(scalar.value, at: node.range)
+        // A copy, made on this thread: the declaration outlives the YAML document, which may
+        // have been read on another thread, and must not pin that thread's memory.
+        return Located(String(decoding: Array(scalar.value.utf8), as: UTF8.self), at: node.range)
     }
 
     mutating func integer(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Int>? {
