@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The YAML front end: reads a manifest (SPEC §2) into the declarations of a `ManifestFile`.
 ///
 /// Every problem of the YAML and of the manifest's shape is reported here with its exact
@@ -66,16 +64,9 @@ public enum ManifestDecoder {
     /// second thread while this one decodes, at most a few hundred declarations ahead: the
     /// syntax tree is built on this thread, the one that checks it and frees it after.
     private static func readStreaming(_ file: SourceFile, declare: (Entry) -> Void) -> (YAMLNode?, [Diagnostic]) {
-        guard file.bytes.count >= concurrentReadingThreshold else {
-            var diagnostics: [Diagnostic] = []
-            let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
-                declare(Entry(section: section, key: key, value: value))
-            }
-            return (root, diagnostics)
-        }
         let batchSize = 16
         let channel = BoundedChannel<[Entry], ReadOutcome>(capacity: 16)
-        DispatchQueue.global().async {
+        let readsElsewhere = file.bytes.count >= concurrentReadingThreshold && DedicatedThread.start {
             var diagnostics: [Diagnostic] = []
             var batch: [Entry] = []
             let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
@@ -87,6 +78,13 @@ public enum ManifestDecoder {
             }
             if !batch.isEmpty { channel.send(batch) }
             channel.close(with: ReadOutcome(root: root, diagnostics: diagnostics))
+        }
+        guard readsElsewhere else {
+            var diagnostics: [Diagnostic] = []
+            let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
+                declare(Entry(section: section, key: key, value: value))
+            }
+            return (root, diagnostics)
         }
         while let batch = channel.receive() {
             for entry in batch { declare(entry) }

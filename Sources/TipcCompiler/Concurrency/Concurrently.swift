@@ -1,0 +1,40 @@
+import Dispatch
+import Synchronization
+
+/// Runs `other` on a second thread while `here` runs on this one, and returns both results:
+/// for splitting a large pass in two (the results are combined in order by the caller, so
+/// the outcome does not depend on which half finishes first).
+/// When no thread can be started, both run here, `here` first.
+func concurrently<Here, Other: Sendable>(_ here: () -> Here, _ other: @escaping @Sendable () -> Other) -> (Here, Other) {
+    let result = Handoff<Other>()
+    guard DedicatedThread.start({ result.put(other()) }) else {
+        return (here(), other())
+    }
+    let mine = here()
+    return (mine, result.take())
+}
+
+/// Moves a value from one thread to another, once.
+final class Handoff<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    init() {}
+
+    /// Creates a handoff already holding `value`.
+    init(_ newValue: sending Value) {
+        value.withLock { $0 = newValue }
+        ready.signal()
+    }
+
+    func put(_ newValue: sending Value) {
+        value.withLock { $0 = newValue }
+        ready.signal()
+    }
+
+    /// Waits for the value and takes it (the handoff no longer holds it).
+    func take() -> Value {
+        ready.wait()
+        return value.withLock { $0.take()! }
+    }
+}
