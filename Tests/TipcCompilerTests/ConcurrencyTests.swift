@@ -1,0 +1,88 @@
+import Synchronization
+import Testing
+@testable import TipcCompiler
+
+@Suite("Concurrency")
+struct ConcurrencyTests {
+    @Test(arguments: [0, 1, 15, 16, 17, 1_000])
+    func aChannelDeliversEveryElementInOrderThenTheFinalValue(count: Int) {
+        let channel = BoundedChannel<Int, String>(capacity: 4)
+        let started = DedicatedThread.start {
+            for value in 0..<count { channel.send(value) }
+            channel.close(with: "done")
+        }
+        #expect(started)
+        var received: [Int] = []
+        while let value = channel.receive() { received.append(value) }
+        #expect(received == Array(0..<count))
+        #expect(channel.takeFinal() == "done")
+        #expect(channel.takeFinal() == nil)
+    }
+
+    @Test func aChannelNeverHoldsMoreThanItsCapacity() {
+        let capacity = 3
+        let sent = Atomic<Int>(0)
+        let received = Atomic<Int>(0)
+        let worst = Atomic<Int>(0)
+        let channel = BoundedChannel<Int, Int>(capacity: capacity)
+        _ = DedicatedThread.start {
+            for value in 0..<500 {
+                channel.send(value)
+                let inFlight = sent.add(1, ordering: .sequentiallyConsistent).newValue
+                    - received.load(ordering: .sequentiallyConsistent)
+                _ = worst.max(inFlight, ordering: .sequentiallyConsistent)
+            }
+            channel.close(with: 0)
+        }
+        while channel.receive() != nil { received.add(1, ordering: .sequentiallyConsistent) }
+        // The consumer counts an element just after taking it, so one more may be counted
+        // as in flight than the channel really holds.
+        #expect(worst.load(ordering: .sequentiallyConsistent) <= capacity + 1)
+        #expect(received.load(ordering: .sequentiallyConsistent) == 500)
+    }
+
+    @Test func concurrentlyReturnsBothResults() {
+        let (here, other) = concurrently({ (1...1_000).reduce(0, +) }, { (1...2_000).reduce(0, +) })
+        #expect(here == 500_500)
+        #expect(other == 2_001_000)
+    }
+
+    @Test func aHandoffMovesItsValueOnce() {
+        let handoff = Handoff<[Int]>([1, 2, 3])
+        #expect(handoff.take() == [1, 2, 3])
+    }
+}
+
+@Suite("Checker, large programs")
+struct LargeProgramCheckerTests {
+    /// A program with more tips than one thread checks: both halves' diagnostics come in tip
+    /// order, and a declaration used only in one half is not reported unused.
+    @Test func tipsCheckedInTwoHalvesReportAsOnePass() {
+        let tipCount = DeclarationChecker.tipsPerThread * 2 + 7
+        /// The program; with `typos`, every hundredth tip names an event that does not exist.
+        func program(typos: Bool) -> String {
+            var text = "tipkit 1\nparam early: Bool = false\nparam late: Bool = false\nparam unused: Bool = false\nevent seen\n"
+            for index in 0..<tipCount {
+                let rule: String
+                switch index {
+                case 0: rule = "$early"
+                case tipCount - 1: rule = "$late and seen.count >= 1"
+                case _ where typos && index % 100 == 3: rule = "missing\(index).count >= 1"
+                default: rule = "seen.count >= \(index % 5)"
+                }
+                text += "tip t\(index) {\n  title \"T\(index)\"\n  rule \(rule)\n}\n"
+            }
+            return text
+        }
+        let withTypos = Frontend.check(sources: [SourceFile(path: "large.tips", text: program(typos: true))])
+        let unknown = withTypos.diagnostics.filter { $0.code == .unknownEvent }.map(\.message)
+        #expect(unknown == stride(from: 3, to: tipCount, by: 100).map { "no event named 'missing\($0)'" })
+
+        // `early` is used only in the first half, `late` only in the second.
+        let clean = Frontend.check(sources: [SourceFile(path: "large.tips", text: program(typos: false))])
+        #expect(clean.diagnostics.filter { $0.code == .unused }.map(\.message) == ["parameter 'unused' is not used by any rule"])
+        let names = clean.program?.tips.map(\.name) ?? []
+        #expect(names.count == tipCount)
+        #expect(names.elementsEqual((0..<tipCount).lazy.map { "t\($0)" }))
+    }
+}
