@@ -89,9 +89,9 @@ struct YAMLTreeBuilder {
         var name: String
         /// The range of each scalar key handed on, to report a repeat.
         var keyRanges: [String: SourceRange] = [:]
-        /// The sizes of the builder's arrays when the pending key was read: the entry is all
-        /// that was appended after.
-        var entryMark = (records: 0, children: 0, values: 0)
+        /// The builder's own arrays, set aside while an entry is built in arrays of its own
+        /// (nil between entries).
+        var setAside: (records: [YAMLDocument.Record], children: [Int32], values: [String])?
     }
 
     let file: SourceFile
@@ -265,6 +265,9 @@ struct YAMLTreeBuilder {
 
     /// Fills in a collection's record as it closes and moves its children to the child list.
     private mutating func close(_ collection: OpenCollection, endOffset: Int, truncated: Bool) {
+        // The streamed section closing with a key but no value (after an error): that entry's
+        // arrays are dropped, and the section's record is in the builder's own arrays.
+        if collection.isStreamed { restoreSetAsideArrays() }
         var end = endOffset
         if !collection.isFlow || truncated {
             // A block collection ends with its last entry, not at the next token.
@@ -297,10 +300,7 @@ struct YAMLTreeBuilder {
         }
         guard let key = stack[top].pendingKey else {
             stack[top].pendingKey = node
-            if stack[top].isStreamed {
-                let mark = marks(before: node)
-                streamed?.entryMark = mark
-            }
+            if stack[top].isStreamed { beginEntry(key: node, level: top) }
             return
         }
         stack[top].pendingKey = nil
@@ -360,29 +360,20 @@ struct YAMLTreeBuilder {
     }
 
     private mutating func reportDuplicate(_ name: String, key: Int, first: SourceRange) {
-        diagnostics.append(Diagnostic(.duplicateKey, "duplicate key '\(name)'", at: nodeRange(key),
-                                      help: "remove one of them; YAML keeps only one value per key",
-                                      notes: [DiagnosticNote("'\(name)' is first defined here", at: first)]))
+        diagnostics.append(Self.duplicate(name, at: nodeRange(key), first: first))
     }
 
-    /// Moves a completed entry of a streamed section into a document of its own, queued to be
-    /// handed on, and drops its nodes here.
-    private mutating func handOn(key: Int, value: Int, from level: Int) {
-        guard let mark = streamed?.entryMark, let sectionName = streamed?.name else { return }
-        defer {
-            records.removeSubrange(mark.records...)
-            children.removeSubrange(mark.children...)
-            values.removeSubrange(mark.values...)
-        }
-        if let name = scalarValue(key) {
-            if let first = streamed?.keyRanges[name] {
-                reportDuplicate(name, key: key, first: first)
-                return
-            }
-            let keyRange = nodeRange(key)
-            streamed?.keyRanges[name] = keyRange
-        }
-        stack[level].lastEntryEnd = Int(records[value].endOffset)
+    private static func duplicate(_ name: String, at range: SourceRange, first: SourceRange) -> Diagnostic {
+        Diagnostic(.duplicateKey, "duplicate key '\(name)'", at: range,
+                   help: "remove one of them; YAML keeps only one value per key",
+                   notes: [DiagnosticNote("'\(name)' is first defined here", at: first)])
+    }
+
+    /// Starts building an entry of the streamed section in arrays of its own, so that it
+    /// becomes a document without being copied: the key read (the last node, with its
+    /// subtree) moves there, and the builder's arrays are set aside until the entry completes.
+    private mutating func beginEntry(key: Int, level: Int) {
+        let mark = marks(before: key)
         var entryRecords = Array(records[mark.records...])
         let childBase = Int32(mark.children), valueBase = Int32(mark.values), recordBase = Int32(mark.records)
         for index in entryRecords.indices {
@@ -391,10 +382,49 @@ struct YAMLTreeBuilder {
             case .mapping, .sequence: entryRecords[index].first -= childBase
             }
         }
-        let entryChildren = children[mark.children...].map { $0 - recordBase }
-        let document = YAMLDocument(pathNumber: file.pathNumber, records: entryRecords, children: entryChildren,
-                                    values: Array(values[mark.values...]))
-        completedEntries.append((sectionName, YAMLNode(document, key - mark.records), YAMLNode(document, value - mark.records)))
+        var entryChildren = children[mark.children...].map { $0 - recordBase }
+        var entryValues = Array(values[mark.values...])
+        records.removeSubrange(mark.records...)
+        children.removeSubrange(mark.children...)
+        values.removeSubrange(mark.values...)
+        // Room for a typical declaration, so that its arrays are not grown node by node.
+        entryRecords.reserveCapacity(32)
+        entryChildren.reserveCapacity(32)
+        entryValues.reserveCapacity(24)
+        swap(&records, &entryRecords)
+        swap(&children, &entryChildren)
+        swap(&values, &entryValues)
+        streamed?.setAside = (entryRecords, entryChildren, entryValues)
+        stack[level].pendingKey = 0
+    }
+
+    /// Ends the entry being built: its arrays become a document, queued to be handed on (or
+    /// dropped, if its key repeats an earlier one), and the builder's arrays come back.
+    private mutating func handOn(key: Int, value: Int, from level: Int) {
+        guard let sectionName = streamed?.name else { return }
+        let name = scalarValue(key)
+        let keyRange = nodeRange(key)
+        let valueEnd = Int(records[value].endOffset)
+        let document = YAMLDocument(pathNumber: file.pathNumber, records: records, children: children, values: values)
+        restoreSetAsideArrays()
+        if let name {
+            if let first = streamed?.keyRanges[name] {
+                diagnostics.append(Self.duplicate(name, at: keyRange, first: first))
+                return
+            }
+            streamed?.keyRanges[name] = keyRange
+        }
+        stack[level].lastEntryEnd = valueEnd
+        completedEntries.append((sectionName, YAMLNode(document, key), YAMLNode(document, value)))
+    }
+
+    /// Brings back the builder's arrays set aside by `beginEntry` (dropping an entry cut short).
+    private mutating func restoreSetAsideArrays() {
+        guard let setAside = streamed?.setAside else { return }
+        streamed?.setAside = nil
+        records = setAside.records
+        children = setAside.children
+        values = setAside.values
     }
 
     /// Reports an anchor and a tag written before a node; returns the offset after them.
@@ -475,6 +505,8 @@ struct YAMLTreeBuilder {
     /// Closes what is still open (after an error) and checks indentation for tabs.
     mutating func finish() {
         if failed {
+            // Cut short between a key of the streamed section and its value: drop that entry.
+            if stack.last?.isStreamed == true { restoreSetAsideArrays() }
             let end = stack.last.map { collection in
                 max(Int(records[collection.record].startOffset), collection.lastEntryEnd ?? 0)
             } ?? 0
