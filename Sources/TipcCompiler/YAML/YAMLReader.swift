@@ -373,29 +373,49 @@ struct YAMLTreeBuilder {
     /// becomes a document without being copied: the key read (the last node, with its
     /// subtree) moves there, and the builder's arrays are set aside until the entry completes.
     private mutating func beginEntry(key: Int, level: Int) {
-        let mark = marks(before: key)
-        var entryRecords = Array(records[mark.records...])
-        let childBase = Int32(mark.children), valueBase = Int32(mark.values), recordBase = Int32(mark.records)
-        for index in entryRecords.indices {
-            switch entryRecords[index].kind {
-            case .scalar, .alias: entryRecords[index].first -= valueBase
-            case .mapping, .sequence: entryRecords[index].first -= childBase
-            }
-        }
-        var entryChildren = children[mark.children...].map { $0 - recordBase }
-        var entryValues = Array(values[mark.values...])
-        records.removeSubrange(mark.records...)
-        children.removeSubrange(mark.children...)
-        values.removeSubrange(mark.values...)
+        var entryRecords: [YAMLDocument.Record] = []
+        var entryChildren: [Int32] = []
+        var entryValues: [String] = []
         // Room for a typical declaration, so that its arrays are not grown node by node.
         entryRecords.reserveCapacity(32)
         entryChildren.reserveCapacity(32)
         entryValues.reserveCapacity(24)
+        if key == records.count - 1, records[key].kind == .scalar, Int(records[key].first) == values.count - 1 {
+            // The usual key, a scalar: its record and its text move.
+            var record = records.removeLast()
+            record.first = 0
+            entryRecords.append(record)
+            entryValues.append(values.removeLast())
+        } else {
+            moveSubtree(of: key, to: &entryRecords, &entryChildren, &entryValues)
+        }
         swap(&records, &entryRecords)
         swap(&children, &entryChildren)
         swap(&values, &entryValues)
         streamed?.setAside = (entryRecords, entryChildren, entryValues)
         stack[level].pendingKey = 0
+    }
+
+    /// Moves the (complete) subtree of `node`, the last one read, to the end of other arrays,
+    /// numbered for them.
+    private mutating func moveSubtree(of node: Int, to entryRecords: inout [YAMLDocument.Record],
+                                      _ entryChildren: inout [Int32], _ entryValues: inout [String]) {
+        let mark = marks(before: node)
+        let recordBase = Int32(mark.records - entryRecords.count)
+        let childBase = Int32(mark.children - entryChildren.count)
+        let valueBase = Int32(mark.values - entryValues.count)
+        for var record in records[mark.records...] {
+            switch record.kind {
+            case .scalar, .alias: record.first -= valueBase
+            case .mapping, .sequence: record.first -= childBase
+            }
+            entryRecords.append(record)
+        }
+        entryChildren += children[mark.children...].map { $0 - recordBase }
+        entryValues += values[mark.values...]
+        records.removeSubrange(mark.records...)
+        children.removeSubrange(mark.children...)
+        values.removeSubrange(mark.values...)
     }
 
     /// Ends the entry being built: its arrays become a document, queued to be handed on (or
