@@ -58,6 +58,9 @@ final class RuleLanguageParser {
 
     // MARK: - Cursor
 
+    // The cursor is inlined (see `RuleTokenStream.token(_:)`): callers read a field or two of
+    // a token, or none of the one `advance` returns.
+    @inline(__always)
     var current: ScannedToken { stream.token(index) }
     var isAtEnd: Bool { current.kind == .endOfFile }
 
@@ -65,6 +68,7 @@ final class RuleLanguageParser {
 
     /// Moves past the current token (never past the end) and returns it.
     @discardableResult
+    @inline(__always)
     func advance() -> ScannedToken {
         let token = current
         if token.kind != .endOfFile { index += 1 }
