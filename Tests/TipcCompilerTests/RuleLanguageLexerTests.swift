@@ -52,6 +52,29 @@ import Testing
         #expect(lexer.tokens[8...].map(\.kind) == [.integer, .dot, .identifier, .endOfFile])
     }
 
+    @Test func plainDurationsAgreeWithDurationLiteral() {
+        let texts = ["3d", "1d12h", "1_0m", "2w3d4h5m6s", "1d_5h", "007s", "0s", "1d2", "3y", "2mo", "1M", "3dd", "1.5d", "1e5d",
+                     "1_d", "9223372036854775807s", "9223372036854775808s", "15250284452472w", "106751991167300d"]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let plain = bytes.withUnsafeBufferPointer { RuleScanner.plainDurationSeconds($0[...]) }
+            let general = try? DurationLiteral.seconds(of: text).get()
+            // The shortcut answers only when it agrees; otherwise it leaves the text to the general path.
+            if let plain { #expect(plain == general, "\(text)") }
+        }
+        #expect(Array("1d12h".utf8).withUnsafeBufferPointer { RuleScanner.plainDurationSeconds($0[...]) } == 129_600)
+        #expect(Array("3y".utf8).withUnsafeBufferPointer { RuleScanner.plainDurationSeconds($0[...]) } == nil)
+    }
+
+    @Test func keywordsAreRecognisedOnlyForPlainIdentifiers() {
+        let file = SourceFile(path: "k.tips", text: "and or not within in true false now `and` $and andy In")
+        let stream = RuleTokenStream(bytes: file.bytes, source: RuleText(file: file))
+        stream.finish()
+        #expect(stream.tokens.map(\.keyword) == [.and, .or, .not, .within, .in, .true, .false, .now, nil, nil, nil, nil, nil])
+        #expect(stream.tokens.map { stream.text(of: $0) }.prefix(11) == ["and", "or", "not", "within", "in", "true", "false", "now",
+                                                                         "and", "and", "andy"])
+    }
+
     @Test func invalidDurationsAndIntegers() {
         let lexer = lex("3y 2mo 9223372036854775808 9223372036854775807 99999999999999999999d")
         #expect(lexer.diagnostics.map(\.code) == [.invalidDuration, .invalidDuration, .invalidValue, .invalidDuration])

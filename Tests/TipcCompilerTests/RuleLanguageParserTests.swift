@@ -97,16 +97,20 @@ import Testing
         let stream = RuleTokenStream(bytes: file.bytes, source: source)
         stream.finish()
         #expect(stream.tokens.count == 16)  // the leading "ä" is no token (reported)
-        for (index, token) in stream.tokens.enumerated() {
-            #expect(stream.starts[index] == source.location(atUTF8Offset: token.start))
-            #expect(stream.ends[index] == source.location(atUTF8Offset: token.end))
+        for token in stream.tokens {
+            #expect(token.startLocation == source.location(atUTF8Offset: token.start))
+            #expect(token.endLocation == source.location(atUTF8Offset: token.end))
         }
-        let single = RuleText(text: text, path: "y.yaml", mapping: .singleLine(start: SourceLocation(line: 2, column: 4)))
-        let singleStream = RuleTokenStream(bytes: Array(text.utf8), source: single)
-        singleStream.finish()
-        for (index, token) in singleStream.tokens.enumerated() {
-            #expect(singleStream.starts[index] == single.location(atUTF8Offset: token.start))
-            #expect(singleStream.ends[index] == single.location(atUTF8Offset: token.end))
+        // One-line texts, with and without non-ASCII characters (ASCII ones take a shortcut).
+        for oneLine in [text, "event12.count >= 3 within 5d and $`a-b` in [\"x\", \"y\\n\"]"] {
+            let single = RuleText(text: oneLine, path: "y.yaml", mapping: .singleLine(start: SourceLocation(line: 2, column: 4)))
+            let singleStream = RuleTokenStream(bytes: Array(oneLine.utf8), source: single)
+            singleStream.finish()
+            #expect(singleStream.tokens.count > 10)
+            for token in singleStream.tokens {
+                #expect(token.startLocation == single.location(atUTF8Offset: token.start))
+                #expect(token.endLocation == single.location(atUTF8Offset: token.end))
+            }
         }
     }
 

@@ -19,9 +19,9 @@ extension RuleLanguageParser {
             let start = index
             let keyword = current
             let comments = takeComments(after: previousEnd, before: keyword.start)
-            guard keyword.kind == .identifier, DeclarationKeywords.topLevel.contains(keyword.text) else {
+            guard keyword.kind == .identifier, DeclarationKeywords.topLevel.contains(text(of: keyword)) else {
                 let help = keyword.kind == .identifier
-                    ? Suggestions.didYouMean(keyword.text, in: DeclarationKeywords.topLevel) : nil
+                    ? Suggestions.didYouMean(text(of: keyword), in: DeclarationKeywords.topLevel) : nil
                 reportExpected("a declaration (tipkit, displayFrequency, param, event, tip or group)",
                                help: help ?? "a .tips file is a list of declarations, one per line")
                 skipToNextDeclaration()
@@ -30,7 +30,7 @@ extension RuleLanguageParser {
             }
             advance()
             var complete = true
-            switch keyword.text {
+            switch text(of: keyword) {
             case "tipkit":
                 if let version = parseInteger("a format version") {
                     reportIfRepeated("tipkit", first: &firstVersionRange, at: range(since: start))
@@ -115,7 +115,7 @@ extension RuleLanguageParser {
     private func skipToNextDeclaration() {
         var braces = 0
         while !isAtEnd {
-            if braces <= 0, current.isAtLineStart, current.kind == .identifier, DeclarationKeywords.topLevel.contains(current.text) {
+            if braces <= 0, current.isAtLineStart, current.kind == .identifier, DeclarationKeywords.topLevel.contains(text(of: current)) {
                 return
             }
             if current.kind == .leftBrace { braces += 1 }
@@ -133,7 +133,7 @@ extension RuleLanguageParser {
             return nil
         }
         let tokenIndex = index
-        return Identifier(advance().text, at: range(ofToken: tokenIndex))
+        return Identifier(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
     private func expect(_ kind: RuleTokenKind, _ text: String) -> Bool {
@@ -171,7 +171,7 @@ extension RuleLanguageParser {
             return nil
         }
         let tokenIndex = index
-        return Located(advance().text, at: range(ofToken: tokenIndex))
+        return Located(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
     private func parseType() -> Located<ValueTypeName>? {
@@ -180,7 +180,7 @@ extension RuleLanguageParser {
             return nil
         }
         let tokenIndex = index
-        let text = advance().text
+        let text = self.text(of: advance())
         if let type = ValueTypeName.allCases.first(where: { $0.tipsSpelling == text }) {
             return Located(type, at: range(ofToken: tokenIndex))
         }
@@ -202,7 +202,7 @@ extension RuleLanguageParser {
             reportExpected("a display frequency (immediate, hourly, daily, weekly, monthly or a duration)")
             return nil
         }
-        let word = advance().text
+        let word = text(of: advance())
         guard let frequency = DisplayFrequencySpec.named[word] else {
             let names = ["immediate", "hourly", "daily", "weekly", "monthly"]
             report(.invalidValue, "unknown display frequency '\(word)'", at: range(ofToken: tokenIndex),
@@ -221,7 +221,7 @@ extension RuleLanguageParser {
         guard expect(.assign, "'=' and a default value") else { return nil }
         guard let defaultValue = parseDefaultValue() else { return nil }
         var values: [Located<String>]?
-        if current.isKeyword("in") && !current.isAtLineStart {
+        if isAtWord("in") && !current.isAtLineStart {
             advance()
             let opening = index
             guard expect(.leftBracket, "'[' to start the list of values") else { return nil }
@@ -239,7 +239,7 @@ extension RuleLanguageParser {
             values = list
         }
         var isTransient = false
-        if current.isKeyword("transient") && !current.isAtLineStart {
+        if isAtWord("transient") && !current.isAtLineStart {
             advance()
             isTransient = true
         }
@@ -253,10 +253,10 @@ extension RuleLanguageParser {
         let first = index
         let head = current
         switch head.kind {
-        case .identifier where head.text == "true" || head.text == "false":
+        case .identifier where head.keyword == .true || head.keyword == .false:
             advance()
-            return Located(.bool(head.text == "true"), at: range(ofToken: first))
-        case .identifier where head.text == "date" && token(after: 1).kind == .leftParen:
+            return Located(.bool(head.keyword == .true), at: range(ofToken: first))
+        case .identifier where isAtWord("date") && token(after: 1).kind == .leftParen:
             advance()
             advance()
             guard let text = parseString("a date string such as \"2026-01-01T00:00:00Z\"") else { return nil }
@@ -264,7 +264,7 @@ extension RuleLanguageParser {
             return Located(.string(text.value), at: range(since: first))
         case .string:
             advance()
-            return Located(.string(head.text), at: range(ofToken: first))
+            return Located(.string(text(of: head)), at: range(ofToken: first))
         case .minus, .integer, .double, .duration:
             let negative = head.kind == .minus
             if negative { advance() }
@@ -316,9 +316,9 @@ extension RuleLanguageParser {
         }
         var limit: DonationLimitDecl?
         var seen: [String: SourceRange] = [:]
-        while !current.isAtLineStart, current.isKeyword("limit") || current.isKeyword("within") {
+        while !current.isAtLineStart, isAtWord("limit") || isAtWord("within") {
             let clauseIndex = index
-            let word = advance().text
+            let word = text(of: advance())
             var decl = limit ?? DonationLimitDecl()
             if word == "limit" {
                 guard let count = parseInteger("a maximum number of donations") else { return nil }
@@ -344,7 +344,7 @@ extension RuleLanguageParser {
         var priority: Located<GroupPriority>?
         let priorityIndex = index
         if current.kind == .identifier {
-            let word = advance().text
+            let word = text(of: advance())
             if let value = GroupPriority(rawValue: word) {
                 priority = Located(value, at: range(ofToken: priorityIndex))
             } else {
@@ -381,7 +381,7 @@ extension RuleLanguageParser {
         var tip = TipDecl(name: name, comments: comments, range: range(since: start))
         var seen: [String: SourceRange] = [:]
         while current.kind != .rightBrace {
-            if isAtEnd || (current.isAtLineStart && current.kind == .identifier && DeclarationKeywords.topLevel.contains(current.text)) {
+            if isAtEnd || (current.isAtLineStart && current.kind == .identifier && DeclarationKeywords.topLevel.contains(text(of: current))) {
                 reportExpected("'}' to close tip '\(name.name)'", notes: [DiagnosticNote("the tip starts here", at: range(ofToken: opening))])
                 tip.range = range(since: start)
                 return tip
@@ -407,7 +407,7 @@ extension RuleLanguageParser {
             reportExpected("a tip attribute (title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency or rule)")
             return false
         }
-        let word = current.text
+        let word = text(of: current)
         guard DeclarationKeywords.tipAttributes.contains(word) else {
             report(.unknownKey, "unknown tip attribute '\(word)'", at: range(ofToken: index),
                    help: Suggestions.didYouMean(word, in: DeclarationKeywords.tipAttributes)
@@ -423,7 +423,7 @@ extension RuleLanguageParser {
             guard let text = parseString("the message as a string") else { return false }
             tip.message = text
         case "image":
-            let isAsset = current.isKeyword("asset") && token(after: 1).kind == .string
+            let isAsset = isAtWord("asset") && token(after: 1).kind == .string
             if isAsset { advance() }
             guard let text = parseString("an image name as a string (or asset \"name\")") else { return false }
             tip.image = Located(isAsset ? .asset(text.value) : .symbol(text.value), at: range(since: start + 1))
@@ -433,7 +433,7 @@ extension RuleLanguageParser {
                 reportExpected("an action id")
                 return false
             }
-            let id = Identifier(advance().text, at: range(ofToken: idIndex))
+            let id = Identifier(text(of: advance()), at: range(ofToken: idIndex))
             guard let title = parseString("the action's title as a string") else { return false }
             tip.actions.append(ActionDecl(id: id, title: title))
         case "maxDisplayCount":
@@ -443,12 +443,12 @@ extension RuleLanguageParser {
             guard let seconds = parseDuration("a duration") else { return false }
             tip.maxDisplayDurationSeconds = seconds
         case "ignoresDisplayFrequency":
-            guard current.isKeyword("true") || current.isKeyword("false") else {
+            guard isAtWord("true") || isAtWord("false") else {
                 reportExpected("true or false")
                 return false
             }
             let valueIndex = index
-            tip.ignoresDisplayFrequency = Located(advance().text == "true", at: range(ofToken: valueIndex))
+            tip.ignoresDisplayFrequency = Located(advance().keyword == .true, at: range(ofToken: valueIndex))
         default:
             tip.rules.append(parseRuleExpression())
             return true

@@ -76,15 +76,17 @@ extension RuleLanguageParser {
                        help: "combine the comparisons with 'and': a < b and b < c")
             }
             lastWasComparison = isComparison
+            // `left` is consumed into the node that replaces it: the tree is moved, not copied.
             switch current.kind {
             case .dot:
-                left = parseMember(of: left)
-            case .identifier where current.text == "within":
+                left = parseMember(of: consume left)
+            case .identifier where current.keyword == .within:
                 advance()
                 let window = parseExpression(.not)
-                left = node(.within(left, window), at: left.range.union(window.range))
-            case .identifier where current.text == "in":
-                left = parseInList(left)
+                let nodeRange = left.range.union(window.range)
+                left = node(.within(consume left, window), at: nodeRange)
+            case .identifier where current.keyword == .in:
+                left = parseInList(consume left)
             default:
                 let op = binaryOperator(for: current)
                 if current.kind == .assign {
@@ -92,7 +94,8 @@ extension RuleLanguageParser {
                 }
                 advance()
                 let right = parseExpression(level == .comparison ? .additive : level.tighter)
-                left = node(.binary(op, left, right), at: left.range.union(right.range))
+                let nodeRange = left.range.union(right.range)
+                left = node(.binary(op, consume left, right), at: nodeRange)
             }
         }
         return left
@@ -104,13 +107,12 @@ extension RuleLanguageParser {
         lineBreaksEndExpressions && openGroups == 0 && current.isAtLineStart && !continuesExpression(current)
     }
 
-    private func continuesExpression(_ token: RuleToken) -> Bool {
-        if token.kind == .identifier { return ["and", "or", "within", "in"].contains(token.text) }
-        return infixPrecedence(of: token) != nil
+    private func continuesExpression(_ token: ScannedToken) -> Bool {
+        infixPrecedence(of: token) != nil
     }
 
     /// The level of an infix or postfix operator token; nil when the token is none.
-    func infixPrecedence(of token: RuleToken) -> ExpressionPrecedence? {
+    func infixPrecedence(of token: ScannedToken) -> ExpressionPrecedence? {
         switch token.kind {
         case .pipePipe: return .or
         case .ampAmp: return .and
@@ -119,18 +121,18 @@ extension RuleLanguageParser {
         case .star, .slash, .percent: return .multiplicative
         case .dot: return .postfix
         case .identifier:
-            switch token.text {
-            case "or": return .or
-            case "and": return .and
-            case "within": return .within
-            case "in": return .comparison
+            switch token.keyword {
+            case .or: return .or
+            case .and: return .and
+            case .within: return .within
+            case .in: return .comparison
             default: return nil
             }
         default: return nil
         }
     }
 
-    private func binaryOperator(for token: RuleToken) -> BinaryOperator {
+    private func binaryOperator(for token: ScannedToken) -> BinaryOperator {
         switch token.kind {
         case .pipePipe: return .or
         case .ampAmp: return .and
@@ -145,7 +147,7 @@ extension RuleLanguageParser {
         case .star: return .multiply
         case .slash: return .divide
         case .percent: return .remainder
-        default: return token.text == "or" ? .or : .and
+        default: return token.keyword == .or ? .or : .and
         }
     }
 
@@ -157,7 +159,7 @@ extension RuleLanguageParser {
             // The rule is being abandoned: unwind without reading on.
             return Expression(.error, at: emptyRange(atToken: index))
         }
-        if current.isKeyword("not") || current.kind == .bang {
+        if current.keyword == .not || current.kind == .bang {
             if minimum > .not {
                 report(.syntax, "expected expression, found \(describe(current))", at: range(ofToken: operatorIndex),
                        help: "'not' binds more loosely than comparisons and arithmetic; put it in parentheses: (not …)")
@@ -198,35 +200,40 @@ extension RuleLanguageParser {
             return node(.error, at: range(ofToken: tokenIndex))
         case .string:
             advance()
-            let length = token.text.unicodeScalars.count
-            if length > RuleParser.maximumStringLiteralLength {
-                report(.limit, "string literal is \(length) characters long; at most \(RuleParser.maximumStringLiteralLength) are allowed",
-                       at: range(ofToken: tokenIndex))
-                return node(.error, at: range(ofToken: tokenIndex))
+            let contents = text(of: token)
+            // Counting characters is needed only when the UTF-8 length is over the limit.
+            if contents.utf8.count > RuleParser.maximumStringLiteralLength {
+                let length = contents.unicodeScalars.count
+                if length > RuleParser.maximumStringLiteralLength {
+                    report(.limit, "string literal is \(length) characters long; at most \(RuleParser.maximumStringLiteralLength) are allowed",
+                           at: range(ofToken: tokenIndex))
+                    return node(.error, at: range(ofToken: tokenIndex))
+                }
             }
-            return node(.literal(.string(token.text)), at: range(ofToken: tokenIndex))
+            return node(.literal(.string(contents)), at: range(ofToken: tokenIndex))
         case .parameter:
             advance()
-            return node(token.text.isEmpty ? .error : .parameter(token.text), at: range(ofToken: tokenIndex))
-        case .identifier where NameSyntax.expressionKeywords.contains(token.text):
-            switch token.text {
-            case "true", "false":
+            let name = text(of: token)
+            return node(name.isEmpty ? .error : .parameter(name), at: range(ofToken: tokenIndex))
+        case .identifier where token.keyword != nil:
+            switch token.keyword {
+            case .true, .false:
                 advance()
-                return node(.literal(.bool(token.text == "true")), at: range(ofToken: tokenIndex))
-            case "now":
+                return node(.literal(.bool(token.keyword == .true)), at: range(ofToken: tokenIndex))
+            case .now:
                 advance()
                 return node(.now, at: range(ofToken: tokenIndex))
             default:
-                return expressionMissing(help: "a name that is a keyword is written in backticks: `\(token.text)`")
+                return expressionMissing(help: "a name that is a keyword is written in backticks: `\(text(of: token))`")
             }
         case .identifier, .quotedName:
             advance()
-            let name = Identifier(token.text, at: range(ofToken: tokenIndex))
+            let name = Identifier(text(of: token), at: range(ofToken: tokenIndex))
             if current.kind == .leftParen, !endsExpressionAtLineBreak {
                 let (arguments, end) = parseArguments()
                 return node(.functionCall(name, arguments), at: range(fromToken: tokenIndex, toToken: end))
             }
-            return node(.name(token.text), at: name.range)
+            return node(.name(name.name), at: name.range)
         case .leftParen:
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
@@ -267,7 +274,7 @@ extension RuleLanguageParser {
 
     // MARK: - Postfix and lists
 
-    private func parseMember(of base: Expression) -> Expression {
+    private func parseMember(of base: consuming Expression) -> Expression {
         let dotIndex = index
         advance()
         guard current.kind == .identifier || current.kind == .quotedName else {
@@ -275,12 +282,14 @@ extension RuleLanguageParser {
             return node(.error, at: base.range.union(range(ofToken: dotIndex)))
         }
         let nameIndex = index
-        let name = Identifier(advance().text, at: range(ofToken: nameIndex))
+        let name = Identifier(text(of: advance()), at: range(ofToken: nameIndex))
         if current.kind == .leftParen, !endsExpressionAtLineBreak {
             let (arguments, end) = parseArguments()
-            return node(.methodCall(base, name, arguments), at: base.range.union(range(ofToken: end)))
+            let nodeRange = base.range.union(range(ofToken: end))
+            return node(.methodCall(base, name, arguments), at: nodeRange)
         }
-        return node(.member(base, name), at: base.range.union(name.range))
+        let nodeRange = base.range.union(name.range)
+        return node(.member(base, name), at: nodeRange)
     }
 
     /// Parses `( expr, … )` from the current `(`; returns the arguments and the index of the
@@ -299,17 +308,19 @@ extension RuleLanguageParser {
         return (arguments, index - 1)
     }
 
-    private func parseInList(_ value: Expression) -> Expression {
+    private func parseInList(_ value: consuming Expression) -> Expression {
         let inIndex = index
         advance()
         guard current.kind == .leftBracket else {
             reportExpected("'[' after 'in'", help: "membership is tested in a list: x in [\"a\", \"b\"]")
             guard canStartExpression else {
-                return node(.inList(value, []), at: value.range.union(range(ofToken: inIndex)))
+                let nodeRange = value.range.union(range(ofToken: inIndex))
+                return node(.inList(value, []), at: nodeRange)
             }
             // Read the operand as a one-element list and go on.
             let element = parseExpression(.additive)
-            return node(.inList(value, [element]), at: value.range.union(element.range))
+            let nodeRange = value.range.union(element.range)
+            return node(.inList(value, [element]), at: nodeRange)
         }
         let opening = index
         guard enterNesting() else {
@@ -321,7 +332,8 @@ extension RuleLanguageParser {
         openGroups += 1
         defer { openGroups -= 1 }
         let elements = parseList(closing: .rightBracket, opening: opening, what: "list element")
-        return node(.inList(value, elements), at: value.range.union(range(ofToken: index - 1)))
+        let nodeRange = value.range.union(range(ofToken: index - 1))
+        return node(.inList(value, elements), at: nodeRange)
     }
 
     /// Parses comma-separated expressions up to and including `closing` (a trailing comma is
@@ -379,7 +391,7 @@ extension RuleLanguageParser {
             if balance == 0 {
                 if kind == closing || kind == .rightParen || kind == .rightBracket { return }
                 if lineBreaksEndExpressions, kind == .rightBrace || (current.isAtLineStart && current.kind == .identifier
-                    && DeclarationKeywords.all.contains(current.text)) {
+                    && DeclarationKeywords.all.contains(text(of: current))) {
                     return
                 }
             }
@@ -396,7 +408,7 @@ extension RuleLanguageParser {
 
     /// Makes a node, counting it against the size limit; past the limit, reports once and
     /// returns an `.error` leaf, so no tree grows beyond the limit.
-    func node(_ kind: Expression.Kind, at range: SourceRange) -> Expression {
+    func node(_ kind: consuming Expression.Kind, at range: SourceRange) -> Expression {
         nodeCount += 1
         if nodeCount > RuleParser.maximumNodeCount {
             abandonRule("rule has more than \(RuleParser.maximumNodeCount) operators and operands", at: range)

@@ -4,14 +4,15 @@
 /// `Grammar/tips.ebnf`.
 final class RuleLanguageParser {
     let stream: RuleTokenStream
-    private(set) var source: RuleText
+    /// The number of the file the text is in (every range the parser makes is in it).
+    @exclusivity(unchecked) private(set) var fileNumber: UInt32
     /// In `.tips` files a line break ends an expression outside brackets, unless the next line
     /// starts with an infix operator; in rule text from YAML line breaks are plain spaces.
     let lineBreaksEndExpressions: Bool
     // The cursor and the counters below change with every token. None is ever passed inout,
     // so no two accesses overlap: the per-access runtime check is skipped.
     @exclusivity(unchecked) var index = 0
-    var diagnostics: [Diagnostic]
+    @exclusivity(unchecked) var diagnostics: [Diagnostic]
 
     /// Brackets `(` `[` open around the current token inside an expression.
     @exclusivity(unchecked) var openGroups = 0
@@ -21,20 +22,20 @@ final class RuleLanguageParser {
     @exclusivity(unchecked) var nodeCount = 0
     /// Binary operators, `within`, `in` and `.member`s read in the current rule.
     @exclusivity(unchecked) var operatorCount = 0
-    var reportedNestingLimit = false
+    @exclusivity(unchecked) var reportedNestingLimit = false
     /// Set once `RuleParser.maximumErrorCount` errors were reported: the text is no longer read.
-    var reportedErrorLimit = false
+    @exclusivity(unchecked) var reportedErrorLimit = false
     /// Set when the current rule exceeded a size limit: it is skipped and becomes `.error`.
     @exclusivity(unchecked) var isAbandoned = false
     /// The first comment not yet attached to a declaration.
-    var commentCursor = 0
+    @exclusivity(unchecked) var commentCursor = 0
 
     /// The text being parsed.
     var bytes: UnsafeBufferPointer<UInt8> { stream.bytes }
 
     init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText, lineBreaksEndExpressions: Bool) {
         self.stream = RuleTokenStream(bytes: bytes, source: source)
-        self.source = source
+        self.fileNumber = source.pathNumber
         self.lineBreaksEndExpressions = lineBreaksEndExpressions
         self.diagnostics = []
     }
@@ -42,9 +43,9 @@ final class RuleLanguageParser {
     /// Starts over on another text with the same settings, reusing this parser's memory.
     func reset<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
         stream.reset(bytes: bytes, source: source)
-        self.source = source
+        fileNumber = source.pathNumber
         index = 0
-        diagnostics.removeAll(keepingCapacity: true)
+        if !diagnostics.isEmpty { diagnostics.removeAll(keepingCapacity: true) }
         openGroups = 0
         nesting = 0
         nodeCount = 0
@@ -57,34 +58,51 @@ final class RuleLanguageParser {
 
     // MARK: - Cursor
 
-    var current: RuleToken { stream.token(index) }
+    // The cursor is inlined (see `RuleTokenStream.token(_:)`): callers read a field or two of
+    // a token, or none of the one `advance` returns.
+    @inline(__always)
+    var current: ScannedToken { stream.token(index) }
     var isAtEnd: Bool { current.kind == .endOfFile }
 
-    func token(after offset: Int) -> RuleToken { stream.token(index + offset) }
+    func token(after offset: Int) -> ScannedToken { stream.token(index + offset) }
 
     /// Moves past the current token (never past the end) and returns it.
     @discardableResult
-    func advance() -> RuleToken {
+    @inline(__always)
+    func advance() -> ScannedToken {
         let token = current
         if token.kind != .endOfFile { index += 1 }
         return token
+    }
+
+    /// The name of an identifier, quoted name or parameter; the contents of a string.
+    func text(of token: ScannedToken) -> String { stream.text(of: token) }
+
+    /// Whether the current token is the plain identifier `word` (declaration words, which
+    /// are not `RuleKeyword`s, included).
+    func isAtWord(_ word: StaticString) -> Bool {
+        let token = current
+        guard token.kind == .identifier, token.end - token.start == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { $0.elementsEqual(bytes[token.start..<token.end]) }
     }
 
     // MARK: - Ranges
 
     /// The range of token `tokenIndex`.
     func range(ofToken tokenIndex: Int) -> SourceRange {
-        SourceRange(fileNumber: source.pathNumber, start: stream.starts[tokenIndex], end: stream.ends[tokenIndex])
+        let token = stream.tokens[tokenIndex]
+        return SourceRange(fileNumber: fileNumber, start: token.startLocation, end: token.endLocation)
     }
 
     /// From the start of token `first` to the end of token `last`.
     func range(fromToken first: Int, toToken last: Int) -> SourceRange {
-        SourceRange(fileNumber: source.pathNumber, start: stream.starts[first], end: stream.ends[max(first, last)])
+        SourceRange(fileNumber: fileNumber, start: stream.tokens[first].startLocation,
+                    end: stream.tokens[max(first, last)].endLocation)
     }
 
     /// A zero-width range where token `tokenIndex` starts.
     func emptyRange(atToken tokenIndex: Int) -> SourceRange {
-        SourceRange(fileNumber: source.pathNumber, at: stream.starts[tokenIndex])
+        SourceRange(fileNumber: fileNumber, at: stream.tokens[tokenIndex].startLocation)
     }
 
     /// From the start of token `first` to the end of the last token consumed.
@@ -123,13 +141,14 @@ final class RuleLanguageParser {
     }
 
     /// How a token is named in a diagnostic.
-    func describe(_ token: RuleToken) -> String {
+    func describe(_ token: ScannedToken) -> String {
         switch token.kind {
         case .endOfFile: return lineBreaksEndExpressions ? "end of file" : "end of rule"
         case .identifier:
-            return NameSyntax.expressionKeywords.contains(token.text) ? "keyword '\(token.text)'" : "'\(token.text)'"
-        case .quotedName: return "'`\(token.text)`'"
-        case .parameter: return "parameter '$\(token.text)'"
+            if let keyword = token.keyword { return "keyword '\(keyword.spelling)'" }
+            return "'\(text(of: token))'"
+        case .quotedName: return "'`\(text(of: token))`'"
+        case .parameter: return "parameter '$\(text(of: token))'"
         case .integer: return "integer literal '\(spelling(of: token))'"
         case .double: return "floating-point literal '\(spelling(of: token))'"
         case .duration: return "duration '\(spelling(of: token))'"
@@ -139,7 +158,7 @@ final class RuleLanguageParser {
     }
 
     /// The token's text as written.
-    func spelling(of token: RuleToken) -> String {
+    func spelling(of token: ScannedToken) -> String {
         switch token.kind {
         case .leftParen: return "("
         case .rightParen: return ")"
@@ -167,7 +186,7 @@ final class RuleLanguageParser {
         case .pipePipe: return "||"
         case .endOfFile: return ""
         case .identifier, .quotedName, .parameter, .string:
-            return token.text
+            return text(of: token)
         case .integer, .double, .duration:
             return sourceText(from: token.start, to: token.end)
         }

@@ -13,7 +13,8 @@ public struct RuleLexer {
     public init(bytes: [UInt8], source: RuleText) {
         let stream = RuleTokenStream(bytes: bytes, source: source)
         stream.finish()
-        (tokens, comments, diagnostics) = (stream.tokens, stream.comments, stream.diagnostics)
+        tokens = stream.tokens.map(stream.publicToken)
+        (comments, diagnostics) = (stream.comments, stream.diagnostics)
     }
 
     /// Lexes the text of `source`.
@@ -39,42 +40,69 @@ public struct RuleLexer {
     }
 }
 
-/// The scanning state. It reads `bytes`, which its owner (`RuleTokenStream`) keeps alive.
+/// The scanning state. It reads `bytes`, which its owner (`RuleTokenStream`) keeps alive, and
+/// gives each token its file positions.
 final class RuleScanner {
-    private(set) var comments: [RuleComment] = []
-    private(set) var diagnostics: [Diagnostic] = []
+    // Read or written for every token. These properties are never passed inout, so no two
+    // accesses overlap: the per-access runtime check is skipped.
+    @exclusivity(unchecked) private(set) var comments: [RuleComment] = []
+    @exclusivity(unchecked) private(set) var diagnostics: [Diagnostic] = []
+    /// The decoded texts that tokens refer to (`ScannedToken.Value.text`).
+    @exclusivity(unchecked) private(set) var texts: [String] = []
 
-    private var bytes: UnsafeBufferPointer<UInt8>
-    private var source: RuleText
-    // The scanning state is read and written for every byte. These properties are never
-    // passed inout, so no two accesses overlap: the per-access runtime check is skipped.
+    @exclusivity(unchecked) private var bytes: UnsafeBufferPointer<UInt8>
+    /// The positions of tokens; its `source` places diagnostics too.
+    @exclusivity(unchecked) private var locations: TokenLocationCursor
     @exclusivity(unchecked) private var position = 0
     /// Set at the error limit: the rest of the text is not scanned.
-    private var stopped = false
+    @exclusivity(unchecked) private var stopped = false
     @exclusivity(unchecked) private var sawLineBreak = true
     @exclusivity(unchecked) private var lineHasContent = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
         self.bytes = bytes
-        self.source = source
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        locations = TokenLocationCursor(bytes: bytes, source: source)
+        position = Self.startsWithByteOrderMark(bytes) ? 3 : 0
     }
 
     /// Starts over on another text (see `RuleTokenStream.reset`).
     func reset(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
         self.bytes = bytes
-        self.source = source
-        comments.removeAll(keepingCapacity: true)
-        diagnostics.removeAll(keepingCapacity: true)
-        position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        locations = TokenLocationCursor(bytes: bytes, source: source)
+        if !comments.isEmpty { comments.removeAll(keepingCapacity: true) }
+        if !diagnostics.isEmpty { diagnostics.removeAll(keepingCapacity: true) }
+        if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }
+        position = Self.startsWithByteOrderMark(bytes) ? 3 : 0
         stopped = false
         sawLineBreak = true
         lineHasContent = false
     }
 
+    private static func startsWithByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    }
+
     /// The next token; `.endOfFile` at the end (again and again).
-    func next() -> RuleToken {
-        nextToken() ?? RuleToken(kind: .endOfFile, start: bytes.count, end: bytes.count, isAtLineStart: true)
+    func next() -> ScannedToken {
+        nextToken() ?? endOfText()
+    }
+
+    /// The end-of-file token, at the end of the text.
+    func endOfText() -> ScannedToken {
+        token(.endOfFile, from: bytes.count, to: bytes.count, atLineStart: true)
+    }
+
+    /// A token from `start` to `end`, with its file positions (tokens are made in order).
+    private func token(_ kind: RuleTokenKind, from start: Int, to end: Int, value: ScannedToken.Value = .none,
+                       keyword: RuleKeyword? = nil, atLineStart: Bool) -> ScannedToken {
+        ScannedToken(kind: kind, keyword: keyword, isAtLineStart: atLineStart, start: start, end: end, value: value,
+                     startLocation: locations.location(at: start), endLocation: locations.location(at: end))
+    }
+
+    /// Stores decoded `text` in the text table and returns the value that refers to it.
+    private func decodedText(_ text: String) -> ScannedToken.Value {
+        texts.append(text)
+        return .decodedText(texts.count - 1)
     }
 
     // MARK: - Scanning
@@ -89,14 +117,14 @@ final class RuleScanner {
         if diagnostics.count == RuleParser.maximumErrorCount - 1 {
             // Stop scanning: garbage must not cost a diagnostic per byte.
             diagnostics.append(Diagnostic(.limit, "more than \(RuleParser.maximumErrorCount) errors; the rest of the text is not read",
-                                          at: source.range(fromUTF8: start, to: end)))
+                                          at: locations.source.range(fromUTF8: start, to: end)))
             stopped = true
             return
         }
-        diagnostics.append(Diagnostic(code, message, at: source.range(fromUTF8: start, to: end), help: help))
+        diagnostics.append(Diagnostic(code, message, at: locations.source.range(fromUTF8: start, to: end), help: help))
     }
 
-    private func nextToken() -> RuleToken? {
+    private func nextToken() -> ScannedToken? {
         while !stopped {
             if let token = scanToken() { return token }
             if position >= bytes.count { return nil }
@@ -105,16 +133,16 @@ final class RuleScanner {
     }
 
     /// Scans one token; nil at the end of the text or after dropping an unexpected character.
-    private func scanToken() -> RuleToken? {
+    private func scanToken() -> ScannedToken? {
         skipTriviaAndComments()
         guard let byte = peek() else { return nil }
         let start = position
         let atLineStart = sawLineBreak
         sawLineBreak = false
         lineHasContent = true
-        func make(_ kind: RuleTokenKind, length: Int, value: RuleToken.Value = .none) -> RuleToken {
+        func make(_ kind: RuleTokenKind, length: Int) -> ScannedToken {
             position = start + length
-            return RuleToken(kind: kind, start: start, end: start + length, value: value, isAtLineStart: atLineStart)
+            return token(kind, from: start, to: start + length, atLineStart: atLineStart)
         }
         switch byte {
         case 0x28 /* ( */: return make(.leftParen, length: 1)
@@ -145,25 +173,28 @@ final class RuleScanner {
             return lexString(start: start, atLineStart: atLineStart)
         case 0x60 /* ` */:
             let name = lexQuotedName()
-            return RuleToken(kind: .quotedName, start: start, end: position, value: .text(name), isAtLineStart: atLineStart)
+            return token(.quotedName, from: start, to: position, value: decodedText(name), atLineStart: atLineStart)
         case 0x24 /* $ */:
             position += 1
-            let name: String
+            let name: ScannedToken.Value
             if peek() == 0x60 /* ` */ {
-                name = lexQuotedName()
+                name = decodedText(lexQuotedName())
             } else if let next = peek(), RuleLexer.isIdentifierStart(next) {
-                name = lexIdentifierText()
+                let nameStart = position
+                skipIdentifier()
+                name = .sourceText(start: nameStart, end: position)
             } else {
                 report(.syntax, "expected a parameter name after '$'", from: start, to: position,
                        help: "write '$name', or '$`name`' for a name that is not a plain identifier")
-                name = ""
+                name = .sourceText(start: position, end: position)
             }
-            return RuleToken(kind: .parameter, start: start, end: position, value: .text(name), isAtLineStart: atLineStart)
+            return token(.parameter, from: start, to: position, value: name, atLineStart: atLineStart)
         case _ where RuleLexer.isDigit(byte):
             return lexNumber(start: start, atLineStart: atLineStart)
         case _ where RuleLexer.isIdentifierStart(byte):
-            let name = lexIdentifierText()
-            return RuleToken(kind: .identifier, start: start, end: position, value: .text(name), isAtLineStart: atLineStart)
+            skipIdentifier()
+            return token(.identifier, from: start, to: position, value: .sourceText(start: start, end: position),
+                         keyword: RuleKeyword(bytes[start..<position]), atLineStart: atLineStart)
         default:
             let (scalar, length) = decodeScalar(at: position)
             position += length
@@ -217,12 +248,10 @@ final class RuleScanner {
 
     // MARK: - Names
 
-    private func lexIdentifierText() -> String {
-        let start = position
-        var end = start
+    private func skipIdentifier() {
+        var end = position
         while end < bytes.count, RuleLexer.isIdentifierContinue(bytes[end]) { end += 1 }
         position = end
-        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// Lexes `` `name` `` starting at the opening backtick; reports an unterminated or
@@ -250,7 +279,7 @@ final class RuleScanner {
 
     // MARK: - Numbers and durations
 
-    private func lexNumber(start: Int, atLineStart: Bool) -> RuleToken {
+    private func lexNumber(start: Int, atLineStart: Bool) -> ScannedToken {
         var isDouble = false
         skipDigits()
         if peek() == 0x2E /* . */, let next = peek(1), RuleLexer.isDigit(next) {
@@ -269,16 +298,19 @@ final class RuleScanner {
         }
         // A number directly followed by letters is a duration (`3d`, `1d12h`).
         if let next = peek(), RuleLexer.isIdentifierStart(next) {
-            while let byte = peek(), RuleLexer.isIdentifierContinue(byte) { position += 1 }
-            let text = String(decoding: bytes[start..<position], as: UTF8.self)
-            var seconds: Int?
-            switch DurationLiteral.seconds(of: text) {
-            case .success(let value):
-                seconds = value
-            case .failure(let failure):
-                report(.invalidDuration, "\(failure.message) in '\(text)'", from: start, to: position, help: failure.help)
+            skipIdentifier()
+            var seconds = Self.plainDurationSeconds(bytes[start..<position])
+            if seconds == nil {
+                // Anything but the plain form: `DurationLiteral` decides, and explains.
+                let text = String(decoding: bytes[start..<position], as: UTF8.self)
+                switch DurationLiteral.seconds(of: text) {
+                case .success(let value):
+                    seconds = value
+                case .failure(let failure):
+                    report(.invalidDuration, "\(failure.message) in '\(text)'", from: start, to: position, help: failure.help)
+                }
             }
-            return RuleToken(kind: .duration, start: start, end: position, value: .duration(seconds), isAtLineStart: atLineStart)
+            return token(.duration, from: start, to: position, value: .duration(seconds), atLineStart: atLineStart)
         }
         if isDouble {
             let digits = String(decoding: bytes[start..<position].filter { $0 != 0x5F /* _ */ }, as: UTF8.self)
@@ -288,7 +320,7 @@ final class RuleScanner {
                 report(.invalidValue, "floating-point literal '\(text)' is out of range", from: start, to: position)
                 value = nil
             }
-            return RuleToken(kind: .double, start: start, end: position, value: .double(value), isAtLineStart: atLineStart)
+            return token(.double, from: start, to: position, value: .double(value), atLineStart: atLineStart)
         }
         var value: Int? = 0
         for byte in bytes[start..<position] where byte != 0x5F /* _ */ {
@@ -302,17 +334,60 @@ final class RuleScanner {
             report(.invalidValue, "integer literal '\(text)' does not fit in Int", from: start, to: position,
                    help: "the largest Int is \(Int.max)")
         }
-        return RuleToken(kind: .integer, start: start, end: position, value: .integer(value), isAtLineStart: atLineStart)
+        return token(.integer, from: start, to: position, value: .integer(value), atLineStart: atLineStart)
     }
 
     private func skipDigits() {
         while let byte = peek(), RuleLexer.isDigit(byte) || byte == 0x5F /* _ */ { position += 1 }
     }
 
+    /// The seconds of a duration in the plain form `DurationLiteral` accepts — runs of digits
+    /// (and `_`), each followed by one of the unit letters `s m h d w` — when the total fits in
+    /// an Int; nil for any other text (which `DurationLiteral.seconds(of:)` then reads).
+    static func plainDurationSeconds(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var total = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            var value = 0
+            var digitCount = 0
+            while index < text.endIndex, RuleLexer.isDigit(text[index]) || text[index] == 0x5F /* _ */ {
+                if text[index] != 0x5F /* _ */ {
+                    let (product, overflow1) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, overflow2) = product.addingReportingOverflow(Int(text[index] - 0x30 /* 0 */))
+                    if overflow1 || overflow2 { return nil }
+                    value = sum
+                    digitCount += 1
+                }
+                index += 1
+            }
+            guard digitCount > 0, index < text.endIndex else { return nil }
+            let secondsPerUnit: Int
+            switch text[index] {
+            case 0x73 /* s */: secondsPerUnit = 1
+            case 0x6D /* m */: secondsPerUnit = 60
+            case 0x68 /* h */: secondsPerUnit = 3_600
+            case 0x64 /* d */: secondsPerUnit = 86_400
+            case 0x77 /* w */: secondsPerUnit = 604_800
+            default: return nil
+            }
+            index += 1
+            // A second letter would make a longer unit (`mo`, `yrs`): not the plain form.
+            if index < text.endIndex, RuleLexer.isIdentifierStart(text[index]), text[index] != 0x5F /* _ */ { return nil }
+            let (product, overflow1) = value.multipliedReportingOverflow(by: secondsPerUnit)
+            let (sum, overflow2) = total.addingReportingOverflow(product)
+            if overflow1 || overflow2 { return nil }
+            total = sum
+        }
+        return total
+    }
+
     // MARK: - Strings
 
-    private func lexString(start: Int, atLineStart: Bool) -> RuleToken {
+    private func lexString(start: Int, atLineStart: Bool) -> ScannedToken {
         position += 1
+        if let contents = plainStringContents() {
+            return token(.string, from: start, to: position, value: contents, atLineStart: atLineStart)
+        }
         var value = String.UnicodeScalarView()
         var terminated = false
         while let byte = peek() {
@@ -339,7 +414,25 @@ final class RuleScanner {
             report(.syntax, "unterminated string literal", from: start, to: position,
                    help: "close the string with '\"' on the same line")
         }
-        return RuleToken(kind: .string, start: start, end: position, value: .text(String(value)), isAtLineStart: atLineStart)
+        return token(.string, from: start, to: position, value: decodedText(String(value)), atLineStart: atLineStart)
+    }
+
+    /// The contents of a string literal of printable ASCII without escapes, which are its
+    /// bytes, read from just after the opening quote up to and including the closing one; nil
+    /// (nothing read) for any other string, which the general path decodes.
+    private func plainStringContents() -> ScannedToken.Value? {
+        var end = position
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == 0x22 /* \" */ {
+                let contents = ScannedToken.Value.sourceText(start: position, end: end)
+                position = end + 1
+                return contents
+            }
+            guard byte >= 0x20, byte < 0x7F, byte != 0x5C /* \\ */ else { return nil }
+            end += 1
+        }
+        return nil
     }
 
     /// Lexes one escape sequence starting at the backslash.

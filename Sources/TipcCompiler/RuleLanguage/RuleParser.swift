@@ -65,7 +65,8 @@ public enum RuleParser {
                 expression = Expression(.error, at: expression.range)
             }
         }
-        diagnostics.append(contentsOf: parser.diagnosticsInOrder)
+        let found = parser.diagnosticsInOrder
+        if !found.isEmpty { diagnostics.append(contentsOf: found) }
         return expression
     }
 }
@@ -75,7 +76,11 @@ extension RuleLanguageParser {
     var canStartExpression: Bool {
         switch current.kind {
         case .integer, .double, .string, .duration, .parameter, .quotedName, .leftParen, .minus, .bang: return true
-        case .identifier: return !["and", "or", "within", "in"].contains(current.text)
+        case .identifier:
+            switch current.keyword {
+            case .and, .or, .within, .in: return false
+            default: return true
+            }
         default: return false
         }
     }

@@ -1,53 +1,50 @@
-/// Tokens lexed on demand, with the file position of each token's start and end.
+/// Tokens lexed on demand, each with the file position of its start and end.
 ///
 /// On demand, so that a parser that gives up on an over-large rule does not lex the rest.
-/// Positions are those `RuleText.location(atUTF8Offset:)` gives: the first token of a line
-/// asks the `RuleText`, later ones count scalars on from the previous token, which keeps a
-/// very long line linear instead of quadratic.
+/// Positions are those `RuleText.location(atUTF8Offset:)` gives (see `TokenLocationCursor`).
 final class RuleTokenStream {
     // Read for every token the parser looks at. These properties are never passed inout, so
     // no two accesses overlap: the per-access runtime check is skipped.
-    @exclusivity(unchecked) private(set) var tokens: [RuleToken] = []
-    @exclusivity(unchecked) private(set) var starts: [SourceLocation] = []
-    @exclusivity(unchecked) private(set) var ends: [SourceLocation] = []
+    @exclusivity(unchecked) private(set) var tokens: [ScannedToken] = []
     /// A copy of the text; reused (and grown when needed) by `reset`.
-    private var storage: UnsafeMutableBufferPointer<UInt8>
+    @exclusivity(unchecked) private var storage: UnsafeMutableBufferPointer<UInt8>
     /// The length of the text in `storage`.
-    private var length: Int
+    @exclusivity(unchecked) private var length: Int
     private let scanner: RuleScanner
-    @exclusivity(unchecked) private var cursor: TokenLocationCursor
     @exclusivity(unchecked) private var finished = false
 
     init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
         storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 64))
-        _ = storage.initialize(from: bytes)
-        length = bytes.count
-        let text = UnsafeBufferPointer(start: storage.baseAddress, count: length)
-        scanner = RuleScanner(bytes: text, source: source)
-        cursor = TokenLocationCursor(bytes: text, source: source)
-        // A rule has about one token per three bytes; growing three arrays token by token
-        // would cost several reallocations for every rule.
-        let expected = min(bytes.count / 3 + 2, 256)
-        tokens.reserveCapacity(expected)
-        starts.reserveCapacity(expected)
-        ends.reserveCapacity(expected)
+        length = 0
+        scanner = RuleScanner(bytes: UnsafeBufferPointer(start: nil, count: 0), source: source)
+        // A rule has about one token per three bytes; growing the array token by token would
+        // cost several reallocations for every rule.
+        tokens.reserveCapacity(min(bytes.count / 3 + 2, 256))
+        reset(bytes: bytes, source: source)
     }
 
     /// Starts over on another text, keeping the memory of this one for it: a front end that
     /// parses thousands of rules lexes them all with one stream.
     func reset<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
-        if bytes.count > storage.count {
+        let count = bytes.count
+        if count > storage.count {
             storage.deallocate()
-            storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 2 * storage.count))
+            storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 2 * storage.count))
         }
-        _ = UnsafeMutableBufferPointer(rebasing: storage[..<bytes.count]).initialize(from: bytes)
-        length = bytes.count
-        let text = self.bytes
-        scanner.reset(bytes: text, source: source)
-        cursor = TokenLocationCursor(bytes: text, source: source)
-        tokens.removeAll(keepingCapacity: true)
-        starts.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
+        // One block copy where the bytes are contiguous (a native string's view is): going
+        // byte by byte through the view costs several instructions a byte.
+        let copied = bytes.withContiguousStorageIfAvailable { contiguous -> Bool in
+            if let base = contiguous.baseAddress, let target = storage.baseAddress {
+                UnsafeMutableRawPointer(target).copyMemory(from: base, byteCount: count)
+            }
+            return true
+        } ?? false
+        if !copied {
+            _ = UnsafeMutableBufferPointer(rebasing: storage[..<count]).initialize(from: bytes)
+        }
+        length = count
+        scanner.reset(bytes: self.bytes, source: source)
+        if !tokens.isEmpty { tokens.removeAll(keepingCapacity: true) }
         finished = false
     }
 
@@ -61,10 +58,44 @@ final class RuleTokenStream {
     var comments: [RuleComment] { scanner.comments }
     var diagnostics: [Diagnostic] { scanner.diagnostics }
 
-    /// RuleToken `index`; the end-of-file token for any index past the end.
-    func token(_ index: Int) -> RuleToken {
+    /// Token `index`; the end-of-file token for any index past the end.
+    ///
+    /// Inlined: the parser asks for a token several times per token, nearly always one already
+    /// lexed, and reads one or two of its fields.
+    @inline(__always)
+    func token(_ index: Int) -> ScannedToken {
+        if index < tokens.count { return tokens[index] }
+        return lexingToken(index)
+    }
+
+    /// `token(_:)` for a token not lexed yet.
+    @inline(never)
+    private func lexingToken(_ index: Int) -> ScannedToken {
         while tokens.count <= index, !finished { lexOne() }
         return tokens[min(index, tokens.count - 1)]
+    }
+
+    /// The name of an identifier, quoted name or parameter; the contents of a string; "" for
+    /// other tokens.
+    func text(of token: ScannedToken) -> String {
+        switch token.value {
+        case .sourceText(let start, let end): return String(decoding: bytes[start..<end], as: UTF8.self)
+        case .decodedText(let index): return scanner.texts[index]
+        default: return ""
+        }
+    }
+
+    /// `token` in its public, self-contained form.
+    func publicToken(_ token: ScannedToken) -> RuleToken {
+        let value: RuleToken.Value
+        switch token.value {
+        case .none: value = .none
+        case .sourceText, .decodedText: value = .text(text(of: token))
+        case .integer(let integer): value = .integer(integer)
+        case .double(let double): value = .double(double)
+        case .duration(let seconds): value = .duration(seconds)
+        }
+        return RuleToken(kind: token.kind, start: token.start, end: token.end, value: value, isAtLineStart: token.isAtLineStart)
     }
 
     /// Lexes everything that is left.
@@ -75,62 +106,15 @@ final class RuleTokenStream {
     /// Stops lexing: the next token is the end of the text.
     func abandon() {
         guard !finished else { return }
-        append(RuleToken(kind: .endOfFile, start: length, end: length, isAtLineStart: true))
+        append(scanner.endOfText())
     }
 
     private func lexOne() {
         append(scanner.next())
     }
 
-    private func append(_ token: RuleToken) {
+    private func append(_ token: ScannedToken) {
         tokens.append(token)
-        starts.append(cursor.location(at: token.start))
-        ends.append(cursor.location(at: token.end))
         if token.kind == .endOfFile { finished = true }
-    }
-}
-
-/// Computes positions of increasing offsets, counting from the previous one where exact.
-struct TokenLocationCursor {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let source: RuleText
-    /// Whether line breaks in the bytes are line breaks of the positions.
-    private let isFile: Bool
-    private let isTable: Bool
-    private var offset = -1
-    private var location = SourceLocation(line: 1, column: 1)
-
-    init(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
-        self.bytes = bytes
-        self.source = source
-        switch source.mapping {
-        case .file: (isFile, isTable) = (true, false)
-        case .singleLine: (isFile, isTable) = (false, false)
-        case .table: (isFile, isTable) = (false, true)
-        }
-    }
-
-    mutating func location(at target: Int) -> SourceLocation {
-        defer { offset = target }
-        // Counting needs a table-free mapping, a start at a scalar boundary and a target after it.
-        guard !isTable, offset >= 0, target >= offset, target <= bytes.count,
-              offset == bytes.count || bytes[offset] & 0xC0 != 0x80,
-              target == bytes.count || bytes[target] & 0xC0 != 0x80 else {
-            location = source.location(atUTF8Offset: target)
-            return location
-        }
-        var column = location.column
-        var index = offset
-        while index < target {
-            let byte = bytes[index]
-            if isFile, byte == 0x0A || byte == 0x0D {
-                location = source.location(atUTF8Offset: target)
-                return location
-            }
-            if byte & 0xC0 != 0x80 { column += 1 }
-            index += 1
-        }
-        location = SourceLocation(line: location.line, column: column)
-        return location
     }
 }

@@ -1,0 +1,42 @@
+/// A token as the parsers read it: plain data (no reference-counted field), so that looking at
+/// a token, which the parser does several times per token, costs no retain or release.
+///
+/// A token's text (a name, a string's contents) is read from the source bytes where it is
+/// spelled there as it is; only decoded text (escapes, backticked names) is kept in the token
+/// stream's text table. The public `RuleToken` is the self-contained form of the same token.
+struct ScannedToken {
+    /// The decoded value of a literal or a name; `nil` numbers mean the literal was invalid
+    /// (a diagnostic has been reported).
+    enum Value {
+        case none
+        /// The text is the source bytes `start..<end` (an identifier, a plain parameter name,
+        /// the contents of a string without escapes).
+        case sourceText(start: Int, end: Int)
+        /// The text is entry `index` of the stream's text table (string contents with escapes,
+        /// backticked names).
+        case decodedText(Int)
+        case integer(Int?)
+        case double(Double?)
+        /// Duration in seconds.
+        case duration(Int?)
+    }
+
+    var kind: RuleTokenKind
+    /// For an identifier, the keyword it spells (nil for any other word and other kinds).
+    var keyword: RuleKeyword?
+    /// Whether a line break separates this token from the previous one (or from the start).
+    var isAtLineStart: Bool
+    /// UTF-8 offset of the first byte.
+    var start: Int
+    /// UTF-8 offset just past the last byte.
+    var end: Int
+    var value: Value
+    /// The file positions of `start` and `end`.
+    var startLocation: SourceLocation
+    var endLocation: SourceLocation
+
+    /// Whether this is the plain identifier `keyword`.
+    func isKeyword(_ keyword: RuleKeyword) -> Bool {
+        self.keyword == keyword
+    }
+}
