@@ -49,12 +49,20 @@ public enum Frontend {
         diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
         if let program, !diagnostics.contains(where: { $0.severity == .error }) {
             // Constant expressions that would overflow or divide by zero are compile errors.
-            diagnostics += RulePackCompiler.constantErrors(program)
-        }
-        if let program, !diagnostics.contains(where: { $0.severity == .error }) {
             // Lints only warn: the program is still returned. They need a program without
-            // errors: a rule that did not parse would look like one that can never hold.
-            diagnostics += Lints.run(program)
+            // errors (a rule that did not parse would look like one that can never hold), so
+            // their warnings are dropped when there are constant errors. A large program has
+            // both run at once.
+            let constantErrors: [Diagnostic]
+            var warnings: [Diagnostic] = []
+            if program.tips.count > Lints.tipsPerThread {
+                (constantErrors, warnings) = concurrently({ RulePackCompiler.constantErrors(program) }, { Lints.run(program) })
+            } else {
+                constantErrors = RulePackCompiler.constantErrors(program)
+                if !constantErrors.contains(where: { $0.severity == .error }) { warnings = Lints.run(program) }
+            }
+            diagnostics += constantErrors
+            if !constantErrors.contains(where: { $0.severity == .error }) { diagnostics += warnings }
         }
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let hasErrors = diagnostics.contains { $0.severity == .error }

@@ -14,15 +14,13 @@ extension ManifestValueReader {
         switch node.content {
         case .scalar(let scalar):
             if node.hasProperties { return failed }  // the tag or anchor is reported
-            if scalar.isNull, scalar.value.isEmpty {
+            if scalar.style == .plain, scalar.value.isEmpty {
                 report(.syntax, "empty rule", at: node.range, help: "write a rule after '- ', or remove the item")
                 return failed
             }
-            var parserDiagnostics: [Diagnostic] = []
             let (expression, parser) = RuleParser.parseRule(scalar.ruleText(in: file, nearLine: node.range.start.line),
-                                                            reusing: ruleParser, diagnostics: &parserDiagnostics)
+                                                            reusing: ruleParser, diagnostics: &diagnostics)
             ruleParser = parser
-            diagnostics += parserDiagnostics
             return expression
         case .alias:
             return failed

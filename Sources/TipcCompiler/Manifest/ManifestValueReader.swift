@@ -91,7 +91,8 @@ struct ManifestValueReader {
         guard let scalar = scalar(node, expected: "a text", for: what()) else { return nil }
         // A copy, made on this thread: the declaration outlives the YAML document, which may
         // have been read on another thread, and must not pin that thread's memory.
-        return Located(String(decoding: Array(scalar.value.utf8), as: UTF8.self), at: node.range)
+        var value = scalar.value
+        return Located(value.withUTF8 { String(decoding: $0, as: UTF8.self) }, at: node.range)
     }
 
     mutating func integer(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Int>? {
