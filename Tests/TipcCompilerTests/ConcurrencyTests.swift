@@ -41,6 +41,24 @@ struct ConcurrencyTests {
         #expect(received.load(ordering: .sequentiallyConsistent) == 500)
     }
 
+    /// A received element is the receiver's alone: the channel must not keep it, even while
+    /// the producer stays ahead and the channel never empties (it used to keep every element
+    /// until it emptied: the whole YAML file, in a large check).
+    @Test func aChannelKeepsNothingItHandedOn() {
+        final class Item: Sendable {}
+        struct WeakItem { weak var item: Item? }
+        let channel = BoundedChannel<Item, Int>(capacity: 1_000)
+        var sent: [WeakItem] = []
+        for _ in 0..<300 {
+            let item = Item()
+            sent.append(WeakItem(item: item))
+            channel.send(item)
+        }
+        for _ in 0..<200 { _ = channel.receive() }
+        #expect(sent[..<200].allSatisfy { $0.item == nil })
+        #expect(sent[200...].allSatisfy { $0.item != nil })
+    }
+
     @Test func concurrentlyReturnsBothResults() {
         let (here, other) = concurrently({ (1...1_000).reduce(0, +) }, { (1...2_000).reduce(0, +) })
         #expect(here == 500_500)
@@ -55,10 +73,11 @@ struct ConcurrencyTests {
 
 @Suite("Checker, large programs")
 struct LargeProgramCheckerTests {
-    /// A program with more tips than one thread checks: both halves' diagnostics come in tip
-    /// order, and a declaration used only in one half is not reported unused.
-    @Test func tipsCheckedInTwoHalvesReportAsOnePass() {
-        let tipCount = DeclarationChecker.tipsPerThread * 2 + 7
+    /// A large program (its tips freed one by one as they are checked, its lints and constant
+    /// errors found on two threads): diagnostics come in tip order, and a declaration used only
+    /// by the first or the last tip is not reported unused.
+    @Test func aLargeProgramReportsInTipOrder() {
+        let tipCount = Lints.tipsPerThread * 2 + 7
         /// The program; with `typos`, every hundredth tip names an event that does not exist.
         func program(typos: Bool) -> String {
             var text = "tipkit 1\nparam early: Bool = false\nparam late: Bool = false\nparam unused: Bool = false\nevent seen\n"
@@ -78,7 +97,7 @@ struct LargeProgramCheckerTests {
         let unknown = withTypos.diagnostics.filter { $0.code == .unknownEvent }.map(\.message)
         #expect(unknown == stride(from: 3, to: tipCount, by: 100).map { "no event named 'missing\($0)'" })
 
-        // `early` is used only in the first half, `late` only in the second.
+        // `early` is used only by the first tip, `late` only by the last.
         let clean = Frontend.check(sources: [SourceFile(path: "large.tips", text: program(typos: false))])
         #expect(clean.diagnostics.filter { $0.code == .unused }.map(\.message) == ["parameter 'unused' is not used by any rule"])
         let names = clean.program?.tips.map(\.name) ?? []

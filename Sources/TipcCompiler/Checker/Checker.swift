@@ -27,14 +27,7 @@ public enum Checker {
 /// Checks the declarations of a program and drives the expression checker over every rule.
 struct DeclarationChecker {
     var diagnostics: [Diagnostic] = []
-    private(set) var symbols = SymbolTable()
-
-    init() {}
-
-    /// A checker for tips of a program whose names are already declared in `symbols`.
-    private init(symbols: SymbolTable) {
-        self.symbols = symbols
-    }
+    private var symbols = SymbolTable()
 
     mutating func check(_ files: consuming [ManifestFile]) -> CheckedProgram {
         let frequency = checkHeaders(files)
@@ -52,48 +45,22 @@ struct DeclarationChecker {
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
         var decls: [TipDecl] = []
-        decls.reserveCapacity(tipCount)
-        for fileIndex in files.indices {
-            decls += files[fileIndex].tips
-            files[fileIndex].tips = []
+        if files.count == 1 {
+            swap(&decls, &files[0].tips)  // moved, not copied
+        } else {
+            decls.reserveCapacity(tipCount)
+            for fileIndex in files.indices {
+                decls += files[fileIndex].tips
+                files[fileIndex].tips = []
+            }
         }
-        let (tips, expressions) = checkTips(consume decls, parameters: parameters, events: events)
+        var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
+        let tips = checkTipsInOrder(&decls, expressions: &expressions)
         diagnostics += expressions.diagnostics
         let groups = checkGroups(groupDecls)
         reportUnused(parameterDecls, eventDecls, used: expressions)
 
         return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups)
-    }
-
-    /// The most tips checked on one thread: a larger program's tips are checked in two halves
-    /// on two threads.
-    static let tipsPerThread = 512
-
-    /// Checks the tips in order, each declaration freed once checked (see `checkTipsInOrder`);
-    /// a large program in two halves at once, combined in order, so the outcome is the same.
-    private mutating func checkTips(_ decls: consuming [TipDecl], parameters: [CheckedParameter],
-                                    events: [PackEvent]) -> ([CheckedTip], ExpressionChecker) {
-        var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
-        guard decls.count > Self.tipsPerThread else {
-            return (checkTipsInOrder(&decls, expressions: &expressions), expressions)
-        }
-        let middle = decls.count / 2
-        let secondHalf = Handoff(Array(decls[middle...]))
-        decls.removeSubrange(middle...)
-        let worker = DeclarationChecker(symbols: symbols)
-        let ((firstTips, firstExpressions), (secondTips, secondChecker, secondExpressions)) = concurrently({
-            (checkTipsInOrder(&decls, expressions: &expressions), expressions)
-        }, {
-            var checker = worker
-            var expressions = ExpressionChecker(symbols: checker.symbols, parameters: parameters, events: events)
-            var decls = secondHalf.take()
-            let tips = checker.checkTipsInOrder(&decls, expressions: &expressions)
-            return (tips, checker, expressions)
-        })
-        diagnostics += secondChecker.diagnostics
-        var combined = firstExpressions
-        combined.append(secondExpressions)
-        return (firstTips + secondTips, combined)
     }
 
     /// Checks `decls` in order. Each declaration is taken out as it is checked (its slot keeps

@@ -45,14 +45,6 @@ struct ExpressionChecker {
         usedEvents = Array(repeating: false, count: events.count)
     }
 
-    /// Adds what `other` found after what this one found: its diagnostics after these, and
-    /// the parameters and events it saw used. For checking a program's tips in parts.
-    mutating func append(_ other: ExpressionChecker) {
-        diagnostics += other.diagnostics
-        for index in usedParameters.indices where other.usedParameters[index] { usedParameters[index] = true }
-        for index in usedEvents.indices where other.usedEvents[index] { usedEvents[index] = true }
-    }
-
     /// Checks one rule: it must be a Bool expression.
     mutating func checkRule(_ rule: Expression) -> CheckedExpression {
         let checked = check(rule, in: .rule)

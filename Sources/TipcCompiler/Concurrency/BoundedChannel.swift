@@ -6,7 +6,9 @@ import Synchronization
 /// small. Closing it passes a final value (the producer's result) to the consumer.
 final class BoundedChannel<Element: Sendable, Final: Sendable>: Sendable {
     private struct State: ~Copyable {
-        var queue: [Element] = []
+        /// Elements sent; each is set to nil as it is received, so that the channel never
+        /// keeps what it handed on.
+        var queue: [Element?] = []
         /// The first element of `queue` not yet received.
         var head = 0
         var final: Final?
@@ -20,7 +22,10 @@ final class BoundedChannel<Element: Sendable, Final: Sendable>: Sendable {
     private let room: DispatchSemaphore
 
     init(capacity: Int) {
-        room = DispatchSemaphore(value: max(1, capacity))
+        // Made empty and then filled: Dispatch refuses to free a semaphore whose count is below
+        // its initial one, which a channel dropped before it is drained would be.
+        room = DispatchSemaphore(value: 0)
+        for _ in 0..<max(1, capacity) { room.signal() }
     }
 
     /// Sends `element`, waiting while the channel is full. Producer only.
@@ -45,10 +50,14 @@ final class BoundedChannel<Element: Sendable, Final: Sendable>: Sendable {
         available.wait()
         let element = state.withLock { state -> Element? in
             guard state.head < state.queue.count else { return nil }
-            let element = state.queue[state.head]
+            let element = state.queue[state.head].take()
             state.head += 1
             if state.head == state.queue.count {
                 state.queue.removeAll(keepingCapacity: true)
+                state.head = 0
+            } else if state.head >= 64 {
+                // A producer that stays ahead never lets the queue empty: drop the received slots.
+                state.queue.removeFirst(state.head)
                 state.head = 0
             }
             return element

@@ -1,13 +1,13 @@
 import Dispatch
 import Synchronization
 
-/// Runs `other` on a second thread while `here` runs on this one, and returns both results:
+/// Runs `other` on the helper thread while `here` runs on this one, and returns both results:
 /// for splitting a large pass in two (the results are combined in order by the caller, so
 /// the outcome does not depend on which half finishes first).
-/// When no thread can be started, both run here, `here` first.
+/// When there is no helper thread, both run here, `here` first.
 func concurrently<Here, Other: Sendable>(_ here: () -> Here, _ other: @escaping @Sendable () -> Other) -> (Here, Other) {
     let result = Handoff<Other>()
-    guard DedicatedThread.start({ result.put(other()) }) else {
+    guard HelperThread.shared.run({ result.put(other()) }) else {
         return (here(), other())
     }
     let mine = here()

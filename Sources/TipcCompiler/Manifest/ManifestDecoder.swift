@@ -66,7 +66,7 @@ public enum ManifestDecoder {
     private static func readStreaming(_ file: SourceFile, declare: (Entry) -> Void) -> (YAMLNode?, [Diagnostic]) {
         let batchSize = 16
         let channel = BoundedChannel<[Entry], ReadOutcome>(capacity: 16)
-        let readsElsewhere = file.bytes.count >= concurrentReadingThreshold && DedicatedThread.start {
+        let readsElsewhere = file.bytes.count >= concurrentReadingThreshold && HelperThread.shared.run {
             var diagnostics: [Diagnostic] = []
             var batch: [Entry] = []
             let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
