@@ -1,0 +1,123 @@
+import CYAML
+
+/// Streaming: the entries of the top-level sections named in `streamedSections` are handed on
+/// as they complete, each built in arrays of its own that become its document, so that the
+/// whole tree never lives at once.
+extension YAMLDocumentBuilder {
+    /// A top-level section whose entries are handed on instead of kept.
+    struct StreamedSection {
+        var name: String
+        /// The range of each scalar key handed on, to report a repeat.
+        var keyRanges: [String: SourceRange] = [:]
+        /// The builder's own arrays, set aside while an entry is built in arrays of its own
+        /// (nil between entries).
+        var setAside: (records: [YAMLDocument.Record], children: [Int32], values: [String])?
+    }
+
+    /// Hands the completed entries of streamed sections to `entry`, oldest first, and forgets them.
+    mutating func handOnCompletedEntries(to entry: (String, YAMLNode, YAMLNode) -> Void) {
+        guard !completedEntries.isEmpty else { return }
+        for completed in completedEntries { entry(completed.section, completed.key, completed.value) }
+        completedEntries.removeAll(keepingCapacity: true)
+    }
+
+    /// The section a mapping opening now streams: the root is a mapping whose pending key is
+    /// a streamed section's name, written for the first time.
+    mutating func sectionToStream(isMapping: Bool) -> StreamedSection? {
+        guard isMapping, !streamedSections.isEmpty, stack.count == 1, stack[0].isMapping,
+              let key = stack[0].pendingKey, let name = scalarValue(key), streamedSections.contains(name),
+              firstKey(named: name, in: 0) == nil else { return nil }
+        return StreamedSection(name: name)
+    }
+
+    /// The sizes the builder's arrays had before the (complete) subtree of `node`, the last
+    /// one read, was added: each scalar and alias added one value, each collection its children.
+    func marks(before node: Int) -> (records: Int, children: Int, values: Int) {
+        var childCount = children.count, valueCount = values.count
+        for record in records[node...] {
+            switch record.kind {
+            case .scalar, .alias: valueCount -= 1
+            case .mapping, .sequence: childCount -= Int(record.count)
+            }
+        }
+        return (node, childCount, valueCount)
+    }
+
+    /// Starts building an entry of the streamed section in arrays of its own, so that it
+    /// becomes a document without being copied: the key read (the last node, with its
+    /// subtree) moves there, and the builder's arrays are set aside until the entry completes.
+    mutating func beginEntry(key: Int, level: Int) {
+        var entryRecords: [YAMLDocument.Record] = []
+        var entryChildren: [Int32] = []
+        var entryValues: [String] = []
+        // Room for a typical declaration, so that its arrays are not grown node by node.
+        entryRecords.reserveCapacity(32)
+        entryChildren.reserveCapacity(32)
+        entryValues.reserveCapacity(24)
+        if key == records.count - 1, records[key].kind == .scalar, Int(records[key].first) == values.count - 1 {
+            // The usual key, a scalar: its record and its text move.
+            var record = records.removeLast()
+            record.first = 0
+            entryRecords.append(record)
+            entryValues.append(values.removeLast())
+        } else {
+            moveSubtree(of: key, to: &entryRecords, &entryChildren, &entryValues)
+        }
+        swap(&records, &entryRecords)
+        swap(&children, &entryChildren)
+        swap(&values, &entryValues)
+        streamed?.setAside = (entryRecords, entryChildren, entryValues)
+        stack[level].pendingKey = 0
+    }
+
+    /// Moves the (complete) subtree of `node`, the last one read, to the end of other arrays,
+    /// numbered for them.
+    mutating func moveSubtree(of node: Int, to entryRecords: inout [YAMLDocument.Record],
+                                      _ entryChildren: inout [Int32], _ entryValues: inout [String]) {
+        let mark = marks(before: node)
+        let recordBase = Int32(mark.records - entryRecords.count)
+        let childBase = Int32(mark.children - entryChildren.count)
+        let valueBase = Int32(mark.values - entryValues.count)
+        for var record in records[mark.records...] {
+            switch record.kind {
+            case .scalar, .alias: record.first -= valueBase
+            case .mapping, .sequence: record.first -= childBase
+            }
+            entryRecords.append(record)
+        }
+        entryChildren += children[mark.children...].map { $0 - recordBase }
+        entryValues += values[mark.values...]
+        records.removeSubrange(mark.records...)
+        children.removeSubrange(mark.children...)
+        values.removeSubrange(mark.values...)
+    }
+
+    /// Ends the entry being built: its arrays become a document, queued to be handed on (or
+    /// dropped, if its key repeats an earlier one), and the builder's arrays come back.
+    mutating func handOn(key: Int, value: Int, from level: Int) {
+        guard let sectionName = streamed?.name else { return }
+        let name = scalarValue(key)
+        let keyRange = nodeRange(key)
+        let valueEnd = Int(records[value].endOffset)
+        let document = YAMLDocument(pathNumber: file.pathNumber, records: records, children: children, values: values)
+        restoreSetAsideArrays()
+        if let name {
+            if let first = streamed?.keyRanges[name] {
+                diagnostics.append(Self.duplicate(name, at: keyRange, first: first))
+                return
+            }
+            streamed?.keyRanges[name] = keyRange
+        }
+        stack[level].lastEntryEnd = valueEnd
+        completedEntries.append((sectionName, YAMLNode(document, key), YAMLNode(document, value)))
+    }
+
+    /// Brings back the builder's arrays set aside by `beginEntry` (dropping an entry cut short).
+    mutating func restoreSetAsideArrays() {
+        guard let setAside = streamed?.setAside else { return }
+        streamed?.setAside = nil
+        records = setAside.records
+        children = setAside.children
+        values = setAside.values
+    }
+}
