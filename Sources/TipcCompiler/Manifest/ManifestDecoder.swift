@@ -8,10 +8,16 @@ public enum ManifestDecoder {
     static let concurrentReadingThreshold = 64 * 1024
 
     public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
+        decode(file, diagnostics: &diagnostics, readingConcurrently: file.bytes.count >= concurrentReadingThreshold)
+    }
+
+    /// `decode(_:diagnostics:)`, reading the YAML on the helper thread or not, whatever the
+    /// file's size (the result is the same either way).
+    static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic], readingConcurrently: Bool) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
         var reader = ManifestValueReader(file: file)
         let before = diagnostics.count
-        let (read, readDiagnostics) = readStreaming(file) { entry in
+        let (read, readDiagnostics) = readStreaming(file, concurrently: readingConcurrently) { entry in
             declare(entry, in: &manifest, reader: &reader)
         }
         diagnostics += readDiagnostics
@@ -63,10 +69,11 @@ public enum ManifestDecoder {
     /// the YAML tree never lives whole beside the declarations. A large file is read on a
     /// second thread while this one decodes, at most a few hundred declarations ahead: the
     /// syntax tree is built on this thread, the one that checks it and frees it after.
-    private static func readStreaming(_ file: SourceFile, declare: (Entry) -> Void) -> (YAMLNode?, [Diagnostic]) {
+    private static func readStreaming(_ file: SourceFile, concurrently: Bool,
+                                      declare: (Entry) -> Void) -> (YAMLNode?, [Diagnostic]) {
         let batchSize = 16
         let channel = BoundedChannel<[Entry], ReadOutcome>(capacity: 16)
-        let readsElsewhere = file.bytes.count >= concurrentReadingThreshold && HelperThread.shared.run {
+        let readsElsewhere = concurrently && HelperThread.shared.run {
             var diagnostics: [Diagnostic] = []
             var batch: [Entry] = []
             let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
