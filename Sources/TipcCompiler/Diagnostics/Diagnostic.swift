@@ -102,7 +102,8 @@ extension Array where Element == Diagnostic {
     /// Diagnostics in reading order: by file, then position, then code.
     public func sortedForDisplay() -> [Diagnostic] {
         sorted { a, b in
-            if a.range.file != b.range.file { return a.range.file < b.range.file }
+            // Equal numbers are equal paths: the paths are looked up only when they differ.
+            if a.range.fileNumber != b.range.fileNumber { return a.range.file < b.range.file }
             if a.range.start != b.range.start { return a.range.start < b.range.start }
             return a.code.rawValue < b.code.rawValue
         }
