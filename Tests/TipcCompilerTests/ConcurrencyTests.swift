@@ -66,7 +66,9 @@ struct ConcurrencyTests {
     }
 
     @Test func aHandoffMovesItsValueOnce() {
-        let handoff = Handoff<[Int]>([1, 2, 3])
+        let handoff = Handoff<[Int]>()
+        let started = DedicatedThread.start { handoff.put([1, 2, 3]) }
+        #expect(started)
         #expect(handoff.take() == [1, 2, 3])
     }
 }

@@ -21,12 +21,6 @@ final class Handoff<Value: Sendable>: Sendable {
 
     init() {}
 
-    /// Creates a handoff already holding `value`.
-    init(_ newValue: sending Value) {
-        value.withLock { $0 = newValue }
-        ready.signal()
-    }
-
     func put(_ newValue: sending Value) {
         value.withLock { $0 = newValue }
         ready.signal()
