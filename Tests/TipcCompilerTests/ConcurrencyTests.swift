@@ -65,6 +65,15 @@ struct ConcurrencyTests {
         #expect(other == 2_001_000)
     }
 
+    /// Work handed over from the helper thread runs in place: a job waiting for a job queued
+    /// behind it on the same thread would wait forever.
+    @Test(.timeLimit(.minutes(1)))
+    func nestedWorkOnTheHelperThreadRunsInPlace() {
+        let (outer, inner) = concurrently({ 1 }, { concurrently({ 2 }, { 3 }) })
+        #expect(outer == 1)
+        #expect(inner == (2, 3))
+    }
+
     @Test func aHandoffMovesItsValueOnce() {
         let handoff = Handoff<[Int]>()
         let started = DedicatedThread.start { handoff.put([1, 2, 3]) }
