@@ -88,7 +88,7 @@ struct LargeProgramCheckerTests {
     /// errors found on two threads): diagnostics come in tip order, and a declaration used only
     /// by the first or the last tip is not reported unused.
     @Test func aLargeProgramReportsInTipOrder() {
-        let tipCount = Lints.tipsPerThread * 2 + 7
+        let tipCount = Frontend.concurrentLintingThreshold * 2 + 7
         /// The program; with `typos`, every hundredth tip names an event that does not exist.
         func program(typos: Bool) -> String {
             var text = "tipkit 1\nparam early: Bool = false\nparam late: Bool = false\nparam unused: Bool = false\nevent seen\n"

@@ -51,7 +51,9 @@ struct LintAlwaysTrueTests {
         case "constant comparison": rule = Rule.constant(.int(1)).compare(.less, Rule.constant(.int(2)))
         case "promoted int split": rule = Rule.any(n.lt(2.5), n.ge(3))
         case "negative constant": rule = Rule.any(n.gt(Rule.constant(.int(1)).negated), n.le(Rule.constant(.int(1)).negated))
-        default: fatalError("unknown case \(name)")
+        default:
+            Issue.record("unknown case \(name)")
+            return
         }
         b.tip("t", rule)
         #expect(alwaysTrue(b.lint()).count == 1, "\(name)")

@@ -85,7 +85,9 @@ struct LintUnsatisfiableTests {
         case "false rule": rules = [b.p("signedIn"), Rule.never]
         case "negated or": rules = [Rule.not(Rule.any(viewed.count.ge(1), b.p("premium"))), viewed.count.ge(2)]
         case "constant on the left": rules = [Rule.constant(.int(3)).compare(.less, viewed.count), viewed.count.le(3)]
-        default: fatalError("unknown case \(name)")
+        default:
+            Issue.record("unknown case \(name)")
+            return
         }
         b.tip("t", rules: rules)
         #expect(unsatisfiable(b.lint()).count == 1, "\(name)")

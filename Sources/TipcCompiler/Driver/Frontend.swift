@@ -8,6 +8,10 @@ import TipRuntime
 /// The compiler's front door: read sources, parse them with the right front end, check them
 /// as one program. `Compile = Parse + Check → (program, diagnostics)`.
 public enum Frontend {
+    /// Programs of more tips than this have their constant errors and their lints found at
+    /// once, on two threads.
+    static let concurrentLintingThreshold = 1_024
+
     /// The largest source file read (bytes). Real manifests are a few hundred kilobytes at most.
     public static let maximumFileSize = 64 * 1024 * 1024
 
@@ -55,7 +59,7 @@ public enum Frontend {
             // both run at once.
             let constantErrors: [Diagnostic]
             var warnings: [Diagnostic] = []
-            if program.tips.count > Lints.tipsPerThread {
+            if program.tips.count > concurrentLintingThreshold {
                 (constantErrors, warnings) = concurrently({ RulePackCompiler.constantErrors(program) }, { Lints.run(program) })
             } else {
                 constantErrors = RulePackCompiler.constantErrors(program)

@@ -74,30 +74,35 @@ public enum ManifestDecoder {
         let batchSize = 16
         let channel = BoundedChannel<[Entry], ReadOutcome>(capacity: 16)
         let readsElsewhere = concurrently && HelperThread.shared.run {
-            var diagnostics: [Diagnostic] = []
             var batch: [Entry] = []
-            let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
-                batch.append(Entry(section: section, key: key, value: value))
+            let outcome = readEntries(of: file) { entry in
+                batch.append(entry)
                 if batch.count == batchSize {
                     channel.send(batch)
                     batch = []
                 }
             }
             if !batch.isEmpty { channel.send(batch) }
-            channel.close(with: ReadOutcome(root: root, diagnostics: diagnostics))
+            channel.close(with: outcome)
         }
         guard readsElsewhere else {
-            var diagnostics: [Diagnostic] = []
-            let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
-                declare(Entry(section: section, key: key, value: value))
-            }
-            return (root, diagnostics)
+            let outcome = readEntries(of: file, handOn: declare)
+            return (outcome.root, outcome.diagnostics)
         }
         while let batch = channel.receive() {
             for entry in batch { declare(entry) }
         }
         let outcome = channel.takeFinal()
         return (outcome?.root, outcome?.diagnostics ?? [])
+    }
+
+    /// Reads `file`, handing on each declaration of the streamed sections as it completes.
+    private static func readEntries(of file: SourceFile, handOn: (Entry) -> Void) -> ReadOutcome {
+        var diagnostics: [Diagnostic] = []
+        let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
+            handOn(Entry(section: section, key: key, value: value))
+        }
+        return ReadOutcome(root: root, diagnostics: diagnostics)
     }
 
     /// Decodes one declaration into the manifest.
@@ -120,7 +125,7 @@ public enum ManifestDecoder {
     private static func headRange(of file: SourceFile) -> SourceRange {
         let start = SourceLocation(line: 1, column: 1)
         let end = SourceLocation(line: 1, column: 1 + file.lineText(1).unicodeScalars.count)
-        return SourceRange(file: file.path, start: start, end: end)
+        return SourceRange(fileNumber: file.pathNumber, start: start, end: end)
     }
 
     /// `immediate`, `hourly`, `daily`, `weekly`, `monthly`, or a duration (`12h`).

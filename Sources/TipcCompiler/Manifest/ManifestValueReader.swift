@@ -72,9 +72,13 @@ struct ManifestValueReader {
     }
 
     /// A scalar's node and value; nil (reported) for a collection or null.
+    /// A value longer than 15 bytes (a string stored on the heap) is a copy made on this
+    /// thread: declarations keep these values and outlive the YAML document, which may have
+    /// been read on another thread, and must not pin that thread's memory.
     mutating func scalar(_ node: YAMLNode, expected: String, for what: @autoclosure () -> String) -> YAMLScalar? {
         switch node.content {
-        case .scalar(let scalar) where !scalar.isNull:
+        case .scalar(var scalar) where !scalar.isNull:
+            if scalar.value.utf8.count > 15 { scalar.value = scalar.value.withUTF8 { String(decoding: $0, as: UTF8.self) } }
             return scalar
         case .alias:
             return nil
@@ -89,10 +93,7 @@ struct ManifestValueReader {
     /// Any non-null scalar, as text (titles, messages, symbol names).
     mutating func text(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<String>? {
         guard let scalar = scalar(node, expected: "a text", for: what()) else { return nil }
-        // A copy, made on this thread: the declaration outlives the YAML document, which may
-        // have been read on another thread, and must not pin that thread's memory.
-        var value = scalar.value
-        return Located(value.withUTF8 { String(decoding: $0, as: UTF8.self) }, at: node.range)
+        return Located(scalar.value, at: node.range)
     }
 
     mutating func integer(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Int>? {

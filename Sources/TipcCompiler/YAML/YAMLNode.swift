@@ -127,12 +127,6 @@ public struct YAMLNode: Sendable {
 
     public var isAlias: Bool { record.kind == .alias }
 
-    /// Whether this is a null scalar (`~`, `null`, nothing) without anchor or tag.
-    var isNullScalar: Bool {
-        let record = record
-        return record.kind == .scalar && record.style == .plain && YAMLScalar.isNullSpelling(document.values[Int(record.first)])
-    }
-
     /// How a diagnostic names what was found here: "a mapping", "a list", "'abc'", "nothing".
     public var kindDescription: String {
         switch content {
