@@ -1,64 +1,8 @@
-import Synchronization
 import Testing
 @testable import TipcCompiler
 
 @Suite("Concurrency")
 struct ConcurrencyTests {
-    @Test(arguments: [0, 1, 15, 16, 17, 1_000])
-    func aChannelDeliversEveryElementInOrderThenTheFinalValue(count: Int) {
-        let channel = BoundedChannel<Int, String>(capacity: 4)
-        let started = DedicatedThread.start {
-            for value in 0..<count { channel.send(value) }
-            channel.close(with: "done")
-        }
-        #expect(started)
-        var received: [Int] = []
-        while let value = channel.receive() { received.append(value) }
-        #expect(received == Array(0..<count))
-        #expect(channel.takeFinal() == "done")
-        #expect(channel.takeFinal() == nil)
-    }
-
-    @Test func aChannelNeverHoldsMoreThanItsCapacity() {
-        let capacity = 3
-        let sent = Atomic<Int>(0)
-        let received = Atomic<Int>(0)
-        let worst = Atomic<Int>(0)
-        let channel = BoundedChannel<Int, Int>(capacity: capacity)
-        _ = DedicatedThread.start {
-            for value in 0..<500 {
-                channel.send(value)
-                let inFlight = sent.add(1, ordering: .sequentiallyConsistent).newValue
-                    - received.load(ordering: .sequentiallyConsistent)
-                _ = worst.max(inFlight, ordering: .sequentiallyConsistent)
-            }
-            channel.close(with: 0)
-        }
-        while channel.receive() != nil { received.add(1, ordering: .sequentiallyConsistent) }
-        // The consumer counts an element just after taking it, so one more may be counted
-        // as in flight than the channel really holds.
-        #expect(worst.load(ordering: .sequentiallyConsistent) <= capacity + 1)
-        #expect(received.load(ordering: .sequentiallyConsistent) == 500)
-    }
-
-    /// A received element is the receiver's alone: the channel must not keep it, even while
-    /// the producer stays ahead and the channel never empties (it used to keep every element
-    /// until it emptied: the whole YAML file, in a large check).
-    @Test func aChannelKeepsNothingItHandedOn() {
-        final class Item: Sendable {}
-        struct WeakItem { weak var item: Item? }
-        let channel = BoundedChannel<Item, Int>(capacity: 1_000)
-        var sent: [WeakItem] = []
-        for _ in 0..<300 {
-            let item = Item()
-            sent.append(WeakItem(item: item))
-            channel.send(item)
-        }
-        for _ in 0..<200 { _ = channel.receive() }
-        #expect(sent[..<200].allSatisfy { $0.item == nil })
-        #expect(sent[200...].allSatisfy { $0.item != nil })
-    }
-
     @Test func concurrentlyReturnsBothResults() {
         let (here, other) = concurrently({ (1...1_000).reduce(0, +) }, { (1...2_000).reduce(0, +) })
         #expect(here == 500_500)

@@ -10,6 +10,8 @@ public enum Checker {
     public static let maximumRulesPerTip = 1_000
     /// The most tips one program may have (a `limit` error beyond). Real apps have dozens.
     public static let maximumTipsPerProgram = 100_000
+    /// Programs of more tips than this have them checked in two halves at once.
+    static let concurrentCheckingThreshold = 1_024
 
     /// Checks `files` as one program. Returns the checked program, or nil when there are errors
     /// (warnings do not prevent it).
@@ -63,10 +65,32 @@ struct DeclarationChecker {
         return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups)
     }
 
+    /// Checks `decls`, and gives their checked tips and diagnostics in order. A large program's
+    /// second half is checked at once on the helper thread (where the second half of a large
+    /// file was decoded, see `ManifestDecoder`), by a checker of its own whose findings come
+    /// after this one's.
+    private mutating func checkTipsInOrder(_ decls: inout [TipDecl], expressions: inout ExpressionChecker) -> [CheckedTip] {
+        guard decls.count > Checker.concurrentCheckingThreshold else { return checkTips(&decls, expressions: &expressions) }
+        let secondHalf = Handoff<[TipDecl]>()
+        secondHalf.put(Array(decls[(decls.count / 2)...]))
+        decls.removeSubrange((decls.count / 2)...)
+        var sibling = self
+        sibling.diagnostics = []
+        let siblingExpressions = ExpressionChecker(symbols: expressions.symbols, parameters: expressions.parameters, events: expressions.events)
+        let (firstTips, second) = concurrently({ checkTips(&decls, expressions: &expressions) }, { [sibling] in
+            var checker = sibling, expressions = siblingExpressions, decls = secondHalf.take()
+            let tips = checker.checkTips(&decls, expressions: &expressions)
+            return (tips: tips, diagnostics: checker.diagnostics, expressions: expressions)
+        })
+        diagnostics += second.diagnostics
+        expressions.absorb(second.expressions)
+        return firstTips + second.tips
+    }
+
     /// Checks `decls` in order. Each declaration is taken out as it is checked (its slot keeps
     /// only the name), so that it is freed right after: the syntax tree and the checked
     /// program never both live whole.
-    private mutating func checkTipsInOrder(_ decls: inout [TipDecl], expressions: inout ExpressionChecker) -> [CheckedTip] {
+    private mutating func checkTips(_ decls: inout [TipDecl], expressions: inout ExpressionChecker) -> [CheckedTip] {
         var tips: [CheckedTip] = []
         tips.reserveCapacity(decls.count)
         for index in decls.indices {

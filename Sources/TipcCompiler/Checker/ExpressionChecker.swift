@@ -45,6 +45,14 @@ struct ExpressionChecker {
         usedEvents = Array(repeating: false, count: events.count)
     }
 
+    /// Takes in what `other`, made with the same declarations, found in other rules: its
+    /// diagnostics (after these) and the parameters and events it saw used.
+    mutating func absorb(_ other: ExpressionChecker) {
+        diagnostics += other.diagnostics
+        for index in usedParameters.indices where other.usedParameters[index] { usedParameters[index] = true }
+        for index in usedEvents.indices where other.usedEvents[index] { usedEvents[index] = true }
+    }
+
     /// Checks one rule: it must be a Bool expression.
     mutating func checkRule(_ rule: Expression) -> CheckedExpression {
         let checked = check(rule, in: .rule)

@@ -8,8 +8,8 @@ import TipRuntime
 /// The compiler's front door: read sources, parse them with the right front end, check them
 /// as one program. `Compile = Parse + Check → (program, diagnostics)`.
 public enum Frontend {
-    /// Programs of more tips than this have their constant errors and their lints found at
-    /// once, on two threads.
+    /// Programs of more tips than this have their constant errors and their lints found in two
+    /// halves at once, on two threads.
     static let concurrentLintingThreshold = 1_024
 
     /// The largest source file read (bytes). Real manifests are a few hundred kilobytes at most.
@@ -56,11 +56,17 @@ public enum Frontend {
             // Lints only warn: the program is still returned. They need a program without
             // errors (a rule that did not parse would look like one that can never hold), so
             // their warnings are dropped when there are constant errors. A large program has
-            // both run at once.
+            // both run in two halves at once, each half of the tips on a thread of its own
+            // (threads sharing a tip would contend for the reference counts of its rules).
             let constantErrors: [Diagnostic]
             var warnings: [Diagnostic] = []
             if program.tips.count > concurrentLintingThreshold {
-                (constantErrors, warnings) = concurrently({ RulePackCompiler.constantErrors(program) }, { Lints.run(program) })
+                let half = program.tips.count / 2
+                let halves = [0..<half, half..<program.tips.count]
+                let (first, second) = concurrently({ constantErrorsAndLints(program, tips: halves[0]) },
+                                                   { constantErrorsAndLints(program, tips: halves[1]) })
+                constantErrors = first.constantErrors + second.constantErrors
+                warnings = first.warnings + second.warnings
             } else {
                 constantErrors = RulePackCompiler.constantErrors(program)
                 if !constantErrors.contains(where: { $0.severity == .error }) { warnings = Lints.run(program) }
@@ -72,6 +78,11 @@ public enum Frontend {
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return Result(sources: sourceMap, files: kept, fileCount: sources.count, diagnostics: diagnostics.sortedForDisplay(),
                       program: hasErrors ? nil : program)
+    }
+
+    /// The constant errors and the lints' warnings of the tips `range` of `program`.
+    private static func constantErrorsAndLints(_ program: CheckedProgram, tips range: Range<Int>) -> (constantErrors: [Diagnostic], warnings: [Diagnostic]) {
+        (RulePackCompiler.constantErrors(program, tips: range), Lints.run(program, tips: range))
     }
 
     /// Drops the checker's diagnostics that only repeat what a front-end error already said:

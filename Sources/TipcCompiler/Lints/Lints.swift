@@ -5,12 +5,17 @@
 public enum Lints {
     /// Runs every lint over a program the checker accepted, tip by tip, in program order.
     public static func run(_ program: CheckedProgram) -> [Diagnostic] {
+        run(program, tips: program.tips.indices)
+    }
+
+    /// Runs every lint over the tips `range` of a program the checker accepted, in order.
+    public static func run(_ program: CheckedProgram, tips range: Range<Int>) -> [Diagnostic] {
         var extraction = ConstraintExtraction(parameters: program.parameters)
         var diagnostics: [Diagnostic] = []
         var outcomes: [RuleOutcomes] = []
         // Tips are read in place: copying one (as `for tip in` does) costs a retain per field.
         program.tips.withUnsafeBufferPointer { tips in
-            for tip in tips.indices {
+            for tip in range {
                 extraction.startTip()
                 let sharesQuantities = extraction.outcomes(ofRules: tips[tip].rules, into: &outcomes)
                 // The quick answers from the outcomes settle most tips; the rest get the full analysis.

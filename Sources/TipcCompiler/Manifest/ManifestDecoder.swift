@@ -4,25 +4,40 @@
 /// position; decoding goes on after each, so one run reports all of them. Required keys that
 /// are absent are left nil for the checker, which reports `missing-key` for both front ends.
 public enum ManifestDecoder {
-    /// Files at least this large are read on a second thread while this one decodes.
+    /// Files at least this large are read in two parts at once, on two threads, when they have
+    /// a split point (see `YAMLSplitPoint`).
     static let concurrentReadingThreshold = 64 * 1024
 
     public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
         decode(file, diagnostics: &diagnostics, readingConcurrently: file.bytes.count >= concurrentReadingThreshold)
     }
 
-    /// `decode(_:diagnostics:)`, reading the YAML on the helper thread or not, whatever the
-    /// file's size (the result is the same either way).
+    /// `decode(_:diagnostics:)`, trying to read the file in two parts at once or not, whatever
+    /// its size (the result is the same either way).
     static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic], readingConcurrently: Bool) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
-        var reader = ManifestValueReader(file: file)
         let before = diagnostics.count
-        let (read, readDiagnostics) = readStreaming(file, concurrently: readingConcurrently) { entry in
-            declare(entry, in: &manifest, reader: &reader)
+        let read: YAMLNode?
+        if readingConcurrently, let split = YAMLSplitPoint.find(in: file), let parts = decodeInTwoParts(file, at: split) {
+            read = parts.root
+            for part in [parts.head, parts.tail] {
+                manifest.parameters += part.declarations.parameters
+                manifest.events += part.declarations.events
+                manifest.tips += part.declarations.tips
+                manifest.groups += part.declarations.groups
+                diagnostics += part.diagnostics
+            }
+        } else {
+            let part = decodePart(.whole, of: file, isASCII: false)
+            read = part.outcome.root
+            manifest.parameters = part.declarations.parameters
+            manifest.events = part.declarations.events
+            manifest.tips = part.declarations.tips
+            manifest.groups = part.declarations.groups
+            diagnostics += part.outcome.diagnostics
+            diagnostics += part.diagnostics
         }
-        diagnostics += readDiagnostics
-        diagnostics += reader.diagnostics
-        reader.diagnostics.removeAll()
+        var reader = ManifestValueReader(file: file)
         guard let root = read, root.pairs != nil else {
             // YAML that did not read already has its error; "found nothing" would only repeat it.
             if read == nil && diagnostics[before...].contains(where: { $0.severity == .error }) { return manifest }
@@ -52,70 +67,56 @@ public enum ManifestDecoder {
     /// The sections whose entries are declarations, decoded one by one as they are read.
     private static let streamedSections: Set<String> = ["parameters", "events", "tips", "groups"]
 
-    /// One declaration as the YAML reader hands it on.
-    private struct Entry: Sendable {
-        var section: String
-        var key: YAMLNode
-        var value: YAMLNode
+    /// Declarations in file order.
+    struct Declarations: Sendable {
+        var parameters: [ParameterDecl] = []
+        var events: [EventDecl] = []
+        var tips: [TipDecl] = []
+        var groups: [GroupDecl] = []
     }
 
-    /// What reading the YAML gave besides its entries.
-    private struct ReadOutcome: Sendable {
-        var root: YAMLNode?
+    /// The declarations decoded from one part of a file, and the problems found there.
+    struct DecodedPart: Sendable {
+        var outcome: YAMLReader.PartOutcome
+        var declarations: Declarations
+        /// Problems of the declarations' values (the YAML's own are in `outcome`).
         var diagnostics: [Diagnostic]
     }
 
-    /// Reads `file`, handing each declaration to `declare` as the reader completes it, so that
-    /// the YAML tree never lives whole beside the declarations. A large file is read on a
-    /// second thread while this one decodes, at most a few hundred declarations ahead: the
-    /// syntax tree is built on this thread, the one that checks it and frees it after.
-    private static func readStreaming(_ file: SourceFile, concurrently: Bool,
-                                      declare: (Entry) -> Void) -> (YAMLNode?, [Diagnostic]) {
-        let batchSize = 16
-        let channel = BoundedChannel<[Entry], ReadOutcome>(capacity: 16)
-        let readsElsewhere = concurrently && HelperThread.shared.run {
-            var batch: [Entry] = []
-            let outcome = readEntries(of: file) { entry in
-                batch.append(entry)
-                if batch.count == batchSize {
-                    channel.send(batch)
-                    batch = []
-                }
-            }
-            if !batch.isEmpty { channel.send(batch) }
-            channel.close(with: outcome)
+    /// Reads a part of `file`, decoding each declaration as the reader completes it, so that the
+    /// YAML tree never lives whole beside the declarations (`isASCII`: see `YAMLReader.readPart`).
+    static func decodePart(_ part: YAMLReadPart, of file: SourceFile, isASCII: Bool) -> DecodedPart {
+        var declarations = Declarations()
+        var reader = ManifestValueReader(file: file)
+        let outcome = YAMLReader.readPart(part, of: file, isASCII: isASCII, streaming: streamedSections) { section, key, value in
+            declare(section: section, key: key, value: value, in: &declarations, reader: &reader)
         }
-        guard readsElsewhere else {
-            let outcome = readEntries(of: file, handOn: declare)
-            return (outcome.root, outcome.diagnostics)
-        }
-        while let batch = channel.receive() {
-            for entry in batch { declare(entry) }
-        }
-        let outcome = channel.takeFinal()
-        return (outcome?.root, outcome?.diagnostics ?? [])
+        return DecodedPart(outcome: outcome, declarations: declarations, diagnostics: reader.diagnostics)
     }
 
-    /// Reads `file`, handing on each declaration of the streamed sections as it completes.
-    private static func readEntries(of file: SourceFile, handOn: (Entry) -> Void) -> ReadOutcome {
-        var diagnostics: [Diagnostic] = []
-        let root = YAMLReader.read(file, diagnostics: &diagnostics, streaming: streamedSections) { section, key, value in
-            handOn(Entry(section: section, key: key, value: value))
-        }
-        return ReadOutcome(root: root, diagnostics: diagnostics)
+    /// Reads and decodes `file` in two parts at once (the head here, the tail on the helper
+    /// thread, each decoding what it reads, so that neither frees what the other allocated), or
+    /// nil when the parts do not read as the whole file would (see `YAMLReader.join`).
+    static func decodeInTwoParts(_ file: SourceFile, at split: YAMLSplitPoint) -> (root: YAMLNode, head: DecodedPart, tail: DecodedPart)? {
+        let isASCII = YAMLCharacterOffsets.isASCII(file.bytes)
+        let (head, tail) = concurrently({ decodePart(.head(split), of: file, isASCII: isASCII) },
+                                        { decodePart(.tail(split), of: file, isASCII: isASCII) })
+        guard let root = YAMLReader.join(head: head.outcome, tail: tail.outcome, at: split) else { return nil }
+        return (root, head, tail)
     }
 
     /// Decodes one declaration into the manifest.
-    private static func declare(_ entry: Entry, in manifest: inout ManifestFile, reader: inout ManifestValueReader) {
-        switch entry.section {
+    private static func declare(section: String, key: YAMLNode, value: YAMLNode, in manifest: inout Declarations,
+                                reader: inout ManifestValueReader) {
+        switch section {
         case "parameters":
-            if let parameter = reader.parameter(named: entry.key, entry.value) { manifest.parameters.append(parameter) }
+            if let parameter = reader.parameter(named: key, value) { manifest.parameters.append(parameter) }
         case "events":
-            if let event = reader.event(named: entry.key, entry.value) { manifest.events.append(event) }
+            if let event = reader.event(named: key, value) { manifest.events.append(event) }
         case "tips":
-            if let tip = reader.tip(named: entry.key, entry.value) { manifest.tips.append(tip) }
+            if let tip = reader.tip(named: key, value) { manifest.tips.append(tip) }
         case "groups":
-            if let group = reader.group(named: entry.key, entry.value) { manifest.groups.append(group) }
+            if let group = reader.group(named: key, value) { manifest.groups.append(group) }
         default:
             break
         }

@@ -2,37 +2,66 @@
 /// scalars), not bytes, and does not count a leading byte order mark; a CR LF pair counts as two.
 /// Marks arrive nearly in order, so a cursor that walks from the previous answer is cheap.
 struct YAMLCharacterOffsets {
+    /// A run of the file's bytes that libyaml reads, and the character index it starts at.
+    private struct Piece {
+        var bytes: Range<Int>
+        var firstCharacter: Int
+    }
+
     private let bytes: [UInt8]
-    private let base: Int
-    private var characterIndex = 0
+    private let pieces: [Piece]
+    /// The cursor: a piece, and a character of it with its offset.
+    private var piece = 0
+    private var characterIndex: Int
     private var byteOffset: Int
     /// Whether every byte is ASCII (no BOM either): then characters are bytes.
     private let isASCII: Bool
 
-    /// `bytes` must be valid UTF-8.
+    /// Offsets for libyaml reading the whole of `file`, which must be valid UTF-8.
     init(file: SourceFile) {
-        self.bytes = file.bytes
-        self.base = file.hasByteOrderMark ? 3 : 0
-        self.byteOffset = base
-        self.isASCII = Self.isASCII(file.bytes)
+        self.init(file: file, reading: [(file.hasByteOrderMark ? 3 : 0)..<file.bytes.count], isASCII: Self.isASCII(file.bytes))
     }
 
-    /// The UTF-8 offset of character `index` (clamped to the file).
+    /// Offsets for libyaml reading the runs `ranges` of `file` one after the other (the second
+    /// part of a file read in two parts: its section's header line, then the rest of the file).
+    init(file: SourceFile, reading ranges: [Range<Int>], isASCII: Bool) {
+        self.bytes = file.bytes
+        self.isASCII = isASCII
+        var pieces: [Piece] = []
+        var characters = 0
+        for range in ranges {
+            pieces.append(Piece(bytes: range, firstCharacter: characters))
+            characters += isASCII ? range.count : file.bytes[range].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        }
+        self.pieces = pieces
+        self.characterIndex = 0
+        self.byteOffset = pieces.first?.bytes.lowerBound ?? 0
+    }
+
+    /// The UTF-8 offset of character `index` (clamped to the piece holding it).
     mutating func byteOffset(ofCharacter index: Int) -> Int {
-        if isASCII { return min(max(0, index), bytes.count) }
-        while characterIndex < index, byteOffset < bytes.count {
+        var holder = pieces.count - 1
+        while holder > 0, pieces[holder].firstCharacter > index { holder -= 1 }
+        let bounds = pieces[holder].bytes
+        if isASCII { return min(max(bounds.lowerBound, bounds.lowerBound + index - pieces[holder].firstCharacter), bounds.upperBound) }
+        if holder != piece {
+            piece = holder
+            characterIndex = pieces[holder].firstCharacter
+            byteOffset = bounds.lowerBound
+        }
+        while characterIndex < index, byteOffset < bounds.upperBound {
             byteOffset += Self.sequenceLength(lead: bytes[byteOffset])
             characterIndex += 1
         }
-        while characterIndex > index, byteOffset > base {
+        while characterIndex > index, byteOffset > bounds.lowerBound {
             byteOffset -= 1
-            while byteOffset > base, bytes[byteOffset] & 0xC0 == 0x80 { byteOffset -= 1 }
+            while byteOffset > bounds.lowerBound, bytes[byteOffset] & 0xC0 == 0x80 { byteOffset -= 1 }
             characterIndex -= 1
         }
-        return min(byteOffset, bytes.count)
+        return min(byteOffset, bounds.upperBound)
     }
 
-    private static func isASCII(_ bytes: [UInt8]) -> Bool {
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buffer in
             var index = 0
             var bits: UInt64 = 0

@@ -56,7 +56,7 @@ extension YAMLDocumentBuilder {
     /// A tab in the leading white space of a line with content, outside multi-line scalars.
     mutating func reportTabIndentation() {
         var scalarIndex = 0
-        for (index, lineStart) in file.lineStarts.enumerated() {
+        for (index, lineStart) in file.lineStarts.enumerated() where readsLine(startingAt: lineStart) {
             while scalarIndex < multilineScalars.count, multilineScalars[scalarIndex].upperBound <= lineStart { scalarIndex += 1 }
             if scalarIndex < multilineScalars.count, multilineScalars[scalarIndex].lowerBound < lineStart { continue }
             if let diagnostic = tabIndentation(line: index + 1) { diagnostics.append(diagnostic) }

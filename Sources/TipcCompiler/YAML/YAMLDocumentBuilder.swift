@@ -48,11 +48,24 @@ struct YAMLDocumentBuilder {
     var streamed: StreamedSection?
     /// Entries of streamed sections completed and not yet handed on.
     var completedEntries: [(section: String, key: YAMLNode, value: YAMLNode)] = []
+    /// Streamed sections closed before the open one.
+    var closedSections: [StreamedSection] = []
+    /// The part of the file read (see `YAMLReadPart`).
+    let part: YAMLReadPart
+    /// Reading the head of a file read in two parts: whether it ended at the split point,
+    /// confirmed there.
+    var reachedSplit = false
 
-    init(file: SourceFile, streamedSections: Set<String> = []) {
+    init(file: SourceFile, streamedSections: Set<String> = [], part: YAMLReadPart = .whole, isASCII: Bool? = nil) {
         self.file = file
         self.streamedSections = streamedSections
-        self.offsets = YAMLCharacterOffsets(file: file)
+        self.part = part
+        if case .tail(let split) = part {
+            self.offsets = YAMLCharacterOffsets(file: file, reading: [split.header, split.offset..<file.bytes.count],
+                                                isASCII: isASCII ?? YAMLCharacterOffsets.isASCII(file.bytes))
+        } else {
+            self.offsets = YAMLCharacterOffsets(file: file)
+        }
         self.positions = SourceLocationCursor(file: file)
     }
 
@@ -73,6 +86,10 @@ struct YAMLDocumentBuilder {
 
     mutating func handle(_ event: yaml_event_t) {
         let start = offset(event.start_mark)
+        if case .head(let split) = part, start >= split.offset, Self.isNode(event) {
+            endHead(at: split, with: event, start: start)
+            return
+        }
         let end = offset(event.end_mark)
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
@@ -130,7 +147,10 @@ struct YAMLDocumentBuilder {
                 return
             }
             let section = sectionToStream(isMapping: isMapping)
-            if let section { streamed = section }
+            if let section {
+                if let closed = streamed { closedSections.append(closed) }
+                streamed = section
+            }
             let location = positions.location(atUTF8Offset: contentStart)
             records.append(YAMLDocument.Record(kind: isMapping ? .mapping : .sequence, isFlow: isFlow,
                                                hasProperties: anchor != nil || tag != nil,

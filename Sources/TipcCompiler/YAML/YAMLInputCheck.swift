@@ -4,9 +4,14 @@
 enum YAMLInputCheck {
     /// The first encoding problem of `file`, or nil.
     static func firstProblem(in file: SourceFile) -> Diagnostic? {
+        firstProblem(in: file, bytes: (file.hasByteOrderMark ? 3 : 0)..<file.bytes.count)
+    }
+
+    /// The first encoding problem of the bytes `range` of `file` (which starts a character).
+    static func firstProblem(in file: SourceFile, bytes range: Range<Int>) -> Diagnostic? {
         let bytes = file.bytes
-        var index = file.hasByteOrderMark ? 3 : 0
-        while index < bytes.count {
+        var index = range.lowerBound
+        while index < range.upperBound {
             let byte = bytes[index]
             if byte < 0x80 {
                 if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {

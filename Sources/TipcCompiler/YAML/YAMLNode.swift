@@ -127,6 +127,8 @@ public struct YAMLNode: Sendable {
 
     public var isAlias: Bool { record.kind == .alias }
 
+    var isMapping: Bool { record.kind == .mapping }
+
     /// How a diagnostic names what was found here: "a mapping", "a list", "'abc'", "nothing".
     public var kindDescription: String {
         switch content {

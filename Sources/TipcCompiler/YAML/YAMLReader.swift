@@ -34,6 +34,14 @@ public enum YAMLReader {
         }
         guard !file.bytes.isEmpty else { return nil }
         var builder = YAMLDocumentBuilder(file: file, streamedSections: streamedSections)
+        run(&builder, entry: entry)
+        diagnostics += builder.diagnostics
+        return builder.root
+    }
+
+    /// Drives libyaml over the builder's part of its file, handing on entries as they complete.
+    static func run(_ builder: inout YAMLDocumentBuilder, entry: (String, YAMLNode, YAMLNode) -> Void) {
+        let file = builder.file
         file.bytes.withUnsafeBufferPointer { buffer in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) == 1 else {
@@ -41,21 +49,32 @@ public enum YAMLReader {
                 return
             }
             defer { yaml_parser_delete(&parser) }
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var event = yaml_event_t()
-            while !builder.isFinished {
-                guard yaml_parser_parse(&parser, &event) == 1 else {
-                    builder.failWithParserError(parser)
-                    break
-                }
-                builder.handle(event)
-                yaml_event_delete(&event)
-                builder.handOnCompletedEntries(to: entry)
+            guard case .tail(let split) = builder.part else {
+                yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+                parse(&parser, into: &builder, entry: entry)
+                return
+            }
+            var input = PiecewiseInput(bytes: buffer, pieces: [split.header, split.offset..<buffer.count])
+            withUnsafeMutablePointer(to: &input) { input in
+                yaml_parser_set_input(&parser, PiecewiseInput.read, input)
+                parse(&parser, into: &builder, entry: entry)
             }
         }
         builder.finish()
         builder.handOnCompletedEntries(to: entry)
-        diagnostics += builder.diagnostics
-        return builder.root
+    }
+
+    private static func parse(_ parser: inout yaml_parser_t, into builder: inout YAMLDocumentBuilder,
+                              entry: (String, YAMLNode, YAMLNode) -> Void) {
+        var event = yaml_event_t()
+        while !builder.isFinished {
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                builder.failWithParserError(parser)
+                break
+            }
+            builder.handle(event)
+            yaml_event_delete(&event)
+            builder.handOnCompletedEntries(to: entry)
+        }
     }
 }
