@@ -11,21 +11,19 @@ extension ManifestValueReader {
         var parameter = ParameterDecl(name: name, type: nil, defaultValue: nil,
                                       comments: comments(above: key.range.start.line), range: declarationRange(key, node))
         var defaultNode: YAMLNode?
-        for (field, pair) in entries(of: node, for: what, allowed: ManifestKeys.parameterKeys) {
+        for (field, pair) in entries(of: node, for: what, keys: ManifestKeys.Parameter.self) {
             switch field {
-            case "type":
+            case .type:
                 parameter.type = typeName(pair.value, for: "the type of \(what)")
-            case "default":
+            case .default:
                 defaultNode = pair.value
-            case "values":
+            case .values:
                 guard let items = sequence(pair.value, for: "the values of \(what)") else { continue }
                 parameter.values = items.compactMap { item in
                     text(item, for: "a value of \(what)").map { Located($0.value, at: $0.range) }
                 }
-            case "transient":
+            case .transient:
                 parameter.isTransient = bool(pair.value, for: "'transient' of \(what)")?.value ?? false
-            default:
-                break
             }
         }
         if let defaultNode {
@@ -59,27 +57,25 @@ extension ManifestValueReader {
         guard !node.isTruncated, let name = identifier(key, for: "an event") else { return nil }
         let what = "event '\(name.name)'"
         var event = EventDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what, allowed: ManifestKeys.eventKeys) {
+        for (field, pair) in entries(of: node, for: what, keys: ManifestKeys.Event.self) {
             switch field {
-            case "donationLimit":
+            case .donationLimit:
                 var limit = DonationLimitDecl()
                 for (limitKey, limitPair) in entries(of: pair.value, for: "the donation limit of \(what)",
-                                                     allowed: ManifestKeys.donationLimitKeys) {
-                    if limitKey == "maximumCount" {
+                                                     keys: ManifestKeys.DonationLimit.self) {
+                    if limitKey == .maximumCount {
                         limit.maximumCount = count(limitPair.value, for: "'maximumCount'")
                     } else {
                         limit.maximumAgeSeconds = duration(limitPair.value, for: "'maximumAge'")
                     }
                 }
                 event.donationLimit = limit
-            case "value":
+            case .value:
                 for (_, fieldPair) in entries(of: pair.value, for: "the value of \(what)", allowed: nil) {
                     guard let fieldName = identifier(fieldPair.key, for: "a field of \(what)") else { continue }
                     event.fields.append(FieldDecl(name: fieldName,
                                                   type: typeName(fieldPair.value, for: "field '\(fieldName.name)' of \(what)")))
                 }
-            default:
-                break
             }
         }
         return event
@@ -89,18 +85,17 @@ extension ManifestValueReader {
         guard !node.isTruncated, let name = identifier(key, for: "a tip") else { return nil }
         let what = "tip '\(name.name)'"
         var tip = TipDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what, allowed: ManifestKeys.tipKeys) {
+        for (field, pair) in entries(of: node, for: what, keys: ManifestKeys.Tip.self) {
             let value = pair.value
             switch field {
-            case "title": tip.title = text(value, for: "the title of \(what)")
-            case "message": tip.message = text(value, for: "the message of \(what)")
-            case "image": tip.image = image(value, for: what)
-            case "actions": tip.actions = actions(value, for: what)
-            case "maxDisplayCount": tip.maxDisplayCount = count(value, for: "'maxDisplayCount'")
-            case "maxDisplayDuration": tip.maxDisplayDurationSeconds = duration(value, for: "'maxDisplayDuration'")
-            case "ignoresDisplayFrequency": tip.ignoresDisplayFrequency = bool(value, for: "'ignoresDisplayFrequency'")
-            case "rules": tip.rules = rules(value, for: what)
-            default: break
+            case .title: tip.title = text(value, for: "the title of \(what)")
+            case .message: tip.message = text(value, for: "the message of \(what)")
+            case .image: tip.image = image(value, for: what)
+            case .actions: tip.actions = actions(value, for: what)
+            case .maxDisplayCount: tip.maxDisplayCount = count(value, for: "'maxDisplayCount'")
+            case .maxDisplayDuration: tip.maxDisplayDurationSeconds = duration(value, for: "'maxDisplayDuration'")
+            case .ignoresDisplayFrequency: tip.ignoresDisplayFrequency = bool(value, for: "'ignoresDisplayFrequency'")
+            case .rules: tip.rules = rules(value, for: what)
             }
         }
         return tip
@@ -110,7 +105,7 @@ extension ManifestValueReader {
     private mutating func image(_ node: YAMLNode, for what: String) -> Located<TipImage>? {
         if node.pairs != nil {
             var asset: Located<TipImage>?
-            for (_, pair) in entries(of: node, for: "the image of \(what)", allowed: ManifestKeys.imageKeys) {
+            for (_, pair) in entries(of: node, for: "the image of \(what)", keys: ManifestKeys.Image.self) {
                 asset = text(pair.value, for: "'asset'").map { Located(.asset($0.value), at: node.range) }
             }
             if asset == nil, !node.isTruncated, node.pairs?.isEmpty == true {
@@ -129,8 +124,8 @@ extension ManifestValueReader {
         for item in items {
             var id: Identifier?
             var title: Located<String>?
-            for (field, pair) in entries(of: item, for: "an action of \(what)", allowed: ManifestKeys.actionKeys) {
-                if field == "id" {
+            for (field, pair) in entries(of: item, for: "an action of \(what)", keys: ManifestKeys.Action.self) {
+                if field == .id {
                     id = identifier(pair.value, for: "an action id")
                 } else {
                     title = text(pair.value, for: "the title of an action")
@@ -150,8 +145,8 @@ extension ManifestValueReader {
         let what = "group '\(name.name)'"
         var group = GroupDecl(name: name, priority: nil, tips: [], comments: comments(above: key.range.start.line),
                               range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what, allowed: ManifestKeys.groupKeys) {
-            if field == "priority" {
+        for (field, pair) in entries(of: node, for: what, keys: ManifestKeys.Group.self) {
+            if field == .priority {
                 guard let scalar = scalar(pair.value, expected: "a priority", for: "the priority of \(what)") else { continue }
                 if let priority = GroupPriority(rawValue: scalar.value) {
                     group.priority = Located(priority, at: pair.value.range)

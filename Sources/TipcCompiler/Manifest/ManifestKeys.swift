@@ -2,12 +2,61 @@
 /// did-you-mean.
 enum ManifestKeys {
     static let fileKeys = ["tipkit", "displayFrequency", "parameters", "events", "tips", "groups"]
-    static let parameterKeys = ["type", "default", "values", "transient"]
-    static let eventKeys = ["donationLimit", "value"]
-    static let donationLimitKeys = ["maximumCount", "maximumAge"]
-    static let tipKeys = ["title", "message", "image", "actions", "maxDisplayCount", "maxDisplayDuration",
-                          "ignoresDisplayFrequency", "rules"]
-    static let imageKeys = ["asset"]
-    static let actionKeys = ["id", "title"]
-    static let groupKeys = ["priority", "tips"]
+
+    /// The keys of a parameter.
+    enum Parameter: String, ManifestKeySet {
+        case type, `default`, values, transient
+    }
+
+    /// The keys of an event.
+    enum Event: String, ManifestKeySet {
+        case donationLimit, value
+    }
+
+    /// The keys of an event's donation limit.
+    enum DonationLimit: String, ManifestKeySet {
+        case maximumCount, maximumAge
+    }
+
+    /// The keys of a tip.
+    enum Tip: String, ManifestKeySet {
+        case title, message, image, actions, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, rules
+    }
+
+    /// The keys of an image written as a mapping.
+    enum Image: String, ManifestKeySet {
+        case asset
+    }
+
+    /// The keys of an action.
+    enum Action: String, ManifestKeySet {
+        case id, title
+    }
+
+    /// The keys of a group.
+    enum Group: String, ManifestKeySet {
+        case priority, tips
+    }
+}
+
+/// The keys one kind of mapping allows, as an enumeration whose raw values are the keys, in
+/// the order diagnostics list them.
+protocol ManifestKeySet: RawRepresentable<String>, CaseIterable {}
+
+extension ManifestKeySet {
+    /// The key spelled `name`; nil for any other name.
+    ///
+    /// Lengths are compared first: telling two different strings apart costs a call into the
+    /// runtime, comparing their lengths costs nothing, and keys of one kind rarely share one.
+    init?(named name: String) {
+        let length = name.utf8.count
+        for key in Self.allCases where key.rawValue.utf8.count == length && key.rawValue == name {
+            self = key
+            return
+        }
+        return nil
+    }
+
+    /// Every key, in order (for diagnostics).
+    static var names: [String] { allCases.map(\.rawValue) }
 }

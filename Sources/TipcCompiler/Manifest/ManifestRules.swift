@@ -10,7 +10,7 @@ extension ManifestValueReader {
 
     /// Parses one rule, or explains what YAML made of it instead.
     private mutating func rule(_ node: YAMLNode) -> Expression {
-        let failed = Expression(.error, at: node.range)
+        var failed: Expression { Expression(.error, at: node.range) }
         switch node.content {
         case .scalar(let scalar):
             if node.hasProperties { return failed }  // the tag or anchor is reported

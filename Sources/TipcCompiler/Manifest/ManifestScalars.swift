@@ -28,8 +28,17 @@ enum ManifestScalars {
     static func integer(_ text: String) -> Int?? {
         // The common case, a few decimal digits, read straight from the bytes.
         let utf8 = text.utf8
-        if !utf8.isEmpty, utf8.count <= 18, utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            return .some(utf8.reduce(0) { $0 * 10 + Int($1 - 0x30) })
+        if !utf8.isEmpty, utf8.count <= 18 {
+            var value = 0
+            var allDigits = true
+            for byte in utf8 {
+                guard byte >= 0x30 && byte <= 0x39 else {
+                    allDigits = false
+                    break
+                }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            if allDigits { return .some(value) }
         }
         var digits = Substring(text)
         var radix = 10
@@ -92,10 +101,15 @@ enum ManifestScalars {
     }
 
     /// Names of parameters, events, fields, tips, groups and actions: `[A-Za-z_][A-Za-z0-9_.-]*`.
+    /// Read from the UTF-8 bytes: every allowed character is ASCII, so any other byte fails.
     static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first else { return false }
-        let isLetter: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "_" }
-        guard isLetter(first) else { return false }
-        return name.unicodeScalars.dropFirst().allSatisfy { isLetter($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
+        var isFirst = true
+        for byte in name.utf8 {
+            let isLetter = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F  // a-z A-Z _
+            let continues = (byte >= 0x30 && byte <= 0x39) || byte == 0x2E || byte == 0x2D  // 0-9 . -
+            guard isLetter || (!isFirst && continues) else { return false }
+            isFirst = false
+        }
+        return !isFirst
     }
 }

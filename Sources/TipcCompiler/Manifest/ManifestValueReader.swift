@@ -21,12 +21,11 @@ struct ManifestValueReader {
     mutating func entries(of node: YAMLNode, for what: @autoclosure () -> String, allowed: [String]?) -> [(name: String, pair: YAMLPair)] {
         guard let pairs = mapping(node, for: what()) else { return [] }
         var result: [(name: String, pair: YAMLPair)] = []
+        result.reserveCapacity(pairs.count)
         for pair in pairs {
             guard let name = keyName(pair.key) else { continue }
             if let allowed, !allowed.contains(name) {
-                if name == "<<", pair.value.isAlias { continue }  // a merge key: its alias is reported
-                report(.unknownKey, "unknown key '\(name)' in \(what())", at: pair.key.range,
-                       help: Suggestions.didYouMean(name, in: allowed) ?? "allowed keys: \(allowed.joined(separator: ", "))")
+                reportUnknownKey(name, of: pair, allowed: allowed, in: what())
                 continue
             }
             result.append((name, pair))
@@ -34,17 +33,39 @@ struct ManifestValueReader {
         return result
     }
 
+    /// `entries(of:for:allowed:)` for a mapping whose keys are `Key`s: each entry comes with
+    /// its key, so that callers switch over an enumeration rather than compare strings.
+    mutating func entries<Key: ManifestKeySet>(of node: YAMLNode, for what: @autoclosure () -> String,
+                                               keys: Key.Type) -> [(key: Key, pair: YAMLPair)] {
+        guard let pairs = mapping(node, for: what()) else { return [] }
+        var result: [(key: Key, pair: YAMLPair)] = []
+        result.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard let name = keyName(pair.key) else { continue }
+            guard let key = Key(named: name) else {
+                reportUnknownKey(name, of: pair, allowed: Key.names, in: what())
+                continue
+            }
+            result.append((key, pair))
+        }
+        return result
+    }
+
+    /// Reports a key not in `allowed`, except a merge key (`<<`) whose alias is reported.
+    private mutating func reportUnknownKey(_ name: String, of pair: YAMLPair, allowed: [String], in what: String) {
+        if name == "<<", pair.value.isAlias { return }
+        report(.unknownKey, "unknown key '\(name)' in \(what)", at: pair.key.range,
+               help: Suggestions.didYouMean(name, in: allowed) ?? "allowed keys: \(allowed.joined(separator: ", "))")
+    }
+
     /// The text of a key, which must be a scalar.
     mutating func keyName(_ key: YAMLNode) -> String? {
-        switch key.content {
-        case .scalar(let scalar):
-            return scalar.value
-        case .alias:
-            return nil
-        case .mapping, .sequence:
+        // Nearly every key is a scalar: its value is read without building the whole scalar.
+        if let value = key.scalarValue { return value }
+        if !key.isAlias {
             report(.invalidValue, "a key must be a name, found \(key.kindDescription)", at: key.range)
-            return nil
         }
+        return nil
     }
 
     /// The pairs of a mapping; nil (reported) for anything else but null, which is empty.
@@ -77,7 +98,7 @@ struct ManifestValueReader {
     /// been read on another thread, and must not pin that thread's memory.
     mutating func scalar(_ node: YAMLNode, expected: String, for what: @autoclosure () -> String) -> YAMLScalar? {
         switch node.content {
-        case .scalar(var scalar) where !scalar.isNull:
+        case .scalar(var scalar) where !Self.isNull(scalar):
             if scalar.value.utf8.count > 15 { scalar.value = scalar.value.withUTF8 { String(decoding: $0, as: UTF8.self) } }
             return scalar
         case .alias:
@@ -88,6 +109,15 @@ struct ManifestValueReader {
             report(.invalidValue, "expected \(expected) for \(what()), found \(node.kindDescription)", at: node.range)
             return nil
         }
+    }
+
+    /// `scalar.isNull`, answered without comparing the value with each null spelling when it
+    /// cannot be one: every null spelling is empty or starts with `~`, `n` or `N`, and has at
+    /// most four bytes.
+    private static func isNull(_ scalar: YAMLScalar) -> Bool {
+        let utf8 = scalar.value.utf8
+        guard let first = utf8.first else { return scalar.isNull }
+        return utf8.count <= 4 && (first == 0x7E || first == 0x6E || first == 0x4E) && scalar.isNull
     }
 
     /// Any non-null scalar, as text (titles, messages, symbol names).
