@@ -24,9 +24,8 @@ func runFrontendBenchmarks() {
     Report.figure("peak memory of one check", Double(peak) / 1_048_576, unit: "MiB",
                   note: "(\(Report.format(Double(peak) / Double(bytes.count), digits: 1))× the file; target < 10×)")
 
-    let runs = 9
-    let check = Measure.median(runs: runs) { _ = Frontend.check(sources: [source]) }
-    let libyaml = Measure.median(runs: runs) { _ = libyamlEventCount(bytes) }
+    let runs = 15
+    let (check, libyaml) = Measure.medians(runs: runs, { _ = Frontend.check(sources: [source]) }, { _ = libyamlEventCount(bytes) })
     Report.ratio("tipc check (median of \(runs))", value: check / 1e6, floor: libyaml / 1e6,
                  floorLabel: "libyaml events alone", unit: "ms", target: 2)
 }
