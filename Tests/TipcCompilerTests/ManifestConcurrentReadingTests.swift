@@ -119,4 +119,36 @@ struct ManifestConcurrentReadingTests {
         text += "tips:\n  only:\n    title: One\n    rules:\n      - $flag1\n"
         #expect(expectTheSameEitherWay(text))
     }
+
+    /// Generated manifests, whole, cut short and damaged, of any size (the split is tried
+    /// whatever the size here): reading in two parts changes nothing, and many do split.
+    @Test func generatedManifestsReadInTwoPartsAsWhole() {
+        let damage = ["]", "{", ": x", "\"", "\t", "&a ", "*a", "- ", "\n  ", "\n", "#", "? ", "[", "'", "\r\n", "é"]
+        var splits = 0
+        for seed in UInt64(0)..<300 {
+            var generator = YAMLManifestTextGenerator(seed: seed)
+            var scalars = Array(generator.manifest().unicodeScalars)
+            switch seed % 3 {
+            case 1:
+                scalars = Array(scalars[..<Int.random(in: 0...scalars.count, using: &generator.random)])
+            case 2:
+                for _ in 0..<Int.random(in: 1...2, using: &generator.random) {
+                    let at = Int.random(in: 0...scalars.count, using: &generator.random)
+                    scalars.insert(contentsOf: damage[Int.random(in: 0..<damage.count, using: &generator.random)].unicodeScalars, at: at)
+                }
+            default:
+                break
+            }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars)
+            let file = SourceFile(path: "generated.yaml", text: text)
+            var whole: [Diagnostic] = [], inParts: [Diagnostic] = []
+            let readWhole = ManifestDecoder.decode(file, diagnostics: &whole, readingConcurrently: false)
+            let readInParts = ManifestDecoder.decode(file, diagnostics: &inParts, readingConcurrently: true)
+            #expect(readInParts == readWhole, "seed \(seed)\n\(text)")
+            #expect(rendered(inParts) == rendered(whole), "seed \(seed)\n\(text)")
+            if let split = YAMLSplitPoint.find(in: file), ManifestDecoder.decodeInTwoParts(file, at: split) != nil { splits += 1 }
+        }
+        #expect(splits >= 30)
+    }
 }

@@ -92,14 +92,12 @@ struct ManifestValueReader {
         }
     }
 
-    /// A scalar's node and value; nil (reported) for a collection or null.
-    /// A value longer than 15 bytes (a string stored on the heap) is a copy made on this
-    /// thread: declarations keep these values and outlive the YAML document, which may have
-    /// been read on another thread, and must not pin that thread's memory.
+    /// A scalar's node and value; nil (reported) for a collection or null. Declarations keep
+    /// values and outlive the YAML document: a value is its own string, which keeps nothing
+    /// else of the document alive (and was allocated by the thread decoding it, which read it).
     mutating func scalar(_ node: YAMLNode, expected: String, for what: @autoclosure () -> String) -> YAMLScalar? {
         switch node.content {
-        case .scalar(var scalar) where !Self.isNull(scalar):
-            if scalar.value.utf8.count > 15 { scalar.value = scalar.value.withUTF8 { String(decoding: $0, as: UTF8.self) } }
+        case .scalar(let scalar) where !Self.isNull(scalar):
             return scalar
         case .alias:
             return nil
