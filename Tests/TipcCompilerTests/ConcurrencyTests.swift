@@ -59,4 +59,29 @@ struct LargeProgramCheckerTests {
         #expect(names.count == tipCount)
         #expect(names.elementsEqual((0..<tipCount).lazy.map { "t\($0)" }))
     }
+
+    /// `tipc check` does not keep the checked program (each half is freed by the thread that
+    /// lints it): the diagnostics are exactly those of a check that keeps it, lints' warnings
+    /// (`seen.count >= 0` always holds) and constant errors alike.
+    @Test(arguments: [false, true])
+    func checkingWithoutKeepingTheProgramReportsTheSame(constantError: Bool) {
+        var text = "tipkit 1\nparam flag: Bool = false\nevent seen\n"
+        let tipCount = Frontend.concurrentLintingThreshold * 2 + 3
+        for index in 0..<tipCount {
+            let rule = constantError && index == tipCount - 2 ? "$flag and 1 / 0 > 0"
+                : index % 5 == 0 ? "seen.count >= 0" : "$flag and seen.count >= \(index % 5)"
+            text += "tip t\(index) {\n  title \"T\(index)\"\n  rule \(rule)\n}\n"
+        }
+        let source = SourceFile(path: "large.tips", text: text)
+        let kept = Frontend.check(sources: [source])
+        let notKept = Frontend.check(sources: [source], keepingProgram: false)
+        #expect(notKept.program == nil)
+        #expect(kept.program != nil || constantError)
+        #expect(notKept.diagnostics.map { "\($0.code) \($0.range) \($0.message)" } == kept.diagnostics.map { "\($0.code) \($0.range) \($0.message)" })
+        if constantError {
+            #expect(kept.diagnostics.map(\.code) == [.invalidValue])
+        } else {
+            #expect(kept.diagnostics.filter { $0.code == .alwaysTrue }.count == (tipCount + 4) / 5)
+        }
+    }
 }

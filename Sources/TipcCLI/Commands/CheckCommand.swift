@@ -33,7 +33,7 @@ public enum CheckCommand: TipcCommand {
         let colorChoice = arguments.choice(color, as: ColorChoice.self) ?? .auto
         let colored = colorChoice.isEnabled(environment: context.environment, isTerminal: context.standardError.isTerminal)
 
-        let loaded = Frontend.load(paths: arguments.values(of: paths))
+        let loaded = Frontend.load(paths: arguments.values(of: paths), keepingPrograms: false)
         var failures = loaded.unreadable
         if loaded.programs.isEmpty, failures.isEmpty, let first = arguments.values(of: paths).first {
             let list = arguments.values(of: paths).map { "'\($0)'" }.joined(separator: ", ")

@@ -84,7 +84,9 @@ struct DeclarationChecker {
         })
         diagnostics += second.diagnostics
         expressions.absorb(second.expressions)
-        return firstTips + second.tips
+        var tips = firstTips  // the only reference: grows in place
+        tips.append(contentsOf: second.tips)
+        return tips
     }
 
     /// Checks `decls` in order. Each declaration is taken out as it is checked (its slot keeps

@@ -26,7 +26,8 @@ public enum Frontend {
         public var fileCount: Int
         /// Every problem found, in reading order.
         public var diagnostics: [Diagnostic]
-        /// The checked program; nil when there are errors.
+        /// The checked program; nil when there are errors, or when it was not asked for
+        /// (`keepingProgram`).
         public var program: CheckedProgram?
     }
 
@@ -39,8 +40,10 @@ public enum Frontend {
     }
 
     /// Parses and checks sources already in memory as one program; the parsed files are part
-    /// of the result only when `keepingParsedFiles` (a formatter needs them, a check does not).
-    public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false) -> Result {
+    /// of the result only when `keepingParsedFiles` (a formatter needs them, a check does not),
+    /// and the checked program only when `keepingProgram` (a compiler needs it; `tipc check`
+    /// does not, and a large program is then freed as its lints are found, on two threads).
+    public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false, keepingProgram: Bool = true) -> Result {
         var diagnostics: [Diagnostic] = []
         var files: [ManifestFile] = []
         for source in sources {
@@ -49,9 +52,9 @@ public enum Frontend {
         let kept = keepingParsedFiles ? files : []
         var checkerDiagnostics: [Diagnostic] = []
         // Handed over for good, so that the checker can free each tip's syntax tree once checked.
-        let program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
+        var program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
         diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
-        if let program, !diagnostics.contains(where: { $0.severity == .error }) {
+        if program != nil, !diagnostics.contains(where: { $0.severity == .error }) {
             // Constant expressions that would overflow or divide by zero are compile errors.
             // Lints only warn: the program is still returned. They need a program without
             // errors (a rule that did not parse would look like one that can never hold), so
@@ -60,16 +63,18 @@ public enum Frontend {
             // (threads sharing a tip would contend for the reference counts of its rules).
             let constantErrors: [Diagnostic]
             var warnings: [Diagnostic] = []
-            if program.tips.count > concurrentLintingThreshold {
-                let half = program.tips.count / 2
-                let halves = [0..<half, half..<program.tips.count]
-                let (first, second) = concurrently({ constantErrorsAndLints(program, tips: halves[0]) },
-                                                   { constantErrorsAndLints(program, tips: halves[1]) })
-                constantErrors = first.constantErrors + second.constantErrors
-                warnings = first.warnings + second.warnings
+            if program!.tips.count > concurrentLintingThreshold {
+                let halves: (first: [Diagnostic], second: [Diagnostic], firstWarnings: [Diagnostic], secondWarnings: [Diagnostic])
+                if keepingProgram {
+                    halves = constantErrorsAndLintsInHalves(of: program!)
+                } else {
+                    halves = constantErrorsAndLintsInHalves(freeing: program.take()!)
+                }
+                constantErrors = halves.first + halves.second
+                warnings = halves.firstWarnings + halves.secondWarnings
             } else {
-                constantErrors = RulePackCompiler.constantErrors(program)
-                if !constantErrors.contains(where: { $0.severity == .error }) { warnings = Lints.run(program) }
+                constantErrors = RulePackCompiler.constantErrors(program!)
+                if !constantErrors.contains(where: { $0.severity == .error }) { warnings = Lints.run(program!) }
             }
             diagnostics += constantErrors
             if !constantErrors.contains(where: { $0.severity == .error }) { diagnostics += warnings }
@@ -77,7 +82,34 @@ public enum Frontend {
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return Result(sources: sourceMap, files: kept, fileCount: sources.count, diagnostics: diagnostics.sortedForDisplay(),
-                      program: hasErrors ? nil : program)
+                      program: hasErrors || !keepingProgram ? nil : program)
+    }
+
+    /// The constant errors and the lints' warnings of each half of `program`'s tips, found at
+    /// once, each half on a thread of its own (threads sharing a tip would contend for the
+    /// reference counts of its rules).
+    private static func constantErrorsAndLintsInHalves(of program: CheckedProgram)
+        -> (first: [Diagnostic], second: [Diagnostic], firstWarnings: [Diagnostic], secondWarnings: [Diagnostic]) {
+        let half = program.tips.count / 2
+        let (first, second) = concurrently({ constantErrorsAndLints(program, tips: 0..<half) },
+                                           { constantErrorsAndLints(program, tips: half..<program.tips.count) })
+        return (first.constantErrors, second.constantErrors, first.warnings, second.warnings)
+    }
+
+    /// `constantErrorsAndLintsInHalves(of:)` for a program no longer needed: each half is
+    /// freed by the thread that went through it (the second half's checked tips were made on
+    /// the helper thread, see `Checker`).
+    private static func constantErrorsAndLintsInHalves(freeing program: consuming CheckedProgram)
+        -> (first: [Diagnostic], second: [Diagnostic], firstWarnings: [Diagnostic], secondWarnings: [Diagnostic]) {
+        var firstHalf = consume program
+        let half = firstHalf.tips.count / 2
+        let handoff = Handoff<CheckedProgram>()
+        handoff.put(CheckedProgram(parameters: firstHalf.parameters, events: firstHalf.events, tips: Array(firstHalf.tips[half...])))
+        firstHalf.tips.removeSubrange(half...)
+        let (first, second) = concurrently({ constantErrorsAndLints(firstHalf, tips: firstHalf.tips.indices) },
+                                           { let secondHalf = handoff.take()
+                                             return constantErrorsAndLints(secondHalf, tips: secondHalf.tips.indices) })
+        return (first.constantErrors, second.constantErrors, first.warnings, second.warnings)
     }
 
     /// The constant errors and the lints' warnings of the tips `range` of `program`.
@@ -108,8 +140,9 @@ public enum Frontend {
     }
 
     /// Discovers the programs `paths` name (see `SourceDiscovery`), reads and checks each
-    /// (keeping the parsed files when `keepingParsedFiles`, see `check`).
-    public static func load(paths: [String], keepingParsedFiles: Bool = false) -> Loaded {
+    /// (keeping the parsed files when `keepingParsedFiles` and the checked programs when
+    /// `keepingPrograms`, see `check`).
+    public static func load(paths: [String], keepingParsedFiles: Bool = false, keepingPrograms: Bool = true) -> Loaded {
         let discovered = SourceDiscovery.programs(for: paths)
         var unreadable = discovered.failures.map {
             Diagnostic(.io, "cannot read '\($0.path)': \($0.message)", at: SourceRange(file: $0.path, at: SourceLocation(line: 1, column: 1)))
@@ -123,7 +156,9 @@ public enum Frontend {
                 case .failure(let diagnostic): unreadable.append(diagnostic)
                 }
             }
-            if !sources.isEmpty { programs.append(check(sources: sources, keepingParsedFiles: keepingParsedFiles)) }
+            if !sources.isEmpty {
+                programs.append(check(sources: sources, keepingParsedFiles: keepingParsedFiles, keepingProgram: keepingPrograms))
+            }
         }
         return Loaded(programs: programs, unreadable: unreadable)
     }
