@@ -135,4 +135,25 @@ import Testing
         #expect(text.text == "x y")
         #expect(text.location(atUTF8Offset: 2) == location(1, 10))
     }
+
+    /// Positions of an ASCII file are computed without counting characters, and a cursor
+    /// moving forward gives the same positions as a fresh search, in ASCII and other text.
+    @Test func asciiAndCursorPositionsAgreeWithCountingCharacters() {
+        for text in ["a: 1\nbb: [x, y]\r\n  c: \"d\"\n\n", "a: é\nbé: [ü, 🦜]\r\n  c: \"d\"\n", "\u{FEFF}k: v\nw: x"] {
+            let file = SourceFile(path: "p.yaml", text: text)
+            #expect(file.isASCII == text.utf8.allSatisfy { $0 < 0x80 })
+            var cursor = SourceLocationCursor(file: file)
+            // Offsets inside a BOM are never asked for (libyaml's marks skip it).
+            for offset in (file.hasByteOrderMark ? 3 : 0)...file.bytes.count {
+                let line = file.line(containing: offset)
+                var start = file.lineStarts[line - 1]
+                if line == 1, file.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = min(3, offset) }
+                var column = 1 + file.bytes[start..<offset].filter { $0 & 0xC0 != 0x80 }.count
+                if offset < file.bytes.count, offset > start, file.bytes[offset] & 0xC0 == 0x80 { column -= 1 }
+                let expected = SourceLocation(line: line, column: column)
+                #expect(file.location(atUTF8Offset: offset) == expected, "\(text) at \(offset)")
+                #expect(cursor.location(atUTF8Offset: offset) == expected, "\(text) at \(offset)")
+            }
+        }
+    }
 }

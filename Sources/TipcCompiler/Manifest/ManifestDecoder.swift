@@ -28,7 +28,7 @@ public enum ManifestDecoder {
                 diagnostics += part.diagnostics
             }
         } else {
-            let part = decodePart(.whole, of: file, isASCII: false)
+            let part = decodePart(.whole, of: file)
             read = part.outcome.root
             manifest.parameters = part.declarations.parameters
             manifest.events = part.declarations.events
@@ -84,11 +84,11 @@ public enum ManifestDecoder {
     }
 
     /// Reads a part of `file`, decoding each declaration as the reader completes it, so that the
-    /// YAML tree never lives whole beside the declarations (`isASCII`: see `YAMLReader.readPart`).
-    static func decodePart(_ part: YAMLReadPart, of file: SourceFile, isASCII: Bool) -> DecodedPart {
+    /// YAML tree never lives whole beside the declarations.
+    static func decodePart(_ part: YAMLReadPart, of file: SourceFile) -> DecodedPart {
         var declarations = Declarations()
         var reader = ManifestValueReader(file: file)
-        let outcome = YAMLReader.readPart(part, of: file, isASCII: isASCII, streaming: streamedSections) { section, key, value in
+        let outcome = YAMLReader.readPart(part, of: file, streaming: streamedSections) { section, key, value in
             declare(section: section, key: key, value: value, in: &declarations, reader: &reader)
         }
         return DecodedPart(outcome: outcome, declarations: declarations, diagnostics: reader.diagnostics)
@@ -98,9 +98,7 @@ public enum ManifestDecoder {
     /// thread, each decoding what it reads, so that neither frees what the other allocated), or
     /// nil when the parts do not read as the whole file would (see `YAMLReader.join`).
     static func decodeInTwoParts(_ file: SourceFile, at split: YAMLSplitPoint) -> (root: YAMLNode, head: DecodedPart, tail: DecodedPart)? {
-        let isASCII = YAMLCharacterOffsets.isASCII(file.bytes)
-        let (head, tail) = concurrently({ decodePart(.head(split), of: file, isASCII: isASCII) },
-                                        { decodePart(.tail(split), of: file, isASCII: isASCII) })
+        let (head, tail) = concurrently({ decodePart(.head(split), of: file) }, { decodePart(.tail(split), of: file) })
         guard let root = YAMLReader.join(head: head.outcome, tail: tail.outcome, at: split) else { return nil }
         return (root, head, tail)
     }

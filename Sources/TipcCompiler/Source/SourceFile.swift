@@ -8,6 +8,8 @@ public struct SourceFile: Sendable {
     public let lineStarts: [Int]
     /// `path`'s number in `SourcePaths`, for making ranges in this file.
     let pathNumber: UInt32
+    /// Whether every byte is ASCII (no BOM either): then a column is an offset in its line.
+    let isASCII: Bool
 
     public init(path: String, bytes: [UInt8]) {
         self.path = path
@@ -15,8 +17,10 @@ public struct SourceFile: Sendable {
         self.bytes = bytes
         var starts = [0]
         var index = 0
+        var allBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
+            allBits |= byte
             if byte == 0x0A {
                 starts.append(index + 1)
             } else if byte == 0x0D {
@@ -27,6 +31,7 @@ public struct SourceFile: Sendable {
             index += 1
         }
         self.lineStarts = starts
+        self.isASCII = allBits < 0x80
     }
 
     public init(path: String, text: String) {
@@ -70,6 +75,7 @@ public struct SourceFile: Sendable {
 
     /// The position of `offset` (already clamped to the file), which lies on 1-based `line`.
     func location(atUTF8Offset offset: Int, onLine line: Int) -> SourceLocation {
+        if isASCII { return SourceLocation(line: line, column: offset - lineStarts[line - 1] + 1) }
         var start = lineStarts[line - 1]
         if line == 1, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             start = min(3, offset)

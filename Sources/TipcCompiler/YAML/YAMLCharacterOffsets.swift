@@ -19,13 +19,14 @@ struct YAMLCharacterOffsets {
 
     /// Offsets for libyaml reading the whole of `file`, which must be valid UTF-8.
     init(file: SourceFile) {
-        self.init(file: file, reading: [(file.hasByteOrderMark ? 3 : 0)..<file.bytes.count], isASCII: Self.isASCII(file.bytes))
+        self.init(file: file, reading: [(file.hasByteOrderMark ? 3 : 0)..<file.bytes.count])
     }
 
     /// Offsets for libyaml reading the runs `ranges` of `file` one after the other (the second
     /// part of a file read in two parts: its section's header line, then the rest of the file).
-    init(file: SourceFile, reading ranges: [Range<Int>], isASCII: Bool) {
+    init(file: SourceFile, reading ranges: [Range<Int>]) {
         self.bytes = file.bytes
+        let isASCII = file.isASCII
         self.isASCII = isASCII
         var pieces: [Piece] = []
         var characters = 0
@@ -59,22 +60,6 @@ struct YAMLCharacterOffsets {
             characterIndex -= 1
         }
         return min(byteOffset, bounds.upperBound)
-    }
-
-    static func isASCII(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var index = 0
-            var bits: UInt64 = 0
-            while index + 8 <= buffer.count {
-                bits |= buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                index += 8
-            }
-            while index < buffer.count {
-                bits |= UInt64(buffer[index])
-                index += 1
-            }
-            return bits & 0x8080_8080_8080_8080 == 0
-        }
     }
 
     /// The length of the UTF-8 sequence that `lead` starts (1 for a stray continuation byte).
@@ -111,6 +96,11 @@ struct SourceLocationCursor {
             location = file.location(atUTF8Offset: target, onLine: file.line(containing: target, near: location.line))
             offset = target
             lineEnd = location.line < file.lineStarts.count ? file.lineStarts[location.line] : file.bytes.count + 1
+            return location
+        }
+        if file.isASCII {
+            location = SourceLocation(line: location.line, column: location.column + target - offset)
+            offset = target
             return location
         }
         let bytes = file.bytes

@@ -56,13 +56,12 @@ struct YAMLDocumentBuilder {
     /// confirmed there.
     var reachedSplit = false
 
-    init(file: SourceFile, streamedSections: Set<String> = [], part: YAMLReadPart = .whole, isASCII: Bool? = nil) {
+    init(file: SourceFile, streamedSections: Set<String> = [], part: YAMLReadPart = .whole) {
         self.file = file
         self.streamedSections = streamedSections
         self.part = part
         if case .tail(let split) = part {
-            self.offsets = YAMLCharacterOffsets(file: file, reading: [split.header, split.offset..<file.bytes.count],
-                                                isASCII: isASCII ?? YAMLCharacterOffsets.isASCII(file.bytes))
+            self.offsets = YAMLCharacterOffsets(file: file, reading: [split.header, split.offset..<file.bytes.count])
         } else {
             self.offsets = YAMLCharacterOffsets(file: file)
         }
@@ -209,15 +208,16 @@ struct YAMLDocumentBuilder {
             end = collection.lastEntryEnd ?? startOffset
             if truncated { end = max(end, endOffset) }
         }
-        let first = children.count
+        var record = records[collection.record]
+        record.first = Int32(children.count)
         children.append(contentsOf: pending[collection.pendingStart...])
         pending.removeSubrange(collection.pendingStart...)
-        records[collection.record].first = Int32(first)
-        records[collection.record].count = Int32(children.count - first)
-        records[collection.record].endOffset = Int32(end)
-        records[collection.record].contentEnd = Int32(end)
-        records[collection.record].end = positions.location(atUTF8Offset: end)
-        records[collection.record].isTruncated = truncated
+        record.count = Int32(children.count) - record.first
+        record.endOffset = Int32(end)
+        record.contentEnd = Int32(end)
+        record.end = positions.location(atUTF8Offset: end)
+        record.isTruncated = truncated
+        records[collection.record] = record
         attach(collection.record)
     }
 

@@ -24,9 +24,8 @@ extension YAMLReader {
     }
 
     /// Reads one part of `file` (see `YAMLReadPart`), handing on the entries of
-    /// `streamedSections` as `read(_:diagnostics:streaming:entry:)` does. `isASCII` says
-    /// whether the file's bytes are all ASCII.
-    static func readPart(_ part: YAMLReadPart, of file: SourceFile, isASCII: Bool, streaming streamedSections: Set<String>,
+    /// `streamedSections` as `read(_:diagnostics:streaming:entry:)` does.
+    static func readPart(_ part: YAMLReadPart, of file: SourceFile, streaming streamedSections: Set<String>,
                          entry: (_ section: String, _ key: YAMLNode, _ value: YAMLNode) -> Void) -> PartOutcome {
         var bytes = (file.hasByteOrderMark ? 3 : 0)..<file.bytes.count
         var split: YAMLSplitPoint?
@@ -38,7 +37,7 @@ extension YAMLReader {
         if let problem = YAMLInputCheck.firstProblem(in: file, bytes: bytes) {
             return PartOutcome(root: nil, diagnostics: [problem], isComplete: false, splitSectionKeys: [:])
         }
-        var builder = YAMLDocumentBuilder(file: file, streamedSections: streamedSections, part: part, isASCII: isASCII)
+        var builder = YAMLDocumentBuilder(file: file, streamedSections: streamedSections, part: part)
         if !file.bytes.isEmpty { run(&builder, entry: entry) }
         let isComplete: Bool
         if case .head = part { isComplete = builder.reachedSplit } else { isComplete = true }
