@@ -194,4 +194,25 @@ import Testing
         #expect(diagnostic.code == .yaml)
         #expect(diagnostic.notes.first?.range?.start == location(2, 4))
     }
+
+    /// The input check reads plain text eight bytes at a time: a forbidden byte is found at its
+    /// exact offset wherever it falls in a word, and allowed ones (tab, CR, LF, é) are not
+    /// taken for problems.
+    @Test func everyForbiddenByteIsFoundWhereverItFallsInAWord() {
+        let forbidden = Array(UInt8(0)...0x1F).filter { ![0x09, 0x0A, 0x0D].contains($0) } + [0x7F]
+        let plain = Array("k: abcdefghijklmnopqrstuvwxyz0123\n".utf8)
+        for position in 3..<19 {
+            for byte in forbidden {
+                var bytes = plain
+                bytes[position] = byte
+                let problem = YAMLInputCheck.firstProblem(in: SourceFile(path: "x.yaml", bytes: bytes))
+                #expect(problem?.range.start == location(1, position + 1), "byte \(byte) at \(position)")
+            }
+            for allowed in [[0x09], [0x0D], [0x0A], Array("é".utf8)] as [[UInt8]] {
+                var bytes = plain
+                bytes.replaceSubrange(position..<position + allowed.count, with: allowed)
+                #expect(YAMLInputCheck.firstProblem(in: SourceFile(path: "x.yaml", bytes: bytes)) == nil, "\(allowed) at \(position)")
+            }
+        }
+    }
 }

@@ -12,6 +12,11 @@ enum YAMLInputCheck {
         let bytes = file.bytes
         var index = range.lowerBound
         while index < range.upperBound {
+            // Eight plain bytes at a time: most of a manifest is printable ASCII and line breaks.
+            if index + 8 <= range.upperBound, Self.arePlainASCII(bytes, at: index) {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             if byte < 0x80 {
                 if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
@@ -37,6 +42,20 @@ enum YAMLInputCheck {
             index += length
         }
         return nil
+    }
+
+    /// Whether the eight bytes at `index` are all printable ASCII, tabs and line breaks (the
+    /// bytes checked one by one below find no problem in them), tested on the word at once.
+    private static func arePlainASCII(_ bytes: [UInt8], at index: Int) -> Bool {
+        let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index, as: UInt64.self) }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
+        guard word & highBits == 0 else { return false }
+        // For ASCII bytes none of these sums carries into the next byte, so each byte's high
+        // bit answers for that byte alone.
+        let below32 = ~(word &+ 0x60 &* ones) & highBits
+        func equal(_ value: UInt64) -> UInt64 { ~((word ^ value &* ones) &+ 0x7F &* ones) & highBits }
+        let allowedControls = equal(0x09) | equal(0x0A) | equal(0x0D)
+        return below32 & ~allowedControls == 0 && equal(0x7F) == 0
     }
 
     /// Decodes the well-formed UTF-8 sequence starting at `index` (shortest form, no surrogates).
