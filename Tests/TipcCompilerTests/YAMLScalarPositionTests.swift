@@ -156,4 +156,23 @@ import Testing
             }
         }
     }
+
+    /// The text written byte for byte is recognised eight bytes at a time: an escape, a tab or
+    /// non-ASCII text anywhere in a long scalar still takes the exact path, and every byte
+    /// keeps its own column.
+    @Test func anEscapeAnywhereInALongScalarKeepsEveryColumn() throws {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        for position in 0...letters.count {
+            let before = String(letters[..<position]), after = String(letters[position...])
+            let text = try #require(ruleText("r: \"\(before)\\\"\(after)\"\n"))
+            #expect(text.text == before + "\"" + after)
+            for (offset, _) in text.text.utf8.enumerated() {
+                // The value starts at column 5; the escape takes two columns for one byte.
+                let column = 5 + offset + (offset > position ? 1 : 0)
+                #expect(text.location(atUTF8Offset: offset) == location(1, column), "escape at \(position), byte \(offset)")
+            }
+            let plain = try #require(ruleText("r: \(before)é\(after)\n"))
+            #expect(plain.location(atUTF8Offset: plain.text.utf8.count) == location(1, 4 + letters.count + 1))
+        }
+    }
 }

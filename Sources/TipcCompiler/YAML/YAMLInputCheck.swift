@@ -47,15 +47,10 @@ enum YAMLInputCheck {
     /// Whether the eight bytes at `index` are all printable ASCII, tabs and line breaks (the
     /// bytes checked one by one below find no problem in them), tested on the word at once.
     private static func arePlainASCII(_ bytes: [UInt8], at index: Int) -> Bool {
-        let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index, as: UInt64.self) }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
-        guard word & highBits == 0 else { return false }
-        // For ASCII bytes none of these sums carries into the next byte, so each byte's high
-        // bit answers for that byte alone.
-        let below32 = ~(word &+ 0x60 &* ones) & highBits
-        func equal(_ value: UInt64) -> UInt64 { ~((word ^ value &* ones) &+ 0x7F &* ones) & highBits }
-        let allowedControls = equal(0x09) | equal(0x0A) | equal(0x0D)
-        return below32 & ~allowedControls == 0 && equal(0x7F) == 0
+        let word = bytes.withUnsafeBytes { ASCIIWord($0, at: index) }
+        guard word.isASCII else { return false }
+        let allowedControls = word.bytes(equalTo: 0x09) | word.bytes(equalTo: 0x0A) | word.bytes(equalTo: 0x0D)
+        return word.controls & ~allowedControls == 0 && word.bytes(equalTo: 0x7F) == 0
     }
 
     /// Decodes the well-formed UTF-8 sequence starting at `index` (shortest form, no surrogates).

@@ -67,11 +67,22 @@ extension YAMLScalar {
         case .doubleQuoted: (0x22, 0x5C)
         default: (0x7F, 0x7F)
         }
-        let matches = bytes.withUnsafeBufferPointer { file in
+        let matches = bytes.withUnsafeBytes { file in
             utf8.withContiguousStorageIfAvailable { text in
-                for offset in 0..<text.count {
+                let text = UnsafeRawBufferPointer(text)
+                var offset = 0
+                // Eight bytes at a time: the same, printable ASCII, none excluded.
+                while offset + 8 <= text.count {
+                    let raw = ASCIIWord(file, at: start + offset)
+                    guard raw.bits == ASCIIWord(text, at: offset).bits, raw.isASCII,
+                          raw.controls | raw.bytes(equalTo: 0x7F) | raw.bytes(equalTo: excluded.0) | raw.bytes(equalTo: excluded.1) == 0
+                    else { return false }
+                    offset += 8
+                }
+                while offset < text.count {
                     let raw = file[start + offset]
                     guard raw == text[offset], raw >= 0x20, raw < 0x7F, raw != excluded.0, raw != excluded.1 else { return false }
+                    offset += 1
                 }
                 return true
             } ?? false
