@@ -61,23 +61,16 @@ public enum Frontend {
             // their warnings are dropped when there are constant errors. A large program has
             // both run in two halves at once, each half of the tips on a thread of its own
             // (threads sharing a tip would contend for the reference counts of its rules).
-            let constantErrors: [Diagnostic]
-            var warnings: [Diagnostic] = []
+            let findings: LateFindings
             if program!.tips.count > concurrentLintingThreshold {
-                let halves: (first: [Diagnostic], second: [Diagnostic], firstWarnings: [Diagnostic], secondWarnings: [Diagnostic])
-                if keepingProgram {
-                    halves = constantErrorsAndLintsInHalves(of: program!)
-                } else {
-                    halves = constantErrorsAndLintsInHalves(freeing: program.take()!)
-                }
-                constantErrors = halves.first + halves.second
-                warnings = halves.firstWarnings + halves.secondWarnings
+                findings = keepingProgram ? lateFindingsInHalves(of: program!) : lateFindingsInHalves(freeing: program.take()!)
             } else {
-                constantErrors = RulePackCompiler.constantErrors(program!)
-                if !constantErrors.contains(where: { $0.severity == .error }) { warnings = Lints.run(program!) }
+                let constantErrors = RulePackCompiler.constantErrors(program!)
+                let hasConstantErrors = constantErrors.contains { $0.severity == .error }
+                findings = LateFindings(constantErrors: constantErrors, warnings: hasConstantErrors ? [] : Lints.run(program!))
             }
-            diagnostics += constantErrors
-            if !constantErrors.contains(where: { $0.severity == .error }) { diagnostics += warnings }
+            diagnostics += findings.constantErrors
+            if !findings.constantErrors.contains(where: { $0.severity == .error }) { diagnostics += findings.warnings }
         }
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let hasErrors = diagnostics.contains { $0.severity == .error }
@@ -85,36 +78,52 @@ public enum Frontend {
                       program: hasErrors || !keepingProgram ? nil : program)
     }
 
-    /// The constant errors and the lints' warnings of each half of `program`'s tips, found at
-    /// once, each half on a thread of its own (threads sharing a tip would contend for the
-    /// reference counts of its rules).
-    private static func constantErrorsAndLintsInHalves(of program: CheckedProgram)
-        -> (first: [Diagnostic], second: [Diagnostic], firstWarnings: [Diagnostic], secondWarnings: [Diagnostic]) {
-        let half = program.tips.count / 2
-        let (first, second) = concurrently({ constantErrorsAndLints(program, tips: 0..<half) },
-                                           { constantErrorsAndLints(program, tips: half..<program.tips.count) })
-        return (first.constantErrors, second.constantErrors, first.warnings, second.warnings)
+    /// What the passes after the checker find in a program without errors.
+    private struct LateFindings: Sendable {
+        /// Constant expressions that overflow or divide by zero: compile errors.
+        var constantErrors: [Diagnostic]
+        /// The lints' warnings, which count only when there are no constant errors.
+        var warnings: [Diagnostic]
+
+        /// Findings of the tips `range` of `program`.
+        init(_ program: CheckedProgram, tips range: Range<Int>) {
+            constantErrors = RulePackCompiler.constantErrors(program, tips: range)
+            warnings = Lints.run(program, tips: range)
+        }
+
+        init(constantErrors: [Diagnostic], warnings: [Diagnostic]) {
+            self.constantErrors = constantErrors
+            self.warnings = warnings
+        }
+
+        /// These findings, then `later`'s.
+        func followed(by later: LateFindings) -> LateFindings {
+            LateFindings(constantErrors: constantErrors + later.constantErrors, warnings: warnings + later.warnings)
+        }
     }
 
-    /// `constantErrorsAndLintsInHalves(of:)` for a program no longer needed: each half is
-    /// freed by the thread that went through it (the second half's checked tips were made on
-    /// the helper thread, see `Checker`).
-    private static func constantErrorsAndLintsInHalves(freeing program: consuming CheckedProgram)
-        -> (first: [Diagnostic], second: [Diagnostic], firstWarnings: [Diagnostic], secondWarnings: [Diagnostic]) {
+    /// The findings of each half of `program`'s tips, found at once, each half on a thread of its
+    /// own (threads sharing a tip would contend for the reference counts of its rules).
+    private static func lateFindingsInHalves(of program: CheckedProgram) -> LateFindings {
+        let half = program.tips.count / 2
+        let (first, second) = concurrently({ LateFindings(program, tips: 0..<half) },
+                                           { LateFindings(program, tips: half..<program.tips.count) })
+        return first.followed(by: second)
+    }
+
+    /// `lateFindingsInHalves(of:)` for a program no longer needed: each half is freed by the
+    /// thread that went through it (the second half's checked tips were made on the helper
+    /// thread, see `Checker`).
+    private static func lateFindingsInHalves(freeing program: consuming CheckedProgram) -> LateFindings {
         var firstHalf = consume program
         let half = firstHalf.tips.count / 2
-        let handoff = Handoff<CheckedProgram>()
-        handoff.put(CheckedProgram(parameters: firstHalf.parameters, events: firstHalf.events, tips: Array(firstHalf.tips[half...])))
+        let secondHalf = Handoff<CheckedProgram>()
+        secondHalf.put(CheckedProgram(parameters: firstHalf.parameters, events: firstHalf.events, tips: Array(firstHalf.tips[half...])))
         firstHalf.tips.removeSubrange(half...)
-        let (first, second) = concurrently({ constantErrorsAndLints(firstHalf, tips: firstHalf.tips.indices) },
-                                           { let secondHalf = handoff.take()
-                                             return constantErrorsAndLints(secondHalf, tips: secondHalf.tips.indices) })
-        return (first.constantErrors, second.constantErrors, first.warnings, second.warnings)
-    }
-
-    /// The constant errors and the lints' warnings of the tips `range` of `program`.
-    private static func constantErrorsAndLints(_ program: CheckedProgram, tips range: Range<Int>) -> (constantErrors: [Diagnostic], warnings: [Diagnostic]) {
-        (RulePackCompiler.constantErrors(program, tips: range), Lints.run(program, tips: range))
+        let (first, second) = concurrently({ LateFindings(firstHalf, tips: firstHalf.tips.indices) },
+                                           { let program = secondHalf.take()
+                                             return LateFindings(program, tips: program.tips.indices) })
+        return first.followed(by: second)
     }
 
     /// Drops the checker's diagnostics that only repeat what a front-end error already said:
