@@ -142,6 +142,7 @@ final class RuleScanner {
         let atLineStart = sawLineBreak
         sawLineBreak = false
         lineHasContent = true
+        @inline(__always)
         func make(_ kind: RuleTokenKind, length: Int) -> ScannedToken {
             position = start + length
             return token(kind, from: start, to: start + length, atLineStart: atLineStart)
@@ -186,8 +187,7 @@ final class RuleScanner {
                 skipIdentifier()
                 name = .sourceText(start: nameStart, end: position)
             } else {
-                report(.syntax, "expected a parameter name after '$'", from: start, to: position,
-                       help: "write '$name', or '$`name`' for a name that is not a plain identifier")
+                reportMissingParameterName(from: start)
                 name = .sourceText(start: position, end: position)
             }
             return token(.parameter, from: start, to: position, value: name, atLineStart: atLineStart)
@@ -198,25 +198,38 @@ final class RuleScanner {
             return token(.identifier, from: start, to: position, value: .sourceText(start: start, end: position),
                          keyword: RuleKeyword(bytes[start..<position]), atLineStart: atLineStart)
         default:
-            let (scalar, length) = decodeScalar(at: position)
-            position += length
-            if let scalar {
-                let help: String?
-                switch scalar {
-                case "&": help = "use 'and' (or '&&') for logical and"
-                case "|": help = "use 'or' (or '||') for logical or"
-                case "'": help = "strings are written in double quotes"
-                case "#": help = "comments start with '//'"
-                default: help = nil
-                }
-                report(.syntax, "unexpected character '\(RuleLexer.printable(scalar))'", from: start, to: position, help: help)
-            } else {
-                report(.syntax, "invalid UTF-8", from: start, to: position)
-            }
-            // The character is dropped; lex on.
-            sawLineBreak = atLineStart
+            dropUnexpectedCharacter(start: start, atLineStart: atLineStart)
             return nil
         }
+    }
+
+    /// Reports a `$` at `start` that no name follows.
+    @inline(never)
+    private func reportMissingParameterName(from start: Int) {
+        report(.syntax, "expected a parameter name after '$'", from: start, to: position,
+               help: "write '$name', or '$`name`' for a name that is not a plain identifier")
+    }
+
+    /// Reports the character at `start`, which starts no token, and steps over it.
+    @inline(never)
+    private func dropUnexpectedCharacter(start: Int, atLineStart: Bool) {
+        let (scalar, length) = decodeScalar(at: position)
+        position += length
+        if let scalar {
+            let help: String?
+            switch scalar {
+            case "&": help = "use 'and' (or '&&') for logical and"
+            case "|": help = "use 'or' (or '||') for logical or"
+            case "'": help = "strings are written in double quotes"
+            case "#": help = "comments start with '//'"
+            default: help = nil
+            }
+            report(.syntax, "unexpected character '\(RuleLexer.printable(scalar))'", from: start, to: position, help: help)
+        } else {
+            report(.syntax, "invalid UTF-8", from: start, to: position)
+        }
+        // The character is dropped; lex on.
+        sawLineBreak = atLineStart
     }
 
     /// Skips whitespace and comments before a token. Inlined for the usual case, where
