@@ -103,6 +103,7 @@ extension RuleLanguageParser {
 
     /// Whether the current token cannot continue an expression: in a `.tips` file, a line
     /// break outside brackets ends it unless the new line starts with an infix operator.
+    @inline(__always)
     var endsExpressionAtLineBreak: Bool {
         lineBreaksEndExpressions && openGroups == 0 && current.isAtLineStart && !continuesExpression(current)
     }
@@ -112,6 +113,7 @@ extension RuleLanguageParser {
     }
 
     /// The level of an infix or postfix operator token; nil when the token is none.
+    @inline(__always)
     func infixPrecedence(of token: ScannedToken) -> ExpressionPrecedence? {
         switch token.kind {
         case .pipePipe: return .or
@@ -408,13 +410,18 @@ extension RuleLanguageParser {
 
     /// Makes a node, counting it against the size limit; past the limit, reports once and
     /// returns an `.error` leaf, so no tree grows beyond the limit.
+    @inline(__always)
     func node(_ kind: consuming Expression.Kind, at range: SourceRange) -> Expression {
         nodeCount += 1
-        if nodeCount > RuleParser.maximumNodeCount {
-            abandonRule("rule has more than \(RuleParser.maximumNodeCount) operators and operands", at: range)
-            return Expression(.error, at: range)
-        }
+        if nodeCount > RuleParser.maximumNodeCount { return nodeOverLimit(at: range) }
         return Expression(kind, at: range)
+    }
+
+    /// `node(_:at:)` past the size limit.
+    @inline(never)
+    private func nodeOverLimit(at range: SourceRange) -> Expression {
+        abandonRule("rule has more than \(RuleParser.maximumNodeCount) operators and operands", at: range)
+        return Expression(.error, at: range)
     }
 
     /// Reports a size limit (once) and gives up on the current rule.

@@ -89,12 +89,14 @@ final class RuleLanguageParser {
     // MARK: - Ranges
 
     /// The range of token `tokenIndex`.
+    @inline(__always)
     func range(ofToken tokenIndex: Int) -> SourceRange {
         let token = stream.tokens[tokenIndex]
         return SourceRange(fileNumber: fileNumber, start: token.startLocation, end: token.endLocation)
     }
 
     /// From the start of token `first` to the end of token `last`.
+    @inline(__always)
     func range(fromToken first: Int, toToken last: Int) -> SourceRange {
         SourceRange(fileNumber: fileNumber, start: stream.tokens[first].startLocation,
                     end: stream.tokens[max(first, last)].endLocation)

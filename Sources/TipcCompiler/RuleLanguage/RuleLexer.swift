@@ -22,13 +22,16 @@ public struct RuleLexer {
         self.init(bytes: Array(source.text.utf8), source: source)
     }
 
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 /* 0 */ && byte <= 0x39 /* 9 */ }
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 /* 0 */ < 10 }
 
+    @inline(__always)
     static func isIdentifierStart(_ byte: UInt8) -> Bool {
-        (byte >= 0x61 /* a */ && byte <= 0x7A /* z */) || (byte >= 0x41 /* A */ && byte <= 0x5A /* Z */)
-            || byte == 0x5F /* _ */
+        // One bit per byte 64–127: A–Z (65–90), _ (95), a–z (97–122).
+        byte >= 64 && byte < 128 && (0x07FF_FFFE_87FF_FFFE as UInt64) >> UInt64(byte &- 64) & 1 != 0
     }
 
+    @inline(__always)
     static func isIdentifierContinue(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
@@ -84,7 +87,12 @@ final class RuleScanner {
 
     /// The next token; `.endOfFile` at the end (again and again).
     func next() -> ScannedToken {
-        nextToken() ?? endOfText()
+        while !stopped {
+            skipTrivia()
+            guard position < bytes.count else { break }
+            if let token = scanToken() { return token }
+        }
+        return endOfText()
     }
 
     /// The end-of-file token, at the end of the text.
@@ -93,6 +101,7 @@ final class RuleScanner {
     }
 
     /// A token from `start` to `end`, with its file positions (tokens are made in order).
+    @inline(__always)
     private func token(_ kind: RuleTokenKind, from start: Int, to end: Int, value: ScannedToken.Value = .none,
                        keyword: RuleKeyword? = nil, atLineStart: Bool) -> ScannedToken {
         ScannedToken(kind: kind, keyword: keyword, isAtLineStart: atLineStart, start: start, end: end, value: value,
@@ -124,22 +133,16 @@ final class RuleScanner {
         diagnostics.append(Diagnostic(code, message, at: locations.source.range(fromUTF8: start, to: end), help: help))
     }
 
-    private func nextToken() -> ScannedToken? {
-        while !stopped {
-            if let token = scanToken() { return token }
-            if position >= bytes.count { return nil }
-        }
-        return nil
-    }
-
-    /// Scans one token; nil at the end of the text or after dropping an unexpected character.
+    /// Scans the token at `position` (which is not the end, nor trivia); nil after dropping
+    /// an unexpected character.
+    @inline(__always)
     private func scanToken() -> ScannedToken? {
-        skipTriviaAndComments()
-        guard let byte = peek() else { return nil }
         let start = position
+        let byte = bytes[start]
         let atLineStart = sawLineBreak
         sawLineBreak = false
         lineHasContent = true
+        @inline(__always)
         func make(_ kind: RuleTokenKind, length: Int) -> ScannedToken {
             position = start + length
             return token(kind, from: start, to: start + length, atLineStart: atLineStart)
@@ -184,37 +187,67 @@ final class RuleScanner {
                 skipIdentifier()
                 name = .sourceText(start: nameStart, end: position)
             } else {
-                report(.syntax, "expected a parameter name after '$'", from: start, to: position,
-                       help: "write '$name', or '$`name`' for a name that is not a plain identifier")
+                reportMissingParameterName(from: start)
                 name = .sourceText(start: position, end: position)
             }
             return token(.parameter, from: start, to: position, value: name, atLineStart: atLineStart)
         case _ where RuleLexer.isDigit(byte):
-            return lexNumber(start: start, atLineStart: atLineStart)
+            return plainNumber(start: start, atLineStart: atLineStart) ?? lexNumber(start: start, atLineStart: atLineStart)
         case _ where RuleLexer.isIdentifierStart(byte):
             skipIdentifier()
             return token(.identifier, from: start, to: position, value: .sourceText(start: start, end: position),
                          keyword: RuleKeyword(bytes[start..<position]), atLineStart: atLineStart)
         default:
-            let (scalar, length) = decodeScalar(at: position)
-            position += length
-            if let scalar {
-                let help: String?
-                switch scalar {
-                case "&": help = "use 'and' (or '&&') for logical and"
-                case "|": help = "use 'or' (or '||') for logical or"
-                case "'": help = "strings are written in double quotes"
-                case "#": help = "comments start with '//'"
-                default: help = nil
-                }
-                report(.syntax, "unexpected character '\(RuleLexer.printable(scalar))'", from: start, to: position, help: help)
-            } else {
-                report(.syntax, "invalid UTF-8", from: start, to: position)
-            }
-            // The character is dropped; lex on.
-            sawLineBreak = atLineStart
+            dropUnexpectedCharacter(start: start, atLineStart: atLineStart)
             return nil
         }
+    }
+
+    /// Reports a `$` at `start` that no name follows.
+    @inline(never)
+    private func reportMissingParameterName(from start: Int) {
+        report(.syntax, "expected a parameter name after '$'", from: start, to: position,
+               help: "write '$name', or '$`name`' for a name that is not a plain identifier")
+    }
+
+    /// Reports the character at `start`, which starts no token, and steps over it.
+    @inline(never)
+    private func dropUnexpectedCharacter(start: Int, atLineStart: Bool) {
+        let (scalar, length) = decodeScalar(at: position)
+        position += length
+        if let scalar {
+            let help: String?
+            switch scalar {
+            case "&": help = "use 'and' (or '&&') for logical and"
+            case "|": help = "use 'or' (or '||') for logical or"
+            case "'": help = "strings are written in double quotes"
+            case "#": help = "comments start with '//'"
+            default: help = nil
+            }
+            report(.syntax, "unexpected character '\(RuleLexer.printable(scalar))'", from: start, to: position, help: help)
+        } else {
+            report(.syntax, "invalid UTF-8", from: start, to: position)
+        }
+        // The character is dropped; lex on.
+        sawLineBreak = atLineStart
+    }
+
+    /// Skips whitespace and comments before a token. Inlined for the usual case, where
+    /// nothing or one space precedes it.
+    @inline(__always)
+    private func skipTrivia() {
+        if position < bytes.count {
+            let byte = bytes[position]
+            if byte > 0x20 /* space */ && byte != 0x2F /* / */ { return }
+            if byte == 0x20 /* space */, position + 1 < bytes.count {
+                let next = bytes[position + 1]
+                if next > 0x20 /* space */ && next != 0x2F /* / */ {
+                    position += 1
+                    return
+                }
+            }
+        }
+        skipTriviaAndComments()
     }
 
     private func skipTriviaAndComments() {
@@ -248,7 +281,9 @@ final class RuleScanner {
 
     // MARK: - Names
 
+    @inline(__always)
     private func skipIdentifier() {
+        let bytes = self.bytes
         var end = position
         while end < bytes.count, RuleLexer.isIdentifierContinue(bytes[end]) { end += 1 }
         position = end
@@ -278,6 +313,41 @@ final class RuleScanner {
     }
 
     // MARK: - Numbers and durations
+
+    /// The usual number, lexed in one pass: up to 15 plain digits, alone (an integer) or
+    /// followed by one unit letter `s m h d w` (a duration), and then neither a letter, a digit,
+    /// `_` nor `.`. Nil, with nothing read, for any other number, which `lexNumber` reads.
+    @inline(__always)
+    private func plainNumber(start: Int, atLineStart: Bool) -> ScannedToken? {
+        let bytes = self.bytes
+        var end = start
+        var value = 0
+        // Fifteen digits stay far below Int.max (a duration checks its product).
+        while end < bytes.count, end - start < 15, RuleLexer.isDigit(bytes[end]) {
+            value = value &* 10 &+ Int(bytes[end] &- 0x30 /* 0 */)
+            end += 1
+        }
+        func endsNumber(_ index: Int) -> Bool {
+            index == bytes.count || (!RuleLexer.isIdentifierContinue(bytes[index]) && bytes[index] != 0x2E /* . */)
+        }
+        if endsNumber(end) {
+            position = end
+            return token(.integer, from: start, to: end, value: .integer(value), atLineStart: atLineStart)
+        }
+        let secondsPerUnit: Int
+        switch bytes[end] {
+        case 0x73 /* s */: secondsPerUnit = 1
+        case 0x6D /* m */: secondsPerUnit = 60
+        case 0x68 /* h */: secondsPerUnit = 3_600
+        case 0x64 /* d */: secondsPerUnit = 86_400
+        case 0x77 /* w */: secondsPerUnit = 604_800
+        default: return nil
+        }
+        let (seconds, overflow) = value.multipliedReportingOverflow(by: secondsPerUnit)
+        guard !overflow, endsNumber(end + 1) else { return nil }
+        position = end + 1
+        return token(.duration, from: start, to: end + 1, value: .duration(seconds), atLineStart: atLineStart)
+    }
 
     private func lexNumber(start: Int, atLineStart: Bool) -> ScannedToken {
         var isDouble = false

@@ -12,6 +12,8 @@ final class RuleTokenStream {
     @exclusivity(unchecked) private var length: Int
     private let scanner: RuleScanner
     @exclusivity(unchecked) private var finished = false
+    /// Kept from text to text: rules repeat their names.
+    @exclusivity(unchecked) private var shortTexts = ShortTextCache()
 
     init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
         storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 64))
@@ -71,7 +73,11 @@ final class RuleTokenStream {
     /// `token(_:)` for a token not lexed yet.
     @inline(never)
     private func lexingToken(_ index: Int) -> ScannedToken {
-        while tokens.count <= index, !finished { lexOne() }
+        while tokens.count <= index, !finished {
+            let token = scanner.next()
+            tokens.append(token)
+            if token.kind == .endOfFile { finished = true }
+        }
         return tokens[min(index, tokens.count - 1)]
     }
 
@@ -79,7 +85,7 @@ final class RuleTokenStream {
     /// other tokens.
     func text(of token: ScannedToken) -> String {
         switch token.value {
-        case .sourceText(let start, let end): return String(decoding: bytes[start..<end], as: UTF8.self)
+        case .sourceText(let start, let end): return shortTexts.string(bytes, from: start, to: end)
         case .decodedText(let index): return scanner.texts[index]
         default: return ""
         }
