@@ -19,11 +19,38 @@ public enum Checker {
     /// Each tip's declaration is freed as soon as it is checked when the caller hands over its
     /// last reference to `files`: the syntax tree shrinks while the checked program grows.
     public static func check(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic]) -> CheckedProgram? {
-        var checker = DeclarationChecker()
-        let program = checker.check(files)
-        diagnostics += checker.diagnostics
-        return checker.diagnostics.contains { $0.severity == .error } ? nil : program
+        var (program, outputs) = check(files, diagnostics: &diagnostics, handingTipsTo: { _ in [CheckedTip]() })
+        guard program != nil else { return nil }
+        program!.tips = outputs.removeFirst()  // the only reference: grows in place
+        for later in outputs { program!.tips.append(contentsOf: later) }
+        return program
     }
+
+    /// Checks `files` as `check(_:diagnostics:)` does, but hands each checked tip, in program
+    /// order, to an output made by `makeOutput` (from the program's checked parameters) instead
+    /// of keeping it: a pass that needs each tip once never has the checked program whole. A
+    /// large program's second half is checked on the helper thread, into an output of its own.
+    /// Returns the program without tips (nil when there are errors) and the outputs, in order.
+    static func check<Output: CheckedTipOutput>(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic],
+                                                handingTipsTo makeOutput: @escaping @Sendable ([CheckedParameter]) -> Output)
+        -> (program: CheckedProgram?, outputs: [Output]) {
+        var checker = DeclarationChecker()
+        let (program, outputs) = checker.check(files, makeOutput: makeOutput)
+        diagnostics += checker.diagnostics
+        return (checker.diagnostics.contains { $0.severity == .error } ? nil : program, outputs)
+    }
+}
+
+/// Where the checker puts checked tips, in program order: the program's own array, or a pass
+/// that needs each tip only once (see `Checker.check(_:diagnostics:handingTipsTo:)`).
+protocol CheckedTipOutput: Sendable {
+    /// Takes the next tip; `isClean` when checking it found no error.
+    mutating func add(_ tip: CheckedTip, isClean: Bool)
+    mutating func reserveCapacity(_ minimumCapacity: Int)
+}
+
+extension Array: CheckedTipOutput where Element == CheckedTip {
+    mutating func add(_ tip: CheckedTip, isClean: Bool) { append(tip) }
 }
 
 /// Checks the declarations of a program and drives the expression checker over every rule.
@@ -31,7 +58,9 @@ struct DeclarationChecker {
     var diagnostics: [Diagnostic] = []
     private var symbols = SymbolTable()
 
-    mutating func check(_ files: consuming [ManifestFile]) -> CheckedProgram {
+    mutating func check<Output: CheckedTipOutput>(_ files: consuming [ManifestFile],
+                                                  makeOutput: @escaping @Sendable ([CheckedParameter]) -> Output)
+        -> (program: CheckedProgram, outputs: [Output]) {
         let frequency = checkHeaders(files)
         let parameterDecls = files.flatMap(\.parameters)
         let eventDecls = files.flatMap(\.events)
@@ -57,51 +86,61 @@ struct DeclarationChecker {
             }
         }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
-        let tips = checkTipsInOrder(&decls, expressions: &expressions)
+        let outputs = checkTipsInOrder(&decls, expressions: &expressions, makeOutput: { makeOutput(parameters) })
         diagnostics += expressions.diagnostics
         let groups = checkGroups(groupDecls)
         reportUnused(parameterDecls, eventDecls, used: expressions)
 
-        return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups)
+        return (CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, groups: groups), outputs)
     }
 
-    /// Checks `decls`, and gives their checked tips and diagnostics in order. A large program's
+    /// Checks `decls` into outputs made by `makeOutput`, and reports in order. A large program's
     /// second half is checked at once on the helper thread (where the second half of a large
     /// file was decoded, see `ManifestDecoder`), by a checker of its own whose findings come
     /// after this one's.
-    private mutating func checkTipsInOrder(_ decls: inout [TipDecl], expressions: inout ExpressionChecker) -> [CheckedTip] {
-        guard decls.count > Checker.concurrentCheckingThreshold else { return checkTips(&decls, expressions: &expressions) }
+    private mutating func checkTipsInOrder<Output: CheckedTipOutput>(_ decls: inout [TipDecl], expressions: inout ExpressionChecker,
+                                                                     makeOutput: @escaping @Sendable () -> Output) -> [Output] {
+        guard decls.count > Checker.concurrentCheckingThreshold else {
+            var output = makeOutput()
+            checkTips(&decls, expressions: &expressions, into: &output)
+            return [output]
+        }
         let secondHalf = Handoff<[TipDecl]>()
         secondHalf.put(Array(decls[(decls.count / 2)...]))
         decls.removeSubrange((decls.count / 2)...)
         var sibling = self
         sibling.diagnostics = []
         let siblingExpressions = ExpressionChecker(symbols: expressions.symbols, parameters: expressions.parameters, events: expressions.events)
-        let (firstTips, second) = concurrently({ checkTips(&decls, expressions: &expressions) }, { [sibling] in
-            var checker = sibling, expressions = siblingExpressions, decls = secondHalf.take()
-            let tips = checker.checkTips(&decls, expressions: &expressions)
-            return (tips: tips, diagnostics: checker.diagnostics, expressions: expressions)
+        let (first, second) = concurrently({
+            var output = makeOutput()
+            checkTips(&decls, expressions: &expressions, into: &output)
+            return output
+        }, { [sibling] in
+            var checker = sibling, expressions = siblingExpressions, decls = secondHalf.take(), output = makeOutput()
+            checker.checkTips(&decls, expressions: &expressions, into: &output)
+            return (output: output, diagnostics: checker.diagnostics, expressions: expressions)
         })
         diagnostics += second.diagnostics
         expressions.absorb(second.expressions)
-        var tips = firstTips  // the only reference: grows in place
-        tips.append(contentsOf: second.tips)
-        return tips
+        return [first, second.output]
     }
 
-    /// Checks `decls` in order. Each declaration is taken out as it is checked (its slot keeps
-    /// only the name), so that it is freed right after: the syntax tree and the checked
-    /// program never both live whole.
-    private mutating func checkTips(_ decls: inout [TipDecl], expressions: inout ExpressionChecker) -> [CheckedTip] {
-        var tips: [CheckedTip] = []
-        tips.reserveCapacity(decls.count)
+    /// Checks `decls` in order into `output`. Each declaration is taken out as it is checked
+    /// (its slot keeps only the name), so that it is freed right after: the syntax tree and
+    /// the checked program never both live whole.
+    private mutating func checkTips<Output: CheckedTipOutput>(_ decls: inout [TipDecl], expressions: inout ExpressionChecker,
+                                                              into output: inout Output) {
+        output.reserveCapacity(decls.count)
         for index in decls.indices {
             let decl = decls[index]
             decls[index] = TipDecl(name: decl.name, range: decl.range)
-            tips.append(checkTip(decl, expressions: &expressions))
+            let (reported, reportedInRules) = (diagnostics.count, expressions.diagnostics.count)
+            let tip = checkTip(decl, expressions: &expressions)
+            let isClean = !diagnostics[reported...].contains { $0.severity == .error }
+                && !expressions.diagnostics[reportedInRules...].contains { $0.severity == .error }
+            output.add(tip, isClean: isClean)
         }
         decls = []
-        return tips
     }
 
     /// Declares every name, file by file in the order given, so that a duplicate is reported

@@ -52,54 +52,37 @@ public enum Frontend {
         let kept = keepingParsedFiles ? files : []
         var checkerDiagnostics: [Diagnostic] = []
         // Handed over for good, so that the checker can free each tip's syntax tree once checked.
-        var program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
+        // Constant expressions that would overflow or divide by zero are compile errors. Lints
+        // only warn: the program is still returned. Both need a program without errors (a rule
+        // that did not parse would look like one that can never hold), and lints' warnings are
+        // dropped when there are constant errors. Without the program to keep, each checked
+        // tip goes through both passes as soon as it is made, and is freed.
+        let program: CheckedProgram?
+        var findings: LateFindings?
+        if keepingProgram {
+            program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
+        } else {
+            let (checked, collectors) = Checker.check(consume files, diagnostics: &checkerDiagnostics,
+                                                      handingTipsTo: { LateFindings.Collector(parameters: $0) })
+            program = nil
+            if checked != nil { findings = collectors.map(\.findings).reduce(LateFindings()) { $0.followed(by: $1) } }
+        }
         diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
-        if program != nil, !diagnostics.contains(where: { $0.severity == .error }) {
-            // Constant expressions that would overflow or divide by zero are compile errors.
-            // Lints only warn: the program is still returned. They need a program without
-            // errors (a rule that did not parse would look like one that can never hold), so
-            // their warnings are dropped when there are constant errors. A large program has
-            // both run in two halves at once, each half of the tips on a thread of its own
-            // (threads sharing a tip would contend for the reference counts of its rules).
-            let findings: LateFindings
-            if program!.tips.count > concurrentLintingThreshold {
-                findings = keepingProgram ? lateFindingsInHalves(of: program!) : lateFindingsInHalves(freeing: program.take()!)
-            } else {
-                let constantErrors = RulePackCompiler.constantErrors(program!)
-                let hasConstantErrors = constantErrors.contains { $0.severity == .error }
-                findings = LateFindings(constantErrors: constantErrors, warnings: hasConstantErrors ? [] : Lints.run(program!))
+        if program != nil || findings != nil, !diagnostics.contains(where: { $0.severity == .error }) {
+            if let program {
+                // A large program has both passes run in two halves at once.
+                findings = program.tips.count > concurrentLintingThreshold ? lateFindingsInHalves(of: program)
+                    : LateFindings(program, tips: program.tips.indices)
             }
-            diagnostics += findings.constantErrors
-            if !findings.constantErrors.contains(where: { $0.severity == .error }) { diagnostics += findings.warnings }
+            if let findings {
+                diagnostics += findings.constantErrors
+                if !findings.constantErrors.contains(where: { $0.severity == .error }) { diagnostics += findings.warnings }
+            }
         }
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return Result(sources: sourceMap, files: kept, fileCount: sources.count, diagnostics: diagnostics.sortedForDisplay(),
                       program: hasErrors || !keepingProgram ? nil : program)
-    }
-
-    /// What the passes after the checker find in a program without errors.
-    private struct LateFindings: Sendable {
-        /// Constant expressions that overflow or divide by zero: compile errors.
-        var constantErrors: [Diagnostic]
-        /// The lints' warnings, which count only when there are no constant errors.
-        var warnings: [Diagnostic]
-
-        /// Findings of the tips `range` of `program`.
-        init(_ program: CheckedProgram, tips range: Range<Int>) {
-            constantErrors = RulePackCompiler.constantErrors(program, tips: range)
-            warnings = Lints.run(program, tips: range)
-        }
-
-        init(constantErrors: [Diagnostic], warnings: [Diagnostic]) {
-            self.constantErrors = constantErrors
-            self.warnings = warnings
-        }
-
-        /// These findings, then `later`'s.
-        func followed(by later: LateFindings) -> LateFindings {
-            LateFindings(constantErrors: constantErrors + later.constantErrors, warnings: warnings + later.warnings)
-        }
     }
 
     /// The findings of each half of `program`'s tips, found at once, each half on a thread of its
@@ -108,21 +91,6 @@ public enum Frontend {
         let half = program.tips.count / 2
         let (first, second) = concurrently({ LateFindings(program, tips: 0..<half) },
                                            { LateFindings(program, tips: half..<program.tips.count) })
-        return first.followed(by: second)
-    }
-
-    /// `lateFindingsInHalves(of:)` for a program no longer needed: each half is freed by the
-    /// thread that went through it (the second half's checked tips were made on the helper
-    /// thread, see `Checker`).
-    private static func lateFindingsInHalves(freeing program: consuming CheckedProgram) -> LateFindings {
-        var firstHalf = consume program
-        let half = firstHalf.tips.count / 2
-        let secondHalf = Handoff<CheckedProgram>()
-        secondHalf.put(CheckedProgram(parameters: firstHalf.parameters, events: firstHalf.events, tips: Array(firstHalf.tips[half...])))
-        firstHalf.tips.removeSubrange(half...)
-        let (first, second) = concurrently({ LateFindings(firstHalf, tips: firstHalf.tips.indices) },
-                                           { let program = secondHalf.take()
-                                             return LateFindings(program, tips: program.tips.indices) })
         return first.followed(by: second)
     }
 

@@ -10,24 +10,38 @@ public enum Lints {
 
     /// Runs every lint over the tips `range` of a program the checker accepted, in order.
     public static func run(_ program: CheckedProgram, tips range: Range<Int>) -> [Diagnostic] {
-        var extraction = ConstraintExtraction(parameters: program.parameters)
-        var diagnostics: [Diagnostic] = []
-        var outcomes: [RuleOutcomes] = []
+        var runner = Runner(parameters: program.parameters)
         // Tips are read in place: copying one (as `for tip in` does) costs a retain per field.
         program.tips.withUnsafeBufferPointer { tips in
-            for tip in range {
-                extraction.startTip()
-                let sharesQuantities = extraction.outcomes(ofRules: tips[tip].rules, into: &outcomes)
-                // The quick answers from the outcomes settle most tips; the rest get the full analysis.
-                if !UnsatisfiableTips.holdTogether(outcomes, sharesQuantities: sharesQuantities),
-                   let diagnostic = UnsatisfiableTips.diagnostic(for: tips[tip], extraction: &extraction) {
-                    diagnostics.append(diagnostic)
-                }
-                if AlwaysTrueRules.mayApply(to: outcomes) {
-                    AlwaysTrueRules.diagnose(tips[tip], outcomes: outcomes, extraction: &extraction, into: &diagnostics)
-                }
+            for tip in range { runner.lint(tips[tip]) }
+        }
+        return runner.diagnostics
+    }
+
+    /// Runs the lints over tips one at a time, as they come (each tip is linted on its own).
+    struct Runner {
+        private var extraction: ConstraintExtraction
+        private var outcomes: [RuleOutcomes] = []
+        /// The warnings so far, in the order the tips came.
+        private(set) var diagnostics: [Diagnostic] = []
+
+        /// A runner for the tips of a program with these (checked) parameters.
+        init(parameters: [CheckedParameter]) {
+            extraction = ConstraintExtraction(parameters: parameters)
+        }
+
+        /// Lints one tip that checked without errors.
+        mutating func lint(_ tip: CheckedTip) {
+            extraction.startTip()
+            let sharesQuantities = extraction.outcomes(ofRules: tip.rules, into: &outcomes)
+            // The quick answers from the outcomes settle most tips; the rest get the full analysis.
+            if !UnsatisfiableTips.holdTogether(outcomes, sharesQuantities: sharesQuantities),
+               let diagnostic = UnsatisfiableTips.diagnostic(for: tip, extraction: &extraction) {
+                diagnostics.append(diagnostic)
+            }
+            if AlwaysTrueRules.mayApply(to: outcomes) {
+                AlwaysTrueRules.diagnose(tip, outcomes: outcomes, extraction: &extraction, into: &diagnostics)
             }
         }
-        return diagnostics
     }
 }
