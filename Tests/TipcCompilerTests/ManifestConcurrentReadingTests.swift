@@ -43,7 +43,7 @@ struct ManifestConcurrentReadingTests {
         #expect(readInParts == readWhole)
         #expect(rendered(inParts) == rendered(whole))
         guard let split = YAMLSplitPoint.find(in: file) else { return false }
-        return ManifestDecoder.decodeInTwoParts(file, at: split) != nil
+        return ManifestDecoder.decodeInTwoParts(file, at: split, head: ManifestDecoder.KeepingTips(), tail: { ManifestDecoder.KeepingTips() }) != nil
     }
 
     @Test func aLargeManifestIsReadInTwoPartsAsItIsReadWhole() {
@@ -147,7 +147,7 @@ struct ManifestConcurrentReadingTests {
             let readInParts = ManifestDecoder.decode(file, diagnostics: &inParts, readingConcurrently: true)
             #expect(readInParts == readWhole, "seed \(seed)\n\(text)")
             #expect(rendered(inParts) == rendered(whole), "seed \(seed)\n\(text)")
-            if let split = YAMLSplitPoint.find(in: file), ManifestDecoder.decodeInTwoParts(file, at: split) != nil { splits += 1 }
+            if let split = YAMLSplitPoint.find(in: file), ManifestDecoder.decodeInTwoParts(file, at: split, head: ManifestDecoder.KeepingTips(), tail: { ManifestDecoder.KeepingTips() }) != nil { splits += 1 }
         }
         #expect(splits >= 30)
     }

@@ -31,11 +31,16 @@ public enum Checker {
     /// of keeping it: a pass that needs each tip once never has the checked program whole. A
     /// large program's second half is checked on the helper thread, into an output of its own.
     /// Returns the program without tips (nil when there are errors) and the outputs, in order.
+    ///
+    /// With `prechecked`, the tips of `files` (one file) were already checked as they were
+    /// decoded (see `TipPrechecker`), and are stand-ins holding only their names: their
+    /// findings are taken in, in order, and are the outputs.
     static func check<Output: CheckedTipOutput>(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic],
-                                                handingTipsTo makeOutput: @escaping @Sendable ([CheckedParameter]) -> Output)
+                                                handingTipsTo makeOutput: @escaping @Sendable ([CheckedParameter]) -> Output,
+                                                prechecked: [PrecheckedTips<Output>]? = nil)
         -> (program: CheckedProgram?, outputs: [Output]) {
         var checker = DeclarationChecker()
-        let (program, outputs) = checker.check(files, makeOutput: makeOutput)
+        let (program, outputs) = checker.check(files, makeOutput: makeOutput, prechecked: prechecked)
         diagnostics += checker.diagnostics
         return (checker.diagnostics.contains { $0.severity == .error } ? nil : program, outputs)
     }
@@ -59,7 +64,8 @@ struct DeclarationChecker {
     private var symbols = SymbolTable()
 
     mutating func check<Output: CheckedTipOutput>(_ files: consuming [ManifestFile],
-                                                  makeOutput: @escaping @Sendable ([CheckedParameter]) -> Output)
+                                                  makeOutput: @escaping @Sendable ([CheckedParameter]) -> Output,
+                                                  prechecked: [PrecheckedTips<Output>]? = nil)
         -> (program: CheckedProgram, outputs: [Output]) {
         let frequency = checkHeaders(files)
         let parameterDecls = files.flatMap(\.parameters)
@@ -86,7 +92,16 @@ struct DeclarationChecker {
             }
         }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
-        let outputs = checkTipsInOrder(&decls, expressions: &expressions, makeOutput: { makeOutput(parameters) })
+        let outputs: [Output]
+        if let prechecked {
+            for part in prechecked {
+                diagnostics += part.diagnostics
+                expressions.absorb(part.expressions)
+            }
+            outputs = prechecked.map(\.output)
+        } else {
+            outputs = checkTipsInOrder(&decls, expressions: &expressions, makeOutput: { makeOutput(parameters) })
+        }
         diagnostics += expressions.diagnostics
         let groups = checkGroups(groupDecls)
         reportUnused(parameterDecls, eventDecls, used: expressions)
@@ -134,13 +149,36 @@ struct DeclarationChecker {
         for index in decls.indices {
             let decl = decls[index]
             decls[index] = TipDecl(name: decl.name, range: decl.range)
-            let (reported, reportedInRules) = (diagnostics.count, expressions.diagnostics.count)
-            let tip = checkTip(decl, expressions: &expressions)
-            let isClean = !diagnostics[reported...].contains { $0.severity == .error }
-                && !expressions.diagnostics[reportedInRules...].contains { $0.severity == .error }
-            output.add(tip, isClean: isClean)
+            check(decl, expressions: &expressions, into: &output)
         }
         decls = []
+    }
+
+    /// Checks one tip into `output`, telling it whether checking found an error.
+    mutating func check<Output: CheckedTipOutput>(_ decl: TipDecl, expressions: inout ExpressionChecker, into output: inout Output) {
+        let (reported, reportedInRules) = (diagnostics.count, expressions.diagnostics.count)
+        let tip = checkTip(decl, expressions: &expressions)
+        let isClean = !diagnostics[reported...].contains { $0.severity == .error }
+            && !expressions.diagnostics[reportedInRules...].contains { $0.severity == .error }
+        output.add(tip, isClean: isClean)
+    }
+
+    /// The names, checked parameters and checked events of a one-file program whose parameters
+    /// and events are these (declared as `declareNames` does), for checking its tips before
+    /// the rest of it is read. What is reported here is reported again when the whole program
+    /// is checked, and dropped.
+    static func tipCheckingContext(parameters parameterDecls: [ParameterDecl], events eventDecls: [EventDecl])
+        -> (symbols: SymbolTable, parameters: [CheckedParameter], events: [PackEvent]) {
+        var checker = DeclarationChecker()
+        for (index, decl) in parameterDecls.enumerated() {
+            _ = checker.symbols.declare(decl.name, as: .parameter, index: index, diagnostics: &checker.diagnostics)
+        }
+        for (index, decl) in eventDecls.enumerated() {
+            _ = checker.symbols.declare(decl.name, as: .event, index: index, diagnostics: &checker.diagnostics)
+        }
+        let parameters = parameterDecls.map { checker.checkParameter($0) }
+        let events = eventDecls.map { checker.checkEvent($0) }
+        return (checker.symbols, parameters, events)
     }
 
     /// Declares every name, file by file in the order given, so that a duplicate is reported

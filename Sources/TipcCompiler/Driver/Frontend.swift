@@ -42,30 +42,37 @@ public enum Frontend {
     /// Parses and checks sources already in memory as one program; the parsed files are part
     /// of the result only when `keepingParsedFiles` (a formatter needs them, a check does not),
     /// and the checked program only when `keepingProgram` (a compiler needs it; `tipc check`
-    /// does not, and a large program is then freed as its lints are found, on two threads).
+    /// does not, and then never has it whole: see `checkedWhileReading` and `LateFindings`).
     public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false, keepingProgram: Bool = true) -> Result {
         var diagnostics: [Diagnostic] = []
-        var files: [ManifestFile] = []
-        for source in sources {
-            files.append(parse(source, diagnostics: &diagnostics))
-        }
-        let kept = keepingParsedFiles ? files : []
         var checkerDiagnostics: [Diagnostic] = []
-        // Handed over for good, so that the checker can free each tip's syntax tree once checked.
+        var kept: [ManifestFile] = []
         // Constant expressions that would overflow or divide by zero are compile errors. Lints
         // only warn: the program is still returned. Both need a program without errors (a rule
         // that did not parse would look like one that can never hold), and lints' warnings are
         // dropped when there are constant errors. Without the program to keep, each checked
-        // tip goes through both passes as soon as it is made, and is freed.
-        let program: CheckedProgram?
+        // tip goes through both passes as soon as it is made, and is freed; one large YAML file
+        // has its tips checked as soon as they are read.
+        var program: CheckedProgram?
         var findings: LateFindings?
-        if keepingProgram {
-            program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
+        if !keepingProgram, !keepingParsedFiles, sources.count == 1, let checked = checkedWhileReading(sources[0]) {
+            diagnostics = checked.frontEndDiagnostics
+            checkerDiagnostics = checked.checkerDiagnostics
+            findings = checked.findings
         } else {
-            let (checked, collectors) = Checker.check(consume files, diagnostics: &checkerDiagnostics,
-                                                      handingTipsTo: { LateFindings.Collector(parameters: $0) })
-            program = nil
-            if checked != nil { findings = collectors.map(\.findings).reduce(LateFindings()) { $0.followed(by: $1) } }
+            var files: [ManifestFile] = []
+            for source in sources {
+                files.append(parse(source, diagnostics: &diagnostics))
+            }
+            if keepingParsedFiles { kept = files }
+            // Handed over for good, so that the checker can free each tip's syntax tree once checked.
+            if keepingProgram {
+                program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
+            } else {
+                let (checked, collectors) = Checker.check(consume files, diagnostics: &checkerDiagnostics,
+                                                          handingTipsTo: { LateFindings.Collector(parameters: $0) })
+                if checked != nil { findings = LateFindings(joining: collectors) }
+            }
         }
         diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
         if program != nil || findings != nil, !diagnostics.contains(where: { $0.severity == .error }) {

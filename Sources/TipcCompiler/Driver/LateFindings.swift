@@ -13,6 +13,11 @@ struct LateFindings: Sendable {
         warnings = Lints.run(program, tips: range)
     }
 
+    /// The findings of collectors, in order.
+    init(joining collectors: [Collector]) {
+        self = collectors.map(\.findings).reduce(LateFindings()) { $0.followed(by: $1) }
+    }
+
     /// These findings, then `later`'s.
     func followed(by later: LateFindings) -> LateFindings {
         var joined = self

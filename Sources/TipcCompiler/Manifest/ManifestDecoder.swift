@@ -15,25 +15,25 @@ public enum ManifestDecoder {
     /// `decode(_:diagnostics:)`, trying to read the file in two parts at once or not, whatever
     /// its size (the result is the same either way).
     static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic], readingConcurrently: Bool) -> ManifestFile {
+        if readingConcurrently, let split = YAMLSplitPoint.find(in: file),
+           let read = decodeInTwoParts(file, at: split, head: KeepingTips(), tail: { KeepingTips() }) {
+            return manifest(of: file, root: read.root, parts: [read.head, read.tail], diagnostics: &diagnostics)
+        }
+        var keeping = KeepingTips()
+        let part = decodePart(.whole, of: file, tips: &keeping)
+        return manifest(of: file, root: part.outcome.root, parts: [part], diagnostics: &diagnostics)
+    }
+
+    /// The manifest of `file` from its root and its parts' declarations (in file order), the
+    /// parts' problems reported, then the top level's.
+    static func manifest(of file: SourceFile, root read: YAMLNode?, parts: [DecodedPart], diagnostics: inout [Diagnostic]) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
         let before = diagnostics.count
-        let read: YAMLNode?
-        if readingConcurrently, let split = YAMLSplitPoint.find(in: file), let parts = decodeInTwoParts(file, at: split) {
-            read = parts.root
-            for part in [parts.head, parts.tail] {
-                manifest.parameters += part.declarations.parameters
-                manifest.events += part.declarations.events
-                manifest.tips += part.declarations.tips
-                manifest.groups += part.declarations.groups
-                diagnostics += part.diagnostics
-            }
-        } else {
-            let part = decodePart(.whole, of: file)
-            read = part.outcome.root
-            manifest.parameters = part.declarations.parameters
-            manifest.events = part.declarations.events
-            manifest.tips = part.declarations.tips
-            manifest.groups = part.declarations.groups
+        for part in parts {
+            manifest.parameters += part.declarations.parameters
+            manifest.events += part.declarations.events
+            manifest.tips += part.declarations.tips
+            manifest.groups += part.declarations.groups
             diagnostics += part.outcome.diagnostics
             diagnostics += part.diagnostics
         }
@@ -67,6 +67,21 @@ public enum ManifestDecoder {
     /// The sections whose entries are declarations, decoded one by one as they are read.
     private static let streamedSections: Set<String> = ["parameters", "events", "tips", "groups"]
 
+    /// What decoding does with each tip as soon as it is decoded.
+    protocol DecodedTipHandler: Sendable {
+        /// The tip to keep in the declarations: `tip` itself, or a stand-in once it is dealt
+        /// with. `declarations` are those decoded before it in the same part.
+        mutating func take(_ tip: TipDecl, after declarations: Declarations) -> TipDecl
+        /// Called once the part is read (a handler that others wait for says so here).
+        mutating func partEnded()
+    }
+
+    /// Keeps every tip.
+    struct KeepingTips: DecodedTipHandler {
+        func take(_ tip: TipDecl, after declarations: Declarations) -> TipDecl { tip }
+        func partEnded() {}
+    }
+
     /// Declarations in file order.
     struct Declarations: Sendable {
         var parameters: [ParameterDecl] = []
@@ -84,35 +99,44 @@ public enum ManifestDecoder {
     }
 
     /// Reads a part of `file`, decoding each declaration as the reader completes it, so that the
-    /// YAML tree never lives whole beside the declarations.
-    static func decodePart(_ part: YAMLReadPart, of file: SourceFile) -> DecodedPart {
+    /// YAML tree never lives whole beside the declarations; each tip goes through `tips`.
+    static func decodePart<Tips: DecodedTipHandler>(_ part: YAMLReadPart, of file: SourceFile, tips: inout Tips) -> DecodedPart {
         var declarations = Declarations()
         var reader = ManifestValueReader(file: file)
         let outcome = YAMLReader.readPart(part, of: file, streaming: streamedSections) { section, key, value in
-            declare(section: section, key: key, value: value, in: &declarations, reader: &reader)
+            declare(section: section, key: key, value: value, in: &declarations, reader: &reader, tips: &tips)
         }
+        tips.partEnded()
         return DecodedPart(outcome: outcome, declarations: declarations, diagnostics: reader.diagnostics)
     }
 
     /// Reads and decodes `file` in two parts at once (the head here, the tail on the helper
     /// thread, each decoding what it reads, so that neither frees what the other allocated), or
-    /// nil when the parts do not read as the whole file would (see `YAMLReader.join`).
-    static func decodeInTwoParts(_ file: SourceFile, at split: YAMLSplitPoint) -> (root: YAMLNode, head: DecodedPart, tail: DecodedPart)? {
-        let (head, tail) = concurrently({ decodePart(.head(split), of: file) }, { decodePart(.tail(split), of: file) })
-        guard let root = YAMLReader.join(head: head.outcome, tail: tail.outcome, at: split) else { return nil }
-        return (root, head, tail)
+    /// nil when the parts do not read as the whole file would (see `YAMLReader.join`). Each
+    /// part's tips go through its handler (the tail's made on the helper thread).
+    static func decodeInTwoParts<Head: DecodedTipHandler, Tail: DecodedTipHandler>(
+        _ file: SourceFile, at split: YAMLSplitPoint, head: consuming Head, tail makeTail: @escaping @Sendable () -> Tail
+    ) -> (root: YAMLNode, head: DecodedPart, headTips: Head, tail: DecodedPart, tailTips: Tail)? {
+        var headTips = head
+        let (headPart, tail) = concurrently({ decodePart(.head(split), of: file, tips: &headTips) }, {
+            var tailTips = makeTail()
+            let part = decodePart(.tail(split), of: file, tips: &tailTips)
+            return (part: part, tips: tailTips)
+        })
+        guard let root = YAMLReader.join(head: headPart.outcome, tail: tail.part.outcome, at: split) else { return nil }
+        return (root, headPart, headTips, tail.part, tail.tips)
     }
 
     /// Decodes one declaration into the manifest.
-    private static func declare(section: String, key: YAMLNode, value: YAMLNode, in manifest: inout Declarations,
-                                reader: inout ManifestValueReader) {
+    private static func declare<Tips: DecodedTipHandler>(section: String, key: YAMLNode, value: YAMLNode, in manifest: inout Declarations,
+                                                         reader: inout ManifestValueReader, tips: inout Tips) {
         switch section {
         case "parameters":
             if let parameter = reader.parameter(named: key, value) { manifest.parameters.append(parameter) }
         case "events":
             if let event = reader.event(named: key, value) { manifest.events.append(event) }
         case "tips":
-            if let tip = reader.tip(named: key, value) { manifest.tips.append(tip) }
+            if let tip = reader.tip(named: key, value) { manifest.tips.append(tips.take(tip, after: manifest)) }
         case "groups":
             if let group = reader.group(named: key, value) { manifest.groups.append(group) }
         default:

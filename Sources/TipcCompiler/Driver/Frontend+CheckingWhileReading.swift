@@ -1,0 +1,100 @@
+/// `tipc check` of one large YAML file with each tip checked, folded for constant errors and
+/// linted as soon as it is decoded, on the thread that decoded it (see `TipPrechecker`): the
+/// syntax tree and the checked program never live whole, and nothing walks them again.
+extension Frontend {
+    /// What checking while reading found; nil from `checkedWhileReading` when it does not apply.
+    struct CheckedWhileReading {
+        var frontEndDiagnostics: [Diagnostic]
+        var checkerDiagnostics: [Diagnostic]
+        /// The constant errors and lints' warnings; nil when the checker found errors.
+        var findings: LateFindings?
+    }
+
+    /// Checks `source` while reading it, or returns nil when that does not apply: not a YAML
+    /// file of at least `ManifestDecoder.concurrentReadingThreshold` bytes with a split point,
+    /// a YAML problem (the file is then read whole, as always), or parameters or events declared
+    /// after the first tip (its tips were checked without them). The caller then checks the
+    /// ordinary way, with exactly the same results.
+    static func checkedWhileReading(_ source: SourceFile) -> CheckedWhileReading? {
+        guard !source.path.hasSuffix(".tips"), source.bytes.count >= ManifestDecoder.concurrentReadingThreshold,
+              let split = YAMLSplitPoint.find(in: source) else { return nil }
+        let announcement = Handoff<TipContext?>()
+        guard let read = ManifestDecoder.decodeInTwoParts(source, at: split, head: PrecheckingHeadTips(announcement: announcement),
+                                                          tail: { PrecheckingTailTips(announcement: announcement) }) else { return nil }
+        let head = read.headTips, tail = read.tailTips
+        if let declaredBefore = head.declaredBefore {
+            // Every parameter and event was declared before the first tip.
+            guard declaredBefore == (read.head.declarations.parameters.count, read.head.declarations.events.count),
+                  read.tail.declarations.parameters.isEmpty, read.tail.declarations.events.isEmpty else { return nil }
+        }
+        let prechecked = [head.prechecker?.findings, tail.prechecker?.findings].compactMap { $0 }
+        var frontEnd: [Diagnostic] = []
+        let manifest = ManifestDecoder.manifest(of: source, root: read.root, parts: [read.head, read.tail], diagnostics: &frontEnd)
+        var checker: [Diagnostic] = []
+        let (program, collectors) = Checker.check([manifest], diagnostics: &checker, handingTipsTo: { LateFindings.Collector(parameters: $0) },
+                                                  prechecked: prechecked.isEmpty ? nil : prechecked)
+        let findings = program == nil ? nil : LateFindings(joining: collectors)
+        return CheckedWhileReading(frontEndDiagnostics: frontEnd, checkerDiagnostics: checker, findings: findings)
+    }
+
+    /// The parameters and events tips are checked against.
+    private struct TipContext: Sendable {
+        var parameters: [ParameterDecl]
+        var events: [EventDecl]
+    }
+
+    /// The first part's tips: checked from the first one on, against the parameters and events
+    /// decoded before it, which the second part is told (or told that there are no tips here).
+    private struct PrecheckingHeadTips: ManifestDecoder.DecodedTipHandler {
+        let announcement: Handoff<TipContext?>
+        var prechecker: TipPrechecker<LateFindings.Collector>?
+        /// How many parameters and events were declared before the first tip.
+        var declaredBefore: (parameters: Int, events: Int)?
+
+        init(announcement: Handoff<TipContext?>) {
+            self.announcement = announcement
+        }
+
+        mutating func take(_ tip: TipDecl, after declarations: ManifestDecoder.Declarations) -> TipDecl {
+            if prechecker == nil {
+                prechecker = TipPrechecker(parameters: declarations.parameters, events: declarations.events,
+                                           makeOutput: { LateFindings.Collector(parameters: $0) })
+                declaredBefore = (declarations.parameters.count, declarations.events.count)
+                announcement.put(TipContext(parameters: declarations.parameters, events: declarations.events))
+            }
+            prechecker!.check(tip)
+            return TipDecl(name: tip.name, range: tip.range)
+        }
+
+        mutating func partEnded() {
+            if prechecker == nil { announcement.put(nil) }
+        }
+    }
+
+    /// The second part's tips: checked against what the first part announces (waited for at the
+    /// first tip), or kept when it has no tips.
+    private struct PrecheckingTailTips: ManifestDecoder.DecodedTipHandler {
+        let announcement: Handoff<TipContext?>
+        var prechecker: TipPrechecker<LateFindings.Collector>?
+        private var heard = false
+
+        init(announcement: Handoff<TipContext?>) {
+            self.announcement = announcement
+        }
+
+        mutating func take(_ tip: TipDecl, after declarations: ManifestDecoder.Declarations) -> TipDecl {
+            if !heard {
+                heard = true
+                if let context = announcement.take() {
+                    prechecker = TipPrechecker(parameters: context.parameters, events: context.events,
+                                               makeOutput: { LateFindings.Collector(parameters: $0) })
+                }
+            }
+            guard prechecker != nil else { return tip }
+            prechecker!.check(tip)
+            return TipDecl(name: tip.name, range: tip.range)
+        }
+
+        func partEnded() {}
+    }
+}
