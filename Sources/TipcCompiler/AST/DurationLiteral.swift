@@ -29,7 +29,22 @@ public enum DurationLiteral {
     }
 
     /// Seconds per unit letter.
-    public static let units: [String: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
+    public static let units: [String: Int] = Dictionary(uniqueKeysWithValues: "smhdw".utf8.map {
+        (String(UnicodeScalar($0)), seconds(perUnit: $0)!)
+    })
+
+    /// Seconds per unit letter, for a letter read as a byte (the lexer's way): nil for any
+    /// other byte.
+    static func seconds(perUnit letter: UInt8) -> Int? {
+        switch letter {
+        case 0x73 /* s */: return 1
+        case 0x6D /* m */: return 60
+        case 0x68 /* h */: return 3_600
+        case 0x64 /* d */: return 86_400
+        case 0x77 /* w */: return 604_800
+        default: return nil
+        }
+    }
 
     /// Parses `text` (digits may contain `_`) into seconds.
     public static func seconds(of text: String) -> Result<Int, Failure> {

@@ -72,6 +72,18 @@ public enum ArithmeticOperator: String, Sendable, Hashable {
 
 public enum ComparisonOperator: String, Sendable, Hashable {
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+
+    /// Whether `a op b` holds.
+    func compare<T: Comparable>(_ a: T, _ b: T) -> Bool {
+        switch self {
+        case .equal: return a == b
+        case .notEqual: return a != b
+        case .less: return a < b
+        case .lessOrEqual: return a <= b
+        case .greater: return a > b
+        case .greaterOrEqual: return a >= b
+        }
+    }
 }
 
 public enum LogicalOperator: String, Sendable, Hashable {

@@ -18,9 +18,11 @@ struct TipPrechecker<Output: CheckedTipOutput>: Sendable {
         output = makeOutput(context.parameters)
     }
 
-    /// Checks one tip, in program order, into the output.
-    mutating func check(_ tip: TipDecl) {
+    /// Checks one tip, in program order, into the output; returns what is kept of it: a
+    /// stand-in with only its name (for the program's names, groups and limits).
+    mutating func check(_ tip: TipDecl) -> TipDecl {
         checker.check(tip, expressions: &expressions, into: &output)
+        return TipDecl(name: tip.name, range: tip.range)
     }
 
     /// What checking the tips found, for the program's checker to take in.

@@ -41,6 +41,11 @@ extension Frontend {
     private struct TipContext: Sendable {
         var parameters: [ParameterDecl]
         var events: [EventDecl]
+
+        /// A checker of tips against them, whose checked tips go to the later passes.
+        func prechecker() -> TipPrechecker<LateFindings.Collector> {
+            TipPrechecker(parameters: parameters, events: events, makeOutput: { LateFindings.Collector(parameters: $0) })
+        }
     }
 
     /// The first part's tips: checked from the first one on, against the parameters and events
@@ -57,13 +62,12 @@ extension Frontend {
 
         mutating func take(_ tip: TipDecl, after declarations: ManifestDecoder.Declarations) -> TipDecl {
             if prechecker == nil {
-                prechecker = TipPrechecker(parameters: declarations.parameters, events: declarations.events,
-                                           makeOutput: { LateFindings.Collector(parameters: $0) })
+                let context = TipContext(parameters: declarations.parameters, events: declarations.events)
+                prechecker = context.prechecker()
                 declaredBefore = (declarations.parameters.count, declarations.events.count)
-                announcement.put(TipContext(parameters: declarations.parameters, events: declarations.events))
+                announcement.put(context)
             }
-            prechecker!.check(tip)
-            return TipDecl(name: tip.name, range: tip.range)
+            return prechecker!.check(tip)
         }
 
         mutating func partEnded() {
@@ -85,14 +89,10 @@ extension Frontend {
         mutating func take(_ tip: TipDecl, after declarations: ManifestDecoder.Declarations) -> TipDecl {
             if !heard {
                 heard = true
-                if let context = announcement.take() {
-                    prechecker = TipPrechecker(parameters: context.parameters, events: context.events,
-                                               makeOutput: { LateFindings.Collector(parameters: $0) })
-                }
+                prechecker = announcement.take()?.prechecker()
             }
             guard prechecker != nil else { return tip }
-            prechecker!.check(tip)
-            return TipDecl(name: tip.name, range: tip.range)
+            return prechecker!.check(tip)
         }
 
         func partEnded() {}

@@ -9,8 +9,12 @@ struct LateFindings: Sendable {
 
     /// The findings of the tips `range` of `program`.
     init(_ program: CheckedProgram, tips range: Range<Int>) {
-        constantErrors = RulePackCompiler.constantErrors(program, tips: range)
-        warnings = Lints.run(program, tips: range)
+        var collector = Collector(parameters: program.parameters)
+        // Tips are read in place: copying one (as `for tip in` does) costs a retain per field.
+        program.tips.withUnsafeBufferPointer { tips in
+            for tip in range { collector.add(tips[tip], isClean: true) }
+        }
+        self = collector.findings
     }
 
     /// The findings of collectors, in order.
@@ -46,9 +50,7 @@ struct LateFindings: Sendable {
 
         mutating func add(_ tip: CheckedTip, isClean: Bool) {
             guard isClean else { return }
-            // Rules are read in place: iterating an Array would copy (retain) each one.
-            let rules = ContiguousArray(tip.rules)
-            for index in rules.indices { _ = folder.fold(rules[index]) }
+            folder.reportErrors(in: tip)
             lints.lint(tip)
         }
 

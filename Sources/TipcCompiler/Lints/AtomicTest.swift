@@ -154,15 +154,4 @@ private extension ComparisonOperator {
         case .greaterOrEqual: return .lessOrEqual
         }
     }
-
-    func compare<T: Comparable>(_ a: T, _ b: T) -> Bool {
-        switch self {
-        case .equal: return a == b
-        case .notEqual: return a != b
-        case .less: return a < b
-        case .lessOrEqual: return a <= b
-        case .greater: return a > b
-        case .greaterOrEqual: return a >= b
-        }
-    }
 }

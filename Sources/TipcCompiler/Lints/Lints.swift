@@ -5,15 +5,10 @@
 public enum Lints {
     /// Runs every lint over a program the checker accepted, tip by tip, in program order.
     public static func run(_ program: CheckedProgram) -> [Diagnostic] {
-        run(program, tips: program.tips.indices)
-    }
-
-    /// Runs every lint over the tips `range` of a program the checker accepted, in order.
-    public static func run(_ program: CheckedProgram, tips range: Range<Int>) -> [Diagnostic] {
         var runner = Runner(parameters: program.parameters)
         // Tips are read in place: copying one (as `for tip in` does) costs a retain per field.
         program.tips.withUnsafeBufferPointer { tips in
-            for tip in range { runner.lint(tips[tip]) }
+            for tip in tips.indices { runner.lint(tips[tip]) }
         }
         return runner.diagnostics
     }

@@ -9,6 +9,13 @@ import TipRuntime
 struct ConstantFolder {
     var diagnostics: [Diagnostic] = []
 
+    /// Reports the errors of `tip`'s constant sub-expressions, folding nothing for keeps.
+    mutating func reportErrors(in tip: CheckedTip) {
+        // Rules are read in place: iterating an Array would copy (retain) each one.
+        let rules = ContiguousArray(tip.rules)
+        for index in rules.indices { _ = fold(rules[index]) }
+    }
+
     /// `expression` with its constant sub-expressions folded.
     mutating func fold(_ expression: CheckedExpression) -> CheckedExpression {
         folded(expression) ?? expression

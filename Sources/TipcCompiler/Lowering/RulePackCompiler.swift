@@ -51,20 +51,12 @@ public enum RulePackCompiler {
     /// The compile errors of constant sub-expressions (overflow, division by zero) without
     /// lowering anything: what `tipc check` reports beyond the checker.
     public static func constantErrors(_ program: CheckedProgram) -> [Diagnostic] {
-        constantErrors(program, tips: program.tips.indices)
-    }
-
-    /// The compile errors of the constant sub-expressions of the tips `range` of `program`.
-    public static func constantErrors(_ program: CheckedProgram, tips range: Range<Int>) -> [Diagnostic] {
         var folder = ConstantFolder()
         // Tips and rules are read in place: through an Array, each one would be copied (a
         // retain and a release of each of its parts); through the same storage seen as a
         // ContiguousArray (no copy is made), it is not.
         let tips = ContiguousArray(program.tips)
-        for tipIndex in range {
-            let rules = ContiguousArray(tips[tipIndex].rules)
-            for ruleIndex in rules.indices { _ = folder.fold(rules[ruleIndex]) }
-        }
+        for tipIndex in tips.indices { folder.reportErrors(in: tips[tipIndex]) }
         return folder.diagnostics
     }
 

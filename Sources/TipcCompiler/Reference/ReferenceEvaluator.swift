@@ -157,16 +157,7 @@ public struct ReferenceEvaluator {
     }
 
     static func compare(_ op: ComparisonOperator, _ left: RuntimeValue, _ right: RuntimeValue) -> Bool {
-        func holds<T: Comparable>(_ a: T, _ b: T) -> Bool {
-            switch op {
-            case .equal: return a == b
-            case .notEqual: return a != b
-            case .less: return a < b
-            case .lessOrEqual: return a <= b
-            case .greater: return a > b
-            case .greaterOrEqual: return a >= b
-            }
-        }
+        func holds<T: Comparable>(_ a: T, _ b: T) -> Bool { op.compare(a, b) }
         switch (left, right) {
         case (.int(let a), .int(let b)), (.date(let a), .date(let b)), (.duration(let a), .duration(let b)): return holds(a, b)
         case (.double(let a), .double(let b)): return holds(a, b)

@@ -334,15 +334,7 @@ final class RuleScanner {
             position = end
             return token(.integer, from: start, to: end, value: .integer(value), atLineStart: atLineStart)
         }
-        let secondsPerUnit: Int
-        switch bytes[end] {
-        case 0x73 /* s */: secondsPerUnit = 1
-        case 0x6D /* m */: secondsPerUnit = 60
-        case 0x68 /* h */: secondsPerUnit = 3_600
-        case 0x64 /* d */: secondsPerUnit = 86_400
-        case 0x77 /* w */: secondsPerUnit = 604_800
-        default: return nil
-        }
+        guard let secondsPerUnit = DurationLiteral.seconds(perUnit: bytes[end]) else { return nil }
         let (seconds, overflow) = value.multipliedReportingOverflow(by: secondsPerUnit)
         guard !overflow, endsNumber(end + 1) else { return nil }
         position = end + 1
@@ -431,15 +423,7 @@ final class RuleScanner {
                 index += 1
             }
             guard digitCount > 0, index < text.endIndex else { return nil }
-            let secondsPerUnit: Int
-            switch text[index] {
-            case 0x73 /* s */: secondsPerUnit = 1
-            case 0x6D /* m */: secondsPerUnit = 60
-            case 0x68 /* h */: secondsPerUnit = 3_600
-            case 0x64 /* d */: secondsPerUnit = 86_400
-            case 0x77 /* w */: secondsPerUnit = 604_800
-            default: return nil
-            }
+            guard let secondsPerUnit = DurationLiteral.seconds(perUnit: text[index]) else { return nil }
             index += 1
             // A second letter would make a longer unit (`mo`, `yrs`): not the plain form.
             if index < text.endIndex, RuleLexer.isIdentifierStart(text[index]), text[index] != 0x5F /* _ */ { return nil }

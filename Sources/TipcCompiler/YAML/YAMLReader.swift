@@ -28,15 +28,9 @@ public enum YAMLReader {
     /// reported and left out. After a YAML error, the entry cut short arrives truncated.
     public static func read(_ file: SourceFile, diagnostics: inout [Diagnostic], streaming streamedSections: Set<String>,
                             entry: (_ section: String, _ key: YAMLNode, _ value: YAMLNode) -> Void) -> YAMLNode? {
-        if let problem = YAMLInputCheck.firstProblem(in: file) {
-            diagnostics.append(problem)
-            return nil
-        }
-        guard !file.bytes.isEmpty else { return nil }
-        var builder = YAMLDocumentBuilder(file: file, streamedSections: streamedSections)
-        run(&builder, entry: entry)
-        diagnostics += builder.diagnostics
-        return builder.root
+        let outcome = readPart(.whole, of: file, streaming: streamedSections, entry: entry)
+        diagnostics += outcome.diagnostics
+        return outcome.root
     }
 
     /// Drives libyaml over the builder's part of its file, handing on entries as they complete.
