@@ -46,9 +46,13 @@ func runFrontendPhases() {
 }
 
 /// One `tipc check` of the generated manifest (for profilers).
-func runOneCheck() {
+func runOneCheck(times: Int = 1) {
     var generator = ManifestGenerator()
     let source = SourceFile(path: "bench.yaml", bytes: Array(generator.yaml().utf8))
-    let result = Frontend.check(sources: [source], keepingProgram: false)
-    print("checked: \(result.diagnostics.count) diagnostics")
+    for _ in 0..<times {
+        let start = Measure.now()
+        let result = Frontend.check(sources: [source], keepingProgram: false)
+        let elapsed = Double(Measure.now() - start) / 1e6
+        print("checked: \(result.diagnostics.count) diagnostics in \(Report.format(elapsed, digits: 1)) ms")
+    }
 }

@@ -8,6 +8,8 @@ if wanted("frontend") { runFrontendBenchmarks() }
 if selected.contains("phases") { runFrontendPhases() }
 // One check of the generated manifest and nothing else, small enough to run under an instruction-counting profiler.
 if selected.contains("check-once") { runOneCheck() }
+// Forty checks of the generated manifest, for a sampling profiler.
+if selected.contains("check-loop") { runOneCheck(times: 40) }
 if wanted("vm") { runVMBenchmarks() }
 // Only the first VM figure, small enough to run under an instruction-counting profiler.
 if selected.contains("vm-rule") { runVMRuleBenchmark() }
