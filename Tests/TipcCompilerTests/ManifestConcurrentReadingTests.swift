@@ -113,6 +113,40 @@ struct ManifestConcurrentReadingTests {
         #expect(YAMLSplitPoint.find(in: SourceFile(path: "d.yaml", text: "")) == nil)
     }
 
+    /// The section header is the last top-level line before the middle, found eight bytes at a
+    /// time: the same line as looking at every line, whatever the lines around it hold (comments
+    /// and blank lines at column 0, non-ASCII text, a BOM, CR LF, the header anywhere in a word).
+    @Test func theHeaderIsTheLastTopLevelLineBeforeTheMiddle() {
+        var random = SeededGenerator(seed: 0x5EC7_10)
+        // Mostly entries, so that many files have a section around their middle.
+        let lines = ["  entry: value", "  entry: value", "  entry: value", "  entry: value", "    nested: 1", "# a comment", "",
+                     "  é: ünïcode", "  - item", "\t", "section:", "other: 1"]
+        var found = 0
+        for trial in 0..<400 {
+            var text = trial % 3 == 0 ? "\u{FEFF}" : ""
+            text += "section:\n"
+            for _ in 0..<Int.random(in: 1...60, using: &random) {
+                text += lines.randomElement(using: &random)! + (trial % 4 == 1 ? "\r\n" : "\n")
+            }
+            let file = SourceFile(path: "h.yaml", text: text)
+            let bytes = file.bytes
+            let start = file.hasByteOrderMark ? 3 : 0
+            // Every line start at or before the middle's line, the last at column 0 that is not a comment.
+            let middle = start + (bytes.count - start) / 2
+            var expected = start
+            for index in start..<bytes.count where index == start || bytes[index - 1] == 0x0A {
+                guard index <= middle else { break }
+                let byte = bytes[index]
+                if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x23 && byte != 0x09 { expected = index }
+            }
+            if let split = YAMLSplitPoint.find(in: file) {
+                #expect(split.header.lowerBound == expected, "\(text.debugDescription)")
+                found += 1
+            }
+        }
+        #expect(found >= 40)
+    }
+
     @Test func theParametersSectionCanBeTheOneSplit() {
         var text = "tipkit: 1\nparameters:\n"
         for index in 0..<3_000 { text += "  flag\(index): { type: bool, default: false }\n" }

@@ -29,10 +29,8 @@ struct YAMLSplitPoint: Sendable, Equatable {
         let middle = start + (bytes.count - start) / 2
         // The header: the last top-level line before the middle (lines at column 0 that are not
         // comments belong to the top level, whatever else the file holds).
-        var lineStart = Self.lineStart(atOrBefore: middle, in: bytes, from: start)
-        while lineStart > start, !Self.isTopLevelLine(at: lineStart, in: bytes) {
-            lineStart = Self.lineStart(atOrBefore: lineStart - 1, in: bytes, from: start)
-        }
+        let lineStart = Self.lastTopLevelLineStart(atOrBefore: Self.lineStart(atOrBefore: middle, in: bytes, from: start),
+                                                   in: bytes, from: start)
         guard Self.isTopLevelLine(at: lineStart, in: bytes),
               let (section, headerEnd) = Self.header(at: lineStart, in: bytes) else { return nil }
         // The section's entries are indented as its first entry is.
@@ -54,6 +52,39 @@ struct YAMLSplitPoint: Sendable, Equatable {
         var index = index
         while index > start, bytes[index - 1] != 0x0A { index -= 1 }
         return index
+    }
+
+    /// The start of the last top-level line (see `isTopLevelLine`) that starts at or before
+    /// `index`, a line start; `start` when there is none. Looks at eight bytes at a time, for
+    /// it crosses about half the file.
+    private static func lastTopLevelLineStart(atOrBefore index: Int, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        if index <= start || Self.isTopLevelLine(at: index, in: bytes) { return index }
+        // Line breaks before `end` (exclusive) are looked at; the line after each starts a candidate.
+        var end = index - 1
+        let raw = UnsafeRawBufferPointer(bytes)
+        while end - 8 >= start {
+            let word = ASCIIWord(raw, at: end - 8)
+            if word.isASCII {
+                var breaks = word.bytes(equalTo: 0x0A)
+                while breaks != 0 {
+                    // The highest flag is the last line break in the word.
+                    let byte = (63 - breaks.leadingZeroBitCount) / 8
+                    let lineStart = end - 8 + byte + 1
+                    if Self.isTopLevelLine(at: lineStart, in: bytes) { return lineStart }
+                    breaks &= ~(UInt64(0x80) << (8 * UInt64(byte)))
+                }
+            } else {
+                for offset in stride(from: end - 1, through: end - 8, by: -1) where bytes[offset] == 0x0A {
+                    if Self.isTopLevelLine(at: offset + 1, in: bytes) { return offset + 1 }
+                }
+            }
+            end -= 8
+        }
+        while end > start {
+            end -= 1
+            if bytes[end] == 0x0A, Self.isTopLevelLine(at: end + 1, in: bytes) { return end + 1 }
+        }
+        return start
     }
 
     /// The start of the line after the one holding `index` (the end of the file if none).
