@@ -18,7 +18,22 @@ extension YAMLDocumentBuilder {
     mutating func handOnCompletedEntries(to entry: (String, YAMLNode, YAMLNode) -> Void) {
         guard !completedEntries.isEmpty else { return }
         for completed in completedEntries { entry(completed.section, completed.key, completed.value) }
+        var last = completedEntries[completedEntries.count - 1].key.document
         completedEntries.removeAll(keepingCapacity: true)
+        recycleStorage(of: &last)
+    }
+
+    /// Keeps the arrays of an entry's document that nothing holds any more (the usual case:
+    /// the entry was decoded into values of its own), emptied, for the next entry to fill.
+    private mutating func recycleStorage(of document: inout YAMLDocument) {
+        guard isKnownUniquelyReferenced(&document) else { return }
+        var storage = (records: document.records, children: document.children, values: document.values)
+        // Freeing the document leaves its arrays held only here.
+        document = .empty
+        storage.records.removeAll(keepingCapacity: true)
+        storage.children.removeAll(keepingCapacity: true)
+        storage.values.removeAll(keepingCapacity: true)
+        spareEntryStorage = storage
     }
 
     /// The section a mapping opening now streams: the root is a mapping whose pending key is
@@ -50,10 +65,15 @@ extension YAMLDocumentBuilder {
         var entryRecords: [YAMLDocument.Record] = []
         var entryChildren: [Int32] = []
         var entryValues: [String] = []
-        // Room for a typical declaration, so that its arrays are not grown node by node.
-        entryRecords.reserveCapacity(32)
-        entryChildren.reserveCapacity(32)
-        entryValues.reserveCapacity(24)
+        if let spare = spareEntryStorage {
+            spareEntryStorage = nil
+            (entryRecords, entryChildren, entryValues) = spare
+        } else {
+            // Room for a typical declaration, so that its arrays are not grown node by node.
+            entryRecords.reserveCapacity(32)
+            entryChildren.reserveCapacity(32)
+            entryValues.reserveCapacity(24)
+        }
         if key == records.count - 1, records[key].kind == .scalar, Int(records[key].first) == values.count - 1 {
             // The usual key, a scalar: its record and its text move.
             var record = records.removeLast()
@@ -101,12 +121,12 @@ extension YAMLDocumentBuilder {
         let valueEnd = Int(records[value].endOffset)
         let document = YAMLDocument(pathNumber: file.pathNumber, records: records, children: children, values: values)
         restoreSetAsideArrays()
-        if let name {
-            if let first = streamed?.keyRanges[name] {
-                diagnostics.append(Self.duplicate(name, at: keyRange, first: first))
-                return
-            }
-            streamed?.keyRanges[name] = keyRange
+        // One lookup for the usual key, written for the first time; a repeat is reported and
+        // the first one's range put back.
+        if let name, let first = streamed?.keyRanges.updateValue(keyRange, forKey: name) {
+            streamed?.keyRanges[name] = first
+            diagnostics.append(Self.duplicate(name, at: keyRange, first: first))
+            return
         }
         stack[level].lastEntryEnd = valueEnd
         completedEntries.append((sectionName, YAMLNode(document, key), YAMLNode(document, value)))

@@ -48,6 +48,9 @@ struct YAMLDocumentBuilder {
     var streamed: StreamedSection?
     /// Entries of streamed sections completed and not yet handed on.
     var completedEntries: [(section: String, key: YAMLNode, value: YAMLNode)] = []
+    /// The emptied arrays of the last entry handed on, once nothing else holds them: the next
+    /// entry is built in them instead of in new ones.
+    var spareEntryStorage: (records: [YAMLDocument.Record], children: [Int32], values: [String])?
     /// Streamed sections closed before the open one.
     var closedSections: [StreamedSection] = []
     /// The part of the file read (see `YAMLReadPart`).
