@@ -98,4 +98,51 @@ struct CheckingWhileReadingTests {
         text += "tips:\n" + (0..<50).map { "  tip\($0):\n    title: T\n    rules:\n      - $flag\($0) or $flag\($0 + 1)\n" }.joined()
         expectTheSameEitherWay(text)
     }
+
+    /// The second part's tips decoded before the first part announces its parameters and events
+    /// wait, kept as stand-ins, and are checked in order once it does: the findings are those of
+    /// checking every tip as it comes.
+    @Test func tipsDecodedBeforeTheAnnouncementAreCheckedInOrder() {
+        var diagnostics: [Diagnostic] = []
+        let file = ManifestDecoder.decode(SourceFile(path: "small.yaml", text: manifest(tips: 6)), diagnostics: &diagnostics)
+        let context = Frontend.TipContext(parameters: file.parameters, events: file.events)
+        let announcement = Handoff<Frontend.TipContext?>()
+        var tail = Frontend.PrecheckingTailTips(announcement: announcement)
+        let none = ManifestDecoder.Declarations()
+        var kept = file.tips.prefix(2).map { tail.take($0, after: none) }
+        #expect(tail.prechecker == nil)
+        announcement.put(context)
+        kept += file.tips.dropFirst(2).map { tail.take($0, after: none) }
+        tail.partEnded()
+        #expect(!tail.keptStandInsUnchecked)
+        #expect(kept.map(\.name) == file.tips.map(\.name))
+        #expect(kept.allSatisfy { $0.rules.isEmpty && $0.title == nil })
+
+        var inTurn = context.prechecker()
+        for tip in file.tips { _ = inTurn.check(tip) }
+        guard let waited = tail.prechecker?.findings else {
+            Issue.record("the tail's tips were not checked")
+            return
+        }
+        let direct = inTurn.findings
+        #expect(rendered(waited.diagnostics) == rendered(direct.diagnostics))
+        let waitedLate = LateFindings(joining: [waited.output]), directLate = LateFindings(joining: [direct.output])
+        #expect(rendered(waitedLate.warnings) == rendered(directLate.warnings))
+        #expect(!directLate.warnings.isEmpty)
+        #expect(rendered(waitedLate.constantErrors) == rendered(directLate.constantErrors))
+    }
+
+    /// Tips that waited, and then the first part had none to check them with: the reading is
+    /// not used (the ordinary check runs).
+    @Test func tipsThatWaitedForNothingAreReported() {
+        var diagnostics: [Diagnostic] = []
+        let file = ManifestDecoder.decode(SourceFile(path: "small.yaml", text: manifest(tips: 2)), diagnostics: &diagnostics)
+        let announcement = Handoff<Frontend.TipContext?>()
+        var tail = Frontend.PrecheckingTailTips(announcement: announcement)
+        _ = tail.take(file.tips[0], after: ManifestDecoder.Declarations())
+        announcement.put(nil)
+        tail.partEnded()
+        #expect(tail.keptStandInsUnchecked)
+        #expect(tail.prechecker == nil)
+    }
 }

@@ -22,7 +22,12 @@ struct TipPrechecker<Output: CheckedTipOutput>: Sendable {
     /// stand-in with only its name (for the program's names, groups and limits).
     mutating func check(_ tip: TipDecl) -> TipDecl {
         checker.check(tip, expressions: &expressions, into: &output)
-        return TipDecl(name: tip.name, range: tip.range)
+        return Self.standIn(for: tip)
+    }
+
+    /// What is kept of a checked tip: its name and range only.
+    static func standIn(for tip: TipDecl) -> TipDecl {
+        TipDecl(name: tip.name, range: tip.range)
     }
 
     /// What checking the tips found, for the program's checker to take in.

@@ -31,4 +31,10 @@ final class Handoff<Value: Sendable>: Sendable {
         ready.wait()
         return value.withLock { $0.take()! }
     }
+
+    /// Takes the value if it has been put; nil, without waiting, if not yet.
+    func takeIfPut() -> Value? {
+        guard ready.wait(timeout: .now()) == .success else { return nil }
+        return value.withLock { $0.take()! }
+    }
 }

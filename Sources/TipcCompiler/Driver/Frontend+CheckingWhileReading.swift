@@ -22,6 +22,7 @@ extension Frontend {
         guard let read = ManifestDecoder.decodeInTwoParts(source, at: split, head: PrecheckingHeadTips(announcement: announcement),
                                                           tail: { PrecheckingTailTips(announcement: announcement) }) else { return nil }
         let head = read.headTips, tail = read.tailTips
+        guard !tail.keptStandInsUnchecked else { return nil }
         if let declaredBefore = head.declaredBefore {
             // Every parameter and event was declared before the first tip.
             guard declaredBefore == (read.head.declarations.parameters.count, read.head.declarations.events.count),
@@ -38,7 +39,7 @@ extension Frontend {
     }
 
     /// The parameters and events tips are checked against.
-    private struct TipContext: Sendable {
+    struct TipContext: Sendable {
         var parameters: [ParameterDecl]
         var events: [EventDecl]
 
@@ -75,12 +76,18 @@ extension Frontend {
         }
     }
 
-    /// The second part's tips: checked against what the first part announces (waited for at the
-    /// first tip), or kept when it has no tips.
-    private struct PrecheckingTailTips: ManifestDecoder.DecodedTipHandler {
+    /// The second part's tips: checked against what the first part announces, or kept when it
+    /// has no tips. Until the announcement comes, decoded tips wait (the first part is still
+    /// reading the parameters and events), and reading goes on.
+    struct PrecheckingTailTips: ManifestDecoder.DecodedTipHandler {
         let announcement: Handoff<TipContext?>
         var prechecker: TipPrechecker<LateFindings.Collector>?
         private var heard = false
+        /// Tips decoded before the announcement, in order; each was kept as a stand-in.
+        private var waiting: [TipDecl] = []
+        /// Whether tips were kept as stand-ins, then the first part had no tips to check them
+        /// with: this reading cannot be used (see `checkedWhileReading`).
+        private(set) var keptStandInsUnchecked = false
 
         init(announcement: Handoff<TipContext?>) {
             self.announcement = announcement
@@ -88,13 +95,31 @@ extension Frontend {
 
         mutating func take(_ tip: TipDecl, after declarations: ManifestDecoder.Declarations) -> TipDecl {
             if !heard {
-                heard = true
-                prechecker = announcement.take()?.prechecker()
+                guard let context = announcement.takeIfPut() else {
+                    waiting.append(tip)
+                    return TipPrechecker<LateFindings.Collector>.standIn(for: tip)
+                }
+                hear(context)
             }
             guard prechecker != nil else { return tip }
             return prechecker!.check(tip)
         }
 
-        func partEnded() {}
+        mutating func partEnded() {
+            if !heard { hear(announcement.take()) }
+        }
+
+        /// Takes in the announcement, and checks the tips that waited for it.
+        private mutating func hear(_ context: TipContext?) {
+            heard = true
+            prechecker = context?.prechecker()
+            guard !waiting.isEmpty else { return }
+            if prechecker == nil {
+                keptStandInsUnchecked = true
+            } else {
+                for tip in waiting { _ = prechecker!.check(tip) }
+            }
+            waiting = []
+        }
     }
 }
