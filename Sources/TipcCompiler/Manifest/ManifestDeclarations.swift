@@ -83,48 +83,49 @@ extension ManifestValueReader {
 
     mutating func tip(named key: YAMLNode, _ node: YAMLNode) -> TipDecl? {
         guard !node.isTruncated, let name = identifier(key, for: "a tip") else { return nil }
-        let what = "tip '\(name.name)'"
+        // How diagnostics name the tip: built only for one.
+        func what() -> String { "tip '\(name.name)'" }
         var tip = TipDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what, keys: ManifestKeys.Tip.self) {
+        for (field, pair) in entries(of: node, for: what(), keys: ManifestKeys.Tip.self) {
             let value = pair.value
             switch field {
-            case .title: tip.title = text(value, for: "the title of \(what)")
-            case .message: tip.message = text(value, for: "the message of \(what)")
-            case .image: tip.image = image(value, for: what)
-            case .actions: tip.actions = actions(value, for: what)
+            case .title: tip.title = text(value, for: "the title of \(what())")
+            case .message: tip.message = text(value, for: "the message of \(what())")
+            case .image: tip.image = image(value, for: what())
+            case .actions: tip.actions = actions(value, for: what())
             case .maxDisplayCount: tip.maxDisplayCount = count(value, for: "'maxDisplayCount'")
             case .maxDisplayDuration: tip.maxDisplayDurationSeconds = duration(value, for: "'maxDisplayDuration'")
             case .ignoresDisplayFrequency: tip.ignoresDisplayFrequency = bool(value, for: "'ignoresDisplayFrequency'")
-            case .rules: tip.rules = rules(value, for: what)
+            case .rules: tip.rules = rules(value, for: what())
             }
         }
         return tip
     }
 
     /// A symbol name, or `{ asset: NAME }`.
-    private mutating func image(_ node: YAMLNode, for what: String) -> Located<TipImage>? {
+    private mutating func image(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<TipImage>? {
         if node.pairs != nil {
             var asset: Located<TipImage>?
-            for (_, pair) in entries(of: node, for: "the image of \(what)", keys: ManifestKeys.Image.self) {
+            for (_, pair) in entries(of: node, for: "the image of \(what())", keys: ManifestKeys.Image.self) {
                 asset = text(pair.value, for: "'asset'").map { Located(.asset($0.value), at: node.range) }
             }
             if asset == nil, !node.isTruncated, node.pairs?.isEmpty == true {
-                report(.invalidValue, "expected 'asset: NAME' in the image of \(what)", at: node.range)
+                report(.invalidValue, "expected 'asset: NAME' in the image of \(what())", at: node.range)
             }
             return asset
         }
-        return text(node, for: "the image of \(what)").map { Located(.symbol($0.value), at: $0.range) }
+        return text(node, for: "the image of \(what())").map { Located(.symbol($0.value), at: $0.range) }
     }
 
-    private mutating func actions(_ node: YAMLNode, for what: String) -> [ActionDecl] {
-        guard let items = sequence(node, for: "the actions of \(what)", help: "write each action as '- { id: ID, title: TEXT }'") else {
+    private mutating func actions(_ node: YAMLNode, for what: @autoclosure () -> String) -> [ActionDecl] {
+        guard let items = sequence(node, for: "the actions of \(what())", help: "write each action as '- { id: ID, title: TEXT }'") else {
             return []
         }
         var actions: [ActionDecl] = []
         for item in items {
             var id: Identifier?
             var title: Located<String>?
-            for (field, pair) in entries(of: item, for: "an action of \(what)", keys: ManifestKeys.Action.self) {
+            for (field, pair) in entries(of: item, for: "an action of \(what())", keys: ManifestKeys.Action.self) {
                 if field == .id {
                     id = identifier(pair.value, for: "an action id")
                 } else {
@@ -134,7 +135,7 @@ extension ManifestValueReader {
             if let id {
                 actions.append(ActionDecl(id: id, title: title))
             } else if item.pairs != nil, !item.isTruncated, !(item.pairs ?? .empty).contains(where: { $0.key.scalarValue == "id" }) {
-                report(.missingKey, "an action of \(what) has no 'id'", at: item.range, help: "add 'id: NAME'")
+                report(.missingKey, "an action of \(what()) has no 'id'", at: item.range, help: "add 'id: NAME'")
             }
         }
         return actions

@@ -1,8 +1,8 @@
 /// Rules inside a manifest: each item of `rules` is a scalar whose text, mapped back to its
 /// place in the file, goes to the rule-language parser.
 extension ManifestValueReader {
-    mutating func rules(_ node: YAMLNode, for what: String) -> [Expression] {
-        guard let items = sequence(node, for: "the rules of \(what)", help: "write each rule as a list item: '- RULE'") else {
+    mutating func rules(_ node: YAMLNode, for what: @autoclosure () -> String) -> [Expression] {
+        guard let items = sequence(node, for: "the rules of \(what())", help: "write each rule as a list item: '- RULE'") else {
             return []
         }
         return items.map { rule($0) }
