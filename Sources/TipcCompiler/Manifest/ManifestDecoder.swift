@@ -26,16 +26,19 @@ public enum ManifestDecoder {
 
     /// The manifest of `file` from its root and its parts' declarations (in file order), the
     /// parts' problems reported, then the top level's.
-    static func manifest(of file: SourceFile, root read: YAMLNode?, parts: [DecodedPart], diagnostics: inout [Diagnostic]) -> ManifestFile {
+    static func manifest(of file: SourceFile, root read: YAMLNode?, parts: consuming [DecodedPart], diagnostics: inout [Diagnostic]) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
         let before = diagnostics.count
-        for part in parts {
-            manifest.parameters += part.declarations.parameters
-            manifest.events += part.declarations.events
-            manifest.tips += part.declarations.tips
-            manifest.groups += part.declarations.groups
-            diagnostics += part.outcome.diagnostics
-            diagnostics += part.diagnostics
+        for index in parts.indices {
+            // The parts are handed over: their declarations move, the first part's without a copy.
+            var declarations = Declarations()
+            swap(&declarations, &parts[index].declarations)
+            Self.append(&manifest.parameters, declarations.parameters)
+            Self.append(&manifest.events, declarations.events)
+            Self.append(&manifest.tips, declarations.tips)
+            Self.append(&manifest.groups, declarations.groups)
+            diagnostics += parts[index].outcome.diagnostics
+            diagnostics += parts[index].diagnostics
         }
         var reader = ManifestValueReader(file: file)
         guard let root = read, root.pairs != nil else {
@@ -62,6 +65,11 @@ public enum ManifestDecoder {
         }
         diagnostics += reader.diagnostics
         return manifest
+    }
+
+    /// Appends `more` to `all`, taking `more` itself when `all` is empty.
+    private static func append<Element>(_ all: inout [Element], _ more: consuming [Element]) {
+        if all.isEmpty { all = more } else { all += more }
     }
 
     /// The sections whose entries are declarations, decoded one by one as they are read.

@@ -70,43 +70,36 @@ struct ManifestValueReader {
 
     /// The pairs of a mapping; nil (reported) for anything else but null, which is empty.
     mutating func mapping(_ node: YAMLNode, for what: @autoclosure () -> String) -> YAMLPairs? {
-        switch node.content {
-        case .mapping(let pairs): return pairs
-        case .alias: return nil
-        case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return YAMLPairs.empty
-        default:
-            report(.invalidValue, "expected a mapping for \(what()), found \(node.kindDescription)", at: node.range)
-            return nil
-        }
+        // The node's kind is looked at first, without building its content: nearly every
+        // value read is of the kind expected.
+        if let pairs = node.pairs { return pairs }
+        if node.isAlias { return nil }
+        if let scalar = node.scalar, scalar.isNull, !node.hasProperties { return YAMLPairs.empty }
+        report(.invalidValue, "expected a mapping for \(what()), found \(node.kindDescription)", at: node.range)
+        return nil
     }
 
     /// The items of a sequence; nil (reported) for anything else but null, which is empty.
     mutating func sequence(_ node: YAMLNode, for what: @autoclosure () -> String, help: String? = nil) -> YAMLItems? {
-        switch node.content {
-        case .sequence(let items): return items
-        case .alias: return nil
-        case .scalar(let scalar) where scalar.isNull && !node.hasProperties: return YAMLItems.empty
-        default:
-            report(.invalidValue, "expected a list for \(what()), found \(node.kindDescription)", at: node.range, help: help)
-            return nil
-        }
+        if let items = node.items { return items }
+        if node.isAlias { return nil }
+        if let scalar = node.scalar, scalar.isNull, !node.hasProperties { return YAMLItems.empty }
+        report(.invalidValue, "expected a list for \(what()), found \(node.kindDescription)", at: node.range, help: help)
+        return nil
     }
 
     /// A scalar's node and value; nil (reported) for a collection or null. Declarations keep
     /// values and outlive the YAML document: a value is its own string, which keeps nothing
     /// else of the document alive (and was allocated by the thread decoding it, which read it).
     mutating func scalar(_ node: YAMLNode, expected: String, for what: @autoclosure () -> String) -> YAMLScalar? {
-        switch node.content {
-        case .scalar(let scalar) where !Self.isNull(scalar):
-            return scalar
-        case .alias:
-            return nil
-        case .scalar where node.hasProperties:
-            return nil  // `!tag` with no value: the tag is reported
-        default:
-            report(.invalidValue, "expected \(expected) for \(what()), found \(node.kindDescription)", at: node.range)
+        if let scalar = node.scalar {
+            if !Self.isNull(scalar) { return scalar }
+            if node.hasProperties { return nil }  // `!tag` with no value: the tag is reported
+        } else if node.isAlias {
             return nil
         }
+        report(.invalidValue, "expected \(expected) for \(what()), found \(node.kindDescription)", at: node.range)
+        return nil
     }
 
     /// `scalar.isNull`, answered without comparing the value with each null spelling when it
