@@ -18,10 +18,8 @@ extension ManifestValueReader {
                 report(.syntax, "empty rule", at: node.range, help: "write a rule after '- ', or remove the item")
                 return failed
             }
-            let (expression, parser) = RuleParser.parseRule(scalar.ruleText(in: file, nearLine: node.range.start.line),
-                                                            reusing: ruleParser, diagnostics: &diagnostics)
-            ruleParser = parser
-            return expression
+            return RuleParser.parseRule(scalar.ruleText(in: file, nearLine: node.range.start.line),
+                                        reusing: &ruleParser, diagnostics: &diagnostics)
         case .alias:
             return failed
         case .mapping:

@@ -32,7 +32,7 @@ extension RuleLanguageParser {
     /// The length in characters of the text from token `first` to token `last`, when it may
     /// exceed the limit (nil when its UTF-8 length already shows it does not).
     private func ruleLength(fromToken first: Int, toToken last: Int) -> Int? {
-        let start = stream.tokens[first].start, end = stream.tokens[last].end
+        let start = stream.lexedToken(first).start, end = stream.lexedToken(last).end
         guard end - start > RuleParser.maximumRuleLength else { return nil }
         return bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
@@ -42,7 +42,7 @@ extension RuleLanguageParser {
     private func skipRestOfAbandonedRule() {
         guard lineBreaksEndExpressions else {
             stream.abandon()
-            index = stream.tokens.count - 1
+            index = stream.lexedCount - 1
             return
         }
         var balance = 0
@@ -66,14 +66,13 @@ extension RuleLanguageParser {
             let operatorIndex = index
             operatorCount += 1
             if operatorCount > RuleParser.maximumOperatorCount {
-                abandonRule("rule has more than \(RuleParser.maximumOperatorCount) operators", at: range(ofToken: operatorIndex))
+                reportOperatorLimit(atToken: operatorIndex)
                 break
             }
             let isComparison = level == .comparison
             if isComparison && lastWasComparison && !reportedChain {
                 reportedChain = true
-                report(.syntax, "comparison operators cannot be chained", at: range(ofToken: operatorIndex),
-                       help: "combine the comparisons with 'and': a < b and b < c")
+                reportChainedComparison(atToken: operatorIndex)
             }
             lastWasComparison = isComparison
             // `left` is consumed into the node that replaces it: the tree is moved, not copied.
@@ -89,9 +88,7 @@ extension RuleLanguageParser {
                 left = parseInList(consume left)
             default:
                 let op = binaryOperator(for: current)
-                if current.kind == .assign {
-                    report(.syntax, "'=' is not an operator", at: range(ofToken: operatorIndex), help: "use '==' to compare")
-                }
+                if current.kind == .assign { reportAssignment(atToken: operatorIndex) }
                 advance()
                 let right = parseExpression(level == .comparison ? .additive : level.tighter)
                 let nodeRange = left.range.union(right.range)
@@ -99,6 +96,25 @@ extension RuleLanguageParser {
             }
         }
         return left
+    }
+
+    // The reports of `parseExpression`, kept out of it: their messages would otherwise be
+    // prepared on every call.
+
+    @inline(never)
+    private func reportOperatorLimit(atToken operatorIndex: Int) {
+        abandonRule("rule has more than \(RuleParser.maximumOperatorCount) operators", at: range(ofToken: operatorIndex))
+    }
+
+    @inline(never)
+    private func reportChainedComparison(atToken operatorIndex: Int) {
+        report(.syntax, "comparison operators cannot be chained", at: range(ofToken: operatorIndex),
+               help: "combine the comparisons with 'and': a < b and b < c")
+    }
+
+    @inline(never)
+    private func reportAssignment(atToken operatorIndex: Int) {
+        report(.syntax, "'=' is not an operator", at: range(ofToken: operatorIndex), help: "use '==' to compare")
     }
 
     /// Whether the current token cannot continue an expression: in a `.tips` file, a line
@@ -162,10 +178,7 @@ extension RuleLanguageParser {
             return Expression(.error, at: emptyRange(atToken: index))
         }
         if current.keyword == .not || current.kind == .bang {
-            if minimum > .not {
-                report(.syntax, "expected expression, found \(describe(current))", at: range(ofToken: operatorIndex),
-                       help: "'not' binds more loosely than comparisons and arithmetic; put it in parentheses: (not …)")
-            }
+            if minimum > .not { reportMisplacedNot() }
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
             advance()
@@ -180,6 +193,13 @@ extension RuleLanguageParser {
             return node(.unary(.negate, operand), at: range(ofToken: operatorIndex).union(operand.range))
         }
         return parsePrimary()
+    }
+
+    /// Reports a `not` or `!` (the current token) where only a tighter operand may stand.
+    @inline(never)
+    private func reportMisplacedNot() {
+        report(.syntax, "expected expression, found \(describe(current))", at: range(ofToken: index),
+               help: "'not' binds more loosely than comparisons and arithmetic; put it in parentheses: (not …)")
     }
 
     private func parsePrimary() -> Expression {
@@ -204,13 +224,8 @@ extension RuleLanguageParser {
             advance()
             let contents = text(of: token)
             // Counting characters is needed only when the UTF-8 length is over the limit.
-            if contents.utf8.count > RuleParser.maximumStringLiteralLength {
-                let length = contents.unicodeScalars.count
-                if length > RuleParser.maximumStringLiteralLength {
-                    report(.limit, "string literal is \(length) characters long; at most \(RuleParser.maximumStringLiteralLength) are allowed",
-                           at: range(ofToken: tokenIndex))
-                    return node(.error, at: range(ofToken: tokenIndex))
-                }
+            if contents.utf8.count > RuleParser.maximumStringLiteralLength, isOverlyLong(contents, atToken: tokenIndex) {
+                return node(.error, at: range(ofToken: tokenIndex))
             }
             return node(.literal(.string(contents)), at: range(ofToken: tokenIndex))
         case .parameter:
@@ -226,7 +241,7 @@ extension RuleLanguageParser {
                 advance()
                 return node(.now, at: range(ofToken: tokenIndex))
             default:
-                return expressionMissing(help: "a name that is a keyword is written in backticks: `\(text(of: token))`")
+                return keywordAsName()
             }
         case .identifier, .quotedName:
             advance()
@@ -252,9 +267,27 @@ extension RuleLanguageParser {
         }
     }
 
+    /// Whether string literal `contents` (of token `tokenIndex`) has more characters than the
+    /// limit; reports it when so.
+    @inline(never)
+    private func isOverlyLong(_ contents: String, atToken tokenIndex: Int) -> Bool {
+        let length = contents.unicodeScalars.count
+        guard length > RuleParser.maximumStringLiteralLength else { return false }
+        report(.limit, "string literal is \(length) characters long; at most \(RuleParser.maximumStringLiteralLength) are allowed",
+               at: range(ofToken: tokenIndex))
+        return true
+    }
+
+    /// A keyword (the current token) where an operand is expected: reported as missing.
+    @inline(never)
+    private func keywordAsName() -> Expression {
+        expressionMissing(help: "a name that is a keyword is written in backticks: `\(text(of: current))`")
+    }
+
     /// Reports a missing expression at the current token and returns an `.error` node. The
     /// token is consumed unless it closes or separates something (`)` `]` `,` `}`, the end,
     /// a line break that ends the expression), where the caller resynchronises.
+    @inline(never)
     private func expressionMissing(help: String?) -> Expression {
         reportExpected("expression", help: help)
         if isSynchronisationPoint {
@@ -280,7 +313,7 @@ extension RuleLanguageParser {
         let dotIndex = index
         advance()
         guard current.kind == .identifier || current.kind == .quotedName else {
-            reportExpected("a member name after '.'", help: "for example .count, .within(3d), .where(…)")
+            reportMissingMemberName()
             return node(.error, at: base.range.union(range(ofToken: dotIndex)))
         }
         let nameIndex = index
@@ -292,6 +325,11 @@ extension RuleLanguageParser {
         }
         let nodeRange = base.range.union(name.range)
         return node(.member(base, name), at: nodeRange)
+    }
+
+    @inline(never)
+    private func reportMissingMemberName() {
+        reportExpected("a member name after '.'", help: "for example .count, .within(3d), .where(…)")
     }
 
     /// Parses `( expr, … )` from the current `(`; returns the arguments and the index of the
@@ -342,7 +380,6 @@ extension RuleLanguageParser {
     /// allowed). The opening bracket has been consumed.
     private func parseList(closing: RuleTokenKind, opening: Int, what: String) -> [Expression] {
         var items: [Expression] = []
-        let closingText = closing == .rightParen ? "')'" : "']'"
         while current.kind != closing {
             if isAbandoned { return items }
             let before = index
@@ -353,9 +390,7 @@ extension RuleLanguageParser {
             }
             if current.kind != closing {
                 // An argument that was missing altogether has been reported already.
-                if index != before {
-                    reportExpected("',' or \(closingText)", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
-                }
+                if index != before { reportMissingSeparator(closing: closing, opening: opening) }
                 skipInsideGroup(closing: closing)
                 if current.kind == closing { advance() }
                 return items
@@ -363,6 +398,12 @@ extension RuleLanguageParser {
         }
         advance()
         return items
+    }
+
+    @inline(never)
+    private func reportMissingSeparator(closing: RuleTokenKind, opening: Int) {
+        let closingText = closing == .rightParen ? "')'" : "']'"
+        reportExpected("',' or \(closingText)", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
     }
 
     /// Consumes the closing bracket, or reports it missing and skips to it. Returns whether

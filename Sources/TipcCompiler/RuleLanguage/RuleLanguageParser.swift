@@ -40,10 +40,21 @@ final class RuleLanguageParser {
         self.diagnostics = []
     }
 
-    /// Starts over on another text with the same settings, reusing this parser's memory.
-    func reset<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
-        stream.reset(bytes: bytes, source: source)
+    /// Starts over on the text of `source` with the same settings, reusing this parser's memory.
+    func reset(source: consuming RuleText) {
         fileNumber = source.pathNumber
+        stream.reset(source: source)
+        resetState()
+    }
+
+    /// Starts over on the same text, lexing it on demand.
+    func rewind() {
+        stream.rewind()
+        resetState()
+    }
+
+    /// The state of a parser that has read nothing.
+    private func resetState() {
         index = 0
         if !diagnostics.isEmpty { diagnostics.removeAll(keepingCapacity: true) }
         openGroups = 0
@@ -91,20 +102,20 @@ final class RuleLanguageParser {
     /// The range of token `tokenIndex`.
     @inline(__always)
     func range(ofToken tokenIndex: Int) -> SourceRange {
-        let token = stream.tokens[tokenIndex]
+        let token = stream.lexedToken(tokenIndex)
         return SourceRange(fileNumber: fileNumber, start: token.startLocation, end: token.endLocation)
     }
 
     /// From the start of token `first` to the end of token `last`.
     @inline(__always)
     func range(fromToken first: Int, toToken last: Int) -> SourceRange {
-        SourceRange(fileNumber: fileNumber, start: stream.tokens[first].startLocation,
-                    end: stream.tokens[max(first, last)].endLocation)
+        SourceRange(fileNumber: fileNumber, start: stream.lexedToken(first).startLocation,
+                    end: stream.lexedToken(max(first, last)).endLocation)
     }
 
     /// A zero-width range where token `tokenIndex` starts.
     func emptyRange(atToken tokenIndex: Int) -> SourceRange {
-        SourceRange(fileNumber: fileNumber, at: stream.tokens[tokenIndex].startLocation)
+        SourceRange(fileNumber: fileNumber, at: stream.lexedToken(tokenIndex).startLocation)
     }
 
     /// From the start of token `first` to the end of the last token consumed.
@@ -130,7 +141,7 @@ final class RuleLanguageParser {
             reportedErrorLimit = true
             diagnostics.append(Diagnostic(.limit, "more than \(RuleParser.maximumErrorCount) errors; the rest of the text is not read", at: range))
             stream.abandon()
-            index = min(index, stream.tokens.count - 1)
+            index = min(index, stream.lexedCount - 1)
             return
         }
         diagnostics.append(Diagnostic(code, message, at: range, help: help, notes: notes))

@@ -62,16 +62,22 @@ final class RuleScanner {
     @exclusivity(unchecked) private var sawLineBreak = true
     @exclusivity(unchecked) private var lineHasContent = false
 
-    init(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
+    init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
         self.bytes = bytes
         locations = TokenLocationCursor(bytes: bytes, source: source)
         position = Self.startsWithByteOrderMark(bytes) ? 3 : 0
     }
 
     /// Starts over on another text (see `RuleTokenStream.reset`).
-    func reset(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
+    func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
         self.bytes = bytes
         locations = TokenLocationCursor(bytes: bytes, source: source)
+        rewind()
+    }
+
+    /// Starts over on the same text.
+    func rewind() {
+        locations.rewind()
         if !comments.isEmpty { comments.removeAll(keepingCapacity: true) }
         if !diagnostics.isEmpty { diagnostics.removeAll(keepingCapacity: true) }
         if !texts.isEmpty { texts.removeAll(keepingCapacity: true) }

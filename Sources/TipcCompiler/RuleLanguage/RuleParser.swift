@@ -41,14 +41,35 @@ public enum RuleParser {
     }
 
     /// `parseRule(_:diagnostics:)` with a parser made for rule text (not line-sensitive) and
-    /// reused from rule to rule: `parser` is reset to `text` first.
-    static func parseRule(_ text: RuleText, reusing parser: RuleLanguageParser?, diagnostics: inout [Diagnostic]) -> (Expression, RuleLanguageParser) {
-        let parser = parser ?? RuleLanguageParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
-        parser.reset(bytes: text.text.utf8, source: text)
-        return (parseRule(with: parser, diagnostics: &diagnostics), parser)
+    /// reused from rule to rule: `parser` is reset to `text` first, or made when nil.
+    static func parseRule(_ text: consuming RuleText, reusing parser: inout RuleLanguageParser?,
+                          diagnostics: inout [Diagnostic]) -> Expression {
+        guard let reused = parser else {
+            let made = RuleLanguageParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
+            parser = made
+            return parseRule(with: made, diagnostics: &diagnostics)
+        }
+        reused.reset(source: text)
+        return parseRule(with: reused, diagnostics: &diagnostics)
     }
 
+    /// Rule texts up to this many bytes are lexed ahead of parsing (see
+    /// `RuleTokenStream.lexAheadIfClean`): too short to reach a size limit, and lexed in one
+    /// loop rather than token by token as the parser asks.
+    private static let lexAheadLength = 1_024
+
     private static func parseRule(with parser: RuleLanguageParser, diagnostics: inout [Diagnostic]) -> Expression {
+        if parser.stream.lexAheadIfClean(maximumLength: lexAheadLength) {
+            let expression = parseLexedRule(with: parser, diagnostics: &diagnostics)
+            if !parser.stream.abandonedAfterLexingAhead { return expression }
+            // The parser gave up reading (too many errors): parse again, lexing on demand.
+            parser.rewind()
+        }
+        return parseLexedRule(with: parser, diagnostics: &diagnostics)
+    }
+
+    /// Parses the rule `parser` was reset to, lexing as it reads unless the stream was lexed ahead.
+    static func parseLexedRule(with parser: RuleLanguageParser, diagnostics: inout [Diagnostic]) -> Expression {
         var expression = parser.parseRuleExpression()
         if !parser.isAtEnd {
             // Report the first stray token, then parse what follows so that its own errors
@@ -65,6 +86,7 @@ public enum RuleParser {
                 expression = Expression(.error, at: expression.range)
             }
         }
+        if parser.stream.abandonedAfterLexingAhead { return expression }
         let found = parser.diagnosticsInOrder
         if !found.isEmpty { diagnostics.append(contentsOf: found) }
         return expression

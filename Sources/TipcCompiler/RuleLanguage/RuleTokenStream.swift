@@ -5,13 +5,24 @@
 final class RuleTokenStream {
     // Read for every token the parser looks at. These properties are never passed inout, so
     // no two accesses overlap: the per-access runtime check is skipped.
-    @exclusivity(unchecked) private(set) var tokens: [ScannedToken] = []
+    /// The tokens lexed so far, `lexedCount` of them, in memory kept from text to text.
+    /// `ScannedToken` is plain data, so a token is written and read with no bookkeeping: an
+    /// array's uniqueness and capacity checks on each append cost more than lexing some tokens.
+    @exclusivity(unchecked) private var tokenBuffer: UnsafeMutablePointer<ScannedToken>
+    @exclusivity(unchecked) private var tokenCapacity: Int
+    /// How many tokens have been lexed.
+    @exclusivity(unchecked) private(set) var lexedCount = 0
     /// A copy of the text; reused (and grown when needed) by `reset`.
     @exclusivity(unchecked) private var storage: UnsafeMutableBufferPointer<UInt8>
     /// The length of the text in `storage`.
     @exclusivity(unchecked) private var length: Int
     private let scanner: RuleScanner
     @exclusivity(unchecked) private var finished = false
+    /// Set by `lexAheadIfClean`: every token was lexed before the parser asked for one.
+    @exclusivity(unchecked) private var lexedAhead = false
+    /// Set when `abandon` was called on tokens lexed ahead, where it cannot do what it does on
+    /// tokens lexed on demand (see `lexAheadIfClean`).
+    @exclusivity(unchecked) private(set) var abandonedAfterLexingAhead = false
     /// Kept from text to text: rules repeat their names.
     @exclusivity(unchecked) private var shortTexts = ShortTextCache()
 
@@ -19,15 +30,27 @@ final class RuleTokenStream {
         storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 64))
         length = 0
         scanner = RuleScanner(bytes: UnsafeBufferPointer(start: nil, count: 0), source: source)
-        // A rule has about one token per three bytes; growing the array token by token would
-        // cost several reallocations for every rule.
-        tokens.reserveCapacity(min(bytes.count / 3 + 2, 256))
+        // A rule has about one token per three bytes.
+        tokenCapacity = max(min(bytes.count / 3 + 2, 256), 16)
+        tokenBuffer = UnsafeMutablePointer<ScannedToken>.allocate(capacity: tokenCapacity)
         reset(bytes: bytes, source: source)
     }
 
     /// Starts over on another text, keeping the memory of this one for it: a front end that
     /// parses thousands of rules lexes them all with one stream.
-    func reset<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
+    func reset<Bytes: Collection<UInt8>>(bytes: Bytes, source: consuming RuleText) {
+        copyText(bytes)
+        restart(source: source)
+    }
+
+    /// `reset(bytes:source:)` for the text of `source` itself.
+    func reset(source: consuming RuleText) {
+        copyText(source.text.utf8)
+        restart(source: source)
+    }
+
+    /// Copies `bytes` into `storage`.
+    private func copyText<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         let count = bytes.count
         if count > storage.count {
             storage.deallocate()
@@ -45,9 +68,47 @@ final class RuleTokenStream {
             _ = UnsafeMutableBufferPointer(rebasing: storage[..<count]).initialize(from: bytes)
         }
         length = count
-        scanner.reset(bytes: self.bytes, source: source)
-        if !tokens.isEmpty { tokens.removeAll(keepingCapacity: true) }
+    }
+
+    /// Lexes the text in `storage` from its start, placing it through `source`.
+    private func restart(source: consuming RuleText) {
+        scanner.reset(bytes: bytes, source: source)
+        lexedCount = 0
         finished = false
+        lexedAhead = false
+        abandonedAfterLexingAhead = false
+    }
+
+    /// Starts over on the same text, lexing on demand.
+    func rewind() {
+        scanner.rewind()
+        lexedCount = 0
+        finished = false
+        lexedAhead = false
+        abandonedAfterLexingAhead = false
+    }
+
+    /// Lexes the whole text at once, in one loop, when it is at most `maximumLength` bytes long
+    /// and lexes without a diagnostic; otherwise leaves the stream as it was (lexing on demand).
+    ///
+    /// A parser then reads exactly the tokens it would have read on demand: lexing does not
+    /// depend on the parser, and with no lexer diagnostic the parser's error count is the same
+    /// whenever it looks. The one difference is `abandon`, which on demand ends the tokens where
+    /// the parser stopped reading; on tokens lexed ahead it only sets
+    /// `abandonedAfterLexingAhead`, and the text must be parsed again after `rewind()`.
+    /// Returns whether the text was lexed ahead.
+    @discardableResult
+    func lexAheadIfClean(maximumLength: Int) -> Bool {
+        guard lexedCount == 0, !finished, length <= maximumLength else { return false }
+        repeat {
+            append(scanner.next())
+        } while !finished
+        guard scanner.diagnostics.isEmpty else {
+            rewind()
+            return false
+        }
+        lexedAhead = true
+        return true
     }
 
     /// The text being lexed.
@@ -55,7 +116,11 @@ final class RuleTokenStream {
 
     deinit {
         storage.deallocate()
+        tokenBuffer.deallocate()
     }
+
+    /// The tokens lexed so far.
+    var tokens: [ScannedToken] { Array(UnsafeBufferPointer(start: tokenBuffer, count: lexedCount)) }
 
     var comments: [RuleComment] { scanner.comments }
     var diagnostics: [Diagnostic] { scanner.diagnostics }
@@ -66,19 +131,22 @@ final class RuleTokenStream {
     /// lexed, and reads one or two of its fields.
     @inline(__always)
     func token(_ index: Int) -> ScannedToken {
-        if index < tokens.count { return tokens[index] }
+        if index < lexedCount { return lexedToken(index) }
         return lexingToken(index)
+    }
+
+    /// Token `index`, which has been lexed (`0 <= index < lexedCount`).
+    @inline(__always)
+    func lexedToken(_ index: Int) -> ScannedToken {
+        precondition(index >= 0 && index < lexedCount, "token not lexed")
+        return tokenBuffer[index]
     }
 
     /// `token(_:)` for a token not lexed yet.
     @inline(never)
     private func lexingToken(_ index: Int) -> ScannedToken {
-        while tokens.count <= index, !finished {
-            let token = scanner.next()
-            tokens.append(token)
-            if token.kind == .endOfFile { finished = true }
-        }
-        return tokens[min(index, tokens.count - 1)]
+        while lexedCount <= index, !finished { lexOne() }
+        return tokenBuffer[min(index, lexedCount - 1)]
     }
 
     /// The name of an identifier, quoted name or parameter; the contents of a string; "" for
@@ -111,6 +179,7 @@ final class RuleTokenStream {
 
     /// Stops lexing: the next token is the end of the text.
     func abandon() {
+        if lexedAhead { abandonedAfterLexingAhead = true }
         guard !finished else { return }
         append(scanner.endOfText())
     }
@@ -119,8 +188,20 @@ final class RuleTokenStream {
         append(scanner.next())
     }
 
+    @inline(__always)
     private func append(_ token: ScannedToken) {
-        tokens.append(token)
+        if lexedCount == tokenCapacity { growTokenBuffer() }
+        (tokenBuffer + lexedCount).initialize(to: token)
+        lexedCount += 1
         if token.kind == .endOfFile { finished = true }
+    }
+
+    @inline(never)
+    private func growTokenBuffer() {
+        let grown = UnsafeMutablePointer<ScannedToken>.allocate(capacity: 2 * tokenCapacity)
+        grown.moveInitialize(from: tokenBuffer, count: lexedCount)
+        tokenBuffer.deallocate()
+        tokenBuffer = grown
+        tokenCapacity *= 2
     }
 }

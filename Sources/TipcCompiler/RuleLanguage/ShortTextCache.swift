@@ -5,7 +5,9 @@
 /// string made before costs a few loads and compares, where making one validates and copies
 /// the bytes again. Texts of up to 15 bytes are cached: their bytes and length pack exactly
 /// into a two-word key, so a hit is always the same text. A slot holds the last text that
-/// hashed to it.
+/// hashed to it. The table starts small (a parser of a few rules needs few slots) and grows
+/// fourfold, up to `maximumSlotCount`, each time it has missed more often than it has slots:
+/// a manifest with hundreds of event and parameter names would otherwise keep evicting them.
 struct ShortTextCache {
     private struct Entry {
         /// Bytes 0–7 of the text, little-endian, zero-padded.
@@ -15,9 +17,14 @@ struct ShortTextCache {
         var text: String
     }
 
-    private static let slotCount = 256
-    /// Empty until first used (a parser of one short text never needs it).
+    private static let initialSlotCount = 64
+    private static let maximumSlotCount = 4096
+    /// Empty until first used (a parser of one short text never needs it); a power of two.
     private var entries: [Entry] = []
+    /// 64 minus the number of bits of a slot index: a hash shifted right by it is a slot.
+    private var slotShift: UInt64 = 64
+    /// Misses since the table last grew.
+    private var misses = 0
 
     /// `String(decoding: bytes[start..<end], as: UTF8.self)`.
     mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
@@ -42,13 +49,20 @@ struct ShortTextCache {
             for index in 0..<count { low |= UInt64(bytes[start + index]) << UInt64(index * 8) }
         }
         high |= UInt64(count) << 56
-        if entries.isEmpty {
-            entries = Array(repeating: Entry(low: 0, high: 0, text: ""), count: Self.slotCount)
-        }
-        let slot = Int(truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 56)
+        if entries.isEmpty { resize(to: Self.initialSlotCount) }
+        let slot = Int(truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> slotShift)
         if entries[slot].low == low, entries[slot].high == high { return entries[slot].text }
         let text = String(decoding: bytes[start..<end], as: UTF8.self)
         entries[slot] = Entry(low: low, high: high, text: text)
+        misses += 1
+        if misses > entries.count, entries.count < Self.maximumSlotCount { resize(to: entries.count * 4) }
         return text
+    }
+
+    /// Replaces the table by an empty one of `slotCount` slots (a power of two).
+    private mutating func resize(to slotCount: Int) {
+        entries = Array(repeating: Entry(low: 0, high: 0, text: ""), count: slotCount)
+        slotShift = UInt64(64 - slotCount.trailingZeroBitCount)
+        misses = 0
     }
 }

@@ -17,14 +17,20 @@ struct TokenLocationCursor {
     private var offset = -1
     private var location = SourceLocation(line: 1, column: 1)
 
-    init(bytes: UnsafeBufferPointer<UInt8>, source: RuleText) {
+    init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
         self.bytes = bytes
-        self.source = source
         switch source.mapping {
         case .file: (isFile, isTable, asciiLineStart) = (true, false, nil)
         case .singleLine(let start): (isFile, isTable, asciiLineStart) = (false, false, Self.isASCII(bytes) ? start : nil)
         case .table: (isFile, isTable, asciiLineStart) = (false, true, nil)
         }
+        self.source = source
+    }
+
+    /// Back to the state of a new cursor, for the same text.
+    mutating func rewind() {
+        offset = -1
+        location = SourceLocation(line: 1, column: 1)
     }
 
     /// Whether no byte has its high bit set; eight bytes at a time (every rule is checked).
