@@ -49,13 +49,14 @@ public enum Checker {
 /// Where the checker puts checked tips, in program order: the program's own array, or a pass
 /// that needs each tip only once (see `Checker.check(_:diagnostics:handingTipsTo:)`).
 protocol CheckedTipOutput: Sendable {
-    /// Takes the next tip; `isClean` when checking it found no error.
-    mutating func add(_ tip: CheckedTip, isClean: Bool)
+    /// Takes the next tip; `isClean` when checking it found no error; `mayFold` unless the
+    /// constant folder leaves its rules unchanged (see `ExpressionChecker.foldableNodes`).
+    mutating func add(_ tip: CheckedTip, isClean: Bool, mayFold: Bool)
     mutating func reserveCapacity(_ minimumCapacity: Int)
 }
 
 extension Array: CheckedTipOutput where Element == CheckedTip {
-    mutating func add(_ tip: CheckedTip, isClean: Bool) { append(tip) }
+    mutating func add(_ tip: CheckedTip, isClean: Bool, mayFold: Bool) { append(tip) }
 }
 
 /// Checks the declarations of a program and drives the expression checker over every rule.
@@ -156,11 +157,11 @@ struct DeclarationChecker {
 
     /// Checks one tip into `output`, telling it whether checking found an error.
     mutating func check<Output: CheckedTipOutput>(_ decl: TipDecl, expressions: inout ExpressionChecker, into output: inout Output) {
-        let (reported, reportedInRules) = (diagnostics.count, expressions.diagnostics.count)
+        let (reported, reportedInRules, foldable) = (diagnostics.count, expressions.diagnostics.count, expressions.foldableNodes)
         let tip = checkTip(decl, expressions: &expressions)
         let isClean = !diagnostics[reported...].contains { $0.severity == .error }
             && !expressions.diagnostics[reportedInRules...].contains { $0.severity == .error }
-        output.add(tip, isClean: isClean)
+        output.add(tip, isClean: isClean, mayFold: expressions.foldableNodes != foldable)
     }
 
     /// The names, checked parameters and checked events of a one-file program whose parameters

@@ -27,6 +27,10 @@ struct ExpressionChecker {
     private(set) var usedParameters: [Bool]
     /// Whether some rule uses the event, by event index.
     private(set) var usedEvents: [Bool]
+    /// Counts the operator nodes built over constant operands only (for `and`/`or`, over a
+    /// constant left operand): a rule without such a node is left unchanged by the constant
+    /// folder, which reports nothing in it (see `ConstantFolder.mayFold`).
+    private(set) var foldableNodes = 0
 
     /// The window of the innermost `X within D` clause being checked (nil outside any, or when
     /// its window is invalid). Every event query the clause consumes — the base of `.count` or
@@ -342,6 +346,7 @@ struct ExpressionChecker {
     private mutating func checkUnary(_ op: UnaryOperator, _ operand: Expression, _ range: SourceRange, in scope: Scope) -> CheckedExpression {
         let checked = check(operand, in: scope)
         if checked.type == .error { return invalid(range) }
+        if checked.isConstant { foldableNodes += 1 }
         switch op {
         case .not:
             guard checked.type == .bool else {
@@ -374,6 +379,7 @@ struct ExpressionChecker {
         let logical: LogicalOperator = op == .and ? .and : .or
         // Every operand is checked (and its errors reported) even after one failed.
         var result = checkLogicalOperand(first, op, in: scope)
+        if result?.isConstant == true { foldableNodes += 1 }
         for node in innerNodes.reversed() {
             guard case .binary(_, _, let operand) = node.kind else { continue }
             let checked = checkLogicalOperand(operand, op, in: scope)
@@ -424,7 +430,7 @@ struct ExpressionChecker {
         case .or, .and, .add, .subtract, .multiply, .divide, .remainder: preconditionFailure("not a comparison: \(op)")
         }
         let (leftType, rightType) = (left.type, right.type)
-        let (l, r) = Self.promoted(left, right)
+        let (l, r) = promoted(left, right)
         let ordered = op != .equal && op != .notEqual
         let comparable: Bool
         switch l.type {
@@ -439,6 +445,7 @@ struct ExpressionChecker {
             report(.typeMismatch, "cannot compare \(leftType) \(op.rawValue) \(rightType)", range, help: help)
             return invalid(range)
         }
+        if l.isConstant && r.isConstant { foldableNodes += 1 }
         return CheckedExpression(.compare(comparison, l, r), type: .bool, range: range)
     }
 
@@ -455,7 +462,7 @@ struct ExpressionChecker {
             preconditionFailure("not an arithmetic operator: \(op)")
         }
         let (leftType, rightType) = (left.type, right.type)
-        let (l, r) = Self.promoted(left, right)
+        let (l, r) = promoted(left, right)
         let resultType: ExpressionType?
         switch (l.type, arithmetic, r.type) {
         case (.int, _, .int): resultType = .int
@@ -470,16 +477,19 @@ struct ExpressionChecker {
                    help: leftType.isCollection || rightType.isCollection ? "use '.count' for the number of donations" : nil)
             return invalid(range)
         }
+        if l.isConstant && r.isConstant { foldableNodes += 1 }
         return CheckedExpression(.arithmetic(arithmetic, l, r), type: resultType, range: range)
     }
 
     /// Int operands mixed with Double are promoted to Double.
-    private static func promoted(_ left: consuming CheckedExpression, _ right: consuming CheckedExpression) -> (CheckedExpression, CheckedExpression) {
+    private mutating func promoted(_ left: consuming CheckedExpression, _ right: consuming CheckedExpression) -> (CheckedExpression, CheckedExpression) {
         switch (left.type, right.type) {
         case (.int, .double):
+            if left.isConstant { foldableNodes += 1 }
             let range = left.range
             return (CheckedExpression(.intToDouble(left), type: .double, range: range), right)
         case (.double, .int):
+            if right.isConstant { foldableNodes += 1 }
             let range = right.range
             return (left, CheckedExpression(.intToDouble(right), type: .double, range: range))
         default: return (left, right)
@@ -510,6 +520,7 @@ struct ExpressionChecker {
             failed = true
         }
         if failed { return invalid(range) }
+        if checkedValue.isConstant { foldableNodes += 1 }
         return CheckedExpression(.inList(checkedValue, constants), type: .bool, range: range)
     }
 }

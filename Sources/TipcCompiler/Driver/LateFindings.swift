@@ -12,7 +12,7 @@ struct LateFindings: Sendable {
         var collector = Collector(parameters: program.parameters)
         // Tips are read in place: copying one (as `for tip in` does) costs a retain per field.
         program.tips.withUnsafeBufferPointer { tips in
-            for tip in range { collector.add(tips[tip], isClean: true) }
+            for tip in range { collector.add(tips[tip], isClean: true, mayFold: true) }
         }
         self = collector.findings
     }
@@ -48,9 +48,9 @@ struct LateFindings: Sendable {
             return findings
         }
 
-        mutating func add(_ tip: CheckedTip, isClean: Bool) {
+        mutating func add(_ tip: CheckedTip, isClean: Bool, mayFold: Bool) {
             guard isClean else { return }
-            folder.reportErrors(in: tip)
+            if mayFold { folder.reportErrors(in: tip) }
             lints.lint(tip)
         }
 

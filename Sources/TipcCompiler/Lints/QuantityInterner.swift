@@ -10,12 +10,16 @@ extension Lints {
         /// Per parameter index: the tip it was last numbered in, and its number there.
         private var parameterSlots: [(tip: Int, id: Int)]
         /// Every other quantity of the current tip: its fingerprint, expression and number (kept
-        /// apart, so that scanning the fingerprints copies no expression).
+        /// apart, so that scanning the fingerprints copies no expression). Only the first
+        /// `queryCount` entries belong to the current tip: the arrays are not emptied between
+        /// tips but overwritten, which spares destroying and rebuilding their entries per tip.
         private var queryFingerprints: [Int] = []
         private var queryExpressions: [CheckedExpression] = []
         private var queryIDs: [Int] = []
-        /// Per number: the last rule that constrained the quantity, or nil.
-        private var constrainingRule: [Int?] = []
+        private var queryCount = 0
+        /// Per number below `idCount`: the last rule that constrained the quantity, or -1.
+        private var constrainingRule: [Int] = []
+        private var idCount = 0
         /// Counts the tips started, so that stale parameter slots are told apart without clearing.
         private var tip = 0
 
@@ -26,10 +30,8 @@ extension Lints {
         /// Forgets the previous tip's quantities.
         mutating func startTip() {
             tip += 1
-            queryFingerprints.removeAll(keepingCapacity: true)
-            queryExpressions.removeAll(keepingCapacity: true)
-            queryIDs.removeAll(keepingCapacity: true)
-            constrainingRule.removeAll(keepingCapacity: true)
+            queryCount = 0
+            idCount = 0
         }
 
         /// The number of a parameter read with its own type.
@@ -43,19 +45,31 @@ extension Lints {
         /// The number of any other quantity expression.
         mutating func id(of expression: CheckedExpression) -> Int {
             let fingerprint = RangeFreeExpression.fingerprint(expression)
-            for index in queryFingerprints.indices where queryFingerprints[index] == fingerprint {
+            for index in 0..<queryCount where queryFingerprints[index] == fingerprint {
                 if RangeFreeExpression.equal(queryExpressions[index], expression) { return queryIDs[index] }
             }
             let id = newID()
-            queryFingerprints.append(fingerprint)
-            queryExpressions.append(expression)
-            queryIDs.append(id)
+            if queryCount < queryFingerprints.count {
+                queryFingerprints[queryCount] = fingerprint
+                queryExpressions[queryCount] = expression
+                queryIDs[queryCount] = id
+            } else {
+                queryFingerprints.append(fingerprint)
+                queryExpressions.append(expression)
+                queryIDs.append(id)
+            }
+            queryCount += 1
             return id
         }
 
         private mutating func newID() -> Int {
-            constrainingRule.append(nil)
-            return constrainingRule.count - 1
+            if idCount < constrainingRule.count {
+                constrainingRule[idCount] = -1
+            } else {
+                constrainingRule.append(-1)
+            }
+            idCount += 1
+            return idCount - 1
         }
 
         /// Notes that `rule` constrains the quantity numbered `id` (rules are noted in order);
@@ -63,7 +77,7 @@ extension Lints {
         mutating func noteConstrained(_ id: Int, byRule rule: Int) -> Int? {
             let previous = constrainingRule[id]
             constrainingRule[id] = rule
-            return previous
+            return previous < 0 ? nil : previous
         }
     }
 }

@@ -13,12 +13,34 @@ struct ConstantFolder {
     mutating func reportErrors(in tip: CheckedTip) {
         // Rules are read in place: iterating an Array would copy (retain) each one.
         let rules = ContiguousArray(tip.rules)
-        for index in rules.indices { _ = fold(rules[index]) }
+        for index in rules.indices where Self.mayFold(rules[index]) { _ = folded(rules[index]) }
     }
 
     /// `expression` with its constant sub-expressions folded.
     mutating func fold(_ expression: CheckedExpression) -> CheckedExpression {
-        folded(expression) ?? expression
+        guard Self.mayFold(expression) else { return expression }
+        return folded(expression) ?? expression
+    }
+
+    /// Whether folding may change `expression` or report an error in it: whether some operator
+    /// in it has only constant operands, or some `and`/`or` a constant left operand. Without
+    /// such a node nothing below any node folds (by induction from the leaves), so `folded`
+    /// returns nil and reports nothing: this read, which copies no node, stands in for it.
+    private static func mayFold(_ expression: borrowing CheckedExpression) -> Bool {
+        switch expression.kind {
+        case .constant, .now, .parameter, .field, .event:
+            return false
+        case .within(let inner, _), .largestSubset(let inner, _), .smallestSubset(let inner, _), .count(let inner), .distinct(let inner, _):
+            return mayFold(inner)
+        case .filter(let inner, let predicate):
+            return mayFold(inner) || mayFold(predicate)
+        case .not(let inner), .negate(let inner), .intToDouble(let inner), .inList(let inner, _):
+            return inner.isConstant || mayFold(inner)
+        case .compare(_, let left, let right), .arithmetic(_, let left, let right):
+            return (left.isConstant && right.isConstant) || mayFold(left) || mayFold(right)
+        case .logical(_, let left, let right):
+            return left.isConstant || mayFold(left) || mayFold(right)
+        }
     }
 
     /// `expression` folded, or nil when folding changes nothing (its errors are still reported).
