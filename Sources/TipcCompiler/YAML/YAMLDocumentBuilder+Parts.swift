@@ -30,9 +30,9 @@ extension YAMLDocumentBuilder {
     }
 
     /// The keys handed on from the streamed section `name` so far.
-    func handedOnKeys(of name: String) -> [String: SourceRange] {
+    func handedOnKeys(of name: String) -> NameTable<SourceRange> {
         if let streamed, streamed.name == name { return streamed.keyRanges }
-        return closedSections.first { $0.name == name }?.keyRanges ?? [:]
+        return closedSections.first { $0.name == name }?.keyRanges ?? NameTable()
     }
 
     /// Whether the line starting at `lineStart` is read by this part (the tail's lines are the

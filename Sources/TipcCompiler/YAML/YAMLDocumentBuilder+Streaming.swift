@@ -8,7 +8,7 @@ extension YAMLDocumentBuilder {
     struct StreamedSection {
         var name: String
         /// The range of each scalar key handed on, to report a repeat.
-        var keyRanges: [String: SourceRange] = [:]
+        var keyRanges = NameTable<SourceRange>()
         /// The builder's own arrays, set aside while an entry is built in arrays of its own
         /// (nil between entries).
         var setAside: (records: [YAMLDocument.Record], children: [Int32], values: [String])?
@@ -121,10 +121,8 @@ extension YAMLDocumentBuilder {
         let valueEnd = Int(records[value].endOffset)
         let document = YAMLDocument(pathNumber: file.pathNumber, records: records, children: children, values: values)
         restoreSetAsideArrays()
-        // One lookup for the usual key, written for the first time; a repeat is reported and
-        // the first one's range put back.
-        if let name, let first = streamed?.keyRanges.updateValue(keyRange, forKey: name) {
-            streamed?.keyRanges[name] = first
+        // A repeated key is reported at its first one's range.
+        if let name, let first = streamed?.keyRanges.insertUnlessPresent(keyRange, for: name) {
             diagnostics.append(Self.duplicate(name, at: keyRange, first: first))
             return
         }

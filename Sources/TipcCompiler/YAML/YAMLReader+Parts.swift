@@ -20,7 +20,7 @@ extension YAMLReader {
         /// split point, confirmed there.
         var isComplete: Bool
         /// The keys of the split section's entries handed on by this part.
-        var splitSectionKeys: [String: SourceRange]
+        var splitSectionKeys: NameTable<SourceRange>
     }
 
     /// Reads one part of `file` (see `YAMLReadPart`), handing on the entries of
@@ -35,14 +35,14 @@ extension YAMLReader {
         case .tail(let point): split = point; bytes = point.offset..<bytes.upperBound
         }
         if let problem = YAMLInputCheck.firstProblem(in: file, bytes: bytes) {
-            return PartOutcome(root: nil, diagnostics: [problem], isComplete: false, splitSectionKeys: [:])
+            return PartOutcome(root: nil, diagnostics: [problem], isComplete: false, splitSectionKeys: NameTable())
         }
         var builder = YAMLDocumentBuilder(file: file, streamedSections: streamedSections, part: part)
         if !file.bytes.isEmpty { run(&builder, entry: entry) }
         let isComplete: Bool
         if case .head = part { isComplete = builder.reachedSplit } else { isComplete = true }
         return PartOutcome(root: builder.root, diagnostics: builder.diagnostics, isComplete: isComplete,
-                           splitSectionKeys: split.map { builder.handedOnKeys(of: $0.section) } ?? [:])
+                           splitSectionKeys: split.map { builder.handedOnKeys(of: $0.section) } ?? NameTable())
     }
 
     /// The root of the whole file from the roots of its two parts, or nil when the parts do not
@@ -58,7 +58,7 @@ extension YAMLReader {
               section.value.isMapping, continued.value.isMapping else { return nil }
         let headKeys = Set(headPairs.compactMap(\.key.scalarValue))
         guard !tailPairs.dropFirst().contains(where: { $0.key.scalarValue.map(headKeys.contains) ?? false }),
-              !tail.splitSectionKeys.keys.contains(where: { head.splitSectionKeys[$0] != nil }) else { return nil }
+              !tail.splitSectionKeys.names.contains(where: head.splitSectionKeys.contains) else { return nil }
         return YAMLDocument.joining(headRoot, tailRoot)
     }
 }
