@@ -3,11 +3,19 @@ import Testing
 
 /// Every byte of a scalar's decoded value maps to the file position it was written at.
 @Suite struct YAMLScalarPositionTests {
-    /// The rule text of the scalar at `key` of the top mapping.
+    /// The rule text of the scalar at `key` of the top mapping. Read from the node's start
+    /// as the manifest reader does, it maps every byte to the same position.
     private func ruleText(_ yaml: String, _ key: String = "r") -> RuleText? {
         let (root, diagnostics, file) = readYAML(yaml)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
-        return value(root, key)?.scalar?.ruleText(in: file)
+        guard let node = value(root, key), let scalar = node.scalar else { return nil }
+        let text = scalar.ruleText(in: file)
+        let fromStart = scalar.ruleText(in: file, startingAt: node.range.start)
+        #expect(fromStart.text == text.text)
+        for offset in 0...text.text.utf8.count {
+            #expect(fromStart.location(atUTF8Offset: offset) == text.location(atUTF8Offset: offset), "offset \(offset)")
+        }
+        return text
     }
 
     /// Where the first occurrence of `needle` in the decoded text points.

@@ -18,7 +18,7 @@ extension ManifestValueReader {
                 report(.syntax, "empty rule", at: node.range, help: "write a rule after '- ', or remove the item")
                 return failed
             }
-            return RuleParser.parseRule(scalar.ruleText(in: file, nearLine: node.range.start.line),
+            return RuleParser.parseRule(scalar.ruleText(in: file, startingAt: node.range.start),
                                         reusing: &ruleParser, diagnostics: &diagnostics)
         case .alias:
             return failed

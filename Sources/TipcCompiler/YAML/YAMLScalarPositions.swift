@@ -7,10 +7,15 @@ extension YAMLScalar {
         ruleText(in: file, cursor: SourceLocationCursor(file: file))
     }
 
-    /// `ruleText(in:)` for a scalar known to start on or near line `line` (its node's first
-    /// line), which spares searching the whole file for it.
-    func ruleText(in file: SourceFile, nearLine line: Int) -> RuleText {
-        ruleText(in: file, cursor: SourceLocationCursor(file: file, nearLine: line))
+    /// `ruleText(in:)` for a scalar whose text starts at `start` (its node's range's start):
+    /// a value written verbatim starts there, or one column later after its quote, and other
+    /// positions are searched from that line.
+    func ruleText(in file: SourceFile, startingAt start: SourceLocation) -> RuleText {
+        if let first = verbatimStart(in: file.bytes) {
+            let location = first == contentStart ? start : SourceLocation(line: start.line, column: start.column + 1)
+            return RuleText(text: value, pathNumber: file.pathNumber, mapping: .singleLine(start: location))
+        }
+        return ruleText(in: file, cursor: SourceLocationCursor(file: file, nearLine: start.line))
     }
 
     private func ruleText(in file: SourceFile, cursor: SourceLocationCursor) -> RuleText {
