@@ -195,13 +195,14 @@ import Testing
         #expect(diagnostic.notes.first?.range?.start == location(2, 4))
     }
 
-    /// The input check reads plain text eight bytes at a time: a forbidden byte is found at its
-    /// exact offset wherever it falls in a word, and allowed ones (tab, CR, LF, é) are not
-    /// taken for problems.
+    /// The input check reads plain text eight bytes at a time, four words at once: a forbidden
+    /// byte is found at its exact offset wherever it falls in a word or a run of four (and in
+    /// the bytes after the last whole word), and allowed ones (tab, CR, LF, é) are not taken for
+    /// problems.
     @Test func everyForbiddenByteIsFoundWhereverItFallsInAWord() {
         let forbidden = Array(UInt8(0)...0x1F).filter { ![0x09, 0x0A, 0x0D].contains($0) } + [0x7F]
-        let plain = Array("k: abcdefghijklmnopqrstuvwxyz0123\n".utf8)
-        for position in 3..<19 {
+        let plain = Array("k: abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\n".utf8)
+        for position in 3..<(plain.count - 2) {
             for byte in forbidden {
                 var bytes = plain
                 bytes[position] = byte

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CYAML
 
 /// The ends of reading: libyaml's errors, a failure that stops reading, and the checks made
@@ -55,6 +60,13 @@ extension YAMLDocumentBuilder {
 
     /// A tab in the leading white space of a line with content, outside multi-line scalars.
     mutating func reportTabIndentation() {
+        // Most files have no tab at all: that is seen at once in the bytes this part reads.
+        let read = bytesRead
+        let hasTab = file.bytes.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress, !read.isEmpty else { return false }
+            return memchr(base + read.lowerBound, 0x09, read.count) != nil
+        }
+        guard hasTab else { return }
         var scalarIndex = 0
         for (index, lineStart) in file.lineStarts.enumerated() where readsLine(startingAt: lineStart) {
             while scalarIndex < multilineScalars.count, multilineScalars[scalarIndex].upperBound <= lineStart { scalarIndex += 1 }

@@ -12,11 +12,9 @@ enum YAMLInputCheck {
         let bytes = file.bytes
         var index = range.lowerBound
         while index < range.upperBound {
-            // Eight plain bytes at a time: most of a manifest is printable ASCII and line breaks.
-            if index + 8 <= range.upperBound, Self.arePlainASCII(bytes, at: index) {
-                index += 8
-                continue
-            }
+            // Most of a manifest is printable ASCII and line breaks: skipped a word at a time.
+            index = bytes.withUnsafeBytes { Self.plainRunEnd(in: $0, from: index, to: range.upperBound) }
+            guard index < range.upperBound else { break }
             let byte = bytes[index]
             if byte < 0x80 {
                 if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
@@ -44,13 +42,26 @@ enum YAMLInputCheck {
         return nil
     }
 
-    /// Whether the eight bytes at `index` are all printable ASCII, tabs and line breaks (the
-    /// bytes checked one by one below find no problem in them), tested on the word at once.
-    private static func arePlainASCII(_ bytes: [UInt8], at index: Int) -> Bool {
-        let word = bytes.withUnsafeBytes { ASCIIWord($0, at: index) }
-        guard word.isASCII else { return false }
+    /// The end of the run of plain bytes from `start` on, before `end`, in whole words: printable
+    /// ASCII, tabs and line breaks (the bytes checked one by one find no problem in them). Four
+    /// words are tested at once while they are all plain.
+    private static func plainRunEnd(in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        var index = start
+        while index + 32 <= end {
+            let flags = notPlain(ASCIIWord(bytes, at: index)) | notPlain(ASCIIWord(bytes, at: index + 8))
+                | notPlain(ASCIIWord(bytes, at: index + 16)) | notPlain(ASCIIWord(bytes, at: index + 24))
+            if flags != 0 { break }
+            index += 32
+        }
+        while index + 8 <= end, notPlain(ASCIIWord(bytes, at: index)) == 0 { index += 8 }
+        return index
+    }
+
+    /// Flags of the bytes of `word` that are not plain; never none when one is not ASCII (the
+    /// other tests are exact only for ASCII bytes, and then do not matter).
+    private static func notPlain(_ word: ASCIIWord) -> UInt64 {
         let allowedControls = word.bytes(equalTo: 0x09) | word.bytes(equalTo: 0x0A) | word.bytes(equalTo: 0x0D)
-        return word.controls & ~allowedControls == 0 && word.bytes(equalTo: 0x7F) == 0
+        return word.bits & 0x8080_8080_8080_8080 | word.controls & ~allowedControls | word.bytes(equalTo: 0x7F)
     }
 
     /// Decodes the well-formed UTF-8 sequence starting at `index` (shortest form, no surrogates).
