@@ -10,6 +10,10 @@ struct YAMLCharacterOffsets {
 
     private let bytes: [UInt8]
     private let pieces: [Piece]
+    /// The last piece, kept apart for the ASCII path.
+    private let lastPiece: Piece
+    /// ASCII read in one or two pieces (every part of a file read in parts): the fast path.
+    private let countsBytesInTwoPieces: Bool
     /// The cursor: a piece, and a character of it with its offset.
     private var piece = 0
     private var characterIndex: Int
@@ -35,12 +39,20 @@ struct YAMLCharacterOffsets {
             characters += isASCII ? range.count : file.bytes[range].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
         }
         self.pieces = pieces
+        self.lastPiece = pieces.last ?? Piece(bytes: 0..<0, firstCharacter: 0)
+        self.countsBytesInTwoPieces = isASCII && (1...2).contains(pieces.count)
         self.characterIndex = 0
         self.byteOffset = pieces.first?.bytes.lowerBound ?? 0
     }
 
     /// The UTF-8 offset of character `index` (clamped to the piece holding it).
     mutating func byteOffset(ofCharacter index: Int) -> Int {
+        if countsBytesInTwoPieces {
+            // Characters are bytes: the offset is counted from the start of the piece holding
+            // the character.
+            let piece = index >= lastPiece.firstCharacter ? lastPiece : pieces[0]
+            return min(max(piece.bytes.lowerBound, piece.bytes.lowerBound + index - piece.firstCharacter), piece.bytes.upperBound)
+        }
         var holder = pieces.count - 1
         while holder > 0, pieces[holder].firstCharacter > index { holder -= 1 }
         let bounds = pieces[holder].bytes
@@ -76,29 +88,34 @@ struct YAMLCharacterOffsets {
 /// Converts ascending UTF-8 offsets to positions without rescanning each line from its start.
 struct SourceLocationCursor {
     private let file: SourceFile
+    /// The file's size and whether it is ASCII, kept at hand for the common path.
+    private let byteCount: Int
+    private let isASCII: Bool
     private var offset = -1
     private var location = SourceLocation(line: 1, column: 1)
     private var lineEnd = -1
 
     init(file: SourceFile) {
         self.file = file
+        self.byteCount = file.bytes.count
+        self.isASCII = file.isASCII
     }
 
     /// A cursor whose first answer is searched from line `line` outward.
     init(file: SourceFile, nearLine line: Int) {
-        self.file = file
+        self.init(file: file)
         self.location = SourceLocation(line: line, column: 1)
     }
 
     mutating func location(atUTF8Offset target: Int) -> SourceLocation {
-        let target = min(max(0, target), file.bytes.count)
+        let target = min(max(0, target), byteCount)
         guard offset >= 0, target >= offset, target < lineEnd else {
             location = file.location(atUTF8Offset: target, onLine: file.line(containing: target, near: location.line))
             offset = target
-            lineEnd = location.line < file.lineStarts.count ? file.lineStarts[location.line] : file.bytes.count + 1
+            lineEnd = location.line < file.lineStarts.count ? file.lineStarts[location.line] : byteCount + 1
             return location
         }
-        if file.isASCII {
+        if isASCII {
             location = SourceLocation(line: location.line, column: location.column + target - offset)
             offset = target
             return location
