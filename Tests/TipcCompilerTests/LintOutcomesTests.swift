@@ -115,4 +115,27 @@ struct LintOutcomesTests {
         // The random rules exercise both paths.
         #expect(exactRules > 1_000 && settledTips > 300 && warningTips > 300)
     }
+
+    /// A chain of one operator is walked to its deepest operand however long it is (short
+    /// chains and long ones are followed differently): `false and …` never holds and
+    /// `true or …` is never false, whatever follows.
+    @Test(arguments: [LogicalOperator.and, .or])
+    func longChainsAreWalkedToTheirEnd(_ op: LogicalOperator) {
+        var random = RandomRules(seed: 11)
+        var extraction = Lints.ConstraintExtraction(parameters: RandomRules.parameters)
+        var outcomes: [Lints.RuleOutcomes] = []
+        for length in [2, 64, 65, 66, 67, 500] {
+            var chain = CheckedExpression(.constant(.bool(op == .or)), type: .bool, range: LintProgramBuilder.placeholder)
+            for _ in 1..<length {
+                chain = CheckedExpression(.logical(op, chain, random.rule(depth: 1)), type: .bool, range: LintProgramBuilder.placeholder)
+            }
+            extraction.startTip()
+            _ = extraction.outcomes(ofRules: [chain], into: &outcomes)
+            #expect(op == .and ? !outcomes[0].outcomes.canHold : !outcomes[0].outcomes.canBeFalse, "chain of \(length)")
+            if outcomes[0].isExact {
+                #expect(outcomes[0].outcomes.canHold == !extraction.formula(chain, holds: true).isUnsatisfiable)
+                #expect(outcomes[0].outcomes.canBeFalse == !extraction.formula(chain, holds: false).isUnsatisfiable)
+            }
+        }
+    }
 }

@@ -368,16 +368,23 @@ struct ExpressionChecker {
     /// nodes of `c` and `b` nested on its left.
     private mutating func checkLogicalChain(_ op: BinaryOperator, _ left: Expression, _ right: Expression,
                                             _ range: SourceRange, in scope: Scope) -> CheckedExpression {
-        // The inner nodes, outermost first: none for `a op b`, the usual case, which then
-        // allocates nothing.
+        let logical: LogicalOperator = op == .and ? .and : .or
+        // `a op b`, the usual case, reads its operands in place.
+        guard case .binary(op, _, _) = left.kind else {
+            // Every operand is checked (and its errors reported) even after one failed.
+            let checkedLeft = checkLogicalOperand(left, op, in: scope)
+            if checkedLeft?.isConstant == true { foldableNodes += 1 }
+            let checkedRight = checkLogicalOperand(right, op, in: scope)
+            guard let checkedLeft, let checkedRight else { return invalid(range) }
+            return CheckedExpression(.logical(logical, checkedLeft, checkedRight), type: .bool, range: range)
+        }
+        // The inner nodes, outermost first.
         var innerNodes: [Expression] = []
         var first = left
         while case .binary(op, let innerLeft, _) = first.kind {
             innerNodes.append(first)
             first = innerLeft
         }
-        let logical: LogicalOperator = op == .and ? .and : .or
-        // Every operand is checked (and its errors reported) even after one failed.
         var result = checkLogicalOperand(first, op, in: scope)
         if result?.isConstant == true { foldableNodes += 1 }
         for node in innerNodes.reversed() {

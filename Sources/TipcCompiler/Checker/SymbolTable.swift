@@ -4,7 +4,7 @@
 /// One hash table holds every name. It is a small open-addressing table hashed with FNV-1a
 /// over the name's UTF-8: rules look names up once per reference, and short names hash far
 /// cheaper that way than with the standard library's seeded hashing. The names of each kind
-/// are also kept in declaration order, for did-you-mean suggestions (which are then the same
+/// are listed in declaration order, for did-you-mean suggestions (which are then the same
 /// on every run: among equally close names, the first declared wins).
 struct SymbolTable {
     enum Kind: String {
@@ -23,9 +23,16 @@ struct SymbolTable {
     /// Open addressing with linear probing: each slot holds an index into `names` and
     /// `entries`, or -1. The count of slots is a power of two, at least twice the names.
     private var slots: [Int32] = Array(repeating: -1, count: 16)
-    private(set) var parameterNames: [String] = []
-    private(set) var eventNames: [String] = []
-    private(set) var tipNames: [String] = []
+
+    /// The names of parameters, of events, of tips, in declaration order (for suggestions:
+    /// gathered when asked rather than kept, as declaring every tip would then cost more).
+    var parameterNames: [String] { names(of: .parameter) }
+    var eventNames: [String] { names(of: .event) }
+    var tipNames: [String] { names(of: .tip) }
+
+    private func names(of kind: Kind) -> [String] {
+        names.indices.compactMap { entries[$0].kind == kind ? names[$0] : nil }
+    }
 
     /// Makes room for `count` names, so that declaring them never grows the table.
     mutating func reserveCapacity(_ count: Int) {
@@ -36,7 +43,7 @@ struct SymbolTable {
 
     /// Declares `name`; a second declaration of a name is a `duplicate-name` error pointing at it,
     /// with a note at the first.
-    mutating func declare(_ name: Identifier, as kind: Kind, index: Int, diagnostics: inout [Diagnostic]) -> Bool {
+    mutating func declare(_ name: borrowing Identifier, as kind: Kind, index: Int, diagnostics: inout [Diagnostic]) -> Bool {
         let slot = slot(of: name.name)
         if slots[slot] >= 0 {
             let first = entries[Int(slots[slot])]
@@ -53,12 +60,6 @@ struct SymbolTable {
         names.append(name.name)
         entries.append(Entry(kind: kind, index: index, range: name.range))
         if slots.count < 2 * names.count { rehash(slotCount: Self.slotCount(for: names.count)) }
-        switch kind {
-        case .parameter: parameterNames.append(name.name)
-        case .event: eventNames.append(name.name)
-        case .tip: tipNames.append(name.name)
-        case .group: break
-        }
         return true
     }
 

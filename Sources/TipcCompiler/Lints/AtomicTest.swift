@@ -15,7 +15,7 @@ extension Lints {
 
 extension Lints.ConstraintExtraction {
     /// `left op right`.
-    mutating func comparisonTest(_ op: ComparisonOperator, _ left: CheckedExpression, _ right: CheckedExpression) -> Lints.AtomicTest {
+    mutating func comparisonTest(_ op: ComparisonOperator, _ left: borrowing CheckedExpression, _ right: borrowing CheckedExpression) -> Lints.AtomicTest {
         let leftConstant = constant(left), rightConstant = constant(right)
         if let a = leftConstant, let b = rightConstant {
             return Self.evaluate(op, a, b).map { .constant($0) } ?? .unknown
@@ -26,11 +26,11 @@ extension Lints.ConstraintExtraction {
     }
 
     /// `subject op value`.
-    private mutating func comparisonTest(_ subject: CheckedExpression, _ op: ComparisonOperator, _ value: ConstantValue) -> Lints.AtomicTest {
+    private mutating func comparisonTest(_ subject: borrowing CheckedExpression, _ op: ComparisonOperator, _ value: ConstantValue) -> Lints.AtomicTest {
         // `X == true`, `X != false`, … are `X` or `not X`.
         if subject.type == .bool, case .bool(let flag) = value {
             guard op == .equal || op == .notEqual else { return .unknown }
-            return .boolean(subject, sense: (op == .equal) == flag)
+            return .boolean(copy subject, sense: (op == .equal) == flag)
         }
         guard let (quantity, promoted) = comparedQuantity(subject),
               let set = values(of: quantity, promoted: promoted, op, value) else { return .unknown }
@@ -38,7 +38,7 @@ extension Lints.ConstraintExtraction {
     }
 
     /// `subject in [items]`.
-    mutating func membershipTest(_ subject: CheckedExpression, _ items: [ConstantValue]) -> Lints.AtomicTest {
+    mutating func membershipTest(_ subject: borrowing CheckedExpression, _ items: [ConstantValue]) -> Lints.AtomicTest {
         if subject.type == .bool, comparedQuantity(subject) == nil {
             var listsTrue = false, listsFalse = false
             for item in items {
@@ -48,8 +48,8 @@ extension Lints.ConstraintExtraction {
             switch (listsTrue, listsFalse) {
             case (true, true): return .constant(true)
             case (false, false): return .constant(false)
-            case (true, false): return .boolean(subject, sense: true)
-            case (false, true): return .boolean(subject, sense: false)
+            case (true, false): return .boolean(copy subject, sense: true)
+            case (false, true): return .boolean(copy subject, sense: false)
             }
         }
         guard let (quantity, promoted) = comparedQuantity(subject) else { return .unknown }
@@ -74,7 +74,7 @@ extension Lints.ConstraintExtraction {
 
     /// The quantity a compared expression stands for; `promoted` when it is an Int quantity
     /// converted to Double for the comparison.
-    private mutating func comparedQuantity(_ subject: CheckedExpression) -> (quantity: Lints.Quantity, promoted: Bool)? {
+    private mutating func comparedQuantity(_ subject: borrowing CheckedExpression) -> (quantity: Lints.Quantity, promoted: Bool)? {
         if case .intToDouble(let inner) = subject.kind {
             guard let quantity = quantity(inner), case .integers = quantity.universe else { return nil }
             return (quantity, true)
@@ -107,7 +107,7 @@ extension Lints.ConstraintExtraction {
     }
 
     /// The value of a constant expression (a literal, possibly negated or promoted).
-    private func constant(_ expression: CheckedExpression) -> ConstantValue? {
+    private func constant(_ expression: borrowing CheckedExpression) -> ConstantValue? {
         switch expression.kind {
         case .constant(let value):
             return value

@@ -105,7 +105,7 @@ extension Lints {
         // MARK: - Quantities
 
         /// The quantity an expression denotes, if it is one the lints reason about.
-        mutating func quantity(_ expression: CheckedExpression) -> Quantity? {
+        mutating func quantity(_ expression: borrowing CheckedExpression) -> Quantity? {
             switch expression.kind {
             case .parameter(let index):
                 guard parameters.indices.contains(index) else { return nil }

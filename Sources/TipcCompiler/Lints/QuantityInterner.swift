@@ -43,7 +43,7 @@ extension Lints {
         }
 
         /// The number of any other quantity expression.
-        mutating func id(of expression: CheckedExpression) -> Int {
+        mutating func id(of expression: borrowing CheckedExpression) -> Int {
             let fingerprint = RangeFreeExpression.fingerprint(expression)
             for index in 0..<queryCount where queryFingerprints[index] == fingerprint {
                 if RangeFreeExpression.equal(queryExpressions[index], expression) { return queryIDs[index] }
@@ -51,11 +51,11 @@ extension Lints {
             let id = newID()
             if queryCount < queryFingerprints.count {
                 queryFingerprints[queryCount] = fingerprint
-                queryExpressions[queryCount] = expression
+                queryExpressions[queryCount] = copy expression
                 queryIDs[queryCount] = id
             } else {
                 queryFingerprints.append(fingerprint)
-                queryExpressions.append(expression)
+                queryExpressions.append(copy expression)
                 queryIDs.append(id)
             }
             queryCount += 1

@@ -3,7 +3,7 @@ extension Lints {
     /// two rules is one quantity.
     enum RangeFreeExpression {
         /// Whether the two expressions are the same but for their source ranges.
-        static func equal(_ a: CheckedExpression, _ b: CheckedExpression) -> Bool {
+        static func equal(_ a: borrowing CheckedExpression, _ b: borrowing CheckedExpression) -> Bool {
             guard a.type == b.type else { return false }
             switch (a.kind, b.kind) {
             case (.constant(let x), .constant(let y)): return x == y
@@ -34,7 +34,7 @@ extension Lints {
         /// A cheap number that equal quantity expressions share (unequal ones usually differ),
         /// read from the top node alone: the kind, its field or parameter index, and the event
         /// its operand's type names. Deeper nodes are not visited: reading them is what costs.
-        static func fingerprint(_ expression: CheckedExpression) -> Int {
+        static func fingerprint(_ expression: borrowing CheckedExpression) -> Int {
             func mix(_ kind: Int, _ a: Int, _ b: Int = 0) -> Int { (kind &* 31 &+ a) &* 31 &+ b }
             func event(_ type: ExpressionType) -> Int {
                 if case .collection(let event) = type { return event }

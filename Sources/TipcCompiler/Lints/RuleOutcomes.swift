@@ -35,14 +35,12 @@ extension Lints.ConstraintExtraction {
     mutating func outcomes(ofRules rules: [CheckedExpression], into results: inout [Lints.RuleOutcomes]) -> Bool {
         results.removeAll(keepingCapacity: true)
         var sharedAcrossRules = false
-        // Rules are read in place rather than copied.
-        rules.withUnsafeBufferPointer { rules in
-            for rule in rules.indices {
-                var sharing = QuantitySharing()
-                let outcomes = outcomes(rules[rule], rule: rule, sharing: &sharing)
-                results.append(Lints.RuleOutcomes(outcomes: outcomes, isExact: !sharing.withinRule))
-                sharedAcrossRules = sharedAcrossRules || sharing.acrossRules
-            }
+        // Rules are borrowed from the array rather than copied.
+        for rule in rules.indices {
+            var sharing = QuantitySharing()
+            let outcomes = outcomes(rules[rule], rule: rule, sharing: &sharing)
+            results.append(Lints.RuleOutcomes(outcomes: outcomes, isExact: !sharing.withinRule))
+            sharedAcrossRules = sharedAcrossRules || sharing.acrossRules
         }
         return sharedAcrossRules
     }
@@ -57,26 +55,16 @@ extension Lints.ConstraintExtraction {
 
     /// The outcomes of a Bool expression, following `formula` case by case; notes every quantity
     /// it constrains as constrained by `rule`.
-    private mutating func outcomes(_ expression: CheckedExpression, rule: Int, sharing: inout QuantitySharing) -> Lints.Outcomes {
+    private mutating func outcomes(_ expression: borrowing CheckedExpression, rule: Int, sharing: inout QuantitySharing) -> Lints.Outcomes {
         switch expression.kind {
         case .constant(.bool(let value)):
             return Lints.Outcomes(canHold: value, canBeFalse: !value)
         case .logical(let op, _, _):
             // `a and b` can hold when both can and can be false when either can (dually for
-            // `or`). Every operand is walked, to note all the quantities: along the chain's left
-            // spine by a loop (the checker builds long chains left-leaning), into the rest by recursion.
-            var all = true, any = false
-            func add(_ operand: Lints.Outcomes) {
-                all = all && (op == .and ? operand.canHold : operand.canBeFalse)
-                any = any || (op == .and ? operand.canBeFalse : operand.canHold)
-            }
-            var node = expression
-            while case .logical(op, let left, let right) = node.kind {
-                add(outcomes(right, rule: rule, sharing: &sharing))
-                node = left
-            }
-            add(outcomes(node, rule: rule, sharing: &sharing))
-            return op == .and ? Lints.Outcomes(canHold: all, canBeFalse: any) : Lints.Outcomes(canHold: any, canBeFalse: all)
+            // `or`). Every operand is walked, to note all the quantities.
+            var chain = ChainOutcomes(op: op)
+            chainOutcomes(expression, into: &chain, depth: 0, rule: rule, sharing: &sharing)
+            return chain.outcomes
         case .not(let operand):
             return outcomes(operand, rule: rule, sharing: &sharing).negated
         case .parameter:
@@ -92,6 +80,52 @@ extension Lints.ConstraintExtraction {
             return .either
         }
     }
+
+    /// The outcomes of the operands of a chain of one logical operator, gathered so far.
+    private struct ChainOutcomes {
+        let op: LogicalOperator
+        /// Every operand so far can hold (for `and`; can be false, for `or`).
+        var all = true
+        /// Some operand so far can be false (for `and`; can hold, for `or`).
+        var any = false
+
+        init(op: LogicalOperator) { self.op = op }
+
+        mutating func add(_ operand: Lints.Outcomes) {
+            all = all && (op == .and ? operand.canHold : operand.canBeFalse)
+            any = any || (op == .and ? operand.canBeFalse : operand.canHold)
+        }
+
+        var outcomes: Lints.Outcomes {
+            op == .and ? Lints.Outcomes(canHold: all, canBeFalse: any) : Lints.Outcomes(canHold: any, canBeFalse: all)
+        }
+    }
+
+    /// Walks a chain of `chain.op` down its left spine, right operand first, as far as the
+    /// chain goes. The checker builds long chains left-leaning: the spine is followed by
+    /// recursion (which reads the nodes in place) for the usual short chains, and by a loop
+    /// over copies beyond, so that long chains cost no stack.
+    private mutating func chainOutcomes(_ node: borrowing CheckedExpression, into chain: inout ChainOutcomes, depth: Int,
+                                        rule: Int, sharing: inout QuantitySharing) {
+        guard case .logical(chain.op, let left, let right) = node.kind else {
+            chain.add(outcomes(node, rule: rule, sharing: &sharing))
+            return
+        }
+        chain.add(outcomes(right, rule: rule, sharing: &sharing))
+        guard depth >= Self.chainRecursionLimit else {
+            chainOutcomes(left, into: &chain, depth: depth + 1, rule: rule, sharing: &sharing)
+            return
+        }
+        var spine = copy left
+        while case .logical(chain.op, let left, let right) = spine.kind {
+            chain.add(outcomes(right, rule: rule, sharing: &sharing))
+            spine = left
+        }
+        chain.add(outcomes(spine, rule: rule, sharing: &sharing))
+    }
+
+    /// How deep `chainOutcomes` recurses along a chain before it loops.
+    private static var chainRecursionLimit: Int { 64 }
 
     private mutating func outcomes(_ test: Lints.AtomicTest, rule: Int, sharing: inout QuantitySharing) -> Lints.Outcomes {
         switch test {
