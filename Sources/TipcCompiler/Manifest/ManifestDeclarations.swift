@@ -86,7 +86,9 @@ extension ManifestValueReader {
         // How diagnostics name the tip: built only for one.
         func what() -> String { "tip '\(name.name)'" }
         var tip = TipDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what(), keys: ManifestKeys.Tip.self) {
+        let pairs = mapping(node, for: what()) ?? .empty
+        var index = 0
+        while let (field, pair) = nextEntry(of: pairs, at: &index, for: what(), keys: ManifestKeys.Tip.self) {
             let value = pair.value
             switch field {
             case .title: tip.title = text(value, for: "the title of \(what())")

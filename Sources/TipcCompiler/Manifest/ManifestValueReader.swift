@@ -51,6 +51,24 @@ struct ManifestValueReader {
         return result
     }
 
+    /// The next entry of `pairs` from `index` on whose key is a `Key`, `index` moved past it:
+    /// `entries(of:for:keys:)` one entry at a time, for the mappings read most often (a tip's),
+    /// without building the list. Unknown keys on the way are reported (in the same words).
+    mutating func nextEntry<Key: ManifestKeySet>(of pairs: YAMLPairs, at index: inout Int, for what: @autoclosure () -> String,
+                                                 keys: Key.Type) -> (key: Key, pair: YAMLPair)? {
+        while index < pairs.count {
+            let pair = pairs[index]
+            index += 1
+            guard let name = keyName(pair.key) else { continue }
+            guard let key = Key(named: name) else {
+                reportUnknownKey(name, of: pair, allowed: Key.names, in: what())
+                continue
+            }
+            return (key, pair)
+        }
+        return nil
+    }
+
     /// Reports a key not in `allowed`, except a merge key (`<<`) whose alias is reported.
     private mutating func reportUnknownKey(_ name: String, of pair: YAMLPair, allowed: [String], in what: String) {
         if name == "<<", pair.value.isAlias { return }
