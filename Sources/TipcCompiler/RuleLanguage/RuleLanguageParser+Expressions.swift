@@ -47,13 +47,13 @@ extension RuleLanguageParser {
         }
         var balance = 0
         while !isAtEnd {
-            if balance <= 0, current.isAtLineStart, !continuesExpression(current) { return }
-            switch current.kind {
+            if balance <= 0, currentIsAtLineStart, !currentContinuesExpression { return }
+            switch currentKind {
             case .leftParen, .leftBracket: balance += 1
             case .rightParen, .rightBracket: balance -= 1
             default: break
             }
-            advance()
+            skipToken()
         }
     }
 
@@ -62,7 +62,7 @@ extension RuleLanguageParser {
         var left = parsePrefix(minimum)
         var lastWasComparison = false
         var reportedChain = false
-        while !isAbandoned, !endsExpressionAtLineBreak, let level = infixPrecedence(of: current), level >= minimum {
+        while !isAbandoned, !endsExpressionAtLineBreak, let level = currentInfixPrecedence, level >= minimum {
             let operatorIndex = index
             operatorCount += 1
             if operatorCount > RuleParser.maximumOperatorCount {
@@ -76,20 +76,20 @@ extension RuleLanguageParser {
             }
             lastWasComparison = isComparison
             // `left` is consumed into the node that replaces it: the tree is moved, not copied.
-            switch current.kind {
+            switch currentKind {
             case .dot:
                 left = parseMember(of: consume left)
-            case .identifier where current.keyword == .within:
-                advance()
+            case .identifier where currentKeyword == .within:
+                skipToken()
                 let window = parseExpression(.not)
                 let nodeRange = left.range.union(window.range)
                 left = node(.within(consume left, window), at: nodeRange)
-            case .identifier where current.keyword == .in:
+            case .identifier where currentKeyword == .in:
                 left = parseInList(consume left)
             default:
-                let op = binaryOperator(for: current)
-                if current.kind == .assign { reportAssignment(atToken: operatorIndex) }
-                advance()
+                let op = currentBinaryOperator
+                if currentKind == .assign { reportAssignment(atToken: operatorIndex) }
+                skipToken()
                 let right = parseExpression(level == .comparison ? .additive : level.tighter)
                 let nodeRange = left.range.union(right.range)
                 left = node(.binary(op, consume left, right), at: nodeRange)
@@ -121,17 +121,25 @@ extension RuleLanguageParser {
     /// break outside brackets ends it unless the new line starts with an infix operator.
     @inline(__always)
     var endsExpressionAtLineBreak: Bool {
-        lineBreaksEndExpressions && openGroups == 0 && current.isAtLineStart && !continuesExpression(current)
+        lineBreaksEndExpressions && openGroups == 0 && currentIsAtLineStart && !currentContinuesExpression
     }
 
-    private func continuesExpression(_ token: ScannedToken) -> Bool {
-        infixPrecedence(of: token) != nil
+    /// Whether the current token is an infix or postfix operator.
+    private var currentContinuesExpression: Bool {
+        currentInfixPrecedence != nil
+    }
+
+    /// The level of the current token as an infix or postfix operator; nil when it is none.
+    @inline(__always)
+    var currentInfixPrecedence: ExpressionPrecedence? {
+        let token = stream.slot(index)
+        return Self.infixPrecedence(kind: token.pointee.kind, keyword: token.pointee.keyword)
     }
 
     /// The level of an infix or postfix operator token; nil when the token is none.
     @inline(__always)
-    func infixPrecedence(of token: ScannedToken) -> ExpressionPrecedence? {
-        switch token.kind {
+    static func infixPrecedence(kind: RuleTokenKind, keyword: RuleKeyword?) -> ExpressionPrecedence? {
+        switch kind {
         case .pipePipe: return .or
         case .ampAmp: return .and
         case .equalEqual, .bangEqual, .less, .lessEqual, .greater, .greaterEqual, .assign: return .comparison
@@ -139,7 +147,7 @@ extension RuleLanguageParser {
         case .star, .slash, .percent: return .multiplicative
         case .dot: return .postfix
         case .identifier:
-            switch token.keyword {
+            switch keyword {
             case .or: return .or
             case .and: return .and
             case .within: return .within
@@ -150,8 +158,9 @@ extension RuleLanguageParser {
         }
     }
 
-    private func binaryOperator(for token: ScannedToken) -> BinaryOperator {
-        switch token.kind {
+    /// The binary operator the current token spells.
+    private var currentBinaryOperator: BinaryOperator {
+        switch currentKind {
         case .pipePipe: return .or
         case .ampAmp: return .and
         case .equalEqual, .assign: return .equal
@@ -165,7 +174,7 @@ extension RuleLanguageParser {
         case .star: return .multiply
         case .slash: return .divide
         case .percent: return .remainder
-        default: return token.keyword == .or ? .or : .and
+        default: return currentKeyword == .or ? .or : .and
         }
     }
 
@@ -177,18 +186,18 @@ extension RuleLanguageParser {
             // The rule is being abandoned: unwind without reading on.
             return Expression(.error, at: emptyRange(atToken: index))
         }
-        if current.keyword == .not || current.kind == .bang {
+        if currentKeyword == .not || currentKind == .bang {
             if minimum > .not { reportMisplacedNot() }
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
-            advance()
+            skipToken()
             let operand = parseExpression(.not)
             return node(.unary(.not, operand), at: range(ofToken: operatorIndex).union(operand.range))
         }
-        if current.kind == .minus {
+        if currentKind == .minus {
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
-            advance()
+            skipToken()
             let operand = parseExpression(.unary)
             return node(.unary(.negate, operand), at: range(ofToken: operatorIndex).union(operand.range))
         }
@@ -204,49 +213,55 @@ extension RuleLanguageParser {
 
     private func parsePrimary() -> Expression {
         let tokenIndex = index
-        let token = current
-        switch token.kind {
+        // Fields are read from the token where it is stored: the parser reads one or two.
+        let token = stream.slot(tokenIndex)
+        switch token.pointee.kind {
         case .integer:
-            advance()
-            if case .integer(let value?) = token.value { return node(.literal(.int(value)), at: range(ofToken: tokenIndex)) }
+            let value = token.pointee.value
+            skipToken()
+            if case .integer(let value?) = value { return node(.literal(.int(value)), at: range(ofToken: tokenIndex)) }
             return node(.error, at: range(ofToken: tokenIndex))
         case .double:
-            advance()
-            if case .double(let value?) = token.value { return node(.literal(.double(value)), at: range(ofToken: tokenIndex)) }
+            let value = token.pointee.value
+            skipToken()
+            if case .double(let value?) = value { return node(.literal(.double(value)), at: range(ofToken: tokenIndex)) }
             return node(.error, at: range(ofToken: tokenIndex))
         case .duration:
-            advance()
-            if case .duration(let seconds?) = token.value {
+            let value = token.pointee.value
+            skipToken()
+            if case .duration(let seconds?) = value {
                 return node(.literal(.duration(seconds: seconds)), at: range(ofToken: tokenIndex))
             }
             return node(.error, at: range(ofToken: tokenIndex))
         case .string:
-            advance()
-            let contents = text(of: token)
+            let contents = stream.text(of: token.pointee.value)
+            skipToken()
             // Counting characters is needed only when the UTF-8 length is over the limit.
             if contents.utf8.count > RuleParser.maximumStringLiteralLength, isOverlyLong(contents, atToken: tokenIndex) {
                 return node(.error, at: range(ofToken: tokenIndex))
             }
             return node(.literal(.string(contents)), at: range(ofToken: tokenIndex))
         case .parameter:
-            advance()
-            let name = text(of: token)
+            let name = stream.text(of: token.pointee.value)
+            skipToken()
             return node(name.isEmpty ? .error : .parameter(name), at: range(ofToken: tokenIndex))
-        case .identifier where token.keyword != nil:
-            switch token.keyword {
+        case .identifier where token.pointee.keyword != nil:
+            switch token.pointee.keyword {
             case .true, .false:
-                advance()
-                return node(.literal(.bool(token.keyword == .true)), at: range(ofToken: tokenIndex))
+                let value = token.pointee.keyword == .true
+                skipToken()
+                return node(.literal(.bool(value)), at: range(ofToken: tokenIndex))
             case .now:
-                advance()
+                skipToken()
                 return node(.now, at: range(ofToken: tokenIndex))
             default:
                 return keywordAsName()
             }
         case .identifier, .quotedName:
-            advance()
-            let name = Identifier(text(of: token), at: range(ofToken: tokenIndex))
-            if current.kind == .leftParen, !endsExpressionAtLineBreak {
+            let text = stream.text(of: token.pointee.value)
+            skipToken()
+            let name = Identifier(text, at: range(ofToken: tokenIndex))
+            if currentKind == .leftParen, !endsExpressionAtLineBreak {
                 let (arguments, end) = parseArguments()
                 return node(.functionCall(name, arguments), at: range(fromToken: tokenIndex, toToken: end))
             }
@@ -254,7 +269,7 @@ extension RuleLanguageParser {
         case .leftParen:
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
-            advance()
+            skipToken()
             openGroups += 1
             let inner = parseExpression()
             let closed = expectClosing(.rightParen, opening: tokenIndex)
@@ -294,16 +309,16 @@ extension RuleLanguageParser {
             return node(.error, at: emptyRange(atToken: index))
         }
         let tokenIndex = index
-        advance()
+        skipToken()
         return node(.error, at: range(ofToken: tokenIndex))
     }
 
     /// Where a missing operand is reported without consuming the token: closers, separators,
     /// the end, and infix operators (which the caller then reads with an `.error` operand).
     private var isSynchronisationPoint: Bool {
-        switch current.kind {
+        switch currentKind {
         case .rightParen, .rightBracket, .rightBrace, .comma, .endOfFile: return true
-        default: return endsExpressionAtLineBreak || infixPrecedence(of: current) != nil
+        default: return endsExpressionAtLineBreak || currentInfixPrecedence != nil
         }
     }
 
@@ -311,14 +326,16 @@ extension RuleLanguageParser {
 
     private func parseMember(of base: consuming Expression) -> Expression {
         let dotIndex = index
-        advance()
-        guard current.kind == .identifier || current.kind == .quotedName else {
+        skipToken()
+        guard currentKind == .identifier || currentKind == .quotedName else {
             reportMissingMemberName()
             return node(.error, at: base.range.union(range(ofToken: dotIndex)))
         }
         let nameIndex = index
-        let name = Identifier(text(of: advance()), at: range(ofToken: nameIndex))
-        if current.kind == .leftParen, !endsExpressionAtLineBreak {
+        let nameText = currentText()
+        skipToken()
+        let name = Identifier(nameText, at: range(ofToken: nameIndex))
+        if currentKind == .leftParen, !endsExpressionAtLineBreak {
             let (arguments, end) = parseArguments()
             let nodeRange = base.range.union(range(ofToken: end))
             return node(.methodCall(base, name, arguments), at: nodeRange)
@@ -341,7 +358,7 @@ extension RuleLanguageParser {
             return ([], max(opening, index - 1))
         }
         defer { nesting -= 1 }
-        advance()
+        skipToken()
         openGroups += 1
         defer { openGroups -= 1 }
         let arguments = parseList(closing: .rightParen, opening: opening, what: "argument")
@@ -350,8 +367,8 @@ extension RuleLanguageParser {
 
     private func parseInList(_ value: consuming Expression) -> Expression {
         let inIndex = index
-        advance()
-        guard current.kind == .leftBracket else {
+        skipToken()
+        guard currentKind == .leftBracket else {
             reportExpected("'[' after 'in'", help: "membership is tested in a list: x in [\"a\", \"b\"]")
             guard canStartExpression else {
                 let nodeRange = value.range.union(range(ofToken: inIndex))
@@ -368,7 +385,7 @@ extension RuleLanguageParser {
             return node(.error, at: value.range.union(range(fromToken: inIndex, toToken: index - 1)))
         }
         defer { nesting -= 1 }
-        advance()
+        skipToken()
         openGroups += 1
         defer { openGroups -= 1 }
         let elements = parseList(closing: .rightBracket, opening: opening, what: "list element")
@@ -380,23 +397,23 @@ extension RuleLanguageParser {
     /// allowed). The opening bracket has been consumed.
     private func parseList(closing: RuleTokenKind, opening: Int, what: String) -> [Expression] {
         var items: [Expression] = []
-        while current.kind != closing {
+        while currentKind != closing {
             if isAbandoned { return items }
             let before = index
             items.append(parseExpression())
-            if current.kind == .comma {
-                advance()
+            if currentKind == .comma {
+                skipToken()
                 continue
             }
-            if current.kind != closing {
+            if currentKind != closing {
                 // An argument that was missing altogether has been reported already.
                 if index != before { reportMissingSeparator(closing: closing, opening: opening) }
                 skipInsideGroup(closing: closing)
-                if current.kind == closing { advance() }
+                if currentKind == closing { skipToken() }
                 return items
             }
         }
-        advance()
+        skipToken()
         return items
     }
 
@@ -409,16 +426,16 @@ extension RuleLanguageParser {
     /// Consumes the closing bracket, or reports it missing and skips to it. Returns whether
     /// it was found.
     private func expectClosing(_ closing: RuleTokenKind, opening: Int) -> Bool {
-        if current.kind == closing {
-            advance()
+        if currentKind == closing {
+            skipToken()
             return true
         }
         if isAbandoned { return false }
         let text = closing == .rightParen ? "')'" : "']'"
         reportExpected(text, notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
         skipInsideGroup(closing: closing)
-        if current.kind == closing {
-            advance()
+        if currentKind == closing {
+            skipToken()
             return true
         }
         return false
@@ -430,10 +447,10 @@ extension RuleLanguageParser {
     private func skipInsideGroup(closing: RuleTokenKind) {
         var balance = 0
         while !isAtEnd {
-            let kind = current.kind
+            let kind = currentKind
             if balance == 0 {
                 if kind == closing || kind == .rightParen || kind == .rightBracket { return }
-                if lineBreaksEndExpressions, kind == .rightBrace || (current.isAtLineStart && current.kind == .identifier
+                if lineBreaksEndExpressions, kind == .rightBrace || (currentIsAtLineStart && currentKind == .identifier
                     && DeclarationKeywords.all.contains(text(of: current))) {
                     return
                 }
@@ -443,7 +460,7 @@ extension RuleLanguageParser {
             case .rightParen, .rightBracket: balance -= 1
             default: break
             }
-            advance()
+            skipToken()
         }
     }
 
@@ -490,7 +507,7 @@ extension RuleLanguageParser {
     /// `)` `]` or `,` that is not balanced inside it, or a point where the expression ends.
     private func skipOverlyNested() -> Expression {
         let first = index
-        let startsWithGroup = current.kind == .leftParen || current.kind == .leftBracket
+        let startsWithGroup = currentKind == .leftParen || currentKind == .leftBracket
         var balance = 0
         while true {
             let token = current

@@ -73,7 +73,16 @@ final class RuleLanguageParser {
     // a token, or none of the one `advance` returns.
     @inline(__always)
     var current: ScannedToken { stream.token(index) }
-    var isAtEnd: Bool { current.kind == .endOfFile }
+    /// The kind of the current token, read without copying the token.
+    @inline(__always)
+    var currentKind: RuleTokenKind { stream.slot(index).pointee.kind }
+    /// The keyword the current token spells (see `ScannedToken.keyword`), read without copying it.
+    @inline(__always)
+    var currentKeyword: RuleKeyword? { stream.slot(index).pointee.keyword }
+    /// Whether a line break precedes the current token, read without copying the token.
+    @inline(__always)
+    var currentIsAtLineStart: Bool { stream.slot(index).pointee.isAtLineStart }
+    var isAtEnd: Bool { currentKind == .endOfFile }
 
     func token(after offset: Int) -> ScannedToken { stream.token(index + offset) }
 
@@ -86,8 +95,17 @@ final class RuleLanguageParser {
         return token
     }
 
+    /// Moves past the current token (never past the end).
+    @inline(__always)
+    func skipToken() {
+        if currentKind != .endOfFile { index += 1 }
+    }
+
     /// The name of an identifier, quoted name or parameter; the contents of a string.
     func text(of token: ScannedToken) -> String { stream.text(of: token) }
+
+    /// `text(of:)` for the current token.
+    func currentText() -> String { stream.text(of: stream.slot(index).pointee.value) }
 
     /// Whether the current token is the plain identifier `word` (declaration words, which
     /// are not `RuleKeyword`s, included).

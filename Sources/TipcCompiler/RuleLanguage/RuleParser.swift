@@ -96,10 +96,10 @@ public enum RuleParser {
 extension RuleLanguageParser {
     /// Whether the current token can begin an expression.
     var canStartExpression: Bool {
-        switch current.kind {
+        switch currentKind {
         case .integer, .double, .string, .duration, .parameter, .quotedName, .leftParen, .minus, .bang: return true
         case .identifier:
-            switch current.keyword {
+            switch currentKeyword {
             case .and, .or, .within, .in: return false
             default: return true
             }

@@ -130,9 +130,15 @@ final class RuleTokenStream {
     /// Inlined: the parser asks for a token several times per token, nearly always one already
     /// lexed, and reads one or two of its fields.
     @inline(__always)
-    func token(_ index: Int) -> ScannedToken {
-        if index < lexedCount { return lexedToken(index) }
-        return lexingToken(index)
+    func token(_ index: Int) -> ScannedToken { slot(index).pointee }
+
+    /// Where token `index` is stored (the end-of-file token for any index past the end), for
+    /// reading one field of it without copying the whole token. Valid until the next token is
+    /// lexed: lexing may move the tokens.
+    @inline(__always)
+    func slot(_ index: Int) -> UnsafePointer<ScannedToken> {
+        if index < lexedCount { return UnsafePointer(tokenBuffer + index) }
+        return lexingSlot(index)
     }
 
     /// Token `index`, which has been lexed (`0 <= index < lexedCount`).
@@ -142,17 +148,20 @@ final class RuleTokenStream {
         return tokenBuffer[index]
     }
 
-    /// `token(_:)` for a token not lexed yet.
+    /// `slot(_:)` for a token not lexed yet.
     @inline(never)
-    private func lexingToken(_ index: Int) -> ScannedToken {
+    private func lexingSlot(_ index: Int) -> UnsafePointer<ScannedToken> {
         while lexedCount <= index, !finished { lexOne() }
-        return tokenBuffer[min(index, lexedCount - 1)]
+        return UnsafePointer(tokenBuffer + min(index, lexedCount - 1))
     }
 
     /// The name of an identifier, quoted name or parameter; the contents of a string; "" for
     /// other tokens.
-    func text(of token: ScannedToken) -> String {
-        switch token.value {
+    func text(of token: ScannedToken) -> String { text(of: token.value) }
+
+    /// The text a token's value refers to; "" for values of other kinds.
+    func text(of value: ScannedToken.Value) -> String {
+        switch value {
         case .sourceText(let start, let end): return shortTexts.string(bytes, from: start, to: end)
         case .decodedText(let index): return scanner.texts[index]
         default: return ""
