@@ -162,8 +162,8 @@ final class RuleTokenStream {
     /// The text a token's value refers to; "" for values of other kinds.
     func text(of value: ScannedToken.Value) -> String {
         switch value {
-        case .sourceText(let start, let end): return shortTexts.string(bytes, from: start, to: end)
-        case .decodedText(let index): return scanner.texts[index]
+        case .sourceText(let start, let end): return shortTexts.string(bytes, from: Int(start), to: Int(end))
+        case .decodedText(let index): return scanner.texts[Int(index)]
         default: return ""
         }
     }
