@@ -62,7 +62,12 @@ extension RuleLanguageParser {
         var left = parsePrefix(minimum)
         var lastWasComparison = false
         var reportedChain = false
-        while !isAbandoned, !endsExpressionAtLineBreak, let level = currentInfixPrecedence, level >= minimum {
+        while !isAbandoned, !endsExpressionAtLineBreak {
+            // The operator's kind and keyword, read once: reports below never move the cursor
+            // off it (at the error limit the tokens after it are dropped, not it).
+            let token = stream.slot(index)
+            let kind = token.pointee.kind, keyword = token.pointee.keyword
+            guard let level = Self.infixPrecedence(kind: kind, keyword: keyword), level >= minimum else { break }
             let operatorIndex = index
             operatorCount += 1
             if operatorCount > RuleParser.maximumOperatorCount {
@@ -76,19 +81,19 @@ extension RuleLanguageParser {
             }
             lastWasComparison = isComparison
             // `left` is consumed into the node that replaces it: the tree is moved, not copied.
-            switch currentKind {
+            switch kind {
             case .dot:
                 left = parseMember(of: consume left)
-            case .identifier where currentKeyword == .within:
+            case .identifier where keyword == .within:
                 skipToken()
                 let window = parseExpression(.not)
                 let nodeRange = left.range.union(window.range)
                 left = node(.within(consume left, window), at: nodeRange)
-            case .identifier where currentKeyword == .in:
+            case .identifier where keyword == .in:
                 left = parseInList(consume left)
             default:
-                let op = currentBinaryOperator
-                if currentKind == .assign { reportAssignment(atToken: operatorIndex) }
+                let op = Self.binaryOperator(kind: kind, keyword: keyword)
+                if kind == .assign { reportAssignment(atToken: operatorIndex) }
                 skipToken()
                 let right = parseExpression(level == .comparison ? .additive : level.tighter)
                 let nodeRange = left.range.union(right.range)
@@ -158,9 +163,10 @@ extension RuleLanguageParser {
         }
     }
 
-    /// The binary operator the current token spells.
-    private var currentBinaryOperator: BinaryOperator {
-        switch currentKind {
+    /// The binary operator an infix operator token of `kind` spelling `keyword` stands for.
+    @inline(__always)
+    private static func binaryOperator(kind: RuleTokenKind, keyword: RuleKeyword?) -> BinaryOperator {
+        switch kind {
         case .pipePipe: return .or
         case .ampAmp: return .and
         case .equalEqual, .assign: return .equal
@@ -174,7 +180,7 @@ extension RuleLanguageParser {
         case .star: return .multiply
         case .slash: return .divide
         case .percent: return .remainder
-        default: return currentKeyword == .or ? .or : .and
+        default: return keyword == .or ? .or : .and
         }
     }
 
@@ -260,12 +266,13 @@ extension RuleLanguageParser {
         case .identifier, .quotedName:
             let text = stream.text(of: token.pointee.value)
             skipToken()
-            let name = Identifier(text, at: range(ofToken: tokenIndex))
             if currentKind == .leftParen, !endsExpressionAtLineBreak {
+                let name = Identifier(text, at: range(ofToken: tokenIndex))
                 let (arguments, end) = parseArguments()
                 return node(.functionCall(name, arguments), at: range(fromToken: tokenIndex, toToken: end))
             }
-            return node(.name(name.name), at: name.range)
+            // The text goes into the node as it is: no `Identifier` copy to retain and release.
+            return node(.name(text), at: range(ofToken: tokenIndex))
         case .leftParen:
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
