@@ -31,10 +31,17 @@ extension RuleLanguageParser {
 
     /// The length in characters of the text from token `first` to token `last`, when it may
     /// exceed the limit (nil when its UTF-8 length already shows it does not).
+    @inline(__always)
     private func ruleLength(fromToken first: Int, toToken last: Int) -> Int? {
         let start = stream.lexedToken(first).start, end = stream.lexedToken(last).end
         guard end - start > RuleParser.maximumRuleLength else { return nil }
-        return bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return characterCount(from: start, to: end)
+    }
+
+    /// The number of characters (Unicode scalars) in the text from `start` to `end`.
+    @inline(never)
+    private func characterCount(from start: Int, to end: Int) -> Int {
+        bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 
     /// After the size limit: skips the rest of the rule (the whole text, or in a `.tips` file

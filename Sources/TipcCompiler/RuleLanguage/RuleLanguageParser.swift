@@ -82,6 +82,7 @@ final class RuleLanguageParser {
     /// Whether a line break precedes the current token, read without copying the token.
     @inline(__always)
     var currentIsAtLineStart: Bool { stream.slot(index).pointee.isAtLineStart }
+    @inline(__always)
     var isAtEnd: Bool { currentKind == .endOfFile }
 
     func token(after offset: Int) -> ScannedToken { stream.token(index + offset) }
@@ -145,11 +146,15 @@ final class RuleLanguageParser {
 
     /// The lexer's and the parser's diagnostics in reading order.
     var diagnosticsInOrder: [Diagnostic] {
-        if stream.diagnostics.isEmpty, diagnostics.isEmpty { return [] }
+        if !hasDiagnostics { return [] }
         return (stream.diagnostics + diagnostics).enumerated().sorted { a, b in
             a.element.range.start != b.element.range.start ? a.element.range.start < b.element.range.start : a.offset < b.offset
         }.map(\.element)
     }
+
+    /// Whether the lexer or the parser reported anything.
+    @inline(__always)
+    var hasDiagnostics: Bool { stream.hasDiagnostics || !diagnostics.isEmpty }
 
     func report(_ code: DiagnosticCode, _ message: String, at range: SourceRange, help: String? = nil,
                          notes: [DiagnosticNote] = []) {

@@ -69,9 +69,10 @@ final class RuleScanner {
     }
 
     /// Starts over on another text (see `RuleTokenStream.reset`).
-    func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
+    /// `isASCII` tells whether the bytes are all ASCII, when known.
+    func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool?) {
         self.bytes = bytes
-        locations = TokenLocationCursor(bytes: bytes, source: source)
+        locations = TokenLocationCursor(bytes: bytes, source: source, isASCII: isASCII)
         rewind()
     }
 

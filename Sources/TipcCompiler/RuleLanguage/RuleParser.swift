@@ -86,9 +86,8 @@ public enum RuleParser {
                 expression = Expression(.error, at: expression.range)
             }
         }
-        if parser.stream.abandonedAfterLexingAhead { return expression }
-        let found = parser.diagnosticsInOrder
-        if !found.isEmpty { diagnostics.append(contentsOf: found) }
+        if parser.stream.abandonedAfterLexingAhead || !parser.hasDiagnostics { return expression }
+        diagnostics.append(contentsOf: parser.diagnosticsInOrder)
         return expression
     }
 }

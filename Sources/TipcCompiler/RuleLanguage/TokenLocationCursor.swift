@@ -17,11 +17,13 @@ struct TokenLocationCursor {
     private var offset = -1
     private var location = SourceLocation(line: 1, column: 1)
 
-    init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
+    /// `isASCII` tells whether `bytes` are all ASCII, when the caller knows (nil: look).
+    init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool? = nil) {
         self.bytes = bytes
         switch source.mapping {
         case .file: (isFile, isTable, asciiLineStart) = (true, false, nil)
-        case .singleLine(let start): (isFile, isTable, asciiLineStart) = (false, false, Self.isASCII(bytes) ? start : nil)
+        case .singleLine(let start):
+            (isFile, isTable, asciiLineStart) = (false, false, (isASCII ?? Self.isASCII(bytes)) ? start : nil)
         case .table: (isFile, isTable, asciiLineStart) = (false, true, nil)
         }
         self.source = source
