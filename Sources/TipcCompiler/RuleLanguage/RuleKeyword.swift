@@ -20,6 +20,9 @@ enum RuleKeyword: UInt8, Sendable, CaseIterable {
         }
     }
 
+    /// The length of the longest keyword (`within`).
+    static let longestSpelling = 6
+
     /// The keyword spelled by `bytes[start..<end]` (an identifier's UTF-8 bytes), if any.
     ///
     /// The bytes, at most eight, are read as one little-endian word and compared with each
@@ -27,7 +30,7 @@ enum RuleKeyword: UInt8, Sendable, CaseIterable {
     @inline(__always)
     static func spelled(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> RuleKeyword? {
         let count = end - start
-        guard count >= 2, count <= 6 else { return nil }
+        guard count >= 2, count <= longestSpelling else { return nil }
         var word: UInt64 = 0
         if start + 8 <= bytes.count {
             let loaded = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: start, as: UInt64.self)

@@ -72,7 +72,7 @@ final class RuleScanner {
     /// `isASCII` tells whether the bytes are all ASCII, when known.
     func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool?) {
         self.bytes = bytes
-        locations = TokenLocationCursor(bytes: bytes, source: source, isASCII: isASCII)
+        locations.reset(bytes: bytes, source: source, isASCII: isASCII)
         rewind()
     }
 
@@ -207,7 +207,8 @@ final class RuleScanner {
         case _ where RuleLexer.isIdentifierStart(byte):
             skipIdentifier()
             return token(.identifier, from: start, to: position, value: .source(from: start, to: position),
-                         keyword: RuleKeyword.spelled(in: bytes, from: start, to: position), atLineStart: atLineStart)
+                         keyword: position - start <= RuleKeyword.longestSpelling ? RuleKeyword.spelled(in: bytes, from: start, to: position) : nil,
+                         atLineStart: atLineStart)
         default:
             dropUnexpectedCharacter(start: start, atLineStart: atLineStart)
             return nil

@@ -71,6 +71,13 @@ final class RuleTokenStream {
                 highBits |= word
                 offset += 8
             }
+            if offset < count, count >= 8 {
+                // The last eight bytes, overlapping some already copied.
+                let word = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                to.storeBytes(of: word, toByteOffset: count - 8, as: UInt64.self)
+                highBits |= word
+                offset = count
+            }
             while offset < count {
                 let byte = from.load(fromByteOffset: offset, as: UInt8.self)
                 to.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
@@ -178,6 +185,9 @@ final class RuleTokenStream {
     func text(of token: ScannedToken) -> String { text(of: token.value) }
 
     /// The text a token's value refers to; "" for values of other kinds.
+    ///
+    /// Inlined: the parser asks for the text of nearly every name and string.
+    @inline(__always)
     func text(of value: ScannedToken.Value) -> String {
         switch value {
         case .sourceText(let start, let end): return shortTexts.string(bytes, from: Int(start), to: Int(end))
