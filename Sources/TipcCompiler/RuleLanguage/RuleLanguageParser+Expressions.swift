@@ -92,7 +92,7 @@ extension RuleLanguageParser {
             case .dot:
                 left = parseMember(of: consume left)
             case .identifier where keyword == .within:
-                skipToken()
+                stepPastCurrent()
                 let window = parseExpression(.not)
                 let nodeRange = left.range.union(window.range)
                 left = node(.within(consume left, window), at: nodeRange)
@@ -101,7 +101,7 @@ extension RuleLanguageParser {
             default:
                 let op = Self.binaryOperator(kind: kind, keyword: keyword)
                 if kind == .assign { reportAssignment(atToken: operatorIndex) }
-                skipToken()
+                stepPastCurrent()
                 let right = parseExpression(level == .comparison ? .additive : level.tighter)
                 let nodeRange = left.range.union(right.range)
                 left = node(.binary(op, consume left, right), at: nodeRange)
@@ -199,18 +199,20 @@ extension RuleLanguageParser {
             // The rule is being abandoned: unwind without reading on.
             return Expression(.error, at: emptyRange(atToken: index))
         }
-        if currentKeyword == .not || currentKind == .bang {
+        let token = stream.slot(index)
+        let kind = token.pointee.kind
+        if token.pointee.keyword == .not || kind == .bang {
             if minimum > .not { reportMisplacedNot() }
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
-            skipToken()
+            stepPastCurrent()
             let operand = parseExpression(.not)
             return node(.unary(.not, operand), at: range(ofToken: operatorIndex).union(operand.range))
         }
-        if currentKind == .minus {
+        if kind == .minus {
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
-            skipToken()
+            stepPastCurrent()
             let operand = parseExpression(.unary)
             return node(.unary(.negate, operand), at: range(ofToken: operatorIndex).union(operand.range))
         }
@@ -231,24 +233,24 @@ extension RuleLanguageParser {
         switch token.pointee.kind {
         case .integer:
             let value = token.pointee.value
-            skipToken()
+            stepPastCurrent()
             if case .integer(let value?) = value { return node(.literal(.int(value)), at: range(ofToken: tokenIndex)) }
             return node(.error, at: range(ofToken: tokenIndex))
         case .double:
             let value = token.pointee.value
-            skipToken()
+            stepPastCurrent()
             if case .double(let value?) = value { return node(.literal(.double(value)), at: range(ofToken: tokenIndex)) }
             return node(.error, at: range(ofToken: tokenIndex))
         case .duration:
             let value = token.pointee.value
-            skipToken()
+            stepPastCurrent()
             if case .duration(let seconds?) = value {
                 return node(.literal(.duration(seconds: seconds)), at: range(ofToken: tokenIndex))
             }
             return node(.error, at: range(ofToken: tokenIndex))
         case .string:
             let contents = stream.text(of: token.pointee.value)
-            skipToken()
+            stepPastCurrent()
             // Counting characters is needed only when the UTF-8 length is over the limit.
             if contents.utf8.count > RuleParser.maximumStringLiteralLength, isOverlyLong(contents, atToken: tokenIndex) {
                 return node(.error, at: range(ofToken: tokenIndex))
@@ -256,23 +258,23 @@ extension RuleLanguageParser {
             return node(.literal(.string(contents)), at: range(ofToken: tokenIndex))
         case .parameter:
             let name = stream.text(of: token.pointee.value)
-            skipToken()
+            stepPastCurrent()
             return node(name.isEmpty ? .error : .parameter(name), at: range(ofToken: tokenIndex))
         case .identifier where token.pointee.keyword != nil:
             switch token.pointee.keyword {
             case .true, .false:
                 let value = token.pointee.keyword == .true
-                skipToken()
+                stepPastCurrent()
                 return node(.literal(.bool(value)), at: range(ofToken: tokenIndex))
             case .now:
-                skipToken()
+                stepPastCurrent()
                 return node(.now, at: range(ofToken: tokenIndex))
             default:
                 return keywordAsName()
             }
         case .identifier, .quotedName:
             let text = stream.text(of: token.pointee.value)
-            skipToken()
+            stepPastCurrent()
             if currentKind == .leftParen, !endsExpressionAtLineBreak {
                 let name = Identifier(text, at: range(ofToken: tokenIndex))
                 let (arguments, end) = parseArguments()
@@ -283,7 +285,7 @@ extension RuleLanguageParser {
         case .leftParen:
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
-            skipToken()
+            stepPastCurrent()
             openGroups += 1
             let inner = parseExpression()
             let closed = expectClosing(.rightParen, opening: tokenIndex)
@@ -323,7 +325,7 @@ extension RuleLanguageParser {
             return node(.error, at: emptyRange(atToken: index))
         }
         let tokenIndex = index
-        skipToken()
+        stepPastCurrent()
         return node(.error, at: range(ofToken: tokenIndex))
     }
 
@@ -340,14 +342,15 @@ extension RuleLanguageParser {
 
     private func parseMember(of base: consuming Expression) -> Expression {
         let dotIndex = index
-        skipToken()
-        guard currentKind == .identifier || currentKind == .quotedName else {
+        stepPastCurrent()
+        let token = stream.slot(index)
+        guard token.pointee.kind == .identifier || token.pointee.kind == .quotedName else {
             reportMissingMemberName()
             return node(.error, at: base.range.union(range(ofToken: dotIndex)))
         }
         let nameIndex = index
-        let nameText = currentText()
-        skipToken()
+        let nameText = stream.text(of: token.pointee.value)
+        stepPastCurrent()
         let name = Identifier(nameText, at: range(ofToken: nameIndex))
         if currentKind == .leftParen, !endsExpressionAtLineBreak {
             let (arguments, end) = parseArguments()
@@ -372,7 +375,7 @@ extension RuleLanguageParser {
             return ([], max(opening, index - 1))
         }
         defer { nesting -= 1 }
-        skipToken()
+        stepPastCurrent()
         openGroups += 1
         defer { openGroups -= 1 }
         let arguments = parseList(closing: .rightParen, opening: opening, what: "argument")
@@ -381,7 +384,7 @@ extension RuleLanguageParser {
 
     private func parseInList(_ value: consuming Expression) -> Expression {
         let inIndex = index
-        skipToken()
+        stepPastCurrent()
         guard currentKind == .leftBracket else {
             reportExpected("'[' after 'in'", help: "membership is tested in a list: x in [\"a\", \"b\"]")
             guard canStartExpression else {
@@ -399,7 +402,7 @@ extension RuleLanguageParser {
             return node(.error, at: value.range.union(range(fromToken: inIndex, toToken: index - 1)))
         }
         defer { nesting -= 1 }
-        skipToken()
+        stepPastCurrent()
         openGroups += 1
         defer { openGroups -= 1 }
         let elements = parseList(closing: .rightBracket, opening: opening, what: "list element")
@@ -415,11 +418,12 @@ extension RuleLanguageParser {
             if isAbandoned { return items }
             let before = index
             items.append(parseExpression())
-            if currentKind == .comma {
-                skipToken()
+            let kind = currentKind
+            if kind == .comma {
+                stepPastCurrent()
                 continue
             }
-            if currentKind != closing {
+            if kind != closing {
                 // An argument that was missing altogether has been reported already.
                 if index != before { reportMissingSeparator(closing: closing, opening: opening) }
                 skipInsideGroup(closing: closing)
@@ -427,7 +431,7 @@ extension RuleLanguageParser {
                 return items
             }
         }
-        skipToken()
+        stepPastCurrent()
         return items
     }
 

@@ -102,10 +102,18 @@ final class RuleLanguageParser {
         if currentKind != .endOfFile { index += 1 }
     }
 
+    /// `skipToken()` where the current token is known not to be the end of the text (its kind
+    /// was just read), without reading it again.
+    @inline(__always)
+    func stepPastCurrent() {
+        index += 1
+    }
+
     /// The name of an identifier, quoted name or parameter; the contents of a string.
     func text(of token: ScannedToken) -> String { stream.text(of: token) }
 
     /// `text(of:)` for the current token.
+    @inline(__always)
     func currentText() -> String { stream.text(of: stream.slot(index).pointee.value) }
 
     /// Whether the current token is the plain identifier `word` (declaration words, which
