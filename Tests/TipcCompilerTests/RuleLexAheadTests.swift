@@ -47,4 +47,22 @@ import Testing
         #expect(diagnostics.isEmpty)
         #expect(expression == parsedOnDemand(rule).0)
     }
+
+    /// A reused parser finds out anew for each text whether it is ASCII (positions of ASCII
+    /// text are plain arithmetic; others count characters): non-ASCII bytes in the first
+    /// eight, in a later group of eight and in the last few, between ASCII texts.
+    @Test func aReusedParserPlacesEachTextByItsOwnCharacters() {
+        var parser: RuleLanguageParser?
+        let texts = ["a == \"é\"", "event1.count > 2", "abcdefgh == \"é\"", "xy", "abcdefghijklmnop == \"xyzé\"",
+                     "b == \"ü\" and c", "abcdefghijklmno", "\"日本\" != name"]
+        for (line, text) in texts.enumerated() {
+            let start = SourceLocation(line: line + 1, column: 7)
+            let source = RuleText(text: text, path: "ahead.yaml", mapping: .singleLine(start: start))
+            var diagnostics: [Diagnostic] = []
+            let expression = RuleParser.parseRule(source, reusing: &parser, diagnostics: &diagnostics)
+            #expect(diagnostics.isEmpty, "\(text)")
+            let end = SourceLocation(line: line + 1, column: 7 + text.unicodeScalars.count)
+            #expect(expression.range == SourceRange(file: "ahead.yaml", start: start, end: end), "\(text)")
+        }
+    }
 }

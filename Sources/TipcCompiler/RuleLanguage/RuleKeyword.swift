@@ -20,22 +20,33 @@ enum RuleKeyword: UInt8, Sendable, CaseIterable {
         }
     }
 
-    /// The keyword spelled by `bytes` (an identifier's UTF-8 bytes), if any.
-    init?(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
-        // Dispatch on the length and the first byte; compare the rest only on a match.
-        func matches(_ word: StaticString) -> Bool {
-            word.withUTF8Buffer { $0.elementsEqual(bytes) }
+    /// The length of the longest keyword (`within`).
+    static let longestSpelling = 6
+
+    /// The keyword spelled by `bytes[start..<end]` (an identifier's UTF-8 bytes), if any.
+    ///
+    /// The bytes, at most eight, are read as one little-endian word and compared with each
+    /// keyword's: an identifier has no zero byte, so the word also tells the length.
+    @inline(__always)
+    static func spelled(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> RuleKeyword? {
+        let count = end - start
+        guard count >= 2, count <= longestSpelling else { return nil }
+        var word: UInt64 = 0
+        if start + 8 <= bytes.count {
+            let loaded = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: start, as: UInt64.self)
+            word = UInt64(littleEndian: loaded) & (1 << UInt64(count * 8) - 1)
+        } else {
+            for offset in 0..<count { word |= UInt64(bytes[start + offset]) << UInt64(offset * 8) }
         }
-        guard let first = bytes.first else { return nil }
-        switch (bytes.count, first) {
-        case (2, 0x6F /* o */) where matches("or"): self = .or
-        case (2, 0x69 /* i */) where matches("in"): self = .in
-        case (3, 0x61 /* a */) where matches("and"): self = .and
-        case (3, 0x6E /* n */) where matches("not"): self = .not
-        case (3, 0x6E /* n */) where matches("now"): self = .now
-        case (4, 0x74 /* t */) where matches("true"): self = .true
-        case (5, 0x66 /* f */) where matches("false"): self = .false
-        case (6, 0x77 /* w */) where matches("within"): self = .within
+        switch word {
+        case 0x726F: return .or                 // "or"
+        case 0x6E69: return .in                 // "in"
+        case 0x64_6E61: return .and             // "and"
+        case 0x74_6F6E: return .not             // "not"
+        case 0x77_6F6E: return .now             // "now"
+        case 0x6575_7274: return .true          // "true"
+        case 0x65_736C_6166: return .false      // "false"
+        case 0x6E69_6874_6977: return .within   // "within"
         default: return nil
         }
     }

@@ -31,10 +31,17 @@ extension RuleLanguageParser {
 
     /// The length in characters of the text from token `first` to token `last`, when it may
     /// exceed the limit (nil when its UTF-8 length already shows it does not).
+    @inline(__always)
     private func ruleLength(fromToken first: Int, toToken last: Int) -> Int? {
         let start = stream.lexedToken(first).start, end = stream.lexedToken(last).end
         guard end - start > RuleParser.maximumRuleLength else { return nil }
-        return bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return characterCount(from: start, to: end)
+    }
+
+    /// The number of characters (Unicode scalars) in the text from `start` to `end`.
+    @inline(never)
+    private func characterCount(from start: Int, to end: Int) -> Int {
+        bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 
     /// After the size limit: skips the rest of the rule (the whole text, or in a `.tips` file
@@ -47,13 +54,13 @@ extension RuleLanguageParser {
         }
         var balance = 0
         while !isAtEnd {
-            if balance <= 0, current.isAtLineStart, !continuesExpression(current) { return }
-            switch current.kind {
+            if balance <= 0, currentIsAtLineStart, !currentContinuesExpression { return }
+            switch currentKind {
             case .leftParen, .leftBracket: balance += 1
             case .rightParen, .rightBracket: balance -= 1
             default: break
             }
-            advance()
+            skipToken()
         }
     }
 
@@ -62,7 +69,12 @@ extension RuleLanguageParser {
         var left = parsePrefix(minimum)
         var lastWasComparison = false
         var reportedChain = false
-        while !isAbandoned, !endsExpressionAtLineBreak, let level = infixPrecedence(of: current), level >= minimum {
+        while !isAbandoned, !endsExpressionAtLineBreak {
+            // The operator's kind and keyword, read once: reports below never move the cursor
+            // off it (at the error limit the tokens after it are dropped, not it).
+            let token = stream.slot(index)
+            let kind = token.pointee.kind, keyword = token.pointee.keyword
+            guard let level = Self.infixPrecedence(kind: kind, keyword: keyword), level >= minimum else { break }
             let operatorIndex = index
             operatorCount += 1
             if operatorCount > RuleParser.maximumOperatorCount {
@@ -76,20 +88,20 @@ extension RuleLanguageParser {
             }
             lastWasComparison = isComparison
             // `left` is consumed into the node that replaces it: the tree is moved, not copied.
-            switch current.kind {
+            switch kind {
             case .dot:
                 left = parseMember(of: consume left)
-            case .identifier where current.keyword == .within:
-                advance()
+            case .identifier where keyword == .within:
+                stepPastCurrent()
                 let window = parseExpression(.not)
                 let nodeRange = left.range.union(window.range)
                 left = node(.within(consume left, window), at: nodeRange)
-            case .identifier where current.keyword == .in:
+            case .identifier where keyword == .in:
                 left = parseInList(consume left)
             default:
-                let op = binaryOperator(for: current)
-                if current.kind == .assign { reportAssignment(atToken: operatorIndex) }
-                advance()
+                let op = Self.binaryOperator(kind: kind, keyword: keyword)
+                if kind == .assign { reportAssignment(atToken: operatorIndex) }
+                stepPastCurrent()
                 let right = parseExpression(level == .comparison ? .additive : level.tighter)
                 let nodeRange = left.range.union(right.range)
                 left = node(.binary(op, consume left, right), at: nodeRange)
@@ -121,17 +133,25 @@ extension RuleLanguageParser {
     /// break outside brackets ends it unless the new line starts with an infix operator.
     @inline(__always)
     var endsExpressionAtLineBreak: Bool {
-        lineBreaksEndExpressions && openGroups == 0 && current.isAtLineStart && !continuesExpression(current)
+        lineBreaksEndExpressions && openGroups == 0 && currentIsAtLineStart && !currentContinuesExpression
     }
 
-    private func continuesExpression(_ token: ScannedToken) -> Bool {
-        infixPrecedence(of: token) != nil
+    /// Whether the current token is an infix or postfix operator.
+    private var currentContinuesExpression: Bool {
+        currentInfixPrecedence != nil
+    }
+
+    /// The level of the current token as an infix or postfix operator; nil when it is none.
+    @inline(__always)
+    var currentInfixPrecedence: ExpressionPrecedence? {
+        let token = stream.slot(index)
+        return Self.infixPrecedence(kind: token.pointee.kind, keyword: token.pointee.keyword)
     }
 
     /// The level of an infix or postfix operator token; nil when the token is none.
     @inline(__always)
-    func infixPrecedence(of token: ScannedToken) -> ExpressionPrecedence? {
-        switch token.kind {
+    static func infixPrecedence(kind: RuleTokenKind, keyword: RuleKeyword?) -> ExpressionPrecedence? {
+        switch kind {
         case .pipePipe: return .or
         case .ampAmp: return .and
         case .equalEqual, .bangEqual, .less, .lessEqual, .greater, .greaterEqual, .assign: return .comparison
@@ -139,7 +159,7 @@ extension RuleLanguageParser {
         case .star, .slash, .percent: return .multiplicative
         case .dot: return .postfix
         case .identifier:
-            switch token.keyword {
+            switch keyword {
             case .or: return .or
             case .and: return .and
             case .within: return .within
@@ -150,8 +170,10 @@ extension RuleLanguageParser {
         }
     }
 
-    private func binaryOperator(for token: ScannedToken) -> BinaryOperator {
-        switch token.kind {
+    /// The binary operator an infix operator token of `kind` spelling `keyword` stands for.
+    @inline(__always)
+    private static func binaryOperator(kind: RuleTokenKind, keyword: RuleKeyword?) -> BinaryOperator {
+        switch kind {
         case .pipePipe: return .or
         case .ampAmp: return .and
         case .equalEqual, .assign: return .equal
@@ -165,7 +187,7 @@ extension RuleLanguageParser {
         case .star: return .multiply
         case .slash: return .divide
         case .percent: return .remainder
-        default: return token.keyword == .or ? .or : .and
+        default: return keyword == .or ? .or : .and
         }
     }
 
@@ -177,18 +199,20 @@ extension RuleLanguageParser {
             // The rule is being abandoned: unwind without reading on.
             return Expression(.error, at: emptyRange(atToken: index))
         }
-        if current.keyword == .not || current.kind == .bang {
+        let token = stream.slot(index)
+        let kind = token.pointee.kind
+        if token.pointee.keyword == .not || kind == .bang {
             if minimum > .not { reportMisplacedNot() }
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
-            advance()
+            stepPastCurrent()
             let operand = parseExpression(.not)
             return node(.unary(.not, operand), at: range(ofToken: operatorIndex).union(operand.range))
         }
-        if current.kind == .minus {
+        if kind == .minus {
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
-            advance()
+            stepPastCurrent()
             let operand = parseExpression(.unary)
             return node(.unary(.negate, operand), at: range(ofToken: operatorIndex).union(operand.range))
         }
@@ -204,57 +228,64 @@ extension RuleLanguageParser {
 
     private func parsePrimary() -> Expression {
         let tokenIndex = index
-        let token = current
-        switch token.kind {
+        // Fields are read from the token where it is stored: the parser reads one or two.
+        let token = stream.slot(tokenIndex)
+        switch token.pointee.kind {
         case .integer:
-            advance()
-            if case .integer(let value?) = token.value { return node(.literal(.int(value)), at: range(ofToken: tokenIndex)) }
+            let value = token.pointee.value
+            stepPastCurrent()
+            if case .integer(let value?) = value { return node(.literal(.int(value)), at: range(ofToken: tokenIndex)) }
             return node(.error, at: range(ofToken: tokenIndex))
         case .double:
-            advance()
-            if case .double(let value?) = token.value { return node(.literal(.double(value)), at: range(ofToken: tokenIndex)) }
+            let value = token.pointee.value
+            stepPastCurrent()
+            if case .double(let value?) = value { return node(.literal(.double(value)), at: range(ofToken: tokenIndex)) }
             return node(.error, at: range(ofToken: tokenIndex))
         case .duration:
-            advance()
-            if case .duration(let seconds?) = token.value {
+            let value = token.pointee.value
+            stepPastCurrent()
+            if case .duration(let seconds?) = value {
                 return node(.literal(.duration(seconds: seconds)), at: range(ofToken: tokenIndex))
             }
             return node(.error, at: range(ofToken: tokenIndex))
         case .string:
-            advance()
-            let contents = text(of: token)
+            let contents = stream.text(of: token.pointee.value)
+            stepPastCurrent()
             // Counting characters is needed only when the UTF-8 length is over the limit.
             if contents.utf8.count > RuleParser.maximumStringLiteralLength, isOverlyLong(contents, atToken: tokenIndex) {
                 return node(.error, at: range(ofToken: tokenIndex))
             }
             return node(.literal(.string(contents)), at: range(ofToken: tokenIndex))
         case .parameter:
-            advance()
-            let name = text(of: token)
+            let name = stream.text(of: token.pointee.value)
+            stepPastCurrent()
             return node(name.isEmpty ? .error : .parameter(name), at: range(ofToken: tokenIndex))
-        case .identifier where token.keyword != nil:
-            switch token.keyword {
+        case .identifier where token.pointee.keyword != nil:
+            switch token.pointee.keyword {
             case .true, .false:
-                advance()
-                return node(.literal(.bool(token.keyword == .true)), at: range(ofToken: tokenIndex))
+                let value = token.pointee.keyword == .true
+                stepPastCurrent()
+                return node(.literal(.bool(value)), at: range(ofToken: tokenIndex))
             case .now:
-                advance()
+                stepPastCurrent()
                 return node(.now, at: range(ofToken: tokenIndex))
             default:
                 return keywordAsName()
             }
         case .identifier, .quotedName:
-            advance()
-            let name = Identifier(text(of: token), at: range(ofToken: tokenIndex))
-            if current.kind == .leftParen, !endsExpressionAtLineBreak {
+            let text = stream.text(of: token.pointee.value)
+            stepPastCurrent()
+            if currentKind == .leftParen, !endsExpressionAtLineBreak {
+                let name = Identifier(text, at: range(ofToken: tokenIndex))
                 let (arguments, end) = parseArguments()
                 return node(.functionCall(name, arguments), at: range(fromToken: tokenIndex, toToken: end))
             }
-            return node(.name(name.name), at: name.range)
+            // The text goes into the node as it is: no `Identifier` copy to retain and release.
+            return node(.name(text), at: range(ofToken: tokenIndex))
         case .leftParen:
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
-            advance()
+            stepPastCurrent()
             openGroups += 1
             let inner = parseExpression()
             let closed = expectClosing(.rightParen, opening: tokenIndex)
@@ -294,16 +325,16 @@ extension RuleLanguageParser {
             return node(.error, at: emptyRange(atToken: index))
         }
         let tokenIndex = index
-        advance()
+        stepPastCurrent()
         return node(.error, at: range(ofToken: tokenIndex))
     }
 
     /// Where a missing operand is reported without consuming the token: closers, separators,
     /// the end, and infix operators (which the caller then reads with an `.error` operand).
     private var isSynchronisationPoint: Bool {
-        switch current.kind {
+        switch currentKind {
         case .rightParen, .rightBracket, .rightBrace, .comma, .endOfFile: return true
-        default: return endsExpressionAtLineBreak || infixPrecedence(of: current) != nil
+        default: return endsExpressionAtLineBreak || currentInfixPrecedence != nil
         }
     }
 
@@ -311,14 +342,17 @@ extension RuleLanguageParser {
 
     private func parseMember(of base: consuming Expression) -> Expression {
         let dotIndex = index
-        advance()
-        guard current.kind == .identifier || current.kind == .quotedName else {
+        stepPastCurrent()
+        let token = stream.slot(index)
+        guard token.pointee.kind == .identifier || token.pointee.kind == .quotedName else {
             reportMissingMemberName()
             return node(.error, at: base.range.union(range(ofToken: dotIndex)))
         }
         let nameIndex = index
-        let name = Identifier(text(of: advance()), at: range(ofToken: nameIndex))
-        if current.kind == .leftParen, !endsExpressionAtLineBreak {
+        let nameText = stream.text(of: token.pointee.value)
+        stepPastCurrent()
+        let name = Identifier(nameText, at: range(ofToken: nameIndex))
+        if currentKind == .leftParen, !endsExpressionAtLineBreak {
             let (arguments, end) = parseArguments()
             let nodeRange = base.range.union(range(ofToken: end))
             return node(.methodCall(base, name, arguments), at: nodeRange)
@@ -341,7 +375,7 @@ extension RuleLanguageParser {
             return ([], max(opening, index - 1))
         }
         defer { nesting -= 1 }
-        advance()
+        stepPastCurrent()
         openGroups += 1
         defer { openGroups -= 1 }
         let arguments = parseList(closing: .rightParen, opening: opening, what: "argument")
@@ -350,8 +384,8 @@ extension RuleLanguageParser {
 
     private func parseInList(_ value: consuming Expression) -> Expression {
         let inIndex = index
-        advance()
-        guard current.kind == .leftBracket else {
+        stepPastCurrent()
+        guard currentKind == .leftBracket else {
             reportExpected("'[' after 'in'", help: "membership is tested in a list: x in [\"a\", \"b\"]")
             guard canStartExpression else {
                 let nodeRange = value.range.union(range(ofToken: inIndex))
@@ -368,7 +402,7 @@ extension RuleLanguageParser {
             return node(.error, at: value.range.union(range(fromToken: inIndex, toToken: index - 1)))
         }
         defer { nesting -= 1 }
-        advance()
+        stepPastCurrent()
         openGroups += 1
         defer { openGroups -= 1 }
         let elements = parseList(closing: .rightBracket, opening: opening, what: "list element")
@@ -380,23 +414,24 @@ extension RuleLanguageParser {
     /// allowed). The opening bracket has been consumed.
     private func parseList(closing: RuleTokenKind, opening: Int, what: String) -> [Expression] {
         var items: [Expression] = []
-        while current.kind != closing {
+        while currentKind != closing {
             if isAbandoned { return items }
             let before = index
             items.append(parseExpression())
-            if current.kind == .comma {
-                advance()
+            let kind = currentKind
+            if kind == .comma {
+                stepPastCurrent()
                 continue
             }
-            if current.kind != closing {
+            if kind != closing {
                 // An argument that was missing altogether has been reported already.
                 if index != before { reportMissingSeparator(closing: closing, opening: opening) }
                 skipInsideGroup(closing: closing)
-                if current.kind == closing { advance() }
+                if currentKind == closing { skipToken() }
                 return items
             }
         }
-        advance()
+        stepPastCurrent()
         return items
     }
 
@@ -409,16 +444,16 @@ extension RuleLanguageParser {
     /// Consumes the closing bracket, or reports it missing and skips to it. Returns whether
     /// it was found.
     private func expectClosing(_ closing: RuleTokenKind, opening: Int) -> Bool {
-        if current.kind == closing {
-            advance()
+        if currentKind == closing {
+            skipToken()
             return true
         }
         if isAbandoned { return false }
         let text = closing == .rightParen ? "')'" : "']'"
         reportExpected(text, notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
         skipInsideGroup(closing: closing)
-        if current.kind == closing {
-            advance()
+        if currentKind == closing {
+            skipToken()
             return true
         }
         return false
@@ -430,10 +465,10 @@ extension RuleLanguageParser {
     private func skipInsideGroup(closing: RuleTokenKind) {
         var balance = 0
         while !isAtEnd {
-            let kind = current.kind
+            let kind = currentKind
             if balance == 0 {
                 if kind == closing || kind == .rightParen || kind == .rightBracket { return }
-                if lineBreaksEndExpressions, kind == .rightBrace || (current.isAtLineStart && current.kind == .identifier
+                if lineBreaksEndExpressions, kind == .rightBrace || (currentIsAtLineStart && currentKind == .identifier
                     && DeclarationKeywords.all.contains(text(of: current))) {
                     return
                 }
@@ -443,7 +478,7 @@ extension RuleLanguageParser {
             case .rightParen, .rightBracket: balance -= 1
             default: break
             }
-            advance()
+            skipToken()
         }
     }
 
@@ -490,7 +525,7 @@ extension RuleLanguageParser {
     /// `)` `]` or `,` that is not balanced inside it, or a point where the expression ends.
     private func skipOverlyNested() -> Expression {
         let first = index
-        let startsWithGroup = current.kind == .leftParen || current.kind == .leftBracket
+        let startsWithGroup = currentKind == .leftParen || currentKind == .leftBracket
         var balance = 0
         while true {
             let token = current

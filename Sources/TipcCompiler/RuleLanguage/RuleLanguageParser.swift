@@ -73,7 +73,17 @@ final class RuleLanguageParser {
     // a token, or none of the one `advance` returns.
     @inline(__always)
     var current: ScannedToken { stream.token(index) }
-    var isAtEnd: Bool { current.kind == .endOfFile }
+    /// The kind of the current token, read without copying the token.
+    @inline(__always)
+    var currentKind: RuleTokenKind { stream.slot(index).pointee.kind }
+    /// The keyword the current token spells (see `ScannedToken.keyword`), read without copying it.
+    @inline(__always)
+    var currentKeyword: RuleKeyword? { stream.slot(index).pointee.keyword }
+    /// Whether a line break precedes the current token, read without copying the token.
+    @inline(__always)
+    var currentIsAtLineStart: Bool { stream.slot(index).pointee.isAtLineStart }
+    @inline(__always)
+    var isAtEnd: Bool { currentKind == .endOfFile }
 
     func token(after offset: Int) -> ScannedToken { stream.token(index + offset) }
 
@@ -86,8 +96,25 @@ final class RuleLanguageParser {
         return token
     }
 
+    /// Moves past the current token (never past the end).
+    @inline(__always)
+    func skipToken() {
+        if currentKind != .endOfFile { index += 1 }
+    }
+
+    /// `skipToken()` where the current token is known not to be the end of the text (its kind
+    /// was just read), without reading it again.
+    @inline(__always)
+    func stepPastCurrent() {
+        index += 1
+    }
+
     /// The name of an identifier, quoted name or parameter; the contents of a string.
     func text(of token: ScannedToken) -> String { stream.text(of: token) }
+
+    /// `text(of:)` for the current token.
+    @inline(__always)
+    func currentText() -> String { stream.text(of: stream.slot(index).pointee.value) }
 
     /// Whether the current token is the plain identifier `word` (declaration words, which
     /// are not `RuleKeyword`s, included).
@@ -127,11 +154,15 @@ final class RuleLanguageParser {
 
     /// The lexer's and the parser's diagnostics in reading order.
     var diagnosticsInOrder: [Diagnostic] {
-        if stream.diagnostics.isEmpty, diagnostics.isEmpty { return [] }
+        if !hasDiagnostics { return [] }
         return (stream.diagnostics + diagnostics).enumerated().sorted { a, b in
             a.element.range.start != b.element.range.start ? a.element.range.start < b.element.range.start : a.offset < b.offset
         }.map(\.element)
     }
+
+    /// Whether the lexer or the parser reported anything.
+    @inline(__always)
+    var hasDiagnostics: Bool { stream.hasDiagnostics || !diagnostics.isEmpty }
 
     func report(_ code: DiagnosticCode, _ message: String, at range: SourceRange, help: String? = nil,
                          notes: [DiagnosticNote] = []) {

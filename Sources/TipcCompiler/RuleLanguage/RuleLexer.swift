@@ -69,9 +69,10 @@ final class RuleScanner {
     }
 
     /// Starts over on another text (see `RuleTokenStream.reset`).
-    func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
+    /// `isASCII` tells whether the bytes are all ASCII, when known.
+    func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool?) {
         self.bytes = bytes
-        locations = TokenLocationCursor(bytes: bytes, source: source)
+        locations.reset(bytes: bytes, source: source, isASCII: isASCII)
         rewind()
     }
 
@@ -92,6 +93,10 @@ final class RuleScanner {
     }
 
     /// The next token; `.endOfFile` at the end (again and again).
+    ///
+    /// Inlined into the token stream's loops, so that a token is built where it is stored
+    /// rather than returned through memory and copied there.
+    @inline(__always)
     func next() -> ScannedToken {
         while !stopped {
             skipTrivia()
@@ -117,7 +122,7 @@ final class RuleScanner {
     /// Stores decoded `text` in the text table and returns the value that refers to it.
     private func decodedText(_ text: String) -> ScannedToken.Value {
         texts.append(text)
-        return .decodedText(texts.count - 1)
+        return .decodedText(UInt32(truncatingIfNeeded: texts.count - 1))
     }
 
     // MARK: - Scanning
@@ -191,18 +196,19 @@ final class RuleScanner {
             } else if let next = peek(), RuleLexer.isIdentifierStart(next) {
                 let nameStart = position
                 skipIdentifier()
-                name = .sourceText(start: nameStart, end: position)
+                name = .source(from: nameStart, to: position)
             } else {
                 reportMissingParameterName(from: start)
-                name = .sourceText(start: position, end: position)
+                name = .source(from: position, to: position)
             }
             return token(.parameter, from: start, to: position, value: name, atLineStart: atLineStart)
         case _ where RuleLexer.isDigit(byte):
             return plainNumber(start: start, atLineStart: atLineStart) ?? lexNumber(start: start, atLineStart: atLineStart)
         case _ where RuleLexer.isIdentifierStart(byte):
             skipIdentifier()
-            return token(.identifier, from: start, to: position, value: .sourceText(start: start, end: position),
-                         keyword: RuleKeyword(bytes[start..<position]), atLineStart: atLineStart)
+            return token(.identifier, from: start, to: position, value: .source(from: start, to: position),
+                         keyword: position - start <= RuleKeyword.longestSpelling ? RuleKeyword.spelled(in: bytes, from: start, to: position) : nil,
+                         atLineStart: atLineStart)
         default:
             dropUnexpectedCharacter(start: start, atLineStart: atLineStart)
             return nil
@@ -485,7 +491,7 @@ final class RuleScanner {
         while end < bytes.count {
             let byte = bytes[end]
             if byte == 0x22 /* \" */ {
-                let contents = ScannedToken.Value.sourceText(start: position, end: end)
+                let contents = ScannedToken.Value.source(from: position, to: end)
                 position = end + 1
                 return contents
             }

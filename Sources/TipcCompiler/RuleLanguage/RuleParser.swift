@@ -86,9 +86,8 @@ public enum RuleParser {
                 expression = Expression(.error, at: expression.range)
             }
         }
-        if parser.stream.abandonedAfterLexingAhead { return expression }
-        let found = parser.diagnosticsInOrder
-        if !found.isEmpty { diagnostics.append(contentsOf: found) }
+        if parser.stream.abandonedAfterLexingAhead || !parser.hasDiagnostics { return expression }
+        diagnostics.append(contentsOf: parser.diagnosticsInOrder)
         return expression
     }
 }
@@ -96,10 +95,10 @@ public enum RuleParser {
 extension RuleLanguageParser {
     /// Whether the current token can begin an expression.
     var canStartExpression: Bool {
-        switch current.kind {
+        switch currentKind {
         case .integer, .double, .string, .duration, .parameter, .quotedName, .leftParen, .minus, .bang: return true
         case .identifier:
-            switch current.keyword {
+            switch currentKeyword {
             case .and, .or, .within, .in: return false
             default: return true
             }

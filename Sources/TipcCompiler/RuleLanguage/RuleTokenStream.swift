@@ -39,40 +39,63 @@ final class RuleTokenStream {
     /// Starts over on another text, keeping the memory of this one for it: a front end that
     /// parses thousands of rules lexes them all with one stream.
     func reset<Bytes: Collection<UInt8>>(bytes: Bytes, source: consuming RuleText) {
-        copyText(bytes)
-        restart(source: source)
+        let isASCII = copyText(bytes)
+        restart(source: source, isASCII: isASCII)
     }
 
     /// `reset(bytes:source:)` for the text of `source` itself.
     func reset(source: consuming RuleText) {
-        copyText(source.text.utf8)
-        restart(source: source)
+        let isASCII = copyText(source.text.utf8)
+        restart(source: source, isASCII: isASCII)
     }
 
-    /// Copies `bytes` into `storage`.
-    private func copyText<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+    /// Copies `bytes` into `storage`; returns whether they are all ASCII when that was found
+    /// while copying (nil when not looked at).
+    private func copyText<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool? {
         let count = bytes.count
         if count > storage.count {
             storage.deallocate()
             storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 2 * storage.count))
         }
-        // One block copy where the bytes are contiguous (a native string's view is): going
-        // byte by byte through the view costs several instructions a byte.
-        let copied = bytes.withContiguousStorageIfAvailable { contiguous -> Bool in
-            if let base = contiguous.baseAddress, let target = storage.baseAddress {
-                UnsafeMutableRawPointer(target).copyMemory(from: base, byteCount: count)
+        // Eight bytes at a time where the bytes are contiguous (a native string's view is),
+        // noting their high bits on the way: going byte by byte through the view costs several
+        // instructions a byte, and the positions of a rule's tokens depend on whether it is ASCII.
+        let isASCII = bytes.withContiguousStorageIfAvailable { contiguous -> Bool in
+            guard let base = contiguous.baseAddress, let target = storage.baseAddress else { return true }
+            let from = UnsafeRawPointer(base), to = UnsafeMutableRawPointer(target)
+            var highBits: UInt64 = 0
+            var offset = 0
+            while offset + 8 <= count {
+                let word = from.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                to.storeBytes(of: word, toByteOffset: offset, as: UInt64.self)
+                highBits |= word
+                offset += 8
             }
-            return true
-        } ?? false
-        if !copied {
+            if offset < count, count >= 8 {
+                // The last eight bytes, overlapping some already copied.
+                let word = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                to.storeBytes(of: word, toByteOffset: count - 8, as: UInt64.self)
+                highBits |= word
+                offset = count
+            }
+            while offset < count {
+                let byte = from.load(fromByteOffset: offset, as: UInt8.self)
+                to.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+                highBits |= UInt64(byte)
+                offset += 1
+            }
+            return highBits & 0x8080_8080_8080_8080 == 0
+        }
+        if isASCII == nil {
             _ = UnsafeMutableBufferPointer(rebasing: storage[..<count]).initialize(from: bytes)
         }
         length = count
+        return isASCII
     }
 
     /// Lexes the text in `storage` from its start, placing it through `source`.
-    private func restart(source: consuming RuleText) {
-        scanner.reset(bytes: bytes, source: source)
+    private func restart(source: consuming RuleText, isASCII: Bool?) {
+        scanner.reset(bytes: bytes, source: source, isASCII: isASCII)
         lexedCount = 0
         finished = false
         lexedAhead = false
@@ -124,15 +147,23 @@ final class RuleTokenStream {
 
     var comments: [RuleComment] { scanner.comments }
     var diagnostics: [Diagnostic] { scanner.diagnostics }
+    /// Whether the lexer reported anything.
+    var hasDiagnostics: Bool { !scanner.diagnostics.isEmpty }
 
     /// Token `index`; the end-of-file token for any index past the end.
     ///
     /// Inlined: the parser asks for a token several times per token, nearly always one already
     /// lexed, and reads one or two of its fields.
     @inline(__always)
-    func token(_ index: Int) -> ScannedToken {
-        if index < lexedCount { return lexedToken(index) }
-        return lexingToken(index)
+    func token(_ index: Int) -> ScannedToken { slot(index).pointee }
+
+    /// Where token `index` is stored (the end-of-file token for any index past the end), for
+    /// reading one field of it without copying the whole token. Valid until the next token is
+    /// lexed: lexing may move the tokens.
+    @inline(__always)
+    func slot(_ index: Int) -> UnsafePointer<ScannedToken> {
+        if index < lexedCount { return UnsafePointer(tokenBuffer + index) }
+        return lexingSlot(index)
     }
 
     /// Token `index`, which has been lexed (`0 <= index < lexedCount`).
@@ -142,19 +173,25 @@ final class RuleTokenStream {
         return tokenBuffer[index]
     }
 
-    /// `token(_:)` for a token not lexed yet.
+    /// `slot(_:)` for a token not lexed yet.
     @inline(never)
-    private func lexingToken(_ index: Int) -> ScannedToken {
+    private func lexingSlot(_ index: Int) -> UnsafePointer<ScannedToken> {
         while lexedCount <= index, !finished { lexOne() }
-        return tokenBuffer[min(index, lexedCount - 1)]
+        return UnsafePointer(tokenBuffer + min(index, lexedCount - 1))
     }
 
     /// The name of an identifier, quoted name or parameter; the contents of a string; "" for
     /// other tokens.
-    func text(of token: ScannedToken) -> String {
-        switch token.value {
-        case .sourceText(let start, let end): return shortTexts.string(bytes, from: start, to: end)
-        case .decodedText(let index): return scanner.texts[index]
+    func text(of token: ScannedToken) -> String { text(of: token.value) }
+
+    /// The text a token's value refers to; "" for values of other kinds.
+    ///
+    /// Inlined: the parser asks for the text of nearly every name and string.
+    @inline(__always)
+    func text(of value: ScannedToken.Value) -> String {
+        switch value {
+        case .sourceText(let start, let end): return shortTexts.string(bytes, from: Int(start), to: Int(end))
+        case .decodedText(let index): return scanner.texts[Int(index)]
         default: return ""
         }
     }

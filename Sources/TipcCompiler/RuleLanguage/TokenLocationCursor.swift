@@ -6,25 +6,42 @@
 /// - Otherwise the first token of a line asks the `RuleText`, and later ones count scalars on
 ///   from the previous offset, which keeps a very long line linear instead of quadratic.
 struct TokenLocationCursor {
-    private let bytes: UnsafeBufferPointer<UInt8>
+    private var bytes: UnsafeBufferPointer<UInt8>
     /// The text whose positions these are.
-    let source: RuleText
+    private(set) var source: RuleText
     /// Where offset 0 is, when positions are plain arithmetic (ASCII text on one line).
-    private let asciiLineStart: SourceLocation?
+    private var asciiLineStart: SourceLocation?
     /// Whether line breaks in the bytes are line breaks of the positions.
-    private let isFile: Bool
-    private let isTable: Bool
+    private var isFile: Bool
+    private var isTable: Bool
     private var offset = -1
     private var location = SourceLocation(line: 1, column: 1)
 
-    init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
+    /// `isASCII` tells whether `bytes` are all ASCII, when the caller knows (nil: look).
+    init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool? = nil) {
         self.bytes = bytes
-        switch source.mapping {
-        case .file: (isFile, isTable, asciiLineStart) = (true, false, nil)
-        case .singleLine(let start): (isFile, isTable, asciiLineStart) = (false, false, Self.isASCII(bytes) ? start : nil)
-        case .table: (isFile, isTable, asciiLineStart) = (false, true, nil)
-        }
+        (isFile, isTable, asciiLineStart) = Self.kind(of: source.mapping, bytes: bytes, isASCII: isASCII)
         self.source = source
+    }
+
+    /// Starts over on another text, as a new cursor would; in place, so that only the text
+    /// this cursor held is released.
+    mutating func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool?) {
+        self.bytes = bytes
+        (isFile, isTable, asciiLineStart) = Self.kind(of: source.mapping, bytes: bytes, isASCII: isASCII)
+        self.source = source
+        rewind()
+    }
+
+    /// Whether line breaks are the file's, whether positions come from a table, and where
+    /// offset 0 is when positions are plain arithmetic.
+    private static func kind(of mapping: RuleText.Mapping, bytes: UnsafeBufferPointer<UInt8>,
+                             isASCII: Bool?) -> (Bool, Bool, SourceLocation?) {
+        switch mapping {
+        case .file: return (true, false, nil)
+        case .singleLine(let start): return (false, false, (isASCII ?? Self.isASCII(bytes)) ? start : nil)
+        case .table: return (false, true, nil)
+        }
     }
 
     /// Back to the state of a new cursor, for the same text.
@@ -55,7 +72,7 @@ struct TokenLocationCursor {
     @inline(__always)
     mutating func location(at target: Int) -> SourceLocation {
         if let start = asciiLineStart {
-            return SourceLocation(line: start.line, column: start.column + target)
+            return start.movedRight(by: target)
         }
         return countedLocation(at: target)
     }

@@ -20,6 +20,18 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
         self.storedColumn = Int32(clamping: column)
     }
 
+    private init(storedLine: Int32, storedColumn: Int32) {
+        self.storedLine = storedLine
+        self.storedColumn = storedColumn
+    }
+
+    /// This location `count` columns further on the same line, in 32-bit arithmetic (no
+    /// clamping: a column that far exceeds any source file). The rule lexer places every token so.
+    @inline(__always)
+    func movedRight(by count: Int) -> SourceLocation {
+        SourceLocation(storedLine: storedLine, storedColumn: storedColumn &+ Int32(truncatingIfNeeded: count))
+    }
+
     public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
         (a.storedLine, a.storedColumn) < (b.storedLine, b.storedColumn)
     }
@@ -59,6 +71,7 @@ public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The smallest range covering both (they must be in the same file).
+    @inline(__always)
     public func union(_ other: SourceRange) -> SourceRange {
         SourceRange(fileNumber: fileNumber, start: min(start, other.start), end: max(end, other.end))
     }
