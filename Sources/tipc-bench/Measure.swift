@@ -25,6 +25,12 @@ enum Measure {
         return Double(samples[samples.count / 2])
     }
 
+    /// The median of `samples` (the upper one of an even count).
+    static func median(of samples: [Double]) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        return samples.sorted()[samples.count / 2]
+    }
+
     /// The median wall times of `runs` executions of `first` and of `second`, in nanoseconds,
     /// run in turns: a slowdown of the machine during the measurement weighs on both alike.
     static func medians(runs: Int, _ first: () -> Void, _ second: () -> Void) -> (first: Double, second: Double) {
