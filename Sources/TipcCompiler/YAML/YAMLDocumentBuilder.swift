@@ -11,6 +11,9 @@ struct YAMLDocumentBuilder {
         var isFlow: Bool
         /// libyaml's indentation of a block collection (the column of its first entry).
         var indent: Int
+        /// The indentation of the innermost block collection open with this one: its own, or
+        /// (for a flow collection) that of the block collection around it; -1 at the top.
+        var innermostBlockIndent: Int
         /// Where the collection's children begin in `pending`.
         var pendingStart: Int
         /// The key read and waiting for its value.
@@ -55,6 +58,9 @@ struct YAMLDocumentBuilder {
     var closedSections: [StreamedSection] = []
     /// The part of the file read (see `YAMLReadPart`).
     let part: YAMLReadPart
+    /// Where the head of a file read in two parts ends (the split point); beyond the file
+    /// otherwise. Kept apart from `part`, which every event would otherwise copy.
+    let headEnd: Int
     /// Reading the head of a file read in two parts: whether it ended at the split point,
     /// confirmed there.
     var reachedSplit = false
@@ -63,6 +69,7 @@ struct YAMLDocumentBuilder {
         self.file = file
         self.streamedSections = streamedSections
         self.part = part
+        if case .head(let split) = part { headEnd = split.offset } else { headEnd = Int.max }
         if case .tail(let split) = part {
             self.offsets = YAMLCharacterOffsets(file: file, reading: [split.header, split.offset..<file.bytes.count])
         } else {
@@ -88,7 +95,7 @@ struct YAMLDocumentBuilder {
 
     mutating func handle(_ event: yaml_event_t) {
         let start = offset(event.start_mark)
-        if case .head(let split) = part, start >= split.offset, Self.isNode(event) {
+        if start >= headEnd, case .head(let split) = part, Self.isNode(event) {
             endHead(at: split, with: event, start: start)
             return
         }
@@ -158,8 +165,9 @@ struct YAMLDocumentBuilder {
                                                hasProperties: anchor != nil || tag != nil,
                                                startOffset: Int32(contentStart), endOffset: Int32(contentStart),
                                                contentEnd: Int32(contentStart), start: location, end: location))
-            stack.append(OpenCollection(record: records.count - 1, isMapping: isMapping, isFlow: isFlow,
-                                        indent: isFlow ? -1 : blockIndent(startingAt: event.end_mark, isMapping: isMapping),
+            let indent = isFlow ? -1 : blockIndent(startingAt: event.end_mark, isMapping: isMapping)
+            stack.append(OpenCollection(record: records.count - 1, isMapping: isMapping, isFlow: isFlow, indent: indent,
+                                        innermostBlockIndent: isFlow ? blockIndent : indent,
                                         pendingStart: pending.count, isStreamed: section != nil))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let collection = stack.popLast() else { return }
@@ -181,7 +189,7 @@ struct YAMLDocumentBuilder {
 
     /// The indentation of the innermost block collection, as libyaml's scanner tracks it.
     var blockIndent: Int {
-        stack.last(where: { !$0.isFlow })?.indent ?? -1
+        stack.isEmpty ? -1 : stack[stack.count - 1].innermostBlockIndent
     }
 
     func scalarValue(_ record: Int) -> String? {
