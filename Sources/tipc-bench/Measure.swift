@@ -31,23 +31,6 @@ enum Measure {
         return samples.sorted()[samples.count / 2]
     }
 
-    /// The median wall times of `runs` executions of `first` and of `second`, in nanoseconds,
-    /// run in turns: a slowdown of the machine during the measurement weighs on both alike.
-    static func medians(runs: Int, _ first: () -> Void, _ second: () -> Void) -> (first: Double, second: Double) {
-        var firstSamples: [UInt64] = [], secondSamples: [UInt64] = []
-        for _ in 0..<runs {
-            var start = now()
-            first()
-            firstSamples.append(now() - start)
-            start = now()
-            second()
-            secondSamples.append(now() - start)
-        }
-        firstSamples.sort()
-        secondSamples.sort()
-        return (Double(firstSamples[runs / 2]), Double(secondSamples[runs / 2]))
-    }
-
     /// The median time per iteration, in nanoseconds, of `body` run `iterations` times per
     /// sample, over `samples` samples.
     static func perIteration(samples: Int = 7, iterations: Int, _ body: () -> Void) -> Double {

@@ -114,7 +114,7 @@ struct CheckingWhileReadingTests {
         announcement.put(context)
         kept += file.tips.dropFirst(2).map { tail.take($0, after: none) }
         tail.partEnded()
-        #expect(!tail.keptStandInsUnchecked)
+        #expect(tail.uncheckedWaitingTips.isEmpty)
         #expect(kept.map(\.name) == file.tips.map(\.name))
         #expect(kept.allSatisfy { $0.rules.isEmpty && $0.title == nil })
 
@@ -132,17 +132,30 @@ struct CheckingWhileReadingTests {
         #expect(rendered(waitedLate.constantErrors) == rendered(directLate.constantErrors))
     }
 
-    /// Tips that waited, and then the first part had none to check them with: the reading is
-    /// not used (the ordinary check runs).
-    @Test func tipsThatWaitedForNothingAreReported() {
+    /// Tips that waited, and then the first part had none to check them with: they are handed
+    /// back whole, for the program's checker to check, and the tips after them are kept whole.
+    @Test func tipsThatWaitedForNothingAreHandedBackWhole() {
         var diagnostics: [Diagnostic] = []
-        let file = ManifestDecoder.decode(SourceFile(path: "small.yaml", text: manifest(tips: 2)), diagnostics: &diagnostics)
+        let file = ManifestDecoder.decode(SourceFile(path: "small.yaml", text: manifest(tips: 3)), diagnostics: &diagnostics)
         let announcement = Handoff<Frontend.TipContext?>()
         var tail = Frontend.PrecheckingTailTips(announcement: announcement)
-        _ = tail.take(file.tips[0], after: ManifestDecoder.Declarations())
+        let none = ManifestDecoder.Declarations()
+        let first = tail.take(file.tips[0], after: none)
+        #expect(first.rules.isEmpty)
         announcement.put(nil)
+        let second = tail.take(file.tips[1], after: none)
         tail.partEnded()
-        #expect(tail.keptStandInsUnchecked)
         #expect(tail.prechecker == nil)
+        #expect(tail.uncheckedWaitingTips == [file.tips[0]])
+        #expect(second == file.tips[1])
+    }
+
+    /// A split on the first entry of `tips`: the first part has no tips, the second part's
+    /// first tips may wait for nothing; the check is that of the ordinary way either way.
+    @Test func aSplitOnTheFirstTipChecksTheSame() {
+        var text = "tipkit: 1\nparameters:\n"
+        for index in 0..<2_500 { text += "  flag\(index): { type: bool, default: false }\n" }
+        text += "tips:\n" + (0..<900).map { "  tip\($0):\n    title: T\n    rules:\n      - $flag\($0) or $flag\($0 + 1) and 1 / 0 == 0\n" }.joined()
+        expectTheSameEitherWay(text)
     }
 }

@@ -34,4 +34,15 @@ struct NameTableTests {
         #expect(table.names == ["tip2", "tip10", "tip1"])
         #expect(table.values == ["TIP2", "TIP10", "TIP1"])
     }
+
+    /// Names are compared by their bytes, as YAML compares keys: a composed é and an e with a
+    /// combining accent are two names (`String`'s `==` would make them one).
+    @Test func namesAreTheSameOnlyWhenTheirBytesAre() {
+        var table = NameTable<Int>()
+        #expect(table.insertUnlessPresent(1, for: "caf\u{E9}") == nil)
+        #expect(table.insertUnlessPresent(2, for: "cafe\u{301}") == nil)
+        #expect(table.insertUnlessPresent(3, for: "caf\u{E9}") == 1)
+        #expect(table["cafe\u{301}"] == 2)
+        #expect(table.count == 2)
+    }
 }

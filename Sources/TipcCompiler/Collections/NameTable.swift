@@ -2,6 +2,11 @@
 /// open addressing with linear probing, hashed with FNV-1a over the name's UTF-8, which costs
 /// far less for short names than the standard library's seeded hashing. Names are kept in the
 /// order they were first inserted.
+///
+/// Names are the same when their UTF-8 bytes are, as YAML compares keys: two spellings of one
+/// accented letter (composed, or a letter and a combining mark) are two names, where `String`'s
+/// `==` would take them for one. Only names outside the rule language's ASCII names can differ
+/// so, and those are errors already.
 struct NameTable<Value> {
     /// The names, in insertion order, with their values and hashes.
     private(set) var names: [String] = []
@@ -54,9 +59,15 @@ struct NameTable<Value> {
         var slot = hash & mask
         while true {
             let found = slots[slot]
-            if found < 0 || (hashes[Int(found)] == hash && names[Int(found)] == name) { return slot }
+            if found < 0 || (hashes[Int(found)] == hash && Self.sameBytes(names[Int(found)], name)) { return slot }
             slot = (slot + 1) & mask
         }
+    }
+
+    /// Whether `a` and `b` have the same UTF-8 bytes.
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { first in b.withUTF8 { second in first.elementsEqual(second) } }
     }
 
     /// FNV-1a over the UTF-8 of `name`, folded to an Int.

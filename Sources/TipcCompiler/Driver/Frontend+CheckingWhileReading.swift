@@ -22,7 +22,9 @@ extension Frontend {
         guard let read = ManifestDecoder.decodeInTwoParts(source, at: split, head: PrecheckingHeadTips(announcement: announcement),
                                                           tail: { PrecheckingTailTips(announcement: announcement) }) else { return nil }
         let head = read.headTips, tail = read.tailTips
-        guard !tail.keptStandInsUnchecked else { return nil }
+        var tailPart = read.tail
+        // Tips kept as stand-ins while waiting for nothing to check them against go back whole.
+        tailPart.declarations.tips.replaceSubrange(0..<tail.uncheckedWaitingTips.count, with: tail.uncheckedWaitingTips)
         if let declaredBefore = head.declaredBefore {
             // Every parameter and event was declared before the first tip.
             guard declaredBefore == (read.head.declarations.parameters.count, read.head.declarations.events.count),
@@ -30,7 +32,7 @@ extension Frontend {
         }
         let prechecked = [head.prechecker?.findings, tail.prechecker?.findings].compactMap { $0 }
         var frontEnd: [Diagnostic] = []
-        let manifest = ManifestDecoder.manifest(of: source, root: read.root, parts: [read.head, read.tail], diagnostics: &frontEnd)
+        let manifest = ManifestDecoder.manifest(of: source, root: read.root, parts: [read.head, tailPart], diagnostics: &frontEnd)
         var checker: [Diagnostic] = []
         let (program, collectors) = Checker.check([manifest], diagnostics: &checker, handingTipsTo: { LateFindings.Collector(parameters: $0) },
                                                   prechecked: prechecked.isEmpty ? nil : prechecked)
@@ -85,9 +87,10 @@ extension Frontend {
         private var heard = false
         /// Tips decoded before the announcement, in order; each was kept as a stand-in.
         private var waiting: [TipDecl] = []
-        /// Whether tips were kept as stand-ins, then the first part had no tips to check them
-        /// with: this reading cannot be used (see `checkedWhileReading`).
-        private(set) var keptStandInsUnchecked = false
+        /// The tips that waited, whole, when the first part then had no tips to check them
+        /// against: they take the place of their stand-ins, the first of the part's tips (see
+        /// `checkedWhileReading`), and the program's checker checks them.
+        private(set) var uncheckedWaitingTips: [TipDecl] = []
 
         init(announcement: Handoff<TipContext?>) {
             self.announcement = announcement
@@ -115,7 +118,7 @@ extension Frontend {
             prechecker = context?.prechecker()
             guard !waiting.isEmpty else { return }
             if prechecker == nil {
-                keptStandInsUnchecked = true
+                uncheckedWaitingTips = waiting
             } else {
                 for tip in waiting { _ = prechecker!.check(tip) }
             }

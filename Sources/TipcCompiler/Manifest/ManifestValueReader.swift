@@ -40,14 +40,8 @@ struct ManifestValueReader {
         guard let pairs = mapping(node, for: what()) else { return [] }
         var result: [(key: Key, pair: YAMLPair)] = []
         result.reserveCapacity(pairs.count)
-        for pair in pairs {
-            guard let name = keyName(pair.key) else { continue }
-            guard let key = Key(named: name) else {
-                reportUnknownKey(name, of: pair, allowed: Key.names, in: what())
-                continue
-            }
-            result.append((key, pair))
-        }
+        var index = 0
+        while let entry = nextEntry(of: pairs, at: &index, for: what(), keys: Key.self) { result.append(entry) }
         return result
     }
 

@@ -112,10 +112,6 @@ final class RuleLanguageParser {
     /// The name of an identifier, quoted name or parameter; the contents of a string.
     func text(of token: ScannedToken) -> String { stream.text(of: token) }
 
-    /// `text(of:)` for the current token.
-    @inline(__always)
-    func currentText() -> String { stream.text(of: stream.slot(index).pointee.value) }
-
     /// Whether the current token is the plain identifier `word` (declaration words, which
     /// are not `RuleKeyword`s, included).
     func isAtWord(_ word: StaticString) -> Bool {

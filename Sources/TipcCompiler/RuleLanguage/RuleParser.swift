@@ -8,8 +8,8 @@
 ///   call arguments and `in` lists; deeper text is one `limit` diagnostic and is skipped;
 /// - at most `maximumOperatorCount` (500) binary operators, `within`s, `in`s and `.member`s
 ///   in one rule, and at most `maximumNodeCount` (10,000) syntax-tree nodes (list elements
-///   included). A larger rule is one `limit` diagnostic, is not read further (its text is
-///   not lexed beyond that point), and becomes an `.error` node.
+///   included). A larger rule is one `limit` diagnostic, is not read further (a rule longer
+///   than `lexAheadLength` is not lexed beyond that point), and becomes an `.error` node.
 ///
 /// - at most `maximumRuleLength` (10,000) characters of rule text and `maximumStringLiteralLength`
 ///   (1,000) characters in one string literal; longer is a `limit` diagnostic and an `.error` node;
@@ -53,9 +53,10 @@ public enum RuleParser {
         return parseRule(with: reused, diagnostics: &diagnostics)
     }
 
-    /// Rule texts up to this many bytes are lexed ahead of parsing (see
-    /// `RuleTokenStream.lexAheadIfClean`): too short to reach a size limit, and lexed in one
-    /// loop rather than token by token as the parser asks.
+    /// Rule texts up to this many bytes are lexed ahead of parsing, in one loop rather than
+    /// token by token as the parser asks (see `RuleTokenStream.lexAheadIfClean`). A rule this
+    /// short can still reach a limit (500 operators, the nesting depth, 100 errors); the parser
+    /// then gives up, and the rule is parsed again lexing on demand.
     private static let lexAheadLength = 1_024
 
     private static func parseRule(with parser: RuleLanguageParser, diagnostics: inout [Diagnostic]) -> Expression {

@@ -27,6 +27,8 @@ final class RuleTokenStream {
     @exclusivity(unchecked) private var shortTexts = ShortTextCache()
 
     init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
+        // Tokens are written and read in raw memory, and never deinitialized: plain data only.
+        assert(_isPOD(ScannedToken.self))
         storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 64))
         length = 0
         scanner = RuleScanner(bytes: UnsafeBufferPointer(start: nil, count: 0), source: source)

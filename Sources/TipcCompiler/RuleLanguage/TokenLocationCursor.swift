@@ -17,15 +17,15 @@ struct TokenLocationCursor {
     private var offset = -1
     private var location = SourceLocation(line: 1, column: 1)
 
-    /// `isASCII` tells whether `bytes` are all ASCII, when the caller knows (nil: look).
-    init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool? = nil) {
+    init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
         self.bytes = bytes
-        (isFile, isTable, asciiLineStart) = Self.kind(of: source.mapping, bytes: bytes, isASCII: isASCII)
+        (isFile, isTable, asciiLineStart) = Self.kind(of: source.mapping, bytes: bytes, isASCII: nil)
         self.source = source
     }
 
     /// Starts over on another text, as a new cursor would; in place, so that only the text
-    /// this cursor held is released.
+    /// this cursor held is released. `isASCII` tells whether `bytes` are all ASCII, when the
+    /// caller knows (nil: look).
     mutating func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool?) {
         self.bytes = bytes
         (isFile, isTable, asciiLineStart) = Self.kind(of: source.mapping, bytes: bytes, isASCII: isASCII)

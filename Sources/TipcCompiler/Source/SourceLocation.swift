@@ -25,11 +25,13 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
         self.storedColumn = storedColumn
     }
 
-    /// This location `count` columns further on the same line, in 32-bit arithmetic (no
-    /// clamping: a column that far exceeds any source file). The rule lexer places every token so.
+    /// This location `count` (not negative) columns further on the same line, in 32-bit
+    /// arithmetic that stops at the largest column rather than wrapping. The rule lexer places
+    /// every token so.
     @inline(__always)
     func movedRight(by count: Int) -> SourceLocation {
-        SourceLocation(storedLine: storedLine, storedColumn: storedColumn &+ Int32(truncatingIfNeeded: count))
+        let (column, overflow) = storedColumn.addingReportingOverflow(Int32(clamping: count))
+        return SourceLocation(storedLine: storedLine, storedColumn: overflow ? .max : column)
     }
 
     public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
