@@ -65,4 +65,17 @@ import Testing
             #expect(expression.range == SourceRange(file: "ahead.yaml", start: start, end: end), "\(text)")
         }
     }
+
+    /// A rule text placed so far right that its columns would pass the largest one: positions
+    /// stop there instead of wrapping around.
+    @Test func columnsNearTheLargestStopThere() {
+        let start = SourceLocation(line: 3, column: Int(Int32.max) - 4)
+        let text = RuleText(text: "$signedIn and $count >= 3", path: "far.yaml", mapping: .singleLine(start: start))
+        var diagnostics: [Diagnostic] = []
+        let expression = RuleParser.parseRule(text, diagnostics: &diagnostics)
+        #expect(expression.range.start == start)
+        #expect(expression.range.end.column == Int(Int32.max))
+        #expect(expression.range.end.line == 3)
+    }
 }
+

@@ -59,24 +59,34 @@ struct NameTable<Value> {
         var slot = hash & mask
         while true {
             let found = slots[slot]
-            if found < 0 || (hashes[Int(found)] == hash && Self.sameBytes(names[Int(found)], name)) { return slot }
+            if found < 0 || (hashes[Int(found)] == hash && Self.same(names[Int(found)], name, hash: hash)) { return slot }
             slot = (slot + 1) & mask
         }
     }
 
-    /// Whether `a` and `b` have the same UTF-8 bytes.
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+    /// Whether `a` and `b`, of equal `hash`, have the same UTF-8 bytes. For ASCII names
+    /// (a hash not negative) `==` tells; it would also take two spellings of an accented
+    /// letter for one, so other names are compared byte by byte.
+    private static func same(_ a: String, _ b: String, hash: Int) -> Bool {
+        guard a == b else { return false }
+        if hash >= 0 { return true }
         var a = a, b = b
         return a.withUTF8 { first in b.withUTF8 { second in first.elementsEqual(second) } }
     }
 
-    /// FNV-1a over the UTF-8 of `name`, folded to an Int.
+    /// FNV-1a over the UTF-8 of `name`, folded to an Int: negative exactly when a byte is not
+    /// ASCII (see `same`).
     static func hash(_ name: String) -> Int {
         var name = name  // read as one buffer: iterating `utf8` costs far more per byte
         return name.withUTF8 { bytes in
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+            var allBits: UInt8 = 0
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                allBits |= byte
+            }
+            let folded = (hash ^ (hash >> 29)) & 0x7FFF_FFFF_FFFF_FFFF
+            return Int(truncatingIfNeeded: allBits < 0x80 ? folded : folded | 0x8000_0000_0000_0000)
         }
     }
 

@@ -39,7 +39,10 @@ struct TokenLocationCursor {
                              isASCII: Bool?) -> (Bool, Bool, SourceLocation?) {
         switch mapping {
         case .file: return (true, false, nil)
-        case .singleLine(let start): return (false, false, (isASCII ?? Self.isASCII(bytes)) ? start : nil)
+        case .singleLine(let start):
+            // Plain arithmetic for ASCII text whose every column fits in a `SourceLocation`.
+            let fits = start.column + bytes.count < Int(Int32.max)
+            return (false, false, fits && (isASCII ?? Self.isASCII(bytes)) ? start : nil)
         case .table: return (false, true, nil)
         }
     }

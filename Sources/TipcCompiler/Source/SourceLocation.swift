@@ -25,13 +25,12 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
         self.storedColumn = storedColumn
     }
 
-    /// This location `count` (not negative) columns further on the same line, in 32-bit
-    /// arithmetic that stops at the largest column rather than wrapping. The rule lexer places
-    /// every token so.
+    /// This location `count` columns further on the same line, in 32-bit arithmetic without
+    /// clamping: the caller makes sure that the column stays below `Int32.max` (the rule lexer,
+    /// which places every token so, does this only for texts whose end column is below it).
     @inline(__always)
     func movedRight(by count: Int) -> SourceLocation {
-        let (column, overflow) = storedColumn.addingReportingOverflow(Int32(clamping: count))
-        return SourceLocation(storedLine: storedLine, storedColumn: overflow ? .max : column)
+        SourceLocation(storedLine: storedLine, storedColumn: storedColumn &+ Int32(truncatingIfNeeded: count))
     }
 
     public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
