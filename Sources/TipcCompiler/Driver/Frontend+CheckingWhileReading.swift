@@ -23,8 +23,11 @@ extension Frontend {
                                                           tail: { PrecheckingTailTips(announcement: announcement) }) else { return nil }
         let head = read.headTips, tail = read.tailTips
         var tailPart = read.tail
-        // Tips kept as stand-ins while waiting for nothing to check them against go back whole.
-        tailPart.declarations.tips.replaceSubrange(0..<tail.uncheckedWaitingTips.count, with: tail.uncheckedWaitingTips)
+        if !tail.uncheckedWaitingTips.isEmpty {
+            // Tips kept as stand-ins while waiting for nothing to check them against go back
+            // whole (rare: only then are the part's tips copied).
+            tailPart.declarations.tips.replaceSubrange(0..<tail.uncheckedWaitingTips.count, with: tail.uncheckedWaitingTips)
+        }
         if let declaredBefore = head.declaredBefore {
             // Every parameter and event was declared before the first tip.
             guard declaredBefore == (read.head.declarations.parameters.count, read.head.declarations.events.count),

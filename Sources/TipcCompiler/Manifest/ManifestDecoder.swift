@@ -110,6 +110,9 @@ public enum ManifestDecoder {
     /// YAML tree never lives whole beside the declarations; each tip goes through `tips`.
     static func decodePart<Tips: DecodedTipHandler>(_ part: YAMLReadPart, of file: SourceFile, tips: inout Tips) -> DecodedPart {
         var declarations = Declarations()
+        // Room for as many tips as the part could hold at 128 bytes each, so that the list is
+        // not copied as it grows: memory not written to is only reserved, never touched.
+        declarations.tips.reserveCapacity(part.bytesRead(in: file).count / 128)
         var reader = ManifestValueReader(file: file)
         let outcome = YAMLReader.readPart(part, of: file, streaming: streamedSections) { section, key, value in
             declare(section: section, key: key, value: value, in: &declarations, reader: &reader, tips: &tips)

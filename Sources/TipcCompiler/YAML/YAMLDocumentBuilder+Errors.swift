@@ -61,7 +61,7 @@ extension YAMLDocumentBuilder {
     /// A tab in the leading white space of a line with content, outside multi-line scalars.
     mutating func reportTabIndentation() {
         // Most files have no tab at all: that is seen at once in the bytes this part reads.
-        let read = bytesRead
+        let read = part.bytesRead(in: file)
         let hasTab = file.bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress, !read.isEmpty else { return false }
             return memchr(base + read.lowerBound, 0x09, read.count) != nil

@@ -35,15 +35,6 @@ extension YAMLDocumentBuilder {
         return closedSections.first { $0.name == name }?.keyRanges ?? NameTable()
     }
 
-    /// The bytes of the file this part reads, by lines (see `readsLine`).
-    var bytesRead: Range<Int> {
-        switch part {
-        case .whole: return 0..<file.bytes.count
-        case .head(let split): return 0..<split.offset
-        case .tail(let split): return split.offset..<file.bytes.count
-        }
-    }
-
     /// Whether the line starting at `lineStart` is read by this part (the tail's lines are the
     /// split point's and after; the header line it reads first belongs to the head).
     func readsLine(startingAt lineStart: Int) -> Bool {

@@ -8,6 +8,15 @@ enum YAMLReadPart: Sendable, Equatable {
     case head(YAMLSplitPoint)
     /// The split section's header line, then the file from the split point to its end.
     case tail(YAMLSplitPoint)
+
+    /// The bytes of `file` whose lines this part reads (the tail's header line is the head's).
+    func bytesRead(in file: SourceFile) -> Range<Int> {
+        switch self {
+        case .whole: return 0..<file.bytes.count
+        case .head(let split): return 0..<split.offset
+        case .tail(let split): return split.offset..<file.bytes.count
+        }
+    }
 }
 
 extension YAMLReader {
