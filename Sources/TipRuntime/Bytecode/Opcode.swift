@@ -154,8 +154,9 @@ public enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
         }
     }
 
-    @inline(__always)
-    func holds<T: Comparable>(_ a: T, _ b: T) -> Bool {
+    /// Whether `a` compared with `b` this way holds.
+    @inlinable @inline(__always)
+    public func holds<T: Comparable>(_ a: T, _ b: T) -> Bool {
         switch self {
         case .equal: return a == b
         case .notEqual: return a != b

@@ -73,16 +73,21 @@ public enum ArithmeticOperator: String, Sendable, Hashable {
 public enum ComparisonOperator: String, Sendable, Hashable {
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
 
-    /// Whether `a op b` holds.
-    func compare<T: Comparable>(_ a: T, _ b: T) -> Bool {
+    /// The bytecode's comparison for this operator.
+    var code: ComparisonCode {
         switch self {
-        case .equal: return a == b
-        case .notEqual: return a != b
-        case .less: return a < b
-        case .lessOrEqual: return a <= b
-        case .greater: return a > b
-        case .greaterOrEqual: return a >= b
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessOrEqual: return .lessOrEqual
+        case .greater: return .greater
+        case .greaterOrEqual: return .greaterOrEqual
         }
+    }
+
+    /// Whether `a op b` holds, as the VM decides it.
+    func compare<T: Comparable>(_ a: T, _ b: T) -> Bool {
+        code.holds(a, b)
     }
 }
 

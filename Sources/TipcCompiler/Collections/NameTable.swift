@@ -19,7 +19,6 @@ struct NameTable<Value> {
     init() {}
 
     var count: Int { names.count }
-    var isEmpty: Bool { names.isEmpty }
 
     /// Makes room for `count` names, so that inserting them never grows the table.
     mutating func reserveCapacity(_ count: Int) {

@@ -22,17 +22,6 @@ struct RuleLowering {
         code.append(contentsOf: words)
     }
 
-    static func comparisonCode(_ op: ComparisonOperator) -> ComparisonCode {
-        switch op {
-        case .equal: return .equal
-        case .notEqual: return .notEqual
-        case .less: return .less
-        case .lessOrEqual: return .lessOrEqual
-        case .greater: return .greater
-        case .greaterOrEqual: return .greaterOrEqual
-        }
-    }
-
     /// The 64-bit slot of a constant (strings: index into the constant strings).
     mutating func slot(_ constant: ConstantValue) -> Int64 {
         switch constant {
@@ -117,7 +106,7 @@ struct RuleLowering {
                 code[jump] = Instruction.word(op == .and ? .jumpIfFalse : .jumpIfTrue, UInt32(distance))
             }
         case .compare(let op, let left, let right):
-            lowerComparison(Self.comparisonCode(op), left, right, range: range)
+            lowerComparison(op.code, left, right, range: range)
         case .arithmetic(let op, let left, let right):
             lower(left)
             lower(right)

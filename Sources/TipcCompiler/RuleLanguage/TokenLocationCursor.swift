@@ -42,7 +42,7 @@ struct TokenLocationCursor {
         case .singleLine(let start):
             // Plain arithmetic for ASCII text whose every column fits in a `SourceLocation`.
             let fits = start.column + bytes.count < Int(Int32.max)
-            return (false, false, fits && (isASCII ?? Self.isASCII(bytes)) ? start : nil)
+            return (false, false, fits && (isASCII ?? ASCIIWord.isASCII(UnsafeRawBufferPointer(bytes))) ? start : nil)
         case .table: return (false, true, nil)
         }
     }
@@ -51,22 +51,6 @@ struct TokenLocationCursor {
     mutating func rewind() {
         offset = -1
         location = SourceLocation(line: 1, column: 1)
-    }
-
-    /// Whether no byte has its high bit set; eight bytes at a time (every rule is checked).
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let raw = UnsafeRawBufferPointer(bytes)
-        var highBits: UInt64 = 0
-        var index = 0
-        while index + 8 <= raw.count {
-            highBits |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        while index < raw.count {
-            highBits |= UInt64(raw[index])
-            index += 1
-        }
-        return highBits & 0x8080_8080_8080_8080 == 0
     }
 
     /// The position of `target`, which is not before the offset asked for last.

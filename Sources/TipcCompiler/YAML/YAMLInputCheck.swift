@@ -61,7 +61,7 @@ enum YAMLInputCheck {
     /// other tests are exact only for ASCII bytes, and then do not matter).
     private static func notPlain(_ word: ASCIIWord) -> UInt64 {
         let allowedControls = word.bytes(equalTo: 0x09) | word.bytes(equalTo: 0x0A) | word.bytes(equalTo: 0x0D)
-        return word.bits & 0x8080_8080_8080_8080 | word.controls & ~allowedControls | word.bytes(equalTo: 0x7F)
+        return word.nonASCII | word.controls & ~allowedControls | word.bytes(equalTo: 0x7F)
     }
 
     /// Decodes the well-formed UTF-8 sequence starting at `index` (shortest form, no surrogates).

@@ -1,5 +1,5 @@
 /// Byte tests on eight bytes at once (a 64-bit word of text), for the scans that run over a
-/// whole file or every scalar. Each answer has one flag per byte, its high bit (0x80 in that
+/// whole file, every scalar or every rule. Each answer has one flag per byte, its high bit (0x80 in that
 /// byte), set when the test holds for that byte.
 struct ASCIIWord {
     let bits: UInt64
@@ -12,8 +12,26 @@ struct ASCIIWord {
         bits = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
     }
 
+    /// Bytes that are not ASCII (0x80 and above).
+    var nonASCII: UInt64 { bits & Self.highBits }
+
     /// Whether every byte is ASCII (below 0x80). The other tests hold only for ASCII words.
-    var isASCII: Bool { bits & Self.highBits == 0 }
+    var isASCII: Bool { nonASCII == 0 }
+
+    /// Whether every byte of `bytes` is ASCII, looked at a word at a time.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var highBits: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            highBits |= ASCIIWord(bytes, at: index).nonASCII
+            index += 8
+        }
+        while index < bytes.count {
+            highBits |= UInt64(bytes[index])
+            index += 1
+        }
+        return highBits & Self.highBits == 0
+    }
 
     /// Bytes below 0x20 (control characters), in an ASCII word: adding 0x60 to a byte below
     /// 0x80 never carries into the next one, and reaches 0x80 exactly from 0x20 up.
