@@ -85,7 +85,7 @@ private func largeStore(_ pack: VerifiedRulePack, _ folder: String) throws {
         let donations = (0..<100_000).map { index in
             PendingDonation(event: "event\((chunk * 100_000 + index) % 50)", date: start + Int64(chunk * 100_000 + index) * 1000)
         }
-        _ = try persistence.append(donations)
+        try persistence.append(donations.map { $0.record() })
     }
     Measure.releaseFreedMemory()
     let before = Measure.residentBytes()
@@ -100,7 +100,7 @@ private func largeStore(_ pack: VerifiedRulePack, _ folder: String) throws {
     guard let opened, opened.donationCount(of: "event0") == total / 50 else { throw BenchmarkError("the large store did not open fully") }
     let scan = Measure.median(runs: 1) {
         var count = 0
-        try? persistence.forEachDonation { _ in count += 1 }
+        _ = try? persistence.read { _ in count += 1 }
         precondition(count == total)
     }
     Report.ratio("open a store of 1,000,000 donations", value: open / 1e6, floor: scan / 1e6,

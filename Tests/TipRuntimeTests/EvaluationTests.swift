@@ -78,10 +78,16 @@ import TipcCompiler
         #expect(store.donations(ofEvent: 0).timestamps == [2000, 3000, 5000])
         #expect(store.donations(ofEvent: 0).fields[0].slots == [2, 3, 5])
         #expect(store.donations(ofEvent: 0).fields[1].value(at: 0) == .string("even"))
-        // Older than 10 s before the newest: trimmed.
+        // A donation applies the count alone; the age is measured from the current instant.
         try store.donate(event: 0, at: 14_000, payload: [.int(14), .string("even")])
-        #expect(store.donations(ofEvent: 0).timestamps == [5000, 14_000])
+        #expect(store.donations(ofEvent: 0).timestamps == [3000, 5000, 14_000])
+        store.trim(event: 0, now: 14_000)
+        #expect(store.donations(ofEvent: 0).timestamps == [5000, 14_000], "older than 10 s before now: trimmed")
         #expect(store.sequenceNumbers(ofEvent: 0) == [0, 4])
+        // One donation dated far in the future (a device with a wrong clock) trims nothing.
+        try store.donate(event: 0, at: 1_000_000, payload: [.int(99), .string("odd")])
+        store.trim(event: 0, now: 14_500)
+        #expect(store.donations(ofEvent: 0).timestamps == [5000, 14_000, 1_000_000])
     }
 
     @Test func valuelessDonationsCostAtMostSixteenBytes() throws {

@@ -1,5 +1,5 @@
 /// Everything a `TipCenter` knows, as one value mutated under its lock: the pack, parameter
-/// values, the donation index, each tip's record, the testing overrides and the observers.
+/// values, the donation index, each tip's history, the testing overrides and the observers.
 /// Every decision of SPEC §6 is made here, as a pure function of this state and an instant.
 struct EngineState {
     let pack: VerifiedRulePack
@@ -12,10 +12,13 @@ struct EngineState {
     let groupOfTip: [Int?]
     /// For each tip, the windows its rules read.
     let windows: [[EventWindow]]
+    /// The events with a `maximumAge`, whose oldest donations expire as time passes.
+    let agingEvents: [Int]
 
     var parameters: ParameterValues
     var donations: InMemoryDonationStore
-    var records: [TipRecord]
+    /// Each tip's displays, invalidations and resets, by tip index.
+    var histories: [TipHistory]
     var latestFirstDisplay: Int64?
     var overrides = TestingOverrides()
     /// The last stamp handed out: stamps are strictly increasing on this device.
@@ -41,9 +44,10 @@ struct EngineState {
             }
             return all
         }
+        agingEvents = model.events.indices.filter { model.events[$0].maximumAgeMilliseconds != nil }
         parameters = ParameterValues(pack: model)
         donations = InMemoryDonationStore(events: model.events)
-        records = Array(repeating: TipRecord(), count: model.tips.count)
+        histories = Array(repeating: TipHistory(), count: model.tips.count)
     }
 
     var model: RulePack { pack.pack }
@@ -56,23 +60,41 @@ struct EngineState {
 
     // MARK: - Loading
 
-    /// Replaces the persisted part of the state with `snapshot` (donations come separately).
-    mutating func load(_ snapshot: StoreSnapshot) {
+    /// Replaces the state with what `persistence` holds, as of `now`; donations stream into
+    /// the index as they are read.
+    mutating func load(from persistence: any TipPersistence, now: Int64) throws(TipStoreError) {
+        donations = InMemoryDonationStore(events: model.events)
+        let snapshot = try persistence.read { donation in index(donation) }
+        apply(snapshot)
+        expireDonations(now: now)
+    }
+
+    /// Replaces the state with what `snapshot` holds, as of `now`.
+    mutating func load(_ snapshot: StoreSnapshot, now: Int64) {
+        donations = InMemoryDonationStore(events: model.events)
+        for donation in snapshot.donations.values.sorted(by: { ($0.date, $0.id) < ($1.date, $1.id) }) {
+            index(donation)
+        }
+        apply(snapshot)
+        expireDonations(now: now)
+    }
+
+    /// Takes everything but the donations from `snapshot`. A stored parameter counts only when
+    /// its value has the declared type (and is one of its `values`); otherwise the default
+    /// stands and the stored value stays untouched in the store.
+    private mutating func apply(_ snapshot: StoreSnapshot) {
         parameters = ParameterValues(pack: model)
         for (index, declaration) in model.parameters.enumerated() where !declaration.isTransient {
-            if let record = snapshot.parameters[declaration.name] {
-                try? parameters.set(index, to: record.value)
-                lastStampMilliseconds = max(lastStampMilliseconds, record.stamp.milliseconds)
-            }
+            guard let record = snapshot.parameters[declaration.name] else { continue }
+            lastStampMilliseconds = max(lastStampMilliseconds, record.stamp.milliseconds)
+            if declaration.accepts(record.value) { try? parameters.set(index, to: record.value) }
         }
-        records = model.tips.map { snapshot.tips[$0.name] ?? TipRecord() }
-        for record in records {
-            for stamp in [record.invalidation?.stamp, record.reset].compactMap({ $0 }) {
-                lastStampMilliseconds = max(lastStampMilliseconds, stamp.milliseconds)
-            }
+        let histories = snapshot.histories
+        self.histories = model.tips.map { histories[$0.name] ?? TipHistory() }
+        for record in snapshot.tipRecords.values {
+            lastStampMilliseconds = max(lastStampMilliseconds, record.stamp.milliseconds)
         }
         latestFirstDisplay = snapshot.latestFirstDisplay
-        donations = InMemoryDonationStore(events: model.events)
     }
 
     /// Adds a stored donation to the query index. Donations of events this pack does not
@@ -81,6 +103,11 @@ struct EngineState {
         guard let event = eventIndex[donation.event],
               let payload = try? orderedPayload(event: event, donation.value) else { return }
         try? donations.donate(event: event, at: donation.date, payload: payload)
+    }
+
+    /// Drops from the index the donations that `maximumAge` no longer keeps at `now`.
+    mutating func expireDonations(now: Int64) {
+        for event in agingEvents { donations.trim(event: event, now: now) }
     }
 
     /// A payload by field name, in the event's field order, validated.
@@ -105,14 +132,14 @@ struct EngineState {
     }
 
     func status(of tip: Int, now: Int64) -> TipStatus {
-        if let reason = records[tip].currentInvalidation { return .invalidated(reason) }
+        if let reason = histories[tip].currentInvalidation { return .invalidated(reason) }
         return evaluation(of: tip, now: now).isSatisfied ? .available : .pending
     }
 
     /// When the display frequency lets `tip` display: now (nil) or the instant the gap ends.
     func frequencyGateOpens(for tip: Int, now: Int64) -> Int64? {
         let gap = model.displayFrequencyMilliseconds
-        guard gap > 0, !model.tips[tip].ignoresDisplayFrequency, records[tip].displayCount == 0,
+        guard gap > 0, !model.tips[tip].ignoresDisplayFrequency, histories[tip].displayCount == 0,
               let latest = latestFirstDisplay else { return nil }
         let (opens, overflow) = latest.addingReportingOverflow(gap)
         if overflow { return .max }
@@ -129,7 +156,7 @@ struct EngineState {
         case .firstAvailable:
             return members.first { status(of: $0, now: now) == .available && frequencyAllows($0, now: now) }
         case .ordered:
-            return members.first { records[$0].currentInvalidation == nil }
+            return members.first { histories[$0].currentInvalidation == nil }
         }
     }
 
@@ -146,49 +173,50 @@ struct EngineState {
 
     // MARK: - Changes
 
-    /// Records one display (and `milliseconds` on screen); invalidates the tip when it reaches
-    /// `maxDisplayCount` or `maxDisplayDuration`.
-    mutating func recordDisplay(_ tip: Int, count: Int64, milliseconds: Int64, now: Int64) {
-        var record = records[tip]
-        var counter = record.counters[deviceID] ?? DisplayCounter(epoch: record.reset)
-        if counter.epoch != record.reset { counter = DisplayCounter(epoch: record.reset) }
-        let firstEver = record.displayCount == 0 && count > 0
-        counter.count &+= count
-        counter.durationMilliseconds &+= max(0, milliseconds)
-        if counter.firstDisplay == nil, count > 0 { counter.firstDisplay = now }
-        record.counters[deviceID] = counter
+    /// Records one display (`count` 1, or 0 for more time on screen of a display already
+    /// recorded) and `milliseconds` on screen; invalidates the tip when it reaches
+    /// `maxDisplayCount` or `maxDisplayDuration`. Returns the records to store.
+    mutating func recordDisplay(_ tip: Int, count: Int64, milliseconds: Int64, now: Int64) -> [TipEventRecord] {
+        let firstEver = histories[tip].displayCount == 0 && count > 0
+        let display = TipEventRecord(tip: model.tips[tip].name, stamp: stamp(at: now),
+                                     kind: .display(count: count, milliseconds: max(0, milliseconds)))
+        histories[tip].add(display)
         if firstEver, !model.tips[tip].ignoresDisplayFrequency {
             latestFirstDisplay = max(latestFirstDisplay ?? .min, now)
         }
-        records[tip] = record
         let declaration = model.tips[tip]
-        if let limit = declaration.maxDisplayCount, record.displayCount >= limit {
-            invalidate(tip, reason: .displayCountExceeded, now: now)
-        } else if let limit = declaration.maxDisplayDurationMilliseconds, record.displayDurationMilliseconds >= limit {
-            invalidate(tip, reason: .displayDurationExceeded, now: now)
+        let history = histories[tip]
+        var reason: InvalidationReason?
+        if let limit = declaration.maxDisplayCount, history.displayCount >= limit {
+            reason = .displayCountExceeded
+        } else if let limit = declaration.maxDisplayDurationMilliseconds, history.displayDurationMilliseconds >= limit {
+            reason = .displayDurationExceeded
         }
+        return [display] + (reason.map { invalidate(tip, reason: $0, now: now) } ?? [])
     }
 
-    /// Invalidates `tip`; an invalidated tip keeps its first reason. Returns whether it changed.
-    @discardableResult
-    mutating func invalidate(_ tip: Int, reason: InvalidationReason, now: Int64) -> Bool {
-        guard records[tip].currentInvalidation == nil else { return false }
-        records[tip].invalidation = .init(reason: reason, stamp: stamp(at: now))
-        return true
+    /// Invalidates `tip`; an invalidated tip keeps its first reason (and nothing is recorded).
+    /// Returns the records to store.
+    mutating func invalidate(_ tip: Int, reason: InvalidationReason, now: Int64) -> [TipEventRecord] {
+        guard histories[tip].currentInvalidation == nil else { return [] }
+        let record = TipEventRecord(tip: model.tips[tip].name, stamp: stamp(at: now), kind: .invalidation(reason))
+        histories[tip].add(record)
+        return [record]
     }
 
-    /// Makes `tip` eligible again with its display counters restarted.
-    mutating func resetEligibility(_ tip: Int, now: Int64) {
-        let reset = stamp(at: now)
-        records[tip].reset = reset
-        records[tip].counters[deviceID] = DisplayCounter(epoch: reset)
+    /// Makes `tip` eligible again with its displays and time on screen restarted. Returns the
+    /// records to store.
+    mutating func resetEligibility(_ tip: Int, now: Int64) -> [TipEventRecord] {
+        let record = TipEventRecord(tip: model.tips[tip].name, stamp: stamp(at: now), kind: .reset)
+        histories[tip].add(record)
+        return [record]
     }
 
     // MARK: - Time
 
     /// The next instant after `now` at which a status or display decision of `tips` can
-    /// change with no call into the runtime: a window's contents change, or the display
-    /// frequency's gap ends.
+    /// change with no call into the runtime: a window's contents change, a donation reaches
+    /// its event's `maximumAge`, or the display frequency's gap ends.
     func nextWake(for tips: Set<Int>, now: Int64) -> Int64? {
         var next: Int64?
         func consider(_ instant: Int64?) {
@@ -202,6 +230,11 @@ struct EngineState {
                                                    window: window.milliseconds, now: now))
             }
             consider(frequencyGateOpens(for: tip, now: now))
+        }
+        for event in agingEvents where !tips.isEmpty {
+            guard let oldest = donations.donations(ofEvent: event).timestamps.first,
+                  let age = model.events[event].maximumAgeMilliseconds else { continue }
+            consider(oldest.addingSaturating(age).addingSaturating(1))
         }
         return next
     }

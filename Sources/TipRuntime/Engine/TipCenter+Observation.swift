@@ -64,6 +64,7 @@ extension TipCenter {
     func publish() {
         let now = clock.now()
         state.withLock { engine in
+            engine.expireDonations(now: now)
             observers.withLock { registry in
                 for (id, observer) in registry.observers {
                     switch observer.kind {

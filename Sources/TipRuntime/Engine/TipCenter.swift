@@ -17,8 +17,7 @@ public final class TipCenter: Sendable {
         self.clock = clock
         var engine = EngineState(pack: pack, deviceID: persistence.deviceID)
         do throws(TipStoreError) {
-            engine.load(try persistence.loadState())
-            try persistence.forEachDonation { engine.index($0) }
+            try engine.load(from: persistence, now: clock.now())
         } catch {
             throw .store(error)
         }
@@ -88,7 +87,8 @@ public final class TipCenter: Sendable {
     /// Donates several events in one durable transaction: all are checked before any is stored.
     @discardableResult
     public func donate(_ batch: [PendingDonation]) throws(TipCenterError) -> [DonationRecord] {
-        try mutate { (engine: inout EngineState) throws(TipCenterError) -> [DonationRecord] in
+        let now = clock.now()
+        return try mutate { (engine: inout EngineState) throws(TipCenterError) -> [DonationRecord] in
             var indexed: [(event: Int, payload: [RuntimeValue])] = []
             for donation in batch {
                 guard let event = engine.eventIndex[donation.event] else { throw .donation(.unknownEventName(donation.event)) }
@@ -98,28 +98,36 @@ public final class TipCenter: Sendable {
                     throw .donation(error)
                 }
             }
-            let records: [DonationRecord]
-            records = try stored { () throws(TipStoreError) in try persistence.append(batch) }
-            var limited = Set<Int>()
+            let records = batch.map { $0.record() }
+            try stored { () throws(TipStoreError) in try persistence.append(records) }
             for (donation, entry) in zip(batch, indexed) {
                 try? engine.donations.donate(event: entry.event, at: donation.date, payload: entry.payload)
-                let declaration = engine.model.events[entry.event]
-                if declaration.maximumCount != nil || declaration.maximumAgeMilliseconds != nil { limited.insert(entry.event) }
             }
-            for event in limited.sorted() {
-                let declaration = engine.model.events[event]
-                try stored { () throws(TipStoreError) in
-                    try persistence.trim(event: declaration.name, maximumCount: declaration.maximumCount,
-                                         maximumAgeMilliseconds: declaration.maximumAgeMilliseconds)
-                }
-            }
+            engine.expireDonations(now: now)
+            try trimStore(events: Set(indexed.map(\.event)), engine.model, now: now)
             return records
         }
     }
 
-    /// The number of donations of `event` held for evaluation.
+    /// Applies the `donationLimit` of `events` to the store at `now`.
+    private func trimStore(events: Set<Int>, _ model: RulePack, now: Int64) throws(TipCenterError) {
+        for event in events.sorted() {
+            let declaration = model.events[event]
+            guard declaration.maximumCount != nil || declaration.maximumAgeMilliseconds != nil else { continue }
+            try stored { () throws(TipStoreError) in
+                try persistence.trim(event: declaration.name, maximumCount: declaration.maximumCount,
+                                     maximumAgeMilliseconds: declaration.maximumAgeMilliseconds, now: now)
+            }
+        }
+    }
+
+    /// The number of donations of `event` held for evaluation now.
     public func donationCount(of event: String) -> Int? {
-        state.withLock { engine in engine.eventIndex[event].map { engine.donations.donations(ofEvent: $0).count } }
+        let now = clock.now()
+        return state.withLock { engine in
+            engine.expireDonations(now: now)
+            return engine.eventIndex[event].map { engine.donations.donations(ofEvent: $0).count }
+        }
     }
 
     // MARK: - Tips
@@ -127,18 +135,19 @@ public final class TipCenter: Sendable {
     /// The tip's status now.
     public func status(of tip: String) throws(TipCenterError) -> TipStatus {
         let now = clock.now()
-        return try read(tip) { engine, index in engine.status(of: index, now: now) }
+        return try read(tip, now: now) { engine, index in engine.status(of: index, now: now) }
     }
 
     /// Every tip's status now, by name, from one pass of the VM over the whole pack.
     public func statuses() -> [String: TipStatus] {
         let now = clock.now()
         return state.withLock { engine in
+            engine.expireDonations(now: now)
             let satisfied = engine.evaluator.satisfiedTips(parameters: engine.parameters, store: engine.donations, now: now)
             var result: [String: TipStatus] = [:]
             result.reserveCapacity(satisfied.count)
             for (index, tip) in engine.model.tips.enumerated() {
-                if let reason = engine.records[index].currentInvalidation {
+                if let reason = engine.histories[index].currentInvalidation {
                     result[tip.name] = .invalidated(reason)
                 } else {
                     result[tip.name] = satisfied[index] ? .available : .pending
@@ -151,17 +160,17 @@ public final class TipCenter: Sendable {
     /// Whether the tip should display now: status, display frequency, group and overrides.
     public func shouldDisplay(_ tip: String) throws(TipCenterError) -> Bool {
         let now = clock.now()
-        return try read(tip) { engine, index in engine.shouldDisplay(index, now: now) }
+        return try read(tip, now: now) { engine, index in engine.shouldDisplay(index, now: now) }
     }
 
     /// Displays since the tip's latest reset, over all devices.
     public func displayCount(of tip: String) throws(TipCenterError) -> Int64 {
-        try read(tip) { engine, index in engine.records[index].displayCount }
+        try read(tip, now: clock.now()) { engine, index in engine.histories[index].displayCount }
     }
 
     /// Milliseconds on screen since the tip's latest reset, over all devices.
     public func displayDuration(of tip: String) throws(TipCenterError) -> Int64 {
-        try read(tip) { engine, index in engine.records[index].displayDurationMilliseconds }
+        try read(tip, now: clock.now()) { engine, index in engine.histories[index].displayDurationMilliseconds }
     }
 
     /// The UI showed the tip (and, optionally, for how long). Reaching `maxDisplayCount` or
@@ -195,8 +204,8 @@ public final class TipCenter: Sendable {
     /// Clears everything: donations, parameters, tips' records, the frequency gap.
     public func resetDatastore() throws(TipCenterError) {
         try mutate { (engine: inout EngineState) throws(TipCenterError) in
-            try stored { () throws(TipStoreError) in try persistence.replace(with: .empty) }
-            engine.load(.empty)
+            try stored { () throws(TipStoreError) in try persistence.clear() }
+            engine.load(.empty, now: clock.now())
         }
     }
 
@@ -222,19 +231,15 @@ public final class TipCenter: Sendable {
         try stored { () throws(TipStoreError) in try persistence.load() }
     }
 
-    /// Merges another store's snapshot into this one (SPEC §6's rules), persists the result
-    /// and re-indexes.
+    /// Merges another store's snapshot into this one (SPEC §6's rules) in one store
+    /// transaction that only adds what this store lacks, then reloads: what other writers
+    /// stored meanwhile is kept and seen.
     public func merge(_ other: StoreSnapshot) throws(TipCenterError) {
+        let now = clock.now()
         try mutate { (engine: inout EngineState) throws(TipCenterError) in
-            let merged = try stored { () throws(TipStoreError) in
-                let merged = try persistence.load().merged(with: other)
-                try persistence.replace(with: merged)
-                return merged
-            }
-            engine.load(merged)
-            for donation in merged.donations.values.sorted(by: { ($0.date, $0.id) < ($1.date, $1.id) }) {
-                engine.index(donation)
-            }
+            try stored { () throws(TipStoreError) in try persistence.merge(other) }
+            try trimStore(events: Set(engine.model.events.indices), engine.model, now: now)
+            try stored { () throws(TipStoreError) in try engine.load(from: persistence, now: now) }
         }
     }
 
@@ -256,30 +261,28 @@ public final class TipCenter: Sendable {
         return result
     }
 
-    private func read<T>(_ tip: String, _ body: (borrowing EngineState, Int) -> T) throws(TipCenterError) -> T {
+    /// Reads one tip's state as of `now` (donations past their `maximumAge` dropped first).
+    private func read<T>(_ tip: String, now: Int64, _ body: (borrowing EngineState, Int) -> T) throws(TipCenterError) -> T {
         try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> T in
             guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            engine.expireDonations(now: now)
             return body(engine, index)
         }
     }
 
-    /// Changes one tip's record and persists it; on a store failure the change is undone.
-    private func writeTip(_ tip: String, _ change: (inout EngineState, Int) -> Void) throws(TipCenterError) {
+    /// Changes one tip's history and stores the records the change made; on a store failure
+    /// the change is undone.
+    private func writeTip(_ tip: String, _ change: (inout EngineState, Int) -> [TipEventRecord]) throws(TipCenterError) {
         try mutate { (engine: inout EngineState) throws(TipCenterError) in
             guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
             let before = engine
-            change(&engine, index)
-            let changed = engine
-            do throws(TipCenterError) {
-                for tip in changed.records.indices where changed.records[tip] != before.records[tip] {
-                    try stored { () throws(TipStoreError) in
-                        try persistence.write(tip: changed.model.tips[tip].name, changed.records[tip],
-                                              latestFirstDisplay: changed.latestFirstDisplay)
-                    }
-                }
+            let records = change(&engine, index)
+            guard !records.isEmpty else { return }
+            do throws(TipStoreError) {
+                try persistence.add(records, latestFirstDisplay: engine.latestFirstDisplay)
             } catch {
                 engine = before
-                throw error
+                throw .store(error)
             }
         }
     }

@@ -59,6 +59,7 @@ extension TipCenter {
         let now = clock.now()
         return try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> TipExplanation in
             guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            engine.expireDonations(now: now)
             let declaration = engine.model.tips[index]
             var rules: [TipExplanation.Rule] = []
             for (ruleIndex, rule) in declaration.rules.enumerated() {
@@ -67,7 +68,7 @@ extension TipCenter {
                 rules.append(TipExplanation.Rule(index: ruleIndex, outcome: outcome, range: rule.range,
                                                  values: Self.values(of: trace, sourceMap: rule.sourceMap)))
             }
-            let record = engine.records[index]
+            let record = engine.histories[index]
             var group: (String, PackGroupPriority, String?)?
             if let groupIndex = engine.groupOfTip[index] {
                 let declaration = engine.model.groups[groupIndex]

@@ -39,6 +39,14 @@ public struct PackParameter: Sendable, Hashable {
         self.values = values
         self.isTransient = isTransient
     }
+
+    /// Whether the parameter can hold `value`: its declared type and, for an enum-like
+    /// String parameter, one of its `values`.
+    public func accepts(_ value: RuntimeValue) -> Bool {
+        guard value.type == type else { return false }
+        if let values, case .string(let text) = value { return values.contains(text) }
+        return true
+    }
 }
 
 /// A field of an event's typed payload.

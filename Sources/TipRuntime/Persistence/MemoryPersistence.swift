@@ -4,86 +4,80 @@ import Synchronization
 /// that do not want tips remembered).
 public final class MemoryPersistence: TipPersistence {
     public let deviceID: String
-    private let state: Mutex<State>
-
-    private struct State {
-        var snapshot: StoreSnapshot
-        var sequence: Int64 = 0
-        /// Donation ids in the order they were stored (ties in time keep this order).
-        var order: [String] = []
-    }
+    private let state: Mutex<StoreSnapshot>
 
     public init(deviceID: String = "memory", snapshot: StoreSnapshot = .empty) {
         self.deviceID = deviceID
-        state = Mutex(State(snapshot: snapshot, order: snapshot.donations.values.sorted { ($0.date, $0.id) < ($1.date, $1.id) }.map(\.id)))
+        state = Mutex(snapshot)
     }
 
-    public func loadState() throws(TipStoreError) -> StoreSnapshot {
-        state.withLock { state in
-            var snapshot = state.snapshot
-            snapshot.donations = [:]
-            return snapshot
+    public func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
+        var snapshot = state.withLock { $0 }
+        for donation in snapshot.donations.values.sorted(by: { ($0.date, $0.id) < ($1.date, $1.id) }) { body(donation) }
+        snapshot.donations = [:]
+        return snapshot
+    }
+
+    public func append(_ donations: [DonationRecord]) throws(TipStoreError) {
+        try state.withLock { (snapshot: inout StoreSnapshot) throws(TipStoreError) in
+            for donation in donations where snapshot.donations[donation.id] != nil {
+                throw TipStoreError.collision("donation", id: donation.id)
+            }
+            for donation in donations { snapshot.donations[donation.id] = donation }
         }
     }
 
-    public func forEachDonation(_ body: (DonationRecord) throws -> Void) throws(TipStoreError) {
-        let ordered: [DonationRecord] = state.withLock { state in
-            state.order.enumerated()
-                .compactMap { entry in state.snapshot.donations[entry.element].map { (position: entry.offset, record: $0) } }
-                .sorted { ($0.record.date, $0.position) < ($1.record.date, $1.position) }
-                .map(\.record)
-        }
-        do {
-            for donation in ordered { try body(donation) }
-        } catch {
-            throw TipStoreError(.io, "\(error)")
-        }
-    }
-
-    public func append(_ donations: [PendingDonation]) throws(TipStoreError) -> [DonationRecord] {
-        state.withLock { state in
-            donations.map { donation in
-                state.sequence += 1
-                let record = donation.record(id: "\(deviceID):\(state.sequence)")
-                state.snapshot.donations[record.id] = record
-                state.order.append(record.id)
-                return record
+    public func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError) {
+        state.withLock { snapshot in
+            let kept = DonationLimit.kept(snapshot.donations.values.filter { $0.event == event },
+                                          maximumCount: maximumCount, maximumAgeMilliseconds: maximumAgeMilliseconds, now: now)
+            for donation in snapshot.donations.values where donation.event == event && !kept.contains(donation.id) {
+                snapshot.donations[donation.id] = nil
             }
         }
     }
 
-    public func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?) throws(TipStoreError) {
-        state.withLock { state in
-            let ids = state.order.filter { state.snapshot.donations[$0]?.event == event }
-                .compactMap { state.snapshot.donations[$0] }
-                .enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
-            var drop = 0
-            if let age = maximumAgeMilliseconds, let newest = ids.last?.date {
-                while drop < ids.count, ids[drop].date < newest - age { drop += 1 }
-            }
-            if let limit = maximumCount, ids.count - drop > Int(limit) { drop = ids.count - Int(limit) }
-            let removed = Set(ids.prefix(drop).map(\.id))
-            guard !removed.isEmpty else { return }
-            for id in removed { state.snapshot.donations[id] = nil }
-            state.order.removeAll { removed.contains($0) }
+    public func write(parameter name: String, _ record: ParameterRecord) throws(TipStoreError) {
+        state.withLock { snapshot in
+            snapshot.parameters[name] = snapshot.parameters[name].map { ParameterRecord.later($0, record) } ?? record
         }
     }
 
-    public func write(parameter name: String, _ record: ParameterRecord?) throws(TipStoreError) {
-        state.withLock { $0.snapshot.parameters[name] = record }
+    public func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError) {
+        try merge(StoreSnapshot(tipRecords: Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
+                                latestFirstDisplay: latestFirstDisplay))
     }
 
-    public func write(tip name: String, _ record: TipRecord, latestFirstDisplay: Int64?) throws(TipStoreError) {
-        state.withLock { state in
-            state.snapshot.tips[name] = record
-            state.snapshot.latestFirstDisplay = latestFirstDisplay
+    public func merge(_ other: StoreSnapshot) throws(TipStoreError) {
+        try state.withLock { (snapshot: inout StoreSnapshot) throws(TipStoreError) in
+            snapshot = try snapshot.merged(with: other)
         }
     }
 
-    public func replace(with snapshot: StoreSnapshot) throws(TipStoreError) {
-        state.withLock { state in
-            state.snapshot = snapshot
-            state.order = snapshot.donations.values.sorted { ($0.date, $0.id) < ($1.date, $1.id) }.map(\.id)
+    public func clear() throws(TipStoreError) {
+        state.withLock { $0 = .empty }
+    }
+}
+
+/// `donationLimit` as one rule for every store: an event's donations dated before `now` minus
+/// `maximumAge` go (never relative to the newest donation, so one donation dated in the future
+/// trims nothing), then the oldest beyond `maximumCount` (same-instant ties by id).
+enum DonationLimit {
+    /// The earliest date `maximumAge` keeps at `now` (saturating).
+    static func cutoff(now: Int64, maximumAgeMilliseconds age: Int64) -> Int64 {
+        now.addingSaturating(age == .min ? .max : -age)
+    }
+
+    /// The ids of `donations` (all of one event) that the limit keeps.
+    static func kept(_ donations: [DonationRecord], maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) -> Set<String> {
+        var ordered = donations.sorted { ($0.date, $0.id) < ($1.date, $1.id) }
+        if let age = maximumAgeMilliseconds {
+            let cutoff = cutoff(now: now, maximumAgeMilliseconds: age)
+            ordered.removeAll { $0.date < cutoff }
         }
+        if let limit = maximumCount, ordered.count > Int(clamping: max(0, limit)) {
+            ordered.removeFirst(ordered.count - Int(clamping: max(0, limit)))
+        }
+        return Set(ordered.map(\.id))
     }
 }

@@ -1,6 +1,8 @@
 /// The embedded, persistent default store: one SQLite file in WAL mode with
 /// `synchronous=FULL`, so every acknowledged write survives a crash, and a busy timeout, so
-/// two processes can share the file. Schema changes go through versioned migrations.
+/// several processes can share the file. Every write is one transaction that only adds
+/// records (or applies last-writer-wins to a parameter), so no writer, merge included, can
+/// erase another's acknowledged write. Schema changes go through versioned migrations.
 public final class SQLitePersistence: TipPersistence {
     public let deviceID: String
     public let path: String
@@ -8,6 +10,8 @@ public final class SQLitePersistence: TipPersistence {
 
     /// The schema, one step per version.
     static let migrations = SQLiteMigrations([
+        // 1: donations with (device, sequence) ids; tips' eligibility and per-device display
+        // counters as mutable rows.
         """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE donations(
@@ -28,6 +32,34 @@ public final class SQLitePersistence: TipPersistence {
             count INTEGER NOT NULL, duration_ms INTEGER NOT NULL, first_display INTEGER,
             PRIMARY KEY(tip, device)
         );
+        """,
+        // 2: a tip's displays, invalidations and resets as records with ids, merged by union.
+        // Version-1 state becomes records whose ids are derived from what they replace, so two
+        // copies of one version-1 store migrate to the same records.
+        """
+        CREATE TABLE tip_records(
+            id TEXT PRIMARY KEY, tip TEXT NOT NULL, kind TEXT NOT NULL,
+            stamp_ms INTEGER NOT NULL, stamp_device TEXT NOT NULL,
+            count INTEGER NOT NULL DEFAULT 0, duration_ms INTEGER NOT NULL DEFAULT 0, reason TEXT
+        );
+        CREATE INDEX tip_records_by_tip ON tip_records(tip);
+        INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, reason)
+            SELECT 'v1-invalidation:' || name, name, 'invalidation', invalidation_ms, invalidation_device, invalidation
+            FROM tips WHERE invalidation IS NOT NULL AND invalidation_ms IS NOT NULL;
+        INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device)
+            SELECT 'v1-reset:' || name, name, 'reset', reset_ms, reset_device
+            FROM tips WHERE reset_ms IS NOT NULL;
+        INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms)
+            SELECT 'v1-display:' || c.tip || ':' || c.device, c.tip, 'display',
+                   CASE WHEN t.reset_ms IS NULL THEN coalesce(c.first_display, 0)
+                        ELSE max(coalesce(c.first_display, 0), t.reset_ms + 1) END,
+                   c.device, c.count, c.duration_ms
+            FROM display_counters c LEFT JOIN tips t ON t.name = c.tip
+            WHERE c.epoch_ms IS t.reset_ms AND c.epoch_device IS t.reset_device
+              AND (c.count > 0 OR c.duration_ms > 0);
+        DROP TABLE tips;
+        DROP TABLE display_counters;
+        DELETE FROM meta WHERE key = 'next_sequence';
         """,
     ])
 
@@ -52,149 +84,106 @@ public final class SQLitePersistence: TipPersistence {
             case .sqlite(let sqlite): throw Self.storeError(sqlite)
             }
         }
-        let candidate = newDeviceID ?? Self.randomDeviceID()
+        let candidate = newDeviceID ?? String(RecordID.random().prefix(16))
         deviceID = try Self.run(connection) { session -> String in
             if case .text(let existing) = try session.scalar("SELECT value FROM meta WHERE key = 'device_id'") { return existing }
-            try session.run("INSERT INTO meta(key, value) VALUES ('device_id', ?1)", [.text(candidate)])
-            return candidate
+            // Another process may be creating the same store: decide inside the write lock.
+            return try session.transaction { tx -> String in
+                if case .text(let existing) = try tx.scalar("SELECT value FROM meta WHERE key = 'device_id'") { return existing }
+                try tx.run("INSERT INTO meta(key, value) VALUES ('device_id', ?1)", [.text(candidate)])
+                return candidate
+            }
         }
-    }
-
-    private static func randomDeviceID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let value = generator.next() as UInt64
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     // MARK: - TipPersistence
 
-    public func loadState() throws(TipStoreError) -> StoreSnapshot {
+    public func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
         try Self.run(connection) { session -> StoreSnapshot in
-            var snapshot = StoreSnapshot()
-            try session.query("SELECT name, value, stamp_ms, stamp_device FROM parameters") { rows in
-                while try rows.next() {
-                    guard let value = RuntimeValue(storageText: rows.text(1)) else { continue }
-                    snapshot.parameters[rows.text(0)] = ParameterRecord(
-                        value: value, stamp: Stamp(milliseconds: Int64(rows.int(2)), device: rows.text(3)))
-                }
-            }
-            try session.query("SELECT name, invalidation, invalidation_ms, invalidation_device, reset_ms, reset_device FROM tips") { rows in
-                while try rows.next() {
-                    var record = TipRecord()
-                    if case .text(let reason) = rows.value(1), let reason = InvalidationReason(rawValue: reason) {
-                        record.invalidation = .init(reason: reason, stamp: Stamp(milliseconds: Int64(rows.int(2)), device: rows.text(3)))
+            try session.readTransaction { tx -> StoreSnapshot in
+                var snapshot = StoreSnapshot()
+                try tx.query("SELECT id, event, date, value FROM donations ORDER BY date, id") { rows in
+                    while try rows.next() {
+                        body(DonationRecord(id: rows.text(0), event: rows.text(1), date: Int64(rows.int(2)),
+                                            value: PayloadStorage.decode(rows.text(3)) ?? [:]))
                     }
-                    if case .integer(let ms) = rows.value(4) {
-                        record.reset = Stamp(milliseconds: Int64(ms), device: rows.text(5))
+                }
+                try tx.query("SELECT name, value, stamp_ms, stamp_device FROM parameters") { rows in
+                    while try rows.next() {
+                        guard let value = RuntimeValue(storageText: rows.text(1)) else { continue }
+                        snapshot.parameters[rows.text(0)] = ParameterRecord(
+                            value: value, stamp: Stamp(milliseconds: Int64(rows.int(2)), device: rows.text(3)))
                     }
-                    snapshot.tips[rows.text(0)] = record
                 }
-            }
-            try session.query("SELECT tip, device, epoch_ms, epoch_device, count, duration_ms, first_display FROM display_counters") { rows in
-                while try rows.next() {
-                    var epoch: Stamp?
-                    if case .integer(let ms) = rows.value(2) { epoch = Stamp(milliseconds: Int64(ms), device: rows.text(3)) }
-                    var first: Int64?
-                    if case .integer(let ms) = rows.value(6) { first = Int64(ms) }
-                    let counter = DisplayCounter(epoch: epoch, count: Int64(rows.int(4)), durationMilliseconds: Int64(rows.int(5)), firstDisplay: first)
-                    snapshot.tips[rows.text(0), default: TipRecord()].counters[rows.text(1)] = counter
+                try tx.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM tip_records") { rows in
+                    while try rows.next() {
+                        if let record = Self.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
+                    }
                 }
+                if case .text(let text) = try tx.scalar("SELECT value FROM meta WHERE key = 'latest_first_display'") {
+                    snapshot.latestFirstDisplay = Int64(text)
+                }
+                return snapshot
             }
-            if case .text(let text) = try session.scalar("SELECT value FROM meta WHERE key = 'latest_first_display'") {
-                snapshot.latestFirstDisplay = Int64(text)
-            }
-            return snapshot
         }
     }
 
-    public func forEachDonation(_ body: (DonationRecord) throws -> Void) throws(TipStoreError) {
+    public func append(_ donations: [DonationRecord]) throws(TipStoreError) {
         try Self.run(connection) { session in
-            try session.query("SELECT id, event, date, value FROM donations ORDER BY date, rowid") { rows in
-                while try rows.next() {
-                    let payload = PayloadStorage.decode(rows.text(3)) ?? [:]
-                    try body(DonationRecord(id: rows.text(0), event: rows.text(1), date: Int64(rows.int(2)), value: payload))
-                }
-            }
-        }
-    }
-
-    public func append(_ donations: [PendingDonation]) throws(TipStoreError) -> [DonationRecord] {
-        let device = deviceID
-        return try Self.run(connection) { session in
             try session.transaction { tx in
-                var sequence = 0
-                if case .text(let text) = try tx.scalar("SELECT value FROM meta WHERE key = 'next_sequence'") {
-                    sequence = Int(text) ?? 0
-                }
-                var records: [DonationRecord] = []
-                records.reserveCapacity(donations.count)
-                for donation in donations {
-                    sequence += 1
-                    let record = donation.record(id: "\(device):\(sequence)")
-                    try tx.run("INSERT OR IGNORE INTO donations(id, event, date, value) VALUES (?1, ?2, ?3, ?4)",
-                               [.text(record.id), .text(record.event), .integer(Int(record.date)), .text(PayloadStorage.encode(record.value))])
-                    records.append(record)
-                }
-                try tx.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('next_sequence', ?1)", [.text(String(sequence))])
-                return records
+                for donation in donations { try Self.insert(donation, into: tx) }
             }
         }
     }
 
-    public func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?) throws(TipStoreError) {
+    public func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError) {
         try Self.run(connection) { session in
             try session.transaction { tx in
                 if let age = maximumAgeMilliseconds {
-                    try tx.run("""
-                        DELETE FROM donations WHERE event = ?1
-                          AND date < (SELECT max(date) FROM donations WHERE event = ?1) - ?2
-                        """, [.text(event), .integer(Int(age))])
+                    try tx.run("DELETE FROM donations WHERE event = ?1 AND date < ?2",
+                               [.text(event), .integer(Int(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age)))])
                 }
                 if let limit = maximumCount {
                     try tx.run("""
-                        DELETE FROM donations WHERE rowid IN (
-                          SELECT rowid FROM donations WHERE event = ?1 ORDER BY date DESC, rowid DESC LIMIT -1 OFFSET ?2)
-                        """, [.text(event), .integer(Int(limit))])
+                        DELETE FROM donations WHERE id IN (
+                          SELECT id FROM donations WHERE event = ?1 ORDER BY date DESC, id DESC LIMIT -1 OFFSET ?2)
+                        """, [.text(event), .integer(Int(clamping: max(0, limit)))])
                 }
             }
         }
     }
 
-    public func write(parameter name: String, _ record: ParameterRecord?) throws(TipStoreError) {
-        try Self.run(connection) { session in
-            if let record {
-                try session.run("INSERT OR REPLACE INTO parameters(name, value, stamp_ms, stamp_device) VALUES (?1, ?2, ?3, ?4)",
-                                [.text(name), .text(record.value.storageText), .integer(Int(record.stamp.milliseconds)), .text(record.stamp.device)])
-            } else {
-                try session.run("DELETE FROM parameters WHERE name = ?1", [.text(name)])
-            }
-        }
+    public func write(parameter name: String, _ record: ParameterRecord) throws(TipStoreError) {
+        try Self.run(connection) { session in try Self.write(parameter: name, record, into: session) }
     }
 
-    public func write(tip name: String, _ record: TipRecord, latestFirstDisplay: Int64?) throws(TipStoreError) {
+    public func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError) {
         try Self.run(connection) { session in
             try session.transaction { tx in
-                try Self.insert(tip: name, record, into: tx)
-                try Self.writeLatestFirstDisplay(latestFirstDisplay, into: tx)
+                for record in records { try Self.insert(record, into: tx) }
+                try Self.raiseLatestFirstDisplay(latestFirstDisplay, in: tx)
             }
         }
     }
 
-    public func replace(with snapshot: StoreSnapshot) throws(TipStoreError) {
+    public func merge(_ other: StoreSnapshot) throws(TipStoreError) {
         try Self.run(connection) { session in
             try session.transaction { tx in
-                try tx.execute("DELETE FROM donations; DELETE FROM parameters; DELETE FROM tips; DELETE FROM display_counters")
-                for record in snapshot.donations.values {
-                    try tx.run("INSERT INTO donations(id, event, date, value) VALUES (?1, ?2, ?3, ?4)",
-                               [.text(record.id), .text(record.event), .integer(Int(record.date)), .text(PayloadStorage.encode(record.value))])
-                }
-                for (name, record) in snapshot.parameters {
-                    try tx.run("INSERT INTO parameters(name, value, stamp_ms, stamp_device) VALUES (?1, ?2, ?3, ?4)",
-                               [.text(name), .text(record.value.storageText), .integer(Int(record.stamp.milliseconds)), .text(record.stamp.device)])
-                }
-                for (name, record) in snapshot.tips { try Self.insert(tip: name, record, into: tx) }
-                try Self.writeLatestFirstDisplay(snapshot.latestFirstDisplay, into: tx)
+                for donation in other.donations.values { try Self.insert(donation, into: tx) }
+                for record in other.tipRecords.values { try Self.insert(record, into: tx) }
+                for (name, record) in other.parameters { try Self.write(parameter: name, record, into: tx) }
+                try Self.raiseLatestFirstDisplay(other.latestFirstDisplay, in: tx)
+            }
+        }
+    }
+
+    public func clear() throws(TipStoreError) {
+        try Self.run(connection) { session in
+            try session.transaction { tx in
+                try tx.execute("""
+                    DELETE FROM donations; DELETE FROM parameters; DELETE FROM tip_records;
+                    DELETE FROM meta WHERE key = 'latest_first_display'
+                    """)
             }
         }
     }
@@ -206,37 +195,79 @@ public final class SQLitePersistence: TipPersistence {
         }
     }
 
-    // MARK: - Helpers
+    // MARK: - Rows
 
-    private static func insert(tip name: String, _ record: TipRecord, into session: SQLiteConnection.Session) throws(SQLiteError) {
-        let invalidation = record.invalidation
-        try session.run(
-            "INSERT OR REPLACE INTO tips(name, invalidation, invalidation_ms, invalidation_device, reset_ms, reset_device) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            [.text(name),
-             invalidation.map { .text($0.reason.rawValue) } ?? .null,
-             invalidation.map { .integer(Int($0.stamp.milliseconds)) } ?? .null,
-             invalidation.map { .text($0.stamp.device) } ?? .null,
-             record.reset.map { .integer(Int($0.milliseconds)) } ?? .null,
-             record.reset.map { .text($0.device) } ?? .null])
-        try session.run("DELETE FROM display_counters WHERE tip = ?1", [.text(name)])
-        for (device, counter) in record.counters {
-            try session.run(
-                "INSERT INTO display_counters(tip, device, epoch_ms, epoch_device, count, duration_ms, first_display) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                [.text(name), .text(device),
-                 counter.epoch.map { .integer(Int($0.milliseconds)) } ?? .null,
-                 counter.epoch.map { .text($0.device) } ?? .null,
-                 .integer(Int(counter.count)), .integer(Int(counter.durationMilliseconds)),
-                 counter.firstDisplay.map { .integer(Int($0)) } ?? .null])
+    /// Adds a donation; the same donation already stored is fine (a merge seeing it again),
+    /// another one under its id is a collision.
+    private static func insert(_ donation: DonationRecord, into session: SQLiteConnection.Session) throws {
+        let payload = PayloadStorage.encode(donation.value)
+        try session.run("INSERT INTO donations(id, event, date, value) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO NOTHING",
+                        [.text(donation.id), .text(donation.event), .integer(Int(donation.date)), .text(payload)])
+        guard session.changes == 0 else { return }
+        let same = try session.query("SELECT event, date, value FROM donations WHERE id = ?1", [.text(donation.id)]) { rows in
+            try rows.next() && rows.text(0) == donation.event && Int64(rows.int(1)) == donation.date
+                && PayloadStorage.decode(rows.text(2)) == donation.value
+        }
+        if !same { throw TipStoreError.collision("donation", id: donation.id) }
+    }
+
+    private static func insert(_ record: TipEventRecord, into session: SQLiteConnection.Session) throws {
+        let (kind, count, milliseconds, reason) = columns(of: record.kind)
+        try session.run("""
+            INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(id) DO NOTHING
+            """, [.text(record.id), .text(record.tip), .text(kind), .integer(Int(record.stamp.milliseconds)),
+                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null])
+        guard session.changes == 0 else { return }
+        let stored = try session.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM tip_records WHERE id = ?1",
+                                       [.text(record.id)]) { rows in try rows.next() ? tipRecord(rows) : nil }
+        if stored != record { throw TipStoreError.collision("tip record", id: record.id) }
+    }
+
+    private static func write(parameter name: String, _ record: ParameterRecord, into session: SQLiteConnection.Session) throws {
+        // Last writer wins, by the same order as `ParameterRecord.later`.
+        try session.run("""
+            INSERT INTO parameters(name, value, stamp_ms, stamp_device) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT(name) DO UPDATE SET value = excluded.value, stamp_ms = excluded.stamp_ms, stamp_device = excluded.stamp_device
+            WHERE (excluded.stamp_ms, excluded.stamp_device, CAST(excluded.value AS BLOB))
+                > (parameters.stamp_ms, parameters.stamp_device, CAST(parameters.value AS BLOB))
+            """, [.text(name), .text(record.value.storageText), .integer(Int(record.stamp.milliseconds)), .text(record.stamp.device)])
+    }
+
+    private static func raiseLatestFirstDisplay(_ value: Int64?, in session: SQLiteConnection.Session) throws {
+        guard let value else { return }
+        try session.run("""
+            INSERT INTO meta(key, value) VALUES ('latest_first_display', ?1)
+            ON CONFLICT(key) DO UPDATE SET value = excluded.value
+            WHERE CAST(excluded.value AS INTEGER) > CAST(meta.value AS INTEGER)
+            """, [.text(String(value))])
+    }
+
+    private static func columns(of kind: TipEventRecord.Kind) -> (String, Int64, Int64, String?) {
+        switch kind {
+        case .display(let count, let milliseconds): return ("display", count, milliseconds, nil)
+        case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue)
+        case .reset: return ("reset", 0, 0, nil)
         }
     }
 
-    private static func writeLatestFirstDisplay(_ value: Int64?, into session: SQLiteConnection.Session) throws(SQLiteError) {
-        if let value {
-            try session.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('latest_first_display', ?1)", [.text(String(value))])
-        } else {
-            try session.run("DELETE FROM meta WHERE key = 'latest_first_display'")
+    /// The record in the current row of `SELECT id, tip, kind, stamp_ms, stamp_device, count,
+    /// duration_ms, reason`; nil for a kind or reason this version does not know (kept, unused).
+    private static func tipRecord(_ rows: SQLiteConnection.Rows) -> TipEventRecord? {
+        let kind: TipEventRecord.Kind
+        switch rows.text(2) {
+        case "display": kind = .display(count: Int64(rows.int(5)), milliseconds: Int64(rows.int(6)))
+        case "invalidation":
+            guard let reason = InvalidationReason(rawValue: rows.text(7)) else { return nil }
+            kind = .invalidation(reason)
+        case "reset": kind = .reset
+        default: return nil
         }
+        return TipEventRecord(id: rows.text(0), tip: rows.text(1),
+                              stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)), kind: kind)
     }
+
+    // MARK: - Errors
 
     /// Runs `body` on the connection, turning SQLite failures into store errors.
     private static func run<T>(_ connection: SQLiteConnection, _ body: (SQLiteConnection.Session) throws -> T) throws(TipStoreError) -> T {

@@ -1,32 +1,38 @@
 /// Where a runtime keeps its state between launches. Every write returns only once it is
-/// durable (for SQLite: committed with `synchronous=FULL`), so an acknowledged donation
-/// survives a crash.
+/// durable (for SQLite: committed with `synchronous=FULL`), so an acknowledged write survives
+/// a crash; writes only add records or apply last-writer-wins, so no write of one process can
+/// erase another's (SPEC §6, "Nothing acknowledged is lost").
 public protocol TipPersistence: AnyObject, Sendable {
-    /// This store's device id: stamps writes and names its donations.
+    /// This store's device id: stamps writes.
     var deviceID: String { get }
-    /// Parameters, tips and the latest first display: everything but the donations.
-    func loadState() throws(TipStoreError) -> StoreSnapshot
-    /// Every donation, oldest first (same-instant donations in the order they were stored).
-    func forEachDonation(_ body: (DonationRecord) throws -> Void) throws(TipStoreError)
-    /// Appends new donations in one transaction, giving each an id (`DEVICE:SEQUENCE`, the
-    /// sequence never reused) and returning the stored records.
-    func append(_ donations: [PendingDonation]) throws(TipStoreError) -> [DonationRecord]
-    /// Applies an event's `donationLimit`: deletes donations older than `maximumAge` before
-    /// the event's newest donation, then the oldest beyond `maximumCount` (the same rule as
-    /// `InMemoryDonationStore`).
-    func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?) throws(TipStoreError)
-    func write(parameter name: String, _ record: ParameterRecord?) throws(TipStoreError)
-    func write(tip name: String, _ record: TipRecord, latestFirstDisplay: Int64?) throws(TipStoreError)
-    /// Replaces everything (a merge result, or an empty snapshot for `resetDatastore`).
-    func replace(with snapshot: StoreSnapshot) throws(TipStoreError)
+    /// Reads everything stored as one consistent state: hands the donations to `body` one by
+    /// one, oldest first (same-instant ones by id), and returns the rest (a snapshot without
+    /// donations).
+    func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot
+    /// Adds new donations in one transaction. An id already stored is a collision error, and
+    /// then nothing is added.
+    func append(_ donations: [DonationRecord]) throws(TipStoreError)
+    /// Applies an event's `donationLimit`: deletes its donations dated before `now` minus
+    /// `maximumAge`, then the oldest beyond `maximumCount`.
+    func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError)
+    /// Stores a parameter's value unless the store holds a later write (last writer wins).
+    func write(parameter name: String, _ record: ParameterRecord) throws(TipStoreError)
+    /// Adds tip records (displays, invalidations, resets) and raises the latest first display
+    /// to `latestFirstDisplay`, in one transaction.
+    func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError)
+    /// Merges another store's snapshot into this one in one transaction: adds the records it
+    /// lacks and applies last-writer-wins to parameters; nothing stored is removed. A
+    /// collision (one id, two different records) is an error, and then nothing changes.
+    func merge(_ other: StoreSnapshot) throws(TipStoreError)
+    /// Removes everything (`resetDatastore`).
+    func clear() throws(TipStoreError)
 }
 
 extension TipPersistence {
-    /// Everything stored, donations included (for export and merge).
+    /// Everything stored, donations included, as one consistent state.
     public func load() throws(TipStoreError) -> StoreSnapshot {
-        var snapshot = try loadState()
         var donations: [String: DonationRecord] = [:]
-        try forEachDonation { donations[$0.id] = $0 }
+        var snapshot = try read { donations[$0.id] = $0 }
         snapshot.donations = donations
         return snapshot
     }
@@ -43,6 +49,8 @@ public struct TipStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case locked
         /// Written by a newer tipc.
         case newerSchema
+        /// Two different records share an id (nothing was written).
+        case collision
         /// Any other I/O failure.
         case io
     }
@@ -72,8 +80,8 @@ public struct PendingDonation: Sendable, Hashable {
 }
 
 extension PendingDonation {
-    /// The stored form under `id`.
-    public func record(id: String) -> DonationRecord {
-        DonationRecord(id: id, event: event, date: date, value: value)
+    /// The stored form, under a new random id.
+    public func record() -> DonationRecord {
+        DonationRecord(id: RecordID.random(), event: event, date: date, value: value)
     }
 }

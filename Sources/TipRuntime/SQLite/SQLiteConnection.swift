@@ -78,7 +78,17 @@ public final class SQLiteConnection: @unchecked Sendable {
         /// Runs `body` in one transaction (`BEGIN IMMEDIATE`), committed if it returns and rolled
         /// back if it throws.
         public func transaction<T>(_ body: (Session) throws -> T) throws -> T {
-            try run("BEGIN IMMEDIATE")
+            try inTransaction("BEGIN IMMEDIATE", body)
+        }
+
+        /// Runs `body`'s reads in one transaction (`BEGIN`), so they see one consistent state
+        /// while other connections write.
+        public func readTransaction<T>(_ body: (Session) throws -> T) throws -> T {
+            try inTransaction("BEGIN", body)
+        }
+
+        private func inTransaction<T>(_ begin: String, _ body: (Session) throws -> T) throws -> T {
+            try run(begin)
             do {
                 let result = try body(self)
                 try run("COMMIT")

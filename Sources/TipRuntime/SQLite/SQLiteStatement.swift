@@ -43,7 +43,14 @@ final class SQLiteStatement {
             case .integer(let int): code = sqlite3_bind_int64(handle, index, Int64(int))
             case .real(let double): code = sqlite3_bind_double(handle, index, double)
             case .text(let text):
-                code = sqlite3_bind_text(handle, index, text, -1, SQLiteStatement.transient)
+                // By byte length, so a U+0000 inside the text is kept.
+                var text = text
+                code = text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { chars in
+                        guard let start = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, SQLiteStatement.transient) }
+                        return sqlite3_bind_text(handle, index, start, Int32(chars.count), SQLiteStatement.transient)
+                    }
+                }
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes { buffer in
                     sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), SQLiteStatement.transient)

@@ -23,8 +23,21 @@ public struct Stamp: Sendable, Hashable, Comparable, Codable {
     }
 }
 
-/// One donated event, as stored and synced. Ids are unique across devices (the donating
-/// device's id and a sequence number).
+/// Identities of stored records: 128 random bits as 32 lowercase hex digits, so two copies of
+/// one store (a restored backup) never give two different records the same id.
+public enum RecordID {
+    public static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return hex(generator.next() as UInt64) + hex(generator.next() as UInt64)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// One donated event, as stored and synced. Its id is unique across devices and copies.
 public struct DonationRecord: Sendable, Hashable {
     public var id: String
     public var event: String
@@ -52,68 +65,94 @@ public struct ParameterRecord: Sendable, Hashable {
     }
 }
 
-/// One device's display counter for a tip, counting since the reset `epoch` (nil: since the
-/// tip was first known).
-public struct DisplayCounter: Sendable, Hashable {
-    public var epoch: Stamp?
-    public var count: Int64
-    public var durationMilliseconds: Int64
-    /// When this device first displayed the tip in this epoch.
-    public var firstDisplay: Int64?
+/// One thing that happened to a tip: a display, an invalidation or a reset of its eligibility.
+/// Records are never changed or removed (but by `resetDatastore`); a tip's state is derived
+/// from them (`TipHistory`), so merging two stores is the union of their records.
+public struct TipEventRecord: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// `count` displays (1, or 0 for more time on screen of a display already counted) and
+        /// the milliseconds on screen.
+        case display(count: Int64, milliseconds: Int64)
+        case invalidation(InvalidationReason)
+        /// `resetEligibility`: the records stamped before it no longer count.
+        case reset
+    }
 
-    public init(epoch: Stamp?, count: Int64 = 0, durationMilliseconds: Int64 = 0, firstDisplay: Int64? = nil) {
-        self.epoch = epoch
-        self.count = count
-        self.durationMilliseconds = durationMilliseconds
-        self.firstDisplay = firstDisplay
+    public var id: String
+    public var tip: String
+    public var stamp: Stamp
+    public var kind: Kind
+
+    public init(id: String = RecordID.random(), tip: String, stamp: Stamp, kind: Kind) {
+        self.id = id
+        self.tip = tip
+        self.stamp = stamp
+        self.kind = kind
+    }
+
+    /// The order of records in a tip's history: by stamp, then id (a total order).
+    static func precedes(_ a: TipEventRecord, _ b: TipEventRecord) -> Bool {
+        a.stamp != b.stamp ? a.stamp < b.stamp : a.id < b.id
     }
 }
 
-/// The persisted state of one tip: its eligibility and its display counters per device.
-public struct TipRecord: Sendable, Hashable {
-    /// The latest invalidation, if any.
-    public var invalidation: Invalidation?
-    /// The latest `resetEligibility`, if any; an invalidation older than it no longer counts.
-    public var reset: Stamp?
-    /// Per device id.
-    public var counters: [String: DisplayCounter]
+/// A tip's state as derived from its records: eligibility since the latest reset, and the
+/// displays and time on screen since then, over every device.
+public struct TipHistory: Sendable, Hashable {
+    /// The tip's records, in their order (`TipEventRecord.precedes`).
+    public private(set) var records: [TipEventRecord] = []
 
-    public struct Invalidation: Sendable, Hashable {
-        public var reason: InvalidationReason
-        public var stamp: Stamp
-
-        public init(reason: InvalidationReason, stamp: Stamp) {
-            self.reason = reason
-            self.stamp = stamp
-        }
+    public init(records: [TipEventRecord] = []) {
+        for record in records { add(record) }
     }
 
-    public init(invalidation: Invalidation? = nil, reset: Stamp? = nil, counters: [String: DisplayCounter] = [:]) {
-        self.invalidation = invalidation
-        self.reset = reset
-        self.counters = counters
+    /// Adds a record in its place in the order (usually the end: a new record is the latest).
+    public mutating func add(_ record: TipEventRecord) {
+        var position = records.endIndex
+        while position > records.startIndex, TipEventRecord.precedes(record, records[position - 1]) { position -= 1 }
+        records.insert(record, at: position)
     }
 
-    /// The reason the tip is invalidated now, or nil when it is eligible.
+    /// The records since the latest reset.
+    public var current: ArraySlice<TipEventRecord> {
+        guard let reset = records.lastIndex(where: { $0.kind == .reset }) else { return records[...] }
+        return records[(reset + 1)...]
+    }
+
+    /// The reason the tip is invalidated now (the first invalidation since the latest reset),
+    /// or nil when it is eligible.
     public var currentInvalidation: InvalidationReason? {
-        guard let invalidation else { return nil }
-        if let reset, reset > invalidation.stamp { return nil }
-        return invalidation.reason
-    }
-
-    /// Counters of the current epoch (since the latest reset), from every device.
-    public var currentCounters: some Sequence<DisplayCounter> {
-        counters.values.lazy.filter { $0.epoch == self.reset }
+        for record in current {
+            if case .invalidation(let reason) = record.kind { return reason }
+        }
+        return nil
     }
 
     /// Displays since the latest reset, all devices together.
-    public var displayCount: Int64 { currentCounters.reduce(0) { $0 &+ $1.count } }
+    public var displayCount: Int64 {
+        current.reduce(0) { total, record in
+            if case .display(let count, _) = record.kind { return total.addingSaturating(count) }
+            return total
+        }
+    }
 
-    /// Milliseconds on screen since the latest reset, all devices together.
-    public var displayDurationMilliseconds: Int64 { currentCounters.reduce(0) { $0 &+ $1.durationMilliseconds } }
+    /// Milliseconds on screen since the latest reset, all devices together; saturates at
+    /// `Int64.max` rather than wrapping.
+    public var displayDurationMilliseconds: Int64 {
+        current.reduce(0) { total, record in
+            if case .display(_, let milliseconds) = record.kind { return total.addingSaturating(milliseconds) }
+            return total
+        }
+    }
+}
 
-    /// The earliest first display since the latest reset, on any device.
-    public var firstDisplay: Int64? { currentCounters.compactMap(\.firstDisplay).min() }
+extension Int64 {
+    /// `self + other`, clamped to the representable range.
+    public func addingSaturating(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
+    }
 }
 
 /// Everything a store holds, as one value: what `export` prints, what sync exchanges and what
@@ -123,19 +162,26 @@ public struct StoreSnapshot: Sendable, Hashable {
     public var donations: [String: DonationRecord]
     /// By parameter name (transient parameters are not persisted).
     public var parameters: [String: ParameterRecord]
-    /// By tip name.
-    public var tips: [String: TipRecord]
+    /// Displays, invalidations and resets of tips, by record id.
+    public var tipRecords: [String: TipEventRecord]
     /// The latest first display of any tip that does not ignore the display frequency: the
     /// frequency gap runs from it.
     public var latestFirstDisplay: Int64?
 
     public init(donations: [String: DonationRecord] = [:], parameters: [String: ParameterRecord] = [:],
-                tips: [String: TipRecord] = [:], latestFirstDisplay: Int64? = nil) {
+                tipRecords: [String: TipEventRecord] = [:], latestFirstDisplay: Int64? = nil) {
         self.donations = donations
         self.parameters = parameters
-        self.tips = tips
+        self.tipRecords = tipRecords
         self.latestFirstDisplay = latestFirstDisplay
     }
 
     public static let empty = StoreSnapshot()
+
+    /// The history of every tip that has records, by tip name.
+    public var histories: [String: TipHistory] {
+        var result: [String: TipHistory] = [:]
+        for record in tipRecords.values { result[record.tip, default: TipHistory()].add(record) }
+        return result
+    }
 }

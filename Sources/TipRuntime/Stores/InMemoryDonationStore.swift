@@ -85,31 +85,30 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
         return low
     }
 
-    /// Removes the donations that `donationLimit` no longer allows: those older than
-    /// `maximumAge` before the newest donation, then the oldest beyond `maximumCount`.
-    private mutating func trim(event: Int) {
+    /// Applies `donationLimit` at `now`: removes the donations dated before `now` minus
+    /// `maximumAge` (never relative to the newest donation: one dated in the future trims
+    /// nothing), then the oldest beyond `maximumCount`. A donation applies the count alone.
+    public mutating func trim(event: Int, now: Int64) {
+        trim(event: event, now: Optional(now))
+    }
+
+    private mutating func trim(event: Int, now: Int64? = nil) {
         let declaration = events[event]
-        let drop = Self.trimCount(storage[event].columns.timestamps, declaration)
+        let timestamps = storage[event].columns.timestamps
+        var drop = 0
+        if let age = declaration.maximumAgeMilliseconds, let now {
+            let cutoff = DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age)
+            drop = cutoff == .min ? 0 : Self.insertionPoint(timestamps, cutoff - 1)
+        }
+        if let limit = declaration.maximumCount, timestamps.count - drop > Int(clamping: max(0, limit)) {
+            drop = timestamps.count - Int(clamping: max(0, limit))
+        }
         guard drop > 0 else { return }
         storage[event].columns.timestamps.removeFirst(drop)
         storage[event].sequences.removeFirst(drop)
         for index in storage[event].columns.fields.indices {
             storage[event].columns.fields[index].slots.removeFirst(drop)
         }
-    }
-
-    private static func trimCount(_ timestamps: [Int64], _ declaration: PackEvent) -> Int {
-        var drop = 0
-        if let age = declaration.maximumAgeMilliseconds, let newest = timestamps.last {
-            let (oldest, overflow) = newest.subtractingReportingOverflow(age)
-            if !overflow {
-                while drop < timestamps.count && timestamps[drop] < oldest { drop += 1 }
-            }
-        }
-        if let limit = declaration.maximumCount, timestamps.count - drop > Int(clamping: limit) {
-            drop = timestamps.count - Int(clamping: max(0, limit))
-        }
-        return drop
     }
 
     private mutating func slot(for value: RuntimeValue, event: Int, field: Int) -> Int64 {

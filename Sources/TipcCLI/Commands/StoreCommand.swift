@@ -152,10 +152,16 @@ public enum StoreCommand: TipcCommand {
             }
             return .object(members)
         }
-        let parameters = snapshot.parameters.sorted { $0.key < $1.key }.map { ($0.key, ValueText.json($0.value.value)) }
+        // Only values this pack can read: a store outlives its pack, and a value stored under
+        // another pack's type is kept in the store but never shown as this one's.
+        let parameters = center.pack.parameters.compactMap { declaration -> (String, JSONValue)? in
+            guard let record = snapshot.parameters[declaration.name], declaration.accepts(record.value) else { return nil }
+            return (declaration.name, ValueText.json(record.value))
+        }.sorted { $0.0 < $1.0 }
+        let histories = snapshot.histories
         var tips: [(String, JSONValue)] = []
         for tip in center.pack.tips.map(\.name) {
-            let record = snapshot.tips[tip] ?? TipRecord()
+            let record = histories[tip] ?? TipHistory()
             tips.append((tip, .object([
                 ("status", .string(try center.status(of: tip).description)),
                 ("displayCount", .integer(Int(record.displayCount))),

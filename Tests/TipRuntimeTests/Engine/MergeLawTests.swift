@@ -1,8 +1,10 @@
+import Foundation
 import Testing
 @testable import TipRuntime
 
-/// Random store states over a few devices, tips and parameters, with overlapping donation ids
-/// and colliding stamps, as replicas of one user's data would have.
+/// Random replicas of one user's store: every record comes from one universe (an id always
+/// names the same record on every replica, as copies of a store share records), each replica
+/// holds a random subset of it, and parameters collide on stamps, as copies of one device do.
 enum RandomSnapshots {
     static let devices = ["a", "b", "c"]
 
@@ -10,32 +12,35 @@ enum RandomSnapshots {
         Stamp(milliseconds: Int64.random(in: 0..<20, using: &g), device: devices.randomElement(using: &g)!)
     }
 
-    static func snapshot(_ g: inout SeededGenerator) -> StoreSnapshot {
-        var snapshot = StoreSnapshot()
-        for _ in 0..<Int.random(in: 0..<12, using: &g) {
-            let device = devices.randomElement(using: &g)!
-            let sequence = Int.random(in: 0..<8, using: &g)
-            // A donation id always names the same donation on every replica.
-            let record = DonationRecord(id: "\(device):\(sequence)", event: "e\(sequence % 3)", date: Int64(sequence * 1000),
-                                        value: sequence % 2 == 0 ? ["n": .int(Int64(sequence))] : [:])
-            snapshot.donations[record.id] = record
+    struct Universe {
+        var donations: [DonationRecord] = []
+        var tipRecords: [TipEventRecord] = []
+    }
+
+    static func universe(_ g: inout SeededGenerator) -> Universe {
+        var universe = Universe()
+        for index in 0..<16 {
+            universe.donations.append(DonationRecord(id: "d\(index)", event: "e\(index % 3)", date: Int64.random(in: 0..<8, using: &g) * 1000,
+                                                     value: index % 2 == 0 ? ["n": .int(Int64(index))] : [:]))
         }
+        for index in 0..<16 {
+            let kind: TipEventRecord.Kind
+            switch Int.random(in: 0..<3, using: &g) {
+            case 0: kind = .display(count: Int64.random(in: 0...1, using: &g), milliseconds: Int64.random(in: 0..<5, using: &g) * 1000)
+            case 1: kind = .invalidation(InvalidationReason.allCases.randomElement(using: &g)!)
+            default: kind = .reset
+            }
+            universe.tipRecords.append(TipEventRecord(id: "r\(index)", tip: ["t1", "t2"].randomElement(using: &g)!, stamp: stamp(&g), kind: kind))
+        }
+        return universe
+    }
+
+    static func snapshot(_ universe: Universe, _ g: inout SeededGenerator) -> StoreSnapshot {
+        var snapshot = StoreSnapshot()
+        for donation in universe.donations where Bool.random(using: &g) { snapshot.donations[donation.id] = donation }
+        for record in universe.tipRecords where Bool.random(using: &g) { snapshot.tipRecords[record.id] = record }
         for name in ["p", "q"] where Bool.random(using: &g) {
             snapshot.parameters[name] = ParameterRecord(value: .int(Int64.random(in: 0..<3, using: &g)), stamp: stamp(&g))
-        }
-        for name in ["t1", "t2"] where Bool.random(using: &g) {
-            var record = TipRecord()
-            if Bool.random(using: &g) {
-                record.invalidation = .init(reason: InvalidationReason.allCases.randomElement(using: &g)!, stamp: stamp(&g))
-            }
-            if Bool.random(using: &g) { record.reset = stamp(&g) }
-            for device in devices where Bool.random(using: &g) {
-                record.counters[device] = DisplayCounter(
-                    epoch: Bool.random(using: &g) ? stamp(&g) : nil, count: Int64.random(in: 0..<5, using: &g),
-                    durationMilliseconds: Int64.random(in: 0..<5, using: &g) * 1000,
-                    firstDisplay: Bool.random(using: &g) ? Int64.random(in: 0..<10, using: &g) : nil)
-            }
-            snapshot.tips[name] = record
         }
         if Bool.random(using: &g) { snapshot.latestFirstDisplay = Int64.random(in: 0..<10, using: &g) }
         return snapshot
@@ -46,48 +51,67 @@ enum RandomSnapshots {
 struct MergeLawTests {
     static let cases = 2_000
 
-    @Test func mergeIsCommutativeAssociativeAndIdempotent() {
+    @Test func mergeIsCommutativeAssociativeAndIdempotent() throws {
         var g = SeededGenerator(seed: 20_261_129)
         for _ in 0..<Self.cases {
-            let a = RandomSnapshots.snapshot(&g), b = RandomSnapshots.snapshot(&g), c = RandomSnapshots.snapshot(&g)
-            #expect(a.merged(with: b) == b.merged(with: a))
-            #expect(a.merged(with: b).merged(with: c) == a.merged(with: b.merged(with: c)))
-            #expect(a.merged(with: a) == a)
-            #expect(a.merged(with: b).merged(with: b) == a.merged(with: b))
+            let universe = RandomSnapshots.universe(&g)
+            let a = RandomSnapshots.snapshot(universe, &g), b = RandomSnapshots.snapshot(universe, &g)
+            let c = RandomSnapshots.snapshot(universe, &g)
+            #expect(try a.merged(with: b) == b.merged(with: a))
+            #expect(try a.merged(with: b).merged(with: c) == a.merged(with: b.merged(with: c)))
+            #expect(try a.merged(with: a) == a)
+            #expect(try a.merged(with: b).merged(with: b) == a.merged(with: b))
+            // Derived state agrees whichever way round.
+            #expect(try a.merged(with: b).histories == b.merged(with: a).histories)
         }
     }
 
-    @Test func noDonationIsEverLost() {
+    @Test func noRecordIsEverLost() throws {
         var g = SeededGenerator(seed: 7)
         for _ in 0..<Self.cases {
-            let a = RandomSnapshots.snapshot(&g), b = RandomSnapshots.snapshot(&g)
-            let merged = a.merged(with: b)
+            let universe = RandomSnapshots.universe(&g)
+            let a = RandomSnapshots.snapshot(universe, &g), b = RandomSnapshots.snapshot(universe, &g)
+            let merged = try a.merged(with: b)
             #expect(Set(merged.donations.keys) == Set(a.donations.keys).union(b.donations.keys))
+            #expect(Set(merged.tipRecords.keys) == Set(a.tipRecords.keys).union(b.tipRecords.keys))
         }
     }
 
-    @Test func displayCountsAddUpAcrossDevicesAndCopiesOfOneCounterTakeTheLarger() {
-        let reset = Stamp(milliseconds: 5, device: "a")
-        var onA = TipRecord(reset: reset)
-        onA.counters["a"] = DisplayCounter(epoch: reset, count: 2)
-        var onB = TipRecord(reset: reset)
-        onB.counters["b"] = DisplayCounter(epoch: reset, count: 3)
-        var staleCopyOfA = TipRecord(reset: reset)
-        staleCopyOfA.counters["a"] = DisplayCounter(epoch: reset, count: 1)
-        let merged = onA.merged(with: onB).merged(with: staleCopyOfA)
-        #expect(merged.displayCount == 5)
-        // Counters from before the latest reset no longer count.
-        var older = TipRecord()
-        older.counters["c"] = DisplayCounter(epoch: nil, count: 9)
-        #expect(merged.merged(with: older).displayCount == 5)
+    @Test func twoRecordsUnderOneIdAreACollisionNotAChoice() {
+        let mine = StoreSnapshot(donations: ["x": DonationRecord(id: "x", event: "e", date: 1)])
+        let theirs = StoreSnapshot(donations: ["x": DonationRecord(id: "x", event: "e", date: 2)])
+        #expect(throws: TipStoreError.self) { try mine.merged(with: theirs) }
+        let stamp = Stamp(milliseconds: 1, device: "a")
+        let display = StoreSnapshot(tipRecords: ["r": TipEventRecord(id: "r", tip: "t", stamp: stamp, kind: .display(count: 1, milliseconds: 0))])
+        let reset = StoreSnapshot(tipRecords: ["r": TipEventRecord(id: "r", tip: "t", stamp: stamp, kind: .reset)])
+        #expect(throws: TipStoreError.self) { try display.merged(with: reset) }
     }
 
-    @Test func eligibilityIsLastWriterWins() {
-        let invalidated = TipRecord(invalidation: .init(reason: .tipClosed, stamp: Stamp(milliseconds: 10, device: "a")))
-        let resetLater = TipRecord(reset: Stamp(milliseconds: 11, device: "b"))
-        #expect(invalidated.merged(with: resetLater).currentInvalidation == nil)
-        let resetEarlier = TipRecord(reset: Stamp(milliseconds: 9, device: "b"))
-        #expect(invalidated.merged(with: resetEarlier).currentInvalidation == .tipClosed)
+    @Test func displaysAddUpAcrossDevicesAndCopiesSinceTheLatestReset() {
+        func record(_ ms: Int64, _ device: String, _ kind: TipEventRecord.Kind) -> TipEventRecord {
+            TipEventRecord(tip: "t", stamp: Stamp(milliseconds: ms, device: device), kind: kind)
+        }
+        // Two copies of device a (same device id, same instant) and device b, after a reset.
+        let history = TipHistory(records: [
+            record(1, "c", .display(count: 4, milliseconds: 0)),
+            record(5, "a", .reset),
+            record(6, "a", .display(count: 1, milliseconds: 1000)),
+            record(6, "a", .display(count: 1, milliseconds: 1000)),
+            record(7, "b", .display(count: 1, milliseconds: 500)),
+            record(8, "b", .display(count: 0, milliseconds: Int64.max)),
+        ])
+        #expect(history.displayCount == 3, "displays before the latest reset no longer count")
+        #expect(history.displayDurationMilliseconds == Int64.max, "saturates instead of wrapping")
+    }
+
+    @Test func eligibilityFollowsTheLatestResetAndKeepsTheFirstReason() {
+        func record(_ ms: Int64, _ kind: TipEventRecord.Kind) -> TipEventRecord {
+            TipEventRecord(tip: "t", stamp: Stamp(milliseconds: ms, device: "a"), kind: kind)
+        }
+        let closed = record(10, .invalidation(.tipClosed))
+        #expect(TipHistory(records: [closed, record(11, .reset)]).currentInvalidation == nil)
+        #expect(TipHistory(records: [closed, record(9, .reset)]).currentInvalidation == .tipClosed)
+        #expect(TipHistory(records: [record(12, .invalidation(.actionPerformed)), closed]).currentInvalidation == .tipClosed)
     }
 
     @Test func runtimesOnTwoSQLiteStoresSyncByMerging() throws {

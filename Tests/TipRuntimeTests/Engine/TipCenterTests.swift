@@ -274,16 +274,26 @@ struct PersistenceSemanticsTests {
     @Test(arguments: ["memory", "sqlite"])
     func donationLimitsTrimTheOldestInMemoryAndInTheStore(_ kind: String) throws {
         let persistence: any TipPersistence = kind == "memory" ? MemoryPersistence(deviceID: "d") : try SQLitePersistence(path: temporaryDatabasePath())
-        let center = try makeCenter(Self.source, persistence: persistence)
+        let clock = ManualClock(now: testStart)
+        let center = try makeCenter(Self.source, clock: clock, persistence: persistence)
         for item in 1...5 { try center.donate("viewed", value: ["itemID": .int(Int64(item))], at: testStart + Int64(item)) }
         #expect(center.donationCount(of: "viewed") == 3)
         let kept = try persistence.load().donations.values.filter { $0.event == "viewed" }.compactMap { $0.value["itemID"] }
         #expect(Set(kept) == [.int(3), .int(4), .int(5)])
 
         try center.donate("opened", at: testStart)
+        // Dated a day ahead (a device with a wrong clock): the age counts from now, so it
+        // trims nothing.
         try center.donate("opened", at: testStart + oneDay + 1)
+        #expect(center.donationCount(of: "opened") == 2)
+        #expect(try persistence.load().donations.values.filter { $0.event == "opened" }.count == 2)
+        // A day later the first is past `maximumAge`: gone from the rules at once, and from
+        // the store with the next donation.
+        clock.advance(by: oneDay + 1)
         #expect(center.donationCount(of: "opened") == 1)
-        #expect(try persistence.load().donations.values.filter { $0.event == "opened" }.count == 1)
+        try center.donate("opened")
+        #expect(try persistence.load().donations.values.filter { $0.event == "opened" }.count == 2)
+        #expect(center.donationCount(of: "opened") == 2)
         #expect(try makeCenter(Self.source, persistence: persistence).donationCount(of: "viewed") == 3)
     }
 
