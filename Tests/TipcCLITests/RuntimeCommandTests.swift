@@ -143,6 +143,22 @@ struct StoreExplainCommandTests {
         #expect(merged.stdout.contains("2 donations"))
     }
 
+    @Test func exportShowsOnlyValuesThePackCanRead() throws {
+        let folder = try TemporaryFolder()
+        let old = try folder.write("old.tips", "tipkit 1\nparam isSignedIn: Int = 0\nparam name: String = \"\"\n")
+        let new = try folder.write("new.tips", "tipkit 1\nparam isSignedIn: Bool = false\nparam name: String = \"\"\n")
+        let db = folder.path + "/tips.sqlite"
+        #expect(Invocation(["store", "--db", db, "--manifest", old, "set", "isSignedIn", "7"]).status == 0)
+        #expect(Invocation(["store", "--db", db, "--manifest", old, "set", "name", "Ada"]).status == 0)
+        let export = Invocation(["store", "--db", db, "--manifest", new, "export"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
+        let parameters = try #require(json["parameters"] as? [String: Any])
+        #expect(parameters["isSignedIn"] == nil, "an Int stored under a Bool parameter is never shown as its value")
+        #expect(parameters["name"] as? String == "Ada")
+        // The value is kept: the old pack still reads it.
+        #expect(Invocation(["store", "--db", db, "--manifest", old, "export"]).stdout.contains("\"isSignedIn\": 7"))
+    }
+
     @Test func aCorruptStoreIsATypedErrorNotACrash() throws {
         let folder = try TemporaryFolder()
         let manifest = try folder.write("app.tips", Self.manifest)
