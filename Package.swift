@@ -11,20 +11,23 @@ let package = Package(
         .executable(name: "tipc", targets: ["tipc"]),
         .executable(name: "tipc-bench", targets: ["tipc-bench"]),
         .library(name: "TipRuntime", targets: ["TipRuntime"]),
+        .library(name: "TipRuntimeSQLite", targets: ["TipRuntimeSQLite"]),
         .library(name: "TipcCompiler", targets: ["TipcCompiler"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        // Runtime half: must never depend on the compiler half or on libyaml.
-        .target(name: "TipRuntime", dependencies: ["CSQLite"]),
+        // Runtime half: must never depend on the compiler half or on libyaml. The SQLite store
+        // is a module of its own, so an app that keeps tips in memory links no SQLite.
+        .target(name: "TipRuntime"),
+        .target(name: "TipRuntimeSQLite", dependencies: ["TipRuntime", "CSQLite"]),
 
         // Compiler half.
         .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime"]),
-        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime"]),
+        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "CYAML"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; each target is one file whose `@main`
@@ -36,8 +39,8 @@ let package = Package(
         .executableTarget(name: "FuzzPackMutation", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/FuzzPackMutation"),
 
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
-        .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler"], exclude: ["Fixtures"]),
+        .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

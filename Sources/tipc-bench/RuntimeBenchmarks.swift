@@ -5,6 +5,7 @@ import Foundation
 #endif
 import TipcCompiler
 import TipRuntime
+import TipRuntimeSQLite
 
 /// The runtime on SQLite: durable donations, opening a large store, and evaluating every tip,
 /// each beside its floor (raw SQLite doing the same I/O; the same runtime in memory).

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Testing
 @testable import TipRuntime
+@testable import TipRuntimeSQLite
 
 /// A fresh database path in a temporary folder.
 func temporaryDatabasePath(_ name: String = "store") -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TipRuntime
+import TipRuntimeSQLite
 
 /// A child process donates in a loop and is killed with SIGKILL at a random moment; every
 /// donation it acknowledged (printed after the commit) must be in the store, and the file must

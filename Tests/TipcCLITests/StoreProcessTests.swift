@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TipRuntime
+import TipRuntimeSQLite
 
 /// Real `tipc` processes on one SQLite store at once: donors, merges and creators. Every write
 /// a process acknowledged (printed after its commit) must be in the store afterwards, once.

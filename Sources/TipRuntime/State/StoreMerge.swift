@@ -50,7 +50,7 @@ extension ParameterRecord {
 
 extension TipStoreError {
     /// Two different records share an id.
-    static func collision(_ what: String, id: String) -> TipStoreError {
+    public static func collision(_ what: String, id: String) -> TipStoreError {
         TipStoreError(.collision, "two different \(what)s share the id \(id); nothing was merged")
     }
 }

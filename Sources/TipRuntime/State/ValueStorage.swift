@@ -40,14 +40,14 @@ extension RuntimeValue {
 
 /// Payloads (field name → value) as one text: fields in name order, each `name=storageText`,
 /// names and values escaped so that `=`, `;` and `\` inside them round-trip.
-enum PayloadStorage {
-    static func encode(_ payload: [String: RuntimeValue]) -> String {
+public enum PayloadStorage {
+    public static func encode(_ payload: [String: RuntimeValue]) -> String {
         payload.sorted { $0.key < $1.key }
             .map { escape($0.key) + "=" + escape($0.value.storageText) }
             .joined(separator: ";")
     }
 
-    static func decode(_ text: String) -> [String: RuntimeValue]? {
+    public static func decode(_ text: String) -> [String: RuntimeValue]? {
         if text.isEmpty { return [:] }
         var result: [String: RuntimeValue] = [:]
         var parts: [String] = [""]

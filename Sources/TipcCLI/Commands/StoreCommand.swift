@@ -1,5 +1,6 @@
 import TipcCompiler
 import TipRuntime
+import TipRuntimeSQLite
 
 /// `tipc store`: work on a store by hand — donate, set, status, invalidate, reset, merge, export.
 public enum StoreCommand: TipcCommand {

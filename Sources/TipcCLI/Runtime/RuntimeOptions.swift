@@ -1,5 +1,6 @@
 import TipcCompiler
 import TipRuntime
+import TipRuntimeSQLite
 
 /// Options shared by the commands that open a store: which store, which pack, which instant.
 enum RuntimeOptions {

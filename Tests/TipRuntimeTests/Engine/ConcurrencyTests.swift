@@ -1,5 +1,6 @@
 import Testing
 @testable import TipRuntime
+import TipRuntimeSQLite
 
 @Suite("Runtime: concurrency")
 struct ConcurrencyTests {

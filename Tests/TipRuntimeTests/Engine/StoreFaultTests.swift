@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TipRuntime
+@testable import TipRuntimeSQLite
 
 /// Faults of the store file: each is a thrown, typed error, the runtime's state is unchanged,
 /// and nothing already stored is lost.

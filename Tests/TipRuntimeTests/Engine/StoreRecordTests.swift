@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TipRuntime
+@testable import TipRuntimeSQLite
 
 /// What a store keeps and gives back: exact values, records of every kind, state written by an
 /// older schema, and values written under another pack.

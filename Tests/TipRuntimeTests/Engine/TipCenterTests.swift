@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TipRuntime
+import TipRuntimeSQLite
 
 @Suite("Runtime: status, displays and eligibility")
 struct TipCenterStatusTests {

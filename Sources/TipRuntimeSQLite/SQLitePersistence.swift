@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// The embedded, persistent default store: one SQLite file in WAL mode with
 /// `synchronous=FULL`, so every acknowledged write survives a crash, and a busy timeout, so
 /// several processes can share the file. Every write is one transaction that only adds
