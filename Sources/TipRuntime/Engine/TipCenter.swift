@@ -239,7 +239,9 @@ public final class TipCenter: Sendable {
         try mutate { (engine: inout EngineState) throws(TipCenterError) in
             try stored { () throws(TipStoreError) in try persistence.merge(other) }
             try trimStore(events: Set(engine.model.events.indices), engine.model, now: now)
-            try stored { () throws(TipStoreError) in try engine.load(from: persistence, now: now) }
+            var reloaded = engine
+            try stored { () throws(TipStoreError) in try reloaded.load(from: persistence, now: now) }
+            engine = reloaded
         }
     }
 

@@ -18,8 +18,10 @@ public struct Stamp: Sendable, Hashable, Comparable, Codable {
         self.device = device
     }
 
+    /// Devices compare by their ids' bytes, as SQLite compares text, so every store picks
+    /// the same winner.
     public static func < (a: Stamp, b: Stamp) -> Bool {
-        (a.milliseconds, a.device) < (b.milliseconds, b.device)
+        a.milliseconds != b.milliseconds ? a.milliseconds < b.milliseconds : a.device.utf8.lexicographicallyPrecedes(b.device.utf8)
     }
 }
 
