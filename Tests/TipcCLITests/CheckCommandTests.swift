@@ -40,7 +40,7 @@ import TipcCompiler
         let missing = folder.path + "/gone.tips"
         let run = Invocation(["check", "--format", "json", good, missing])
         #expect(run.status == 2)
-        #expect(run.stdout.hasPrefix(#"{"diagnostics":[{"file":"\#(missing)","line":1,"column":1,"endLine":1,"endColumn":1,"severity":"error","code":"io","#))
+        #expect(run.stdout.hasPrefix(#"{"version":1,"diagnostics":[{"file":"\#(missing)","line":1,"column":1,"endLine":1,"endColumn":1,"severity":"error","code":"io","#))
         #expect(run.stdout.hasSuffix(#""summary":{"files":1,"errors":1,"warnings":0}}"# + "\n"))
         #expect(run.stderr.contains("error[io]: cannot read '\(missing)'"))
     }

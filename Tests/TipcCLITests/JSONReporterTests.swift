@@ -8,8 +8,9 @@ import TipcCompiler
 
     @Test func exactBytesAndKeyOrder() {
         #expect(JSONReporter().render(F.report) == """
-            {"diagnostics":[\
-            {"file":"Examples/shop.yaml","line":6,"column":3,"endLine":6,"endColumn":13,"severity":"warning","code":"unused","message":"event 'itemViewed' is never used"},\
+            {"version":1,"diagnostics":[\
+            {"file":"Examples/shop.yaml","line":6,"column":3,"endLine":6,"endColumn":13,"severity":"warning","code":"unused","message":"event 'itemViewed' is never used",\
+            "notes":[{"message":"declared as an event here","file":"Examples/shop.yaml","line":14,"column":9},{"message":"remove it or use it in a rule"}]},\
             {"file":"Examples/shop.yaml","line":14,"column":9,"endLine":14,"endColumn":23,"severity":"error","code":"unknown-event","message":"no event named 'serchPerformed'","help":"did you mean 'searchPerformed'?"}\
             ],"summary":{"files":3,"errors":1,"warnings":1}}
 
@@ -18,7 +19,7 @@ import TipcCompiler
 
     @Test func emptyReport() {
         #expect(JSONReporter().render(DiagnosticReport(diagnostics: [], sources: [], fileCount: 2))
-            == #"{"diagnostics":[],"summary":{"files":2,"errors":0,"warnings":0}}"# + "\n")
+            == #"{"version":1,"diagnostics":[],"summary":{"files":2,"errors":0,"warnings":0}}"# + "\n")
     }
 
     @Test func stringsAreEscaped() throws {

@@ -1,8 +1,10 @@
 import TipcCompiler
 
 /// `--format json` (SPEC §4): one object on one line,
-/// `{"diagnostics":[{"file","line","column","endLine","endColumn","severity","code","message","help"?}],"summary":{"files","errors","warnings"}}`,
-/// keys in exactly that order. Columns count Unicode scalars; the end is exclusive.
+/// `{"version":1,"diagnostics":[{"file","line","column","endLine","endColumn","severity","code","message","help"?,"notes"?}],"summary":{"files","errors","warnings"}}`,
+/// keys in exactly that order; a note is `{"message","file"?,"line"?,"column"?}`. Lines and
+/// columns are 1-based, columns count Unicode scalars, and the end column is exclusive (the
+/// column after the last character). `version` changes only when a key changes meaning.
 public struct JSONReporter: Sendable {
     public init() {}
 
@@ -19,9 +21,19 @@ public struct JSONReporter: Sendable {
                 ("message", .string(diagnostic.message)),
             ]
             if let help = diagnostic.help { members.append(("help", .string(help))) }
+            if !diagnostic.notes.isEmpty {
+                members.append(("notes", .array(diagnostic.notes.map { note in
+                    var fields: [(String, JSONValue)] = [("message", .string(note.message))]
+                    if let range = note.range {
+                        fields += [("file", .string(range.file)), ("line", .integer(range.start.line)), ("column", .integer(range.start.column))]
+                    }
+                    return .object(fields)
+                })))
+            }
             return .object(members)
         }
         let document = JSONValue.object([
+            ("version", .integer(1)),
             ("diagnostics", .array(diagnostics)),
             ("summary", .object([
                 ("files", .integer(report.fileCount)),

@@ -18,6 +18,8 @@ public struct SARIFReporter: Sendable {
             .object([
                 ("id", .string(code.rawValue)),
                 ("shortDescription", .object([("text", .string(code.summary))])),
+                ("fullDescription", .object([("text", .string(code.explanation))])),
+                ("help", .object([("text", .string(CodesCommand.explanation(of: code)))])),
                 ("defaultConfiguration", .object([("level", .string(Self.level(code.defaultSeverity)))])),
             ])
         }
@@ -28,6 +30,7 @@ public struct SARIFReporter: Sendable {
                 ("level", .string(Self.level(diagnostic.severity))),
                 ("message", .object([("text", .string(Self.messageText(of: diagnostic)))])),
                 ("locations", .array([.object([("physicalLocation", Self.physicalLocation(diagnostic.range))])])),
+                ("partialFingerprints", .object([("tipcDiagnostic/v1", .string(Self.fingerprint(of: diagnostic, in: report)))])),
             ]
             let related = diagnostic.notes.compactMap { note in note.range.map { (note.message, $0) } }
             if !related.isEmpty {
@@ -57,6 +60,21 @@ public struct SARIFReporter: Sendable {
             ("runs", .array([run])),
         ])
         return document.serialized(pretty: true) + "\n"
+    }
+
+    /// Identifies a finding across runs while lines move: FNV-1a (64 bits, hex) of its code,
+    /// file, message and the text of the line it starts on, blanks trimmed.
+    static func fingerprint(of diagnostic: Diagnostic, in report: DiagnosticReport) -> String {
+        let line = report.sources[diagnostic.range.file].map { $0.lineText(diagnostic.range.start.line) } ?? ""
+        let trimmed = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in [diagnostic.code.rawValue, diagnostic.range.file, diagnostic.message, trimmed] {
+            for byte in part.utf8 + [0x1F] {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     static func level(_ severity: Severity) -> String {

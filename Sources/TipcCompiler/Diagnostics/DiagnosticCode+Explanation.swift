@@ -1,0 +1,73 @@
+/// The long form of each code, for `tipc codes CODE` and SARIF rules' `fullDescription` and
+/// `help`: what it means, how to fix it, and a file that gives it (the tests check that each
+/// example does).
+extension DiagnosticCode {
+    /// What the code means and how to fix it, in a few sentences.
+    public var explanation: String {
+        switch self {
+        case .syntax:
+            return "A rule, a `.tips` declaration or a manifest value (a duration, a date, a type) does not parse. The message says what was expected where; fix the text at the position shown."
+        case .yaml:
+            return "The file is not well-formed YAML, or uses anchors (`&a`), aliases (`*a`) or tags (`!x`), which manifests refuse so that every value is written out where it is used. A rule that starts with `!`, `*`, `&` or a quote must be quoted in YAML, or written with `not`."
+        case .duplicateKey:
+            return "A YAML mapping repeats a key. YAML parsers usually keep the last value silently; tipc refuses the file so that nothing is dropped by accident. Remove or rename one of the keys."
+        case .unknownKey:
+            return "The manifest has a key the format does not define, usually a typo (`maxDisplayCont`). The help names the closest key the format has."
+        case .missingKey:
+            return "A required key is absent: `tipkit` at the top, a tip's `title`, a parameter's `type` and `default`."
+        case .invalidValue:
+            return "A value has the wrong kind or is out of range: a negative count, a default outside the parameter's `values`, an unknown display frequency, a name with characters names cannot have."
+        case .duplicateName:
+            return "Two parameters, events, tips or groups share a name (names are global across the files of one program), or two actions of one tip share an id. Rename one of them."
+        case .unknownParameter:
+            return "A rule reads `$name`, but no parameter has that name. The help suggests a close one when there is one."
+        case .unknownEvent:
+            return "A rule counts donations of an event that is not declared. Declare it under `events`, or fix the name."
+        case .unknownField:
+            return "A `where`, `largestSubset`, `smallestSubset` or `distinct` names a field the event's payload does not have."
+        case .unknownTip:
+            return "A group lists a tip that is not declared."
+        case .typeMismatch:
+            return "An operator is given operands it does not take (an Int compared with a String, `and` over a number), or a rule is not a Bool. The message names both types."
+        case .invalidDuration:
+            return "A duration that cannot be used: months and years (their length varies), a window of zero, or one too large to represent."
+        case .unsatisfiable:
+            return "The tip can never display: its rules contradict each other (`a.count >= 3` and `a.count < 2`), or compare a parameter with a value outside its `values`. Often a typo in a threshold."
+        case .alwaysTrue:
+            return "A rule holds whatever the state (`a.count >= 0`), so it says nothing. Remove it, or fix the threshold."
+        case .unused:
+            return "A parameter or an event that no rule reads. The app may still set or donate it, but no tip depends on it; remove it or write the rule that should use it."
+        case .unknownFunction:
+            return "A call of a function the rule language does not have (`count(e)` where `e.count` is meant). The only function is `date(\"…\")`; collections have members (`count`, `within`, `where`, …)."
+        case .limit:
+            return "An input exceeds a documented size limit (file size, nesting depth, rule length; see docs/limits.md). Such input is refused early rather than read without bound."
+        case .io:
+            return "An input could not be read: a missing path, a folder without manifests, permissions. Nothing is checked when an input is missing, so that the names it declares are not reported as unknown."
+        }
+    }
+
+    /// A small file that gives this code, as (file name, text); nil where no file shows it
+    /// (`io`, `limit`).
+    public var example: (file: String, text: String)? {
+        switch self {
+        case .syntax: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count >=\n}\n")
+        case .yaml: return ("app.yaml", "tipkit: 1\nparameters:\n  a: &x { type: bool, default: false }\n  b: *x\n")
+        case .duplicateKey: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: One\n    title: Two\n")
+        case .unknownKey: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: T\n    maxDisplayCont: 3\n")
+        case .missingKey: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    message: no title\n")
+        case .invalidValue: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: T\n    maxDisplayCount: -1\n")
+        case .duplicateName: return ("app.tips", "tipkit 1\nevent opened\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count > 0\n}\n")
+        case .unknownParameter: return ("app.tips", "tipkit 1\nparam isSignedIn: Bool = false\ntip t {\n  title \"T\"\n  rule $isSignedOn\n}\n")
+        case .unknownEvent: return ("app.tips", "tipkit 1\nevent searchPerformed\ntip t {\n  title \"T\"\n  rule serchPerformed.count >= 3\n}\n")
+        case .unknownField: return ("app.tips", "tipkit 1\nevent viewed { itemID: Int }\ntip t {\n  title \"T\"\n  rule viewed.where(itemId == 3).count > 0\n}\n")
+        case .unknownTip: return ("app.tips", "tipkit 1\ntip welcome {\n  title \"Hi\"\n}\ngroup onboarding ordered { welcome, wellcome }\n")
+        case .typeMismatch: return ("app.tips", "tipkit 1\nparam plan: String = \"free\"\ntip t {\n  title \"T\"\n  rule $plan > 3\n}\n")
+        case .invalidDuration: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count > 0 within 1y\n}\n")
+        case .unsatisfiable: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count >= 3\n  rule opened.count < 2\n}\n")
+        case .alwaysTrue: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count >= 0\n}\n")
+        case .unused: return ("app.tips", "tipkit 1\nevent opened\nparam beta: Bool = false\ntip t {\n  title \"T\"\n  rule opened.count > 0\n}\n")
+        case .unknownFunction: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule count(opened) > 3\n}\n")
+        case .limit, .io: return nil
+        }
+    }
+}
