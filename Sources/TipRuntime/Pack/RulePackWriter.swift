@@ -3,112 +3,139 @@
 /// is iterated in hash order).
 public enum RulePackWriter {
     public static func encode(_ pack: RulePack) -> [UInt8] {
+        // Every table but the strings interns its names and texts as it is written, in table
+        // order, so the string table is complete (and deterministic) once they are done.
         var interner = StringInterner(pack.strings)
-        // Intern every name and text in table order first, so the string table is complete.
-        var settings = ByteWriter(), parameters = ByteWriter(), events = ByteWriter(), tips = ByteWriter(), groups = ByteWriter()
-
+        var settings = ByteWriter()
         settings.i64(pack.displayFrequencyMilliseconds)
-
-        parameters.u32(UInt32(pack.parameters.count))
-        for parameter in pack.parameters {
-            parameters.u32(interner.index(parameter.name))
-            parameters.u8(parameter.type.rawValue)
-            parameters.u8((parameter.isTransient ? 1 : 0) | (parameter.values != nil ? 2 : 0))
-            parameters.i64(slot(parameter.defaultValue, &interner))
-            if let values = parameter.values {
-                parameters.u32(UInt32(values.count))
-                for value in values { parameters.u32(interner.index(value)) }
-            }
-        }
-
-        events.u32(UInt32(pack.events.count))
-        for event in pack.events {
-            events.u32(interner.index(event.name))
-            events.u8((event.maximumCount != nil ? 1 : 0) | (event.maximumAgeMilliseconds != nil ? 2 : 0))
-            events.i64(event.maximumCount ?? 0)
-            events.i64(event.maximumAgeMilliseconds ?? 0)
-            events.u32(UInt32(event.fields.count))
-            for field in event.fields {
-                events.u32(interner.index(field.name))
-                events.u8(field.type.rawValue)
-            }
-        }
-
-        tips.u32(UInt32(pack.tips.count))
-        for tip in pack.tips {
-            tips.u32(interner.index(tip.name))
-            tips.u32(interner.index(tip.title))
-            tips.u32(tip.message.map { interner.index($0) } ?? PackFormat.noString)
-            switch tip.image {
-            case nil: tips.u8(0); tips.u32(PackFormat.noString)
-            case .symbol(let name): tips.u8(1); tips.u32(interner.index(name))
-            case .asset(let name): tips.u8(2); tips.u32(interner.index(name))
-            }
-            tips.u8((tip.ignoresDisplayFrequency ? 1 : 0) | (tip.maxDisplayCount != nil ? 2 : 0)
-                    | (tip.maxDisplayDurationMilliseconds != nil ? 4 : 0))
-            tips.i64(tip.maxDisplayCount ?? 0)
-            tips.i64(tip.maxDisplayDurationMilliseconds ?? 0)
-            tips.u32(0)  // reserved: tip key and localized texts (SPEC §7)
-            tips.u32(UInt32(tip.actions.count))
-            for action in tip.actions {
-                tips.u32(interner.index(action.id))
-                tips.u32(interner.index(action.title))
-            }
-            tips.u32(UInt32(tip.rules.count))
-            for rule in tip.rules {
-                if let range = rule.range {
-                    tips.u8(1)
-                    writeRange(range, to: &tips, &interner)
-                } else {
-                    tips.u8(0)
-                }
-                tips.u32(UInt32(rule.code.count))
-                for word in rule.code { tips.u32(word) }
-                tips.u32(UInt32(rule.sourceMap.count))
-                for entry in rule.sourceMap {
-                    tips.u32(entry.pc)
-                    writeRange(entry.range, to: &tips, &interner)
-                }
-            }
-        }
-
-        groups.u32(UInt32(pack.groups.count))
-        for group in pack.groups {
-            groups.u32(interner.index(group.name))
-            groups.u8(group.priority.rawValue)
-            groups.u32(UInt32(group.tips.count))
-            for tip in group.tips { groups.u32(UInt32(truncatingIfNeeded: tip)) }
-        }
-
-        var strings = ByteWriter()
-        strings.u32(UInt32(interner.strings.count))
-        for string in interner.strings {
-            let utf8 = Array(string.utf8)
-            strings.u32(UInt32(utf8.count))
-            strings.bytes.append(contentsOf: utf8)
-        }
-
-        var body = ByteWriter()
+        let parameters = encode(pack.parameters, &interner)
+        let events = encode(pack.events, &interner)
+        let tips = encode(pack.tips, &interner)
+        let groups = encode(pack.groups, &interner)
         let tables: [(PackFormat.TableKind, [UInt8])] = [
-            (.strings, strings.bytes), (.settings, settings.bytes), (.parameters, parameters.bytes),
-            (.events, events.bytes), (.tips, tips.bytes), (.groups, groups.bytes),
+            (.strings, encode(interner.strings)), (.settings, settings.bytes), (.parameters, parameters),
+            (.events, events), (.tips, tips), (.groups, groups),
         ]
+        var body = ByteWriter()
         body.u32(UInt32(tables.count))
         for (kind, bytes) in tables {
             body.u16(kind.rawValue)
             body.u32(UInt32(bytes.count))
             body.bytes.append(contentsOf: bytes)
         }
+        return header(for: body.bytes) + body.bytes
+    }
 
+    private static func header(for body: [UInt8]) -> [UInt8] {
         var header = ByteWriter()
         header.bytes.append(contentsOf: PackFormat.magic)
         header.u32(PackFormat.version)
         header.u32(0)  // flags
         header.i64(PackFormat.testInteger)
         header.u64(PackFormat.testDouble.bitPattern)
-        header.u32(UInt32(body.bytes.count))
-        header.u32(CRC32.checksum(body.bytes))
-        return header.bytes + body.bytes
+        header.u32(UInt32(body.count))
+        header.u32(CRC32.checksum(body))
+        return header.bytes
+    }
+
+    private static func encode(_ strings: [String]) -> [UInt8] {
+        var table = ByteWriter()
+        table.u32(UInt32(strings.count))
+        for string in strings {
+            let utf8 = Array(string.utf8)
+            table.u32(UInt32(utf8.count))
+            table.bytes.append(contentsOf: utf8)
+        }
+        return table.bytes
+    }
+
+    private static func encode(_ parameters: [PackParameter], _ interner: inout StringInterner) -> [UInt8] {
+        var table = ByteWriter()
+        table.u32(UInt32(parameters.count))
+        for parameter in parameters {
+            table.u32(interner.index(parameter.name))
+            table.u8(parameter.type.rawValue)
+            table.u8((parameter.isTransient ? 1 : 0) | (parameter.values != nil ? 2 : 0))
+            table.i64(slot(parameter.defaultValue, &interner))
+            if let values = parameter.values {
+                table.u32(UInt32(values.count))
+                for value in values { table.u32(interner.index(value)) }
+            }
+        }
+        return table.bytes
+    }
+
+    private static func encode(_ events: [PackEvent], _ interner: inout StringInterner) -> [UInt8] {
+        var table = ByteWriter()
+        table.u32(UInt32(events.count))
+        for event in events {
+            table.u32(interner.index(event.name))
+            table.u8((event.maximumCount != nil ? 1 : 0) | (event.maximumAgeMilliseconds != nil ? 2 : 0))
+            table.i64(event.maximumCount ?? 0)
+            table.i64(event.maximumAgeMilliseconds ?? 0)
+            table.u32(UInt32(event.fields.count))
+            for field in event.fields {
+                table.u32(interner.index(field.name))
+                table.u8(field.type.rawValue)
+            }
+        }
+        return table.bytes
+    }
+
+    private static func encode(_ tips: [PackTip], _ interner: inout StringInterner) -> [UInt8] {
+        var table = ByteWriter()
+        table.u32(UInt32(tips.count))
+        for tip in tips {
+            table.u32(interner.index(tip.name))
+            table.u32(interner.index(tip.title))
+            table.u32(tip.message.map { interner.index($0) } ?? PackFormat.noString)
+            switch tip.image {
+            case nil: table.u8(0); table.u32(PackFormat.noString)
+            case .symbol(let name): table.u8(1); table.u32(interner.index(name))
+            case .asset(let name): table.u8(2); table.u32(interner.index(name))
+            }
+            table.u8((tip.ignoresDisplayFrequency ? 1 : 0) | (tip.maxDisplayCount != nil ? 2 : 0)
+                     | (tip.maxDisplayDurationMilliseconds != nil ? 4 : 0))
+            table.i64(tip.maxDisplayCount ?? 0)
+            table.i64(tip.maxDisplayDurationMilliseconds ?? 0)
+            table.u32(0)  // reserved: tip key and localized texts (SPEC §7)
+            table.u32(UInt32(tip.actions.count))
+            for action in tip.actions {
+                table.u32(interner.index(action.id))
+                table.u32(interner.index(action.title))
+            }
+            table.u32(UInt32(tip.rules.count))
+            for rule in tip.rules { encode(rule, into: &table, &interner) }
+        }
+        return table.bytes
+    }
+
+    private static func encode(_ rule: RuleProgram, into table: inout ByteWriter, _ interner: inout StringInterner) {
+        if let range = rule.range {
+            table.u8(1)
+            writeRange(range, to: &table, &interner)
+        } else {
+            table.u8(0)
+        }
+        table.u32(UInt32(rule.code.count))
+        for word in rule.code { table.u32(word) }
+        table.u32(UInt32(rule.sourceMap.count))
+        for entry in rule.sourceMap {
+            table.u32(entry.pc)
+            writeRange(entry.range, to: &table, &interner)
+        }
+    }
+
+    private static func encode(_ groups: [PackGroup], _ interner: inout StringInterner) -> [UInt8] {
+        var table = ByteWriter()
+        table.u32(UInt32(groups.count))
+        for group in groups {
+            table.u32(interner.index(group.name))
+            table.u8(group.priority.rawValue)
+            table.u32(UInt32(group.tips.count))
+            for tip in group.tips { table.u32(UInt32(truncatingIfNeeded: tip)) }
+        }
+        return table.bytes
     }
 
     private static func slot(_ value: RuntimeValue, _ interner: inout StringInterner) -> Int64 {
