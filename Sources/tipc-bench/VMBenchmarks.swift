@@ -32,8 +32,10 @@ private struct VMBenchmarks {
     let day: Int64 = 86_400_000
     /// The start of every store's history.
     let start: Int64 = 1_750_000_000_000
-    /// Calls cycle through this many cases (a power of two).
-    let caseCount = 1024
+    /// Calls cycle through this many cases (a power of two): too many for the branch predictor
+    /// to learn, which it did with 1,024 (the same instants again every 1,024 calls), and then
+    /// the figures measured how well it had learnt each loop.
+    let caseCount = 1 << 16
 
     func compile(_ program: CheckedProgram) -> RulePack {
         var diagnostics: [Diagnostic] = []
@@ -91,8 +93,12 @@ private struct VMBenchmarks {
         return parameters
     }
 
-    /// The donations with `now - window < date <= now`, as positions in `timestamps`: the same
-    /// branch-free binary search as the VM's, for both ends.
+    /// The donations with `now - window < date <= now`, as positions in `timestamps`: the VM's
+    /// binary search (`Window.bounds`), the same source. Not inlined, so that how the compiler
+    /// builds it does not depend on the benchmark code around the call: inlined, its step was
+    /// a conditional move in some builds and a branch in others, and that moved this floor
+    /// between 20 and 44 ns, since on random instants the branch mispredicts half the time.
+    @inline(never)
     func window(_ timestamps: UnsafeBufferPointer<Int64>, now: Int64, window: Int64) -> Range<Int> {
         func upper(_ bound: Int64) -> Int {
             var length = timestamps.count
@@ -105,8 +111,10 @@ private struct VMBenchmarks {
             }
             return timestamps[base] <= bound ? base &+ 1 : base
         }
+        guard window > 0 else { return 0..<0 }
+        let high = upper(now)
         let low = upper(now - window)
-        return low..<max(low, upper(now))
+        return low < high ? low..<high : high..<high
     }
 
     func percent(_ part: Int, of whole: Int) -> String {
@@ -148,7 +156,7 @@ private struct VMBenchmarks {
         let floor = { (index: Int) -> Int in
             isSignedIn[index & mask] ? native(signedIn, nows[index & mask]) : native(signedOut, nows[index & mask])
         }
-        let iterations = 200 * caseCount
+        let iterations = 4 * caseCount
         let timing = PairedTiming(clock: .threadCPU, iterations: iterations, measured: { index in
             let now = nows[index & mask]
             let outcome = isSignedIn[index & mask]
@@ -166,7 +174,7 @@ private struct VMBenchmarks {
             // The tree-walker's input (every donation as a struct) is built once, outside the
             // timed calls; each call makes only the evaluator for its instant.
             let donations = ReferenceEvaluator(parameters: [], store: store, now: 0).donations
-            let reference = PairedTiming(clock: .threadCPU, samples: 7, iterations: caseCount, measured: { index in
+            let reference = PairedTiming(clock: .threadCPU, samples: 7, iterations: 1024, measured: { index in
                 let parameters = isSignedIn[index & mask] ? signedIn.values : signedOut.values
                 switch ReferenceEvaluator(parameters: parameters, donations: donations, now: nows[index & mask]).evaluateRule(signedInRule) {
                 case .success(let holds): return holds ? 1 : 0
@@ -174,8 +182,10 @@ private struct VMBenchmarks {
                 }
             }, floor: floor)
             precondition(reference.measuredSum == reference.floorSum, "the reference evaluator and the floor disagree")
-            Report.ratio("  reference tree-walker, same rule and inputs", value: reference.measured, floor: reference.floor,
-                         floorLabel: "native", unit: "ns/eval")
+            // Against the floor above: the floor's turns here, 1,024 calls each, start with a
+            // cache the tree-walker has just filled with its own data and vary by 3×.
+            Report.ratio("  reference tree-walker, same rule and inputs", value: reference.measured, floor: timing.floor,
+                         floorLabel: "native (above)", unit: "ns/eval")
         }
         return (timing.measured, timing.floor)
     }
@@ -195,7 +205,7 @@ private struct VMBenchmarks {
         let nows = (0..<caseCount).map { _ in Int64.random(in: start..<(start + 22 * day), using: &random) }
         let mask = caseCount - 1
         let length = 5 * day
-        let iterations = 50 * caseCount
+        let iterations = caseCount / 4
         let timing = PairedTiming(clock: .threadCPU, iterations: iterations, measured: { index in
             evaluator.evaluateRule(tip: 0, rule: 0, parameters: parameters, store: store, now: nows[index & mask]).holds ? 1 : 0
         }, floor: { index in
@@ -209,11 +219,11 @@ private struct VMBenchmarks {
         })
         precondition(timing.measuredSum == timing.floorSum, "the VM and the floor disagree")
         let windowSizes = store.withTimestamps(ofEvent: 1) { timestamps in
-            nows.map { window(timestamps, now: $0, window: length).count }
+            nows.prefix(iterations).map { window(timestamps, now: $0, window: length).count }
         }
         Report.ratio("itemViewed.largestSubset(itemID).count >= 3 within 5d", value: timing.measured, floor: timing.floor,
                      floorLabel: "native (Dictionary)", unit: "ns/eval")
-        print("    held in \(percent(timing.measuredSum, of: iterations)) of calls; \(Report.format(Double(windowSizes.reduce(0, +)) / Double(caseCount))) donations in the window on average")
+        print("    held in \(percent(timing.measuredSum, of: iterations)) of calls; \(Report.format(Double(windowSizes.reduce(0, +)) / Double(iterations))) donations in the window on average")
     }
 
     /// Every tip of a 1,000-tip pack: tip i is `$flag(i % 10)` then
@@ -241,8 +251,10 @@ private struct VMBenchmarks {
             for index in 0..<1000 { donate(&filling, event: event, at: start + Int64(index) * (20 * day / 1000)) }
         }
         let store = filling
-        // Each case: every flag at random, `now` in the last day. (Reading a case's parameters
-        // out of the array costs a few retains per call of 1,000 tips, on both sides.)
+        // Each case: every flag at random, `now` in the last day; 1,024 cases of 1,000 tips each
+        // are more than the branch predictor learns. (Reading a case's parameters out of the
+        // array costs a few retains per call of 1,000 tips, on both sides.)
+        let caseCount = 1024
         let cases = (0..<caseCount).map { _ in
             Case(parameters: parameters(pack, (0..<flags).map { _ in Bool.random(using: &random) }),
                  now: Int64.random(in: (start + 19 * day)..<(start + 20 * day), using: &random))
@@ -326,16 +338,13 @@ private struct VMBenchmarks {
     /// Resident memory of 1,000,000 valueless donations in the in-memory store, beside the same
     /// two columns (timestamps, sequence numbers) as plain arrays, both measured the same way:
     /// what is resident afterwards and the peak while they grow, above what was resident before.
+    /// Run first, on a heap that holds nothing large yet (see `run`).
     func memoryBenchmark() {
         let count = 1_000_000
         /// Resident bytes per donation above what was resident before `build`, when `build`
         /// calls its argument with the donations in memory: the peak so far, and what is held
         /// once freed memory is given back.
         func measured(_ build: (_ read: () -> Void) -> Int) -> (held: Double, peak: Double) {
-            // Every block over 128 KiB gets its own mapping, returned when freed (glibc would
-            // otherwise raise that threshold as large blocks are freed, so what came before
-            // decided where the columns live and whether their pages were already resident).
-            Measure.fixMmapThreshold(128 * 1024)
             Measure.releaseFreedMemory()
             let before = Measure.residentBytes()
             Measure.resetPeak()
@@ -370,13 +379,17 @@ private struct VMBenchmarks {
     }
 
     func run() {
-        Report.header("VM (one thread, its CPU time: run under taskset -c 0; medians of 11 runs, the VM and its floor in turns)")
+        Report.header("VM (one thread, its CPU time: run under taskset -c 0; medians of 7–11 runs, the VM and its floor in turns)")
+        // Every block over 128 KiB gets its own mapping, returned when freed. (glibc would
+        // otherwise raise that threshold as large blocks are freed, and serve later ones from
+        // freed heap, so what ran before would decide whether a column's old copies stay resident.)
+        Measure.fixMmapThreshold(128 * 1024)
+        memoryBenchmark()
         let small = signedInBenchmark(donations: 10_000, withReference: true)
         let large = signedInBenchmark(donations: 1_000_000, withReference: false)
         print("    1,000,000 vs 10,000 donations: VM \(Report.format(large.vm / small.vm, digits: 2))× (target ≤ 2×: \(large.vm / small.vm <= 2 ? "met" : "NOT met")), native \(Report.format(large.native / small.native, digits: 2))×")
         largestSubsetBenchmark()
         thousandTipsBenchmark()
         loadBenchmark()
-        memoryBenchmark()
     }
 }
