@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
-# Installs the system libraries tipc links (libyaml, SQLite) when they are missing.
+# Installs the Debian packages tipc needs, when they are missing:
+#   scripts/setup.sh          what building tipc needs: pkg-config and the system libraries it
+#                             links (libyaml, SQLite);
+#   scripts/setup.sh --tests  those, and what the schema tests run: Debian's own Python with its
+#                             JSON Schema validator and YAML reader (python3-jsonschema,
+#                             python3-yaml), used as /usr/bin/python3 whatever python3 is first
+#                             on PATH. Nothing comes from PyPI.
 set -euo pipefail
+tests=false
+case "${1:-}" in
+  "") ;;
+  --tests) tests=true ;;
+  *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
+esac
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+if $tests && ! /usr/bin/python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
+  missing+=(python3-jsonschema python3-yaml)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
-  if [ "$(id -u)" -eq 0 ]; then
-    apt-get update -qq && apt-get install -y -qq "${missing[@]}"
-  else
-    sudo apt-get update -qq && sudo apt-get install -y -qq "${missing[@]}"
-  fi
-fi
-# The schema tests validate manifests with a real JSON Schema validator.
-if ! command -v check-jsonschema >/dev/null 2>&1; then
-  echo "installing: check-jsonschema (PyPI)" >&2
-  python3 -m pip install -q check-jsonschema
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o Dpkg::Use-Pty=0 "${missing[@]}"
 fi

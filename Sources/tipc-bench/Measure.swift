@@ -31,14 +31,6 @@ enum Measure {
         return samples.sorted()[samples.count / 2]
     }
 
-    /// The median time per iteration, in nanoseconds, of `body` run `iterations` times per
-    /// sample, over `samples` samples.
-    static func perIteration(samples: Int = 7, iterations: Int, _ body: () -> Void) -> Double {
-        median(runs: samples) {
-            for _ in 0..<iterations { body() }
-        } / Double(iterations)
-    }
-
     /// The peak resident set size so far (`VmHWM`), in bytes.
     static func peakResidentBytes() -> Int {
         residentField("VmHWM:")
@@ -56,6 +48,16 @@ enum Measure {
         typealias Trim = @convention(c) (Int) -> Int32
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+
+    /// Makes glibc's malloc serve every block of at least `bytes` from its own mapping, unmapped
+    /// when freed, from now on (`mallopt(M_MMAP_THRESHOLD, bytes)`, which also stops the
+    /// threshold from moving), so that resident sizes follow what is allocated.
+    static func fixMmapThreshold(_ bytes: Int32) {
+        // mallopt, looked up at run time like malloc_trim; M_MMAP_THRESHOLD is -3.
+        typealias Option = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }
+        precondition(unsafeBitCast(symbol, to: Option.self)(-3, bytes) == 1, "mallopt refused the threshold")
     }
 
     /// Resets the peak resident size to the current one, so a later `peakResidentBytes()`

@@ -1,5 +1,5 @@
 // tipc-bench: speed and memory figures, each beside a floor measured in the same run.
-// Build and run in release: swift build -c release --product tipc-bench && .build/release/tipc-bench [frontend] [vm] [runtime] [vm-rule] [phases] [check-once]
+// Build and run in release: swift build -c release --product tipc-bench && .build/release/tipc-bench [frontend] [vm] [runtime] [phases] [check-once]
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 
@@ -11,6 +11,4 @@ if selected.contains("check-once") { runOneCheck() }
 // Forty checks of the generated manifest, for a sampling profiler.
 if selected.contains("check-loop") { runOneCheck(times: 40) }
 if wanted("vm") { runVMBenchmarks() }
-// Only the first VM figure, small enough to run under an instruction-counting profiler.
-if selected.contains("vm-rule") { runVMRuleBenchmark() }
 if wanted("runtime") { runRuntimeBenchmarks() }
