@@ -6,7 +6,7 @@ import TipRuntime
 public enum SimulateCommand: TipcCommand {
     enum Format: String, CaseIterable { case text, json }
 
-    static let timeline = OptionDefinition.value("timeline", valueName: "file", help: "The timeline to replay (YAML; see SPEC §4).")
+    static let timeline = OptionDefinition.value("timeline", valueName: "file", help: "The timeline to replay, a *.timeline.yaml file (see the README's \"Timelines\" section).")
     static let db = OptionDefinition.value("db", valueName: "file", help: "Replay on this SQLite store (emptied first; the final state stays for inspection). Default: in memory.")
     static let format = OptionDefinition.choice("format", of: Format.self, default: .text, help: "Text for people, JSON for tools.")
     static let paths = PositionalDefinition("paths", repeated: true, help: "Manifest and rule files, or folders, forming one program (or one .tippack).")

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TipcCompiler
+import TipRuntime
+@testable import TipcCLI
+
+/// The README's examples, as a newcomer would try them: its manifest checks cleanly, its
+/// `.tips` twin compiles to the same pack, its timeline's expectations hold, and its diagnostic
+/// is what `tipc check` prints for the file it names.
+@Suite("README examples")
+struct ReadmeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Fenced blocks as (info string, text).
+    static func blocks() throws -> [(info: String, text: String)] {
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var result: [(String, String)] = []
+        var current: (info: String, lines: [Substring])?
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                if let open = current {
+                    result.append((open.info, open.lines.map { $0 + "\n" }.joined()))
+                    current = nil
+                } else {
+                    current = (String(line.dropFirst(3)), [])
+                }
+            } else {
+                current?.lines.append(line)
+            }
+        }
+        return result
+    }
+
+    static func manifest() throws -> String { try #require(try blocks().first { $0.info == "yaml" && $0.text.contains("tipkit: 1") }).text }
+    static func twin() throws -> String { try #require(try blocks().first { $0.info.isEmpty && $0.text.hasPrefix("tipkit 1\n") }).text }
+
+    @Test func theManifestAndItsTwinCheckCleanlyAndAreTheSameProgram() throws {
+        var packs: [RulePack] = []
+        for source in [SourceFile(path: "app.yaml", text: try Self.manifest()), SourceFile(path: "app.tips", text: try Self.twin())] {
+            let (result, pack) = Frontend.compile(sources: [source])
+            #expect(result.diagnostics.isEmpty, "\(source.path): \(result.diagnostics.map { "\($0.range.start.line): \($0.message)" })")
+            var stripped = try #require(pack)
+            stripped.tips = stripped.tips.map { tip in
+                var tip = tip
+                tip.rules = tip.rules.map { RuleProgram(code: $0.code) }
+                return tip
+            }
+            packs.append(stripped)
+        }
+        #expect(packs[0] == packs[1])
+    }
+
+    @Test func theTimelineHoldsOnTheManifest() throws {
+        let folder = try TemporaryFolder()
+        let manifest = try folder.write("app.yaml", try Self.manifest())
+        let timeline = try folder.write("app.timeline.yaml", try #require(try Self.blocks().first { $0.info == "yaml" && $0.text.hasPrefix("start:") }).text)
+        let run = Invocation(["simulate", manifest, "--timeline", timeline])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains(", 0 failed"))
+    }
+
+    @Test func theDiagnosticIsWhatCheckPrintsForTheFileItNames() throws {
+        let block = try #require(try Self.blocks().first { $0.text.contains("error[unknown-event]") }).text
+        let path = String(try #require(block.split(separator: ":").first))
+        #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path))
+        // Run on the absolute path (the working directory is shared by parallel tests), then
+        // read the output as if run from the repository's root.
+        let run = Invocation(["check", "--color", "never", Self.root.appendingPathComponent(path).path])
+        #expect(run.status == 1)
+        #expect((run.stdout + run.stderr).replacingOccurrences(of: Self.root.path + "/", with: "") == block)
+    }
+}
