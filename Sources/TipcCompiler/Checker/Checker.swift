@@ -227,6 +227,9 @@ struct DeclarationChecker {
             if case .custom(let seconds) = declared.value, seconds <= 0 {
                 diagnostics.append(Diagnostic(.invalidDuration, "display frequency must be a positive duration", at: declared.range,
                                               help: "write 'immediate' for no gap between tips"))
+            } else if case .custom(let seconds) = declared.value, Milliseconds.from(seconds: seconds) == nil {
+                diagnostics.append(Diagnostic(.invalidDuration, "display frequency is too large", at: declared.range,
+                                              help: "the gap in milliseconds must fit in 64 bits (at most about 292 million years)"))
             }
             if let first = frequency {
                 if first.value != declared.value {
