@@ -1,5 +1,5 @@
 // tipc-bench: speed and memory figures, each beside a floor measured in the same run.
-// Build and run in release: swift build -c release --product tipc-bench && .build/release/tipc-bench [frontend] [vm] [runtime] [vm-rule] [phases] [check-once]
+// Build and run in release: swift build -c release --product tipc-bench && .build/release/tipc-bench [frontend] [vm] [runtime] [vm-rule] [vm-subset] [phases] [check-once]
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 
@@ -13,4 +13,6 @@ if selected.contains("check-loop") { runOneCheck(times: 40) }
 if wanted("vm") { runVMBenchmarks() }
 // Only the first VM figure, small enough to run under an instruction-counting profiler.
 if selected.contains("vm-rule") { runVMRuleBenchmark() }
+// Only the largestSubset figure, for the same purpose.
+if selected.contains("vm-subset") { runVMSubsetBenchmark() }
 if wanted("runtime") { runRuntimeBenchmarks() }
