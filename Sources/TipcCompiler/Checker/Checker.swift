@@ -276,7 +276,12 @@ struct DeclarationChecker {
         }
         var defaultValue = ConstantValue.zero(of: type)
         if let literal = decl.defaultValue {
-            if let value = ConstantValue.converting(literal.value, to: type) {
+            if case .double(let number)? = ConstantValue.converting(literal.value, to: type), !number.isFinite {
+                // A rule compares against it, and NaN or ∞ compares as nothing a user means; packs
+                // and the runtime hold finite Doubles only (as payloads must be).
+                diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' must be a finite number", at: literal.range,
+                                              help: "write a finite number such as \(ConstantValue.example(of: type))"))
+            } else if let value = ConstantValue.converting(literal.value, to: type) {
                 defaultValue = value
                 if let values, case .string(let text) = value, !values.contains(text) {
                     diagnostics.append(Diagnostic(.invalidValue, "default '\(text)' of parameter '\(name)' is not one of its values", at: literal.range,
