@@ -15,12 +15,24 @@ public struct SQLiteMigrations: Sendable {
     public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The file was written by a newer version of the software.
         case newerSchema(found: Int, supported: Int)
+        /// The database holds tables but no schema version: another application's, never
+        /// migrated (that would write our tables into it).
+        case foreignDatabase
+        /// Read-only: the database is not at the latest version (empty, or older), and cannot be
+        /// brought there without writing.
+        case notMigrated(found: Int, supported: Int)
         case sqlite(SQLiteError)
 
         public var description: String {
             switch self {
             case .newerSchema(let found, let supported):
                 return "the store has schema version \(found), newer than the \(supported) this tipc knows; upgrade tipc to open it"
+            case .foreignDatabase:
+                return "the file is an SQLite database of another application, not a tipc store"
+            case .notMigrated(0, _):
+                return "the file is not a tipc store (an SQLite database without a tipc schema)"
+            case .notMigrated(let found, let supported):
+                return "the store has schema version \(found), older than the \(supported) this tipc reads; open it for writing once to upgrade it"
             case .sqlite(let error):
                 return error.description
             }
@@ -29,36 +41,59 @@ public struct SQLiteMigrations: Sendable {
 
     /// Brings the database up to `latestVersion`.
     public func apply(to connection: SQLiteConnection) throws(Failure) {
-        let outcome: Result<Int?, SQLiteError> = connection.withSession { session in
-            Result { () throws(SQLiteError) -> Int? in try migrate(session) }
+        let outcome: Result<Int?, Failure> = connection.withSession { session in
+            Result { () throws(Failure) -> Int? in try migrate(session) }
         }
         switch outcome {
         case .success(nil): return
         case .success(let found?): throw .newerSchema(found: found, supported: latestVersion)
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Checks, without writing, that the database is at `latestVersion` (for a read-only open).
+    public func check(_ connection: SQLiteConnection) throws(Failure) {
+        let outcome: Result<Int, SQLiteError> = connection.withSession { session in
+            Result { () throws(SQLiteError) -> Int in try currentVersion(session) }
+        }
+        switch outcome {
+        case .success(let found) where found > latestVersion: throw .newerSchema(found: found, supported: latestVersion)
+        case .success(let found) where found < latestVersion: throw .notMigrated(found: found, supported: latestVersion)
+        case .success: return
         case .failure(let error): throw .sqlite(error)
         }
     }
 
     /// Runs the missing steps; returns the version found when it is newer than known.
-    private func migrate(_ session: SQLiteConnection.Session) throws(SQLiteError) -> Int? {
-        var version = try currentVersion(session)
+    private func migrate(_ session: SQLiteConnection.Session) throws(Failure) -> Int? {
+        var version = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
         if version > latestVersion { return version }
         while version < latestVersion {
-            try session.execute("BEGIN IMMEDIATE")
-            do throws(SQLiteError) {
+            try sqlite { () throws(SQLiteError) in try session.execute("BEGIN IMMEDIATE") }
+            do throws(Failure) {
                 // Re-read inside the write lock: another process may have migrated meanwhile.
-                if try currentVersion(session) == version {
-                    try session.execute(steps[version])
-                    try session.execute("PRAGMA user_version = \(version + 1)")
+                if try sqlite({ () throws(SQLiteError) in try currentVersion(session) }) == version {
+                    // Tables without a version: another application's database, left untouched.
+                    let tables = try sqlite { () throws(SQLiteError) in try session.scalar("SELECT count(*) FROM sqlite_master") }
+                    if version == 0, tables != .integer(0) { throw .foreignDatabase }
+                    try sqlite { () throws(SQLiteError) in
+                        try session.execute(steps[version])
+                        try session.execute("PRAGMA user_version = \(version + 1)")
+                    }
                 }
-                try session.execute("COMMIT")
+                try sqlite { () throws(SQLiteError) in try session.execute("COMMIT") }
             } catch {
                 try? session.execute("ROLLBACK")
                 throw error
             }
-            version = try currentVersion(session)
+            version = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
         }
         return nil
+    }
+
+    /// Runs `body`, its SQLite failure wrapped as a migration failure.
+    private func sqlite<T>(_ body: () throws(SQLiteError) -> T) throws(Failure) -> T {
+        do throws(SQLiteError) { return try body() } catch { throw .sqlite(error) }
     }
 
     private func currentVersion(_ session: SQLiteConnection.Session) throws(SQLiteError) -> Int {

@@ -79,10 +79,12 @@ public final class SQLitePersistence: TipPersistence {
             throw Self.storeError(error)
         }
         do {
-            if !readOnly { try Self.migrations.apply(to: connection) }
+            if readOnly { try Self.migrations.check(connection) } else { try Self.migrations.apply(to: connection) }
         } catch {
             switch error {
-            case .newerSchema: throw TipStoreError(.newerSchema, "\(path): \(error)")
+            case .newerSchema: throw TipStoreError(.newerSchema, error.description)
+            case .foreignDatabase, .notMigrated(found: 0, _): throw TipStoreError(.corrupt, error.description)
+            case .notMigrated: throw TipStoreError(.readOnly, error.description)
             case .sqlite(let sqlite): throw Self.storeError(sqlite)
             }
         }

@@ -218,7 +218,7 @@ private struct VMBenchmarks {
             return (groups.values.max() ?? 0) >= 3 ? 1 : 0
         })
         precondition(timing.measuredSum == timing.floorSum, "the VM and the floor disagree")
-        let windowSizes = store.withTimestamps(ofEvent: 1) { timestamps in
+        let windowSizes = store.donations(ofEvent: 1).timestamps.withUnsafeBufferPointer { timestamps in
             nows.prefix(iterations).map { window(timestamps, now: $0, window: length).count }
         }
         Report.ratio("itemViewed.largestSubset(itemID).count >= 3 within 5d", value: timing.measured, floor: timing.floor,

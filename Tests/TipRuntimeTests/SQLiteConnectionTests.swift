@@ -43,6 +43,42 @@ struct SQLiteConnectionTests {
         }
     }
 
+    @Test func anotherApplicationsDatabaseIsRefusedUntouched() throws {
+        let path = temporaryDatabasePath()
+        try SQLiteConnection(path: path).withSession { session in
+            try session.execute("CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users(name) VALUES ('ada')")
+        }
+        #expect(throws: SQLiteMigrations.Failure.foreignDatabase) {
+            try SQLiteMigrations(["CREATE TABLE a(x)"]).apply(to: SQLiteConnection(path: path))
+        }
+        let tables = try SQLiteConnection(path: path).withSession { session in try session.scalar("SELECT group_concat(name) FROM sqlite_master") }
+        #expect(tables == .text("users"), "no table was added")
+        do {
+            _ = try SQLitePersistence(path: path)
+            Issue.record("another application's database opened as a store")
+        } catch {
+            #expect(error.kind == .corrupt)
+        }
+    }
+
+    @Test func aReadOnlyOpenChecksTheSchemaWithoutWriting() throws {
+        let empty = temporaryDatabasePath()
+        try Data().write(to: URL(fileURLWithPath: empty))
+        #expect(throws: SQLiteMigrations.Failure.notMigrated(found: 0, supported: 1)) {
+            try SQLiteMigrations(["CREATE TABLE a(x)"]).check(SQLiteConnection(path: empty, readOnly: true))
+        }
+        do {
+            _ = try SQLitePersistence(path: empty, readOnly: true)
+            Issue.record("an empty file opened as a store")
+        } catch {
+            #expect(error.kind == .corrupt)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
+        let store = temporaryDatabasePath()
+        _ = try SQLitePersistence(path: store, deviceID: "phone")
+        #expect(try SQLitePersistence(path: store, readOnly: true).deviceID == "phone")
+    }
+
     @Test func aFailedTransactionChangesNothing() throws {
         let connection = try SQLiteConnection(path: temporaryDatabasePath())
         try connection.withSession { session in try session.execute("CREATE TABLE t(x INTEGER PRIMARY KEY)") }

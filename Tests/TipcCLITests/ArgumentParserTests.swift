@@ -52,6 +52,14 @@ import Testing
         #expect(ArgumentParser.asksForHelp(["--help"]))
     }
 
+    @Test func negativeNumbersAreValuesNotOptions() throws {
+        let parsed = try parse(["-5", "-1.5", "-.5", "-3d", "-o", "-2"])
+        #expect(parsed.values(of: Self.inputs) == ["-5", "-1.5", "-.5", "-3d"])
+        #expect(parsed.value(Self.output) == "-2", "a negative number is an option's value too")
+        #expect(usageError(["-.x"])?.message == "Unknown option '-.x'")
+        #expect(usageError(["-x5"])?.message == "Unknown option '-x5'")
+    }
+
     @Test func unknownOptionSuggestsTheClosest() {
         #expect(usageError(["--shpae", "square", "x"]) == UsageError("Unknown option '--shpae'", help: "did you mean '--shape'?"))
         #expect(usageError(["--zzzzzzzz", "x"]) == UsageError("Unknown option '--zzzzzzzz'"))

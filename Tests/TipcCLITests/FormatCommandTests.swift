@@ -52,6 +52,28 @@ import Testing
         #expect(try contents(path) == broken)
     }
 
+    /// A NaN or infinite Double default is an `invalid-value` error at the value, in both front
+    /// ends and for every command (fmt used to exit 3: NaN never equals itself on re-reading).
+    @Test(arguments: [
+        ("d.yaml", "tipkit: 1\nparameters:\n  d: { type: double, default: .nan }\ntips:\n  t: { title: T, rules: [$d > 1.0] }\n",
+         "d.yaml:3:31: error[invalid-value]: default of parameter 'd' must be a finite number"),
+        ("i.yaml", "tipkit: 1\nparameters:\n  d: { type: double, default: -.inf }\ntips:\n  t: { title: T, rules: [$d > 1.0] }\n",
+         "i.yaml:3:31: error[invalid-value]: default of parameter 'd' must be a finite number"),
+        ("d.tips", "tipkit 1\nparam d: Double = 1e999\ntip t {\n  title \"T\"\n  rule $d > 1.0\n}\n",
+         "d.tips:2:19: error[invalid-value]: floating-point literal '1e999' is out of range"),
+    ])
+    func aNonFiniteDoubleDefaultIsAnErrorForEveryCommand(_ name: String, _ text: String, _ expected: String) throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write(name, text)
+        for command in [["check", file], ["fmt", file], ["fmt", "--check", file], ["compile", file, "-o", folder.path + "/out.tippack"]] {
+            let run = Invocation(command)
+            #expect(run.status == 1, "\(command): \(run.stdout)\(run.stderr)")
+            #expect((run.stdout + run.stderr).contains(folder.path + "/" + expected), "\(command): \(run.stdout)\(run.stderr)")
+        }
+        #expect(try contents(file) == text, "fmt leaves a file with errors alone")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.tippack"))
+    }
+
     @Test func missingFileIsAnIOError() throws {
         let folder = try TemporaryFolder()
         let run = Invocation(["fmt", folder.path + "/nope.tips"])

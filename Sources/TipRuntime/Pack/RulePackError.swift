@@ -21,6 +21,9 @@ public struct RulePackError: Error, Sendable, Hashable, CustomStringConvertible 
         case invalidBytecode = "invalid-bytecode"
         /// A documented size limit is exceeded.
         case limitExceeded = "limit-exceeded"
+        /// Two parameters, events, tips or groups share a name, two fields of one event, or two
+        /// actions of one tip (the runtime finds each by its name).
+        case duplicateName = "duplicate-name"
     }
 
     public var kind: Kind

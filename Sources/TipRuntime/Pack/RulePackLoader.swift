@@ -147,6 +147,17 @@ private struct PackDecoder {
         return strings[index]
     }
 
+    /// A name that must not be in `seen` (and is added to it): `what` says of what, as in
+    /// "tip name".
+    func uniqueName(_ reader: inout ByteReader, _ what: String, _ seen: inout Set<String>) throws(RulePackError) -> String {
+        let offset = reader.offset
+        let name = try string(&reader, what)
+        guard seen.insert(name).inserted else {
+            throw RulePackError(.duplicateName, "duplicate \(what): '\(name)'", offset: offset)
+        }
+        return name
+    }
+
     func optionalString(_ reader: inout ByteReader, _ what: String) throws(RulePackError) -> String? {
         let offset = reader.offset
         let index = try reader.u32(what)
@@ -174,8 +185,9 @@ private struct PackDecoder {
     func readParameters(_ reader: inout ByteReader) throws(RulePackError) -> [PackParameter] {
         let count = try reader.count("parameter count", elementSize: 14)
         var parameters: [PackParameter] = []
+        var names = Set<String>()
         for _ in 0..<count {
-            let name = try string(&reader, "parameter name")
+            let name = try uniqueName(&reader, "parameter name", &names)
             let type = try type(&reader, "type of parameter '\(name)'")
             let flags = try flags(&reader, "flags of parameter '\(name)'", known: 3)
             let slotOffset = reader.offset
@@ -215,8 +227,9 @@ private struct PackDecoder {
             throw RulePackError(.limitExceeded, "\(count) events; at most \(PackFormat.maximumEvents)", offset: countOffset)
         }
         var events: [PackEvent] = []
+        var names = Set<String>()
         for _ in 0..<count {
-            let name = try string(&reader, "event name")
+            let name = try uniqueName(&reader, "event name", &names)
             let flags = try flags(&reader, "flags of event '\(name)'", known: 3)
             let limitOffset = reader.offset
             let maximumCount = try reader.i64("maximum count of '\(name)'")
@@ -230,8 +243,9 @@ private struct PackDecoder {
                 throw RulePackError(.limitExceeded, "event '\(name)' has \(fieldCount) fields; at most \(PackFormat.maximumFields)", offset: fieldsOffset)
             }
             var fields: [PackField] = []
+            var fieldNames = Set<String>()
             for _ in 0..<fieldCount {
-                let fieldName = try string(&reader, "field name")
+                let fieldName = try uniqueName(&reader, "field name of event '\(name)'", &fieldNames)
                 fields.append(PackField(name: fieldName, type: try type(&reader, "type of field '\(fieldName)'")))
             }
             events.append(PackEvent(name: name, fields: fields, maximumCount: flags & 1 != 0 ? maximumCount : nil,
@@ -251,8 +265,9 @@ private struct PackDecoder {
         let count = try reader.count("tip count", elementSize: 46)
         var tips: [PackTip] = []
         var allRules: [[VerifiedRule]] = []
+        var names = Set<String>()
         for _ in 0..<count {
-            let name = try string(&reader, "tip name")
+            let name = try uniqueName(&reader, "tip name", &names)
             let title = try string(&reader, "title of tip '\(name)'")
             let message = try optionalString(&reader, "message of tip '\(name)'")
             let imageOffset = reader.offset
@@ -278,8 +293,10 @@ private struct PackDecoder {
             }
             let actionCount = try reader.count("action count of '\(name)'", elementSize: 8)
             var actions: [PackAction] = []
+            var actionIDs = Set<String>()
             for _ in 0..<actionCount {
-                actions.append(PackAction(id: try string(&reader, "action id"), title: try string(&reader, "action title")))
+                actions.append(PackAction(id: try uniqueName(&reader, "action id of tip '\(name)'", &actionIDs),
+                                          title: try string(&reader, "action title")))
             }
             let ruleCount = try reader.count("rule count of '\(name)'", elementSize: 9)
             var rules: [RuleProgram] = []
@@ -321,8 +338,9 @@ private struct PackDecoder {
     func readGroups(_ reader: inout ByteReader, tipCount: Int) throws(RulePackError) -> [PackGroup] {
         let count = try reader.count("group count", elementSize: 9)
         var groups: [PackGroup] = []
+        var names = Set<String>()
         for _ in 0..<count {
-            let name = try string(&reader, "group name")
+            let name = try uniqueName(&reader, "group name", &names)
             let priorityOffset = reader.offset
             guard let priority = PackGroupPriority(rawValue: try reader.u8("priority of group '\(name)'")) else {
                 throw RulePackError(.malformed, "unknown priority of group '\(name)'", offset: priorityOffset)

@@ -71,25 +71,24 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Where donations live. The VM reads them by column; stores keep them sorted by time so that
 /// window counts are binary searches.
+///
+/// The VM trusts no conformance but the runtime's own `InMemoryDonationStore`: it reads each
+/// event's donations once per evaluation through `donations(ofEvent:)` and checks them against
+/// the pack (`events.count`; per event, one column per declared field, of the declared type,
+/// with one slot per timestamp; timestamps ascending; string codes inside `strings`; Bool slots 0
+/// or 1). When they do not fit, every rule that reads that event fails (`inconsistentStore`):
+/// false, with the reason in `explain`, never a crash.
 public protocol DonationStore {
     /// The events of the pack this store serves, by index.
     var events: [PackEvent] { get }
     /// The donations of event `event` (an index into `events`).
     func donations(ofEvent event: Int) -> DonationColumns
-    /// Calls `body` with the timestamps of event `event` (ascending), read in place where the
-    /// store can; the buffer is valid only during the call. The default reads
-    /// `donations(ofEvent:)`.
-    func withTimestamps<Result>(ofEvent event: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result
     /// Records a donation of event `event` at `milliseconds` with payload values in field order.
     /// A payload that does not match the event's schema is refused and changes nothing.
     mutating func donate(event: Int, at milliseconds: Int64, payload: [RuntimeValue]) throws(DonationError)
 }
 
 extension DonationStore {
-    public func withTimestamps<Result>(ofEvent event: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result {
-        donations(ofEvent: event).timestamps.withUnsafeBufferPointer(body)
-    }
-
     /// Checks `payload` against the schema of `event` (count, types, finite doubles).
     public func validate(event: Int, payload: [RuntimeValue]) throws(DonationError) {
         guard events.indices.contains(event) else { throw .unknownEvent(event) }

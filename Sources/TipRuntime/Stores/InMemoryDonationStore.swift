@@ -33,8 +33,9 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
 
     public func donations(ofEvent event: Int) -> DonationColumns { storage[event].columns }
 
-    /// The timestamps of `event` in place, without copying the column.
-    public func withTimestamps<Result>(ofEvent event: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result {
+    /// The timestamps of `event` in place, without copying the column (the VM's way of reading
+    /// this store, whose columns are consistent by construction).
+    func withTimestamps<Result>(ofEvent event: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result {
         precondition(storage.indices.contains(event), "no event with index \(event)")
         return storage.withUnsafeBufferPointer { $0[event].columns.timestamps.withUnsafeBufferPointer(body) }
     }

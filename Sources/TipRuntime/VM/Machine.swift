@@ -4,14 +4,18 @@
 /// nothing reference-counted; code is read through an `UnsafeBufferPointer` because the verifier
 /// has proven every operand, jump and stack access in bounds. One machine serves every rule a
 /// call evaluates, reusing its stacks and member list.
+///
+/// The store is the one input the verifier cannot vouch for: the machine reads it only through
+/// a `StoreReader`, and an event whose data does not fit the pack makes the rule fail with
+/// `inconsistentStore`.
 struct Machine<Store: DonationStore> {
     /// Every rule's code, concatenated (jumps are relative, so a rule runs where it lies).
     let code: UnsafeBufferPointer<UInt32>
     let strings: UnsafeBufferPointer<String>
     let parameterSlots: UnsafeBufferPointer<Int64>
     let parameterValues: UnsafeBufferPointer<RuntimeValue>
-    let eventFieldTypes: UnsafeBufferPointer<[ValueType]>
-    let store: UnsafePointer<Store>
+    /// The donation store, read only through this (see `StoreReader`).
+    let reader: StoreReader<Store>
     let now: Int64
     /// The value stack, as deep as the deepest rule needs.
     let stack: UnsafeMutablePointer<Int64>
@@ -37,15 +41,13 @@ struct Machine<Store: DonationStore> {
     var failure: (EvaluationFailure, Int)?
 
     init(code: UnsafeBufferPointer<UInt32>, strings: UnsafeBufferPointer<String>, parameterSlots: UnsafeBufferPointer<Int64>,
-         parameterValues: UnsafeBufferPointer<RuntimeValue>, eventFieldTypes: UnsafeBufferPointer<[ValueType]>,
-         store: UnsafePointer<Store>, now: Int64, stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>,
-         members: MemberStack) {
+         parameterValues: UnsafeBufferPointer<RuntimeValue>, reader: StoreReader<Store>, now: Int64,
+         stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>, members: MemberStack) {
         self.code = code
         self.strings = strings
         self.parameterSlots = parameterSlots
         self.parameterValues = parameterValues
-        self.eventFieldTypes = eventFieldTypes
-        self.store = store
+        self.reader = reader
         self.now = now
         self.stack = stack
         self.collections = collections
@@ -66,19 +68,6 @@ struct Machine<Store: DonationStore> {
         return .failed(reason, pc: pc)
     }
 
-    /// The donations of `event`, checked to have the shape the pack declares (a store for
-    /// another pack is a programming error).
-    func fetch(_ event: Int) -> DonationColumns {
-        let columns = store.pointee.donations(ofEvent: event)
-        let types = eventFieldTypes[event]
-        precondition(columns.fields.count == types.count, "the donation store does not match the rule pack")
-        for (column, type) in zip(columns.fields, types) {
-            precondition(column.type == type && column.slots.count == columns.timestamps.count,
-                         "the donation store does not match the rule pack")
-        }
-        return columns
-    }
-
     func resolve(_ reference: Int64) -> String {
         let bits = UInt64(bitPattern: reference)
         let index = Int(bits & 0xFFFF_FFFF)
@@ -90,7 +79,7 @@ struct Machine<Store: DonationStore> {
             return ""
         default:
             let event = Int((bits >> 42) & 0xF_FFFF), field = Int((bits >> 32) & 0x3FF)
-            let column = event == currentEvent ? currentFields[field] : fetch(event).fields[field]
+            guard let column = event == currentEvent ? currentFields[field] : reader.columns(event)?.fields[field] else { return "" }
             return index < column.strings.count ? column.strings[index] : ""
         }
     }
@@ -125,11 +114,12 @@ struct Machine<Store: DonationStore> {
         return nil
     }
 
-    /// The index range of `event`'s donations inside the window of `window` ms ending at `now`.
+    /// The index range of `event`'s donations inside the window of `window` ms ending at `now`;
+    /// nil when the store's data for the event does not fit the pack.
     @inline(__always)
-    func windowRange(_ event: Int, _ window: Int64) -> Range<Int> {
+    func windowRange(_ event: Int, _ window: Int64) -> Range<Int>? {
         let now = self.now
-        return store.pointee.withTimestamps(ofEvent: event) { Window.bounds($0, now: now, window: window) }
+        return reader.withTimestamps(event) { Window.bounds($0, now: now, window: window) }
     }
 
     /// Turns the top collection into a list collection (its indices appended to `members`).
@@ -272,14 +262,15 @@ struct Machine<Store: DonationStore> {
             case Opcode.intToDouble.rawValue:
                 stack[sp &- 1] = Self.slot(Double(stack[sp &- 1])); pc &+= 1
             case Opcode.countEvent.rawValue:
-                stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { $0.count }); sp &+= 1; pc &+= 1
+                guard let count = reader.withTimestamps(a, { $0.count }) else { return fail(.inconsistentStore, at) }
+                stack[sp] = Int64(count); sp &+= 1; pc &+= 1
             case Opcode.countEventWithin.rawValue:
-                let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                guard let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return fail(.inconsistentStore, at) }
                 stack[sp] = Int64(range.count); sp &+= 1; pc &+= 3
             case StraightLineRules.countEventWithinCompareImmediate:
                 // COUNT_EVENT_WITHIN then the CMP_INT_K that follows it; traced, only the former,
                 // so that the CMP_INT_K runs (and is recorded) on its own.
-                let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                guard let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return fail(.inconsistentStore, at) }
                 if tracing {
                     stack[sp] = Int64(range.count); sp &+= 1; pc &+= 3
                 } else {
@@ -287,20 +278,23 @@ struct Machine<Store: DonationStore> {
                     stack[sp] = holds ? 1 : 0; sp &+= 1; pc &+= 6
                 }
             case Opcode.event.rawValue:
-                let count = store.pointee.withTimestamps(ofEvent: a) { $0.count }
+                guard let count = reader.withTimestamps(a, { $0.count }) else { return fail(.inconsistentStore, at) }
                 collections[collectionCount] = CollectionValue(event: a, low: 0, high: count, isList: false)
                 collectionCount += 1; pc &+= 1
             case Opcode.within.rawValue:
-                narrowTopToWindow(Instruction.immediate(code[pc &+ 1], code[pc &+ 2])); pc &+= 3
+                guard narrowTopToWindow(Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return fail(.inconsistentStore, at) }
+                pc &+= 3
             case Opcode.filter.rawValue:
-                guard filterTop(predicateAt: pc &+ 1, sp: sp) else { return nil }
+                guard filterTop(predicateAt: pc &+ 1, sp: sp, at: at) else { return nil }
                 pc &+= 1 &+ a
             case Opcode.largestSubset.rawValue, Opcode.smallestSubset.rawValue:
-                narrowTopToSubset(field: a, largest: opcode == Opcode.largestSubset.rawValue); pc &+= 1
+                guard narrowTopToSubset(field: a, largest: opcode == Opcode.largestSubset.rawValue) else { return fail(.inconsistentStore, at) }
+                pc &+= 1
             case Opcode.count.rawValue:
                 stack[sp] = Int64(popCollection().count); sp &+= 1; pc &+= 1
             case Opcode.distinct.rawValue:
-                stack[sp] = Int64(popDistinctCount(field: a)); sp &+= 1; pc &+= 1
+                guard let distinct = popDistinctCount(field: a) else { return fail(.inconsistentStore, at) }
+                stack[sp] = Int64(distinct); sp &+= 1; pc &+= 1
             default:
                 preconditionFailure("unverified opcode \(opcode)")
             }
@@ -330,34 +324,38 @@ struct Machine<Store: DonationStore> {
     // The collection instructions below loop over donations; kept out of the run loop so its
     // hot path keeps its registers.
 
-    /// WITHIN: keeps the top collection's donations inside the window ending at `now`.
+    /// WITHIN: keeps the top collection's donations inside the window ending at `now`; false
+    /// when the store's data for the event does not fit the pack.
     @inline(never)
-    private mutating func narrowTopToWindow(_ window: Int64) {
+    private mutating func narrowTopToWindow(_ window: Int64) -> Bool {
         var top = collections[collectionCount &- 1]
         if top.isList {
             var kept = top.low
             let now = self.now
-            store.pointee.withTimestamps(ofEvent: top.event) { timestamps in
+            let reader = self.reader
+            let read: Void? = reader.withTimestamps(top.event) { timestamps in
                 for position in top.low..<top.high where Window.contains(timestamps[members[position]], now: now, window: window) {
                     members[kept] = members[position]
                     kept += 1
                 }
             }
+            guard read != nil else { return false }
             truncate(&top, to: kept)
         } else {
-            let range = windowRange(top.event, window)
+            guard let range = windowRange(top.event, window) else { return false }
             top.low = max(top.low, range.lowerBound)
             top.high = max(top.low, min(top.high, range.upperBound))
         }
         collections[collectionCount &- 1] = top
+        return true
     }
 
-    /// WHERE: keeps the top collection's donations for which the predicate block at `start`
-    /// holds; false when the predicate failed.
+    /// WHERE (at `at`): keeps the top collection's donations for which the predicate block at
+    /// `start` holds; false when the predicate failed or the store's data does not fit the pack.
     @inline(never)
-    private mutating func filterTop(predicateAt start: Int, sp: Int) -> Bool {
+    private mutating func filterTop(predicateAt start: Int, sp: Int, at: Int) -> Bool {
         var top = collections[collectionCount &- 1]
-        let columns = fetch(top.event)
+        guard let columns = reader.columns(top.event) else { return fail(.inconsistentStore, at) ?? false }
         materialize(&top)
         collections[collectionCount &- 1] = top
         var kept = top.low
@@ -384,11 +382,12 @@ struct Machine<Store: DonationStore> {
     }
 
     /// LARGEST_SUBSET / SMALLEST_SUBSET: keeps the donations of the largest (smallest) group by
-    /// `field`; among equal groups, the one whose first donation is earliest.
+    /// `field`; among equal groups, the one whose first donation is earliest. False when the
+    /// store's data for the event does not fit the pack.
     @inline(never)
-    private mutating func narrowTopToSubset(field: Int, largest: Bool) {
+    private mutating func narrowTopToSubset(field: Int, largest: Bool) -> Bool {
         var top = collections[collectionCount &- 1]
-        let column = fetch(top.event).fields[field]
+        guard let column = reader.columns(top.event)?.fields[field] else { return false }
         materialize(&top)
         let type = column.type
         var kept = top.low
@@ -422,13 +421,15 @@ struct Machine<Store: DonationStore> {
         }
         truncate(&top, to: kept)
         collections[collectionCount &- 1] = top
+        return true
     }
 
-    /// DISTINCT: pops the top collection; the number of distinct values of `field` in it.
+    /// DISTINCT: pops the top collection; the number of distinct values of `field` in it (nil
+    /// when the store's data for the event does not fit the pack).
     @inline(never)
-    private mutating func popDistinctCount(field: Int) -> Int {
+    private mutating func popDistinctCount(field: Int) -> Int? {
         let top = collections[collectionCount &- 1]
-        let column = fetch(top.event).fields[field]
+        guard let column = reader.columns(top.event)?.fields[field] else { return nil }
         var seen = Set<Int64>(minimumCapacity: top.count)
         if top.isList {
             for position in top.low..<top.high { seen.insert(Self.key(column.slots[members[position]], column.type)) }

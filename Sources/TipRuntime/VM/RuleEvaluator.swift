@@ -2,8 +2,9 @@
 /// instant. Evaluation never traps on the pack's behalf: a rule whose arithmetic overflows or
 /// divides by zero is false, and the outcome says where and why.
 ///
-/// The parameter values and the store must be made for this pack (`ParameterValues(pack:)`,
-/// a store over `pack.events`); anything else is a programming error.
+/// The parameter values must be made for this pack (`ParameterValues(pack:)`); anything else is a
+/// programming error. The store is trusted with nothing (see `DonationStore`): data that does not
+/// fit the pack makes the rules that read it fail with `inconsistentStore`.
 public struct RuleEvaluator: Sendable {
     public let pack: VerifiedRulePack
     private let eventFieldTypes: [[ValueType]]
@@ -57,9 +58,8 @@ public struct RuleEvaluator: Sendable {
         stackBytes = memberOffset + Self.initialMemberCapacity * MemoryLayout<Int>.stride
     }
 
-    private func checkInputs(_ parameters: ParameterValues, _ store: some DonationStore) {
+    private func checkInputs(_ parameters: ParameterValues) {
         precondition(parameters.types.count == parameterCount, "parameter values made for another rule pack")
-        precondition(store.events.count == eventFieldTypes.count, "donation store made for another rule pack")
     }
 
     /// The index in `ruleStarts` of rule `rule` of tip `tip`.
@@ -74,11 +74,31 @@ public struct RuleEvaluator: Sendable {
     // the specialisation), so the VM reads it with direct calls and no generic metadata.
 
     /// Calls `body` with a machine over this pack's code and the given inputs, all borrowed for
-    /// the call: nothing is copied and the stacks live on the call stack.
+    /// the call: nothing is copied and the stacks live on the call stack. The runtime's own
+    /// in-memory store is read in place; any other store through a table of per-event snapshots
+    /// (see `StoreReader`), all unread, or all inconsistent when the store does not have the
+    /// pack's number of events.
     @inline(__always)
     private func withMachine<Store: DonationStore, Result>(_ parameters: ParameterValues, _ store: Store, _ now: Int64,
                                                             _ body: (inout Machine<Store>) -> Result) -> Result {
-        checkInputs(parameters, store)
+        let eventCount = eventFieldTypes.count
+        if StoreReader.readsInPlace(store, eventCount: eventCount) {
+            return withMachine(parameters, store, now, snapshots: nil, body)
+        }
+        let fits = store.events.count == eventCount
+        return withUnsafeTemporaryAllocation(of: EventSnapshot.self, capacity: max(1, eventCount)) { snapshots in
+            let base = snapshots.baseAddress.unsafelyUnwrapped
+            base.initialize(repeating: fits ? .unread : .inconsistent, count: eventCount)
+            defer { base.deinitialize(count: eventCount) }
+            return withMachine(parameters, store, now, snapshots: base, body)
+        }
+    }
+
+    @inline(__always)
+    private func withMachine<Store: DonationStore, Result>(_ parameters: ParameterValues, _ store: Store, _ now: Int64,
+                                                            snapshots: UnsafeMutablePointer<EventSnapshot>?,
+                                                            _ body: (inout Machine<Store>) -> Result) -> Result {
+        checkInputs(parameters)
         return code.withUnsafeBufferPointer { code in
             strings.withUnsafeBufferPointer { strings in
                 eventFieldTypes.withUnsafeBufferPointer { eventFieldTypes in
@@ -86,10 +106,10 @@ public struct RuleEvaluator: Sendable {
                         parameters.values.withUnsafeBufferPointer { parameterValues in
                             withUnsafePointer(to: store) { store in
                                 withStacks { stack, collections, members in
+                                    let reader = StoreReader(store: store, snapshots: snapshots, eventFieldTypes: eventFieldTypes)
                                     var machine = Machine(code: code, strings: strings, parameterSlots: parameterSlots,
-                                                          parameterValues: parameterValues, eventFieldTypes: eventFieldTypes,
-                                                          store: store, now: now, stack: stack, collections: collections,
-                                                          members: MemberStack(initial: members))
+                                                          parameterValues: parameterValues, reader: reader, now: now,
+                                                          stack: stack, collections: collections, members: MemberStack(initial: members))
                                     let result = body(&machine)
                                     machine.members.deallocate()
                                     return result
@@ -133,14 +153,15 @@ public struct RuleEvaluator: Sendable {
     public func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64) -> RuleOutcome {
         let index = ruleIndex(tip: tip, rule: rule)
         let start = ruleStarts[index]
-        if isStraightLine[index] {
-            checkInputs(parameters, store)
+        if isStraightLine[index], StoreReader.readsInPlace(store, eventCount: eventFieldTypes.count) {
+            checkInputs(parameters)
             return .value(withUnsafeTemporaryAllocation(of: Int64.self, capacity: StraightLineRules.maximumValueDepth) { stack in
                 withUnsafePointer(to: store) { store in
                     code.withUnsafeBufferPointer { code in
                         parameters.slots.withUnsafeBufferPointer { parameterSlots in
-                            StraightLineRules.run(code, from: start, parameterSlots: parameterSlots, store: store, now: now,
-                                                  stack: stack.baseAddress.unsafelyUnwrapped)
+                            StraightLineRules.run(code, from: start, parameterSlots: parameterSlots,
+                                                  store: UnsafeRawPointer(store).assumingMemoryBound(to: InMemoryDonationStore.self),
+                                                  now: now, stack: stack.baseAddress.unsafelyUnwrapped)
                         }
                     }
                 }
@@ -200,12 +221,13 @@ public struct RuleEvaluator: Sendable {
         return TipEvaluation(tip: tip, rules: outcomes)
     }
 
-    /// The outcome of the rule at `index` of `ruleStarts`, on the fast path when it can take it.
+    /// The outcome of the rule at `index` of `ruleStarts`, on the fast path when it can take it
+    /// (a straight-line rule over the in-memory store, read in place: nothing in it can fail).
     @inline(__always)
     private func evaluate<Store>(_ index: Int, machine: inout Machine<Store>) -> RuleOutcome {
-        if isStraightLine[index] {
+        if isStraightLine[index], machine.reader.snapshots == nil {
             return .value(StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
-                                                store: machine.store, now: machine.now, stack: machine.stack))
+                                                store: machine.reader.inMemoryStore, now: machine.now, stack: machine.stack))
         }
         return machine.evaluate(ruleAt: ruleStarts[index])
     }

@@ -1,7 +1,8 @@
 /// The evaluator's fast path for rules made only of instructions that read parameters, the
 /// clock and window counts and compare them: nothing in them can fail, and they touch no
 /// collection, string or payload, so they run in a small loop over registers and a value
-/// stack on the call stack, without setting up a `Machine`.
+/// stack on the call stack, without setting up a `Machine`. Taken only over the runtime's own
+/// in-memory store, read in place (any other store is read, and checked, by the machine).
 ///
 /// Also the evaluator's one rewrite of verified code: `COUNT_EVENT_WITHIN` directly followed by
 /// `CMP_INT_K` becomes an internal superinstruction that does both. Only the first word's opcode
@@ -61,8 +62,8 @@ enum StraightLineRules {
     /// Runs the straight-line rule starting at `start` of `code` (fused, verified and accepted)
     /// on `stack`, which has room for the rule's value depth.
     @inline(__always)
-    static func run<Store: DonationStore>(_ code: UnsafeBufferPointer<UInt32>, from start: Int, parameterSlots: UnsafeBufferPointer<Int64>,
-                                          store: UnsafePointer<Store>, now: Int64, stack: UnsafeMutablePointer<Int64>) -> Bool {
+    static func run(_ code: UnsafeBufferPointer<UInt32>, from start: Int, parameterSlots: UnsafeBufferPointer<Int64>,
+                    store: UnsafePointer<InMemoryDonationStore>, now: Int64, stack: UnsafeMutablePointer<Int64>) -> Bool {
         var pc = start
         var sp = 0
         while true {
@@ -75,7 +76,7 @@ enum StraightLineRules {
                 let window = Instruction.immediate(code[pc &+ 1], code[pc &+ 2])
                 let count = Int64(store.pointee.withTimestamps(ofEvent: a) { Window.bounds($0, now: now, window: window) }.count)
                 let comparison = Int(code[pc &+ 3] >> 8)
-                stack[sp] = Machine<Store>.compare(comparison, count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
+                stack[sp] = Machine<InMemoryDonationStore>.compare(comparison, count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
                 sp &+= 1; pc &+= 6
             case jumpIfParameterFalse:
                 if parameterSlots[a] == 0 {
@@ -98,10 +99,10 @@ enum StraightLineRules {
             case Opcode.not.rawValue:
                 stack[sp &- 1] ^= 1; pc &+= 1
             case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
-                let holds = Machine<Store>.compare(a, stack[sp &- 2], stack[sp &- 1])
+                let holds = Machine<InMemoryDonationStore>.compare(a, stack[sp &- 2], stack[sp &- 1])
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareIntImmediate.rawValue:
-                let holds = Machine<Store>.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                let holds = Machine<InMemoryDonationStore>.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
                 stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
             case Opcode.countEvent.rawValue:
                 stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { $0.count }); sp &+= 1; pc &+= 1

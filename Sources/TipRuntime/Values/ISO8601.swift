@@ -55,16 +55,19 @@ public enum ISO8601 {
         return milliseconds - sign * (offsetHours * 60 + offsetMinutes) * 60_000
     }
 
-    /// `2026-12-24T09:30:00Z`, with `.250` when the instant has milliseconds.
+    /// `2026-12-24T09:30:00Z`, with `.250` when the instant has milliseconds. Total: any
+    /// instant prints (a year outside 0000–9999 with as many digits as it needs), so a date read
+    /// from a damaged store never traps.
     public static func string(fromMilliseconds milliseconds: Int) -> String {
         let days = floorDivide(milliseconds, 86_400_000)
-        let rest = milliseconds - days * 86_400_000
+        let remainder = milliseconds % 86_400_000
+        let rest = remainder < 0 ? remainder + 86_400_000 : remainder
         let (year, month, day) = civilFromDays(days)
         let seconds = rest / 1000
         let millis = rest % 1000
         func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+            let text = String(value.magnitude)
+            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
         }
         var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
         if millis != 0 { text += "." + pad(millis, 3) }
@@ -81,8 +84,9 @@ public enum ISO8601 {
         }
     }
 
+    /// ⌊a / b⌋ for b > 0, without overflow for any `a`.
     static func floorDivide(_ a: Int, _ b: Int) -> Int {
-        a >= 0 ? a / b : -((-a + b - 1) / b)
+        a >= 0 ? a / b : (a + 1) / b - 1
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -57,12 +57,16 @@ public enum EvaluationFailure: String, Error, Sendable, Hashable, CustomStringCo
     case divisionByZero = "division-by-zero"
     /// A Double operation gave an infinite or NaN result.
     case nonFiniteDouble = "non-finite-double"
+    /// The donation store's data for an event the rule reads does not fit the pack (see
+    /// `DonationStore`).
+    case inconsistentStore = "inconsistent-store"
 
     public var description: String {
         switch self {
         case .integerOverflow: return "integer overflow"
         case .divisionByZero: return "division by zero"
         case .nonFiniteDouble: return "the result is not a finite number"
+        case .inconsistentStore: return "the donation store's data for an event does not fit the rule pack"
         }
     }
 }

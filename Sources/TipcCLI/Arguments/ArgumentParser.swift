@@ -65,9 +65,16 @@ public enum ArgumentParser {
         return parsed
     }
 
-    /// An argument that names an option (`-x`, `--xyz`, `--`); a lone `-` is a value.
+    /// An argument that names an option (`-x`, `--xyz`, `--`); a lone `-` is a value, and so is
+    /// a negative number (`-5`, `-1.5`, `-.5`, `-3d`): no option is spelled with a digit.
     static func looksLikeOption(_ argument: String) -> Bool {
-        argument.hasPrefix("-") && argument.count > 1
+        let bytes = argument.utf8
+        guard bytes.first == 0x2D /* - */, bytes.count > 1 else { return false }
+        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+        let second = bytes.dropFirst().first
+        if isDigit(second) { return false }
+        if second == 0x2E /* . */, isDigit(bytes.dropFirst(2).first) { return false }
+        return true
     }
 
     /// `--name=value` → (`--name`, `value`); anything else → (argument, nil).

@@ -23,7 +23,7 @@ public enum ExplainCommand: TipcCommand {
         let input = inputs.count == 1 && PackInput.isPack(inputs[0])
             ? try PackInput.load(pack: inputs[0], manifests: [], context: context)
             : try PackInput.load(pack: nil, manifests: inputs, context: context)
-        let center = try RuntimeOptions.openCenter(arguments, pack: input)
+        let center = try RuntimeOptions.openCenter(arguments, pack: input, access: .read)
         let explanation: TipExplanation
         do {
             explanation = try center.explanation(of: name)
@@ -31,7 +31,7 @@ public enum ExplainCommand: TipcCommand {
             if case .unknownTip = error {
                 throw CommandFailure.input("no tip named '\(name)'" + (Suggestions.didYouMean(name, in: center.pack.tips.map(\.name)).map { "; \($0)" } ?? ""))
             }
-            throw error.failure
+            throw error.failure(store: arguments.value(RuntimeOptions.db))
         }
         let renderer = ExplanationRenderer(explanation: explanation, sources: input.sources)
         switch arguments.choice(format, as: Format.self) ?? .text {

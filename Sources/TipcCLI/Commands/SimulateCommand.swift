@@ -42,7 +42,7 @@ public enum SimulateCommand: TipcCommand {
         let clock = ManualClock(now: parsed.start)
         let persistence: any TipPersistence
         if let path = arguments.value(db) {
-            persistence = try RuntimeOptions.openStore(path)
+            persistence = try RuntimeOptions.openStore(path, access: .write)
         } else {
             persistence = MemoryPersistence(deviceID: "simulation")
         }
@@ -51,7 +51,7 @@ public enum SimulateCommand: TipcCommand {
             center = try TipCenter(pack: input.pack, persistence: persistence, clock: clock)
             try center.resetDatastore()
         } catch {
-            throw error.failure
+            throw error.failure(store: arguments.value(db))
         }
         var runner = TimelineRunner(center: center, clock: clock, timeline: parsed)
         runner.run()

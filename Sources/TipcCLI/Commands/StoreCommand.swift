@@ -27,68 +27,99 @@ public enum StoreCommand: TipcCommand {
             options: [RuntimeOptions.db, RuntimeOptions.pack, RuntimeOptions.manifest, RuntimeOptions.at, value, reason, count])
     }
 
+    /// Each action: whether it writes (only those may create the store) and how many operands
+    /// it takes, with their names for "missing" messages.
+    private static let actions: [String: (access: RuntimeOptions.StoreAccess, required: [String], optional: Int?)] = [
+        "donate": (.write, ["EVENT"], 0),
+        "set": (.write, ["PARAM", "VALUE"], 0),
+        "status": (.read, [], nil),
+        "invalidate": (.write, ["TIP"], 0),
+        "reset": (.write, [], 1),
+        "merge": (.write, ["OTHER_DB"], 0),
+        "export": (.read, [], 0),
+    ]
+
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let verb = arguments.values(of: action).first ?? ""
         let rest = arguments.values(of: operands)
         let verbs = ["donate", "set", "status", "invalidate", "reset", "merge", "export"]
-        guard verbs.contains(verb) else {
+        guard let shape = actions[verb] else {
             throw UsageError("unknown store action '\(verb)'", help: Suggestions.didYouMean(verb, in: verbs) ?? "actions: \(verbs.joined(separator: ", "))")
         }
+        // Everything that can be checked without the store is checked before it is opened, so a
+        // wrong command line leaves no store behind.
+        if rest.count < shape.required.count { throw UsageError("missing \(shape.required[rest.count]) for '\(verb)'") }
+        if let optional = shape.optional, rest.count > shape.required.count + optional {
+            throw UsageError("Unexpected argument '\(rest[shape.required.count + optional])'")
+        }
+        let options = try DonationOptions(arguments, verb: verb)
         let input = try RuntimeOptions.packInput(arguments, context: context)
-        let center = try RuntimeOptions.openCenter(arguments, pack: input)
+        // The other store of a merge is read (and must exist) before this one is opened.
+        let other = verb == "merge" ? try load(rest[0]) : nil
+        let center = try RuntimeOptions.openCenter(arguments, pack: input, access: shape.access)
         do {
             switch verb {
-            case "donate": try donate(center, rest, arguments, context)
+            case "donate": try donate(center, rest[0], options, context)
             case "set": try set(center, rest, context)
             case "status": try status(center, rest, context)
-            case "invalidate": try invalidate(center, rest, arguments, context)
+            case "invalidate": try invalidate(center, rest[0], options, context)
             case "reset": try reset(center, rest, context)
-            case "merge": try merge(center, rest, context)
+            case "merge": try merge(center, rest[0], other ?? StoreSnapshot(), context)
             default: try export(center, context)
             }
         } catch let error as TipCenterError {
-            throw error.failure
+            throw error.failure(store: arguments.value(RuntimeOptions.db))
         }
         return .success
     }
 
-    private static func operand(_ rest: [String], _ index: Int, _ name: String) throws -> String {
-        guard index < rest.count else { throw UsageError("missing \(name)") }
-        return rest[index]
+    /// The options of `donate` and `invalidate`, read before the store is opened.
+    private struct DonationOptions {
+        var payload: [String: JSONInput]?
+        var times = 1
+        var reason = InvalidationReason.actionPerformed
+
+        init(_ arguments: ParsedArguments, verb: String) throws {
+            if let text = arguments.value(StoreCommand.value) {
+                guard case .object(let fields)? = JSONInput.parse(text) else { throw UsageError("--value must be a JSON object", help: "e.g. --value '{\"itemID\": 3}'") }
+                payload = fields
+            }
+            if let text = arguments.value(count) {
+                guard let parsed = Int(text), parsed >= 1 else { throw UsageError("--count must be a positive integer") }
+                times = parsed
+            }
+            if let text = arguments.value(StoreCommand.reason) {
+                guard let parsed = InvalidationReason(rawValue: text) else {
+                    throw UsageError("unknown reason '\(text)'", help: Suggestions.didYouMean(text, in: InvalidationReason.allCases.map(\.rawValue))
+                                     ?? "reasons: \(InvalidationReason.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                reason = parsed
+            }
+        }
     }
 
-    private static func donate(_ center: TipCenter, _ rest: [String], _ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let event = try operand(rest, 0, "EVENT")
+    private static func donate(_ center: TipCenter, _ event: String, _ options: DonationOptions, _ context: CommandContext) throws {
         guard let declaration = center.pack.events.first(where: { $0.name == event }) else {
             throw CommandFailure.input("no event named '\(event)'" + (Suggestions.didYouMean(event, in: center.pack.events.map(\.name)).map { "; \($0)" } ?? ""))
         }
         var payload: [String: RuntimeValue] = [:]
-        if let text = arguments.value(value) {
-            guard case .object(let fields)? = JSONInput.parse(text) else { throw UsageError("--value must be a JSON object", help: "e.g. --value '{\"itemID\": 3}'") }
-            for (name, json) in fields {
-                guard let field = declaration.fields.first(where: { $0.name == name }) else {
-                    throw CommandFailure.input("event '\(event)' has no field '\(name)'")
-                }
-                guard let converted = ValueText.fromJSON(json, as: field.type) else {
-                    throw CommandFailure.input("field '\(name)' of event '\(event)' is a \(field.type)")
-                }
-                payload[name] = converted
+        for (name, json) in options.payload ?? [:] {
+            guard let field = declaration.fields.first(where: { $0.name == name }) else {
+                throw CommandFailure.input("event '\(event)' has no field '\(name)'")
             }
+            guard let converted = ValueText.fromJSON(json, as: field.type) else {
+                throw CommandFailure.input("field '\(name)' of event '\(event)' is a \(field.type)")
+            }
+            payload[name] = converted
         }
-        var times = 1
-        if let text = arguments.value(count) {
-            guard let parsed = Int(text), parsed >= 1 else { throw UsageError("--count must be a positive integer") }
-            times = parsed
-        }
-        for _ in 0..<times {
+        for _ in 0..<options.times {
             let record = try center.donate(event, value: payload)
             context.standardOutput.write("donated \(record.event) at \(ISO8601.string(fromMilliseconds: Int(record.date))) id \(record.id)\n")
         }
     }
 
     private static func set(_ center: TipCenter, _ rest: [String], _ context: CommandContext) throws {
-        let name = try operand(rest, 0, "PARAM")
-        let text = try operand(rest, 1, "VALUE")
+        let name = rest[0], text = rest[1]
         guard let declaration = center.pack.parameters.first(where: { $0.name == name }) else {
             throw CommandFailure.input("no parameter named '\(name)'" + (Suggestions.didYouMean(name, in: center.pack.parameters.map(\.name)).map { "; \($0)" } ?? ""))
         }
@@ -110,14 +141,8 @@ public enum StoreCommand: TipcCommand {
         }
     }
 
-    private static func invalidate(_ center: TipCenter, _ rest: [String], _ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let tip = try operand(rest, 0, "TIP")
-        let text = arguments.value(reason) ?? InvalidationReason.actionPerformed.rawValue
-        guard let parsed = InvalidationReason(rawValue: text) else {
-            throw UsageError("unknown reason '\(text)'", help: Suggestions.didYouMean(text, in: InvalidationReason.allCases.map(\.rawValue))
-                             ?? "reasons: \(InvalidationReason.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        try center.invalidate(tip, reason: parsed)
+    private static func invalidate(_ center: TipCenter, _ tip: String, _ options: DonationOptions, _ context: CommandContext) throws {
+        try center.invalidate(tip, reason: options.reason)
         context.standardOutput.write("\(tip): \(try center.status(of: tip))\n")
     }
 
@@ -131,14 +156,17 @@ public enum StoreCommand: TipcCommand {
         }
     }
 
-    private static func merge(_ center: TipCenter, _ rest: [String], _ context: CommandContext) throws {
-        let other = try operand(rest, 0, "OTHER_DB")
-        let snapshot: StoreSnapshot
+    /// Everything in the store at `path`, which must exist (it is opened read-only).
+    private static func load(_ path: String) throws -> StoreSnapshot {
+        let store = try RuntimeOptions.openStore(path, access: .read)
         do {
-            snapshot = try RuntimeOptions.openStore(other).load()
-        } catch let error as TipStoreError {
-            throw CommandFailure.io("\(other): \(error)")
+            return try store.load()
+        } catch {
+            throw RuntimeOptions.failure(error, path: path)
         }
+    }
+
+    private static func merge(_ center: TipCenter, _ other: String, _ snapshot: StoreSnapshot, _ context: CommandContext) throws {
         try center.merge(snapshot)
         context.standardOutput.write("merged \(other): \(try center.snapshot().donations.count) donations\n")
     }

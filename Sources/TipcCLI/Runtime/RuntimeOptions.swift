@@ -1,10 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import TipcCompiler
 import TipRuntime
 import TipRuntimeSQLite
 
 /// Options shared by the commands that open a store: which store, which pack, which instant.
 enum RuntimeOptions {
-    static let db = OptionDefinition.value("db", valueName: "file", help: "The SQLite store (created if missing).")
+    static let db = OptionDefinition.value("db", valueName: "file", help: "The SQLite store (created if missing by a command that writes).")
     static let pack = OptionDefinition.value("pack", valueName: "file", help: "A compiled rule pack (.tippack).")
     static let manifest = OptionDefinition.value("manifest", valueName: "path", help: "A manifest file or folder, compiled on the fly (instead of --pack).")
     static let at = OptionDefinition.value("at", valueName: "date", help: "The instant to act at (ISO-8601, e.g. 2026-03-01T09:00:00Z); default: now.")
@@ -18,23 +23,47 @@ enum RuntimeOptions {
         return ManualClock(now: Int64(instant))
     }
 
-    /// Opens the SQLite store at `path`, turning failures into command failures.
-    static func openStore(_ path: String) throws -> SQLitePersistence {
+    /// How a command uses its store. Only a command that writes may create one (SPEC §9).
+    enum StoreAccess {
+        /// `explain`, `status`, `export`, the other store of `merge`: the store must exist, and
+        /// is opened read-only.
+        case read
+        /// Created when missing.
+        case write
+    }
+
+    /// Opens the SQLite store at `path`, turning failures into command failures: a store that
+    /// is missing (for reading) or cannot be opened exits 2; one that is damaged or not a tipc
+    /// store exits 1, whether that shows when it is opened or when it is read.
+    static func openStore(_ path: String, access: StoreAccess) throws -> SQLitePersistence {
+        var isFolder = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if exists, isFolder { throw CommandFailure.io("'\(path)' is a folder, not a store") }
+        if !exists, access == .read {
+            throw CommandFailure.io("no store at '\(path)'; only a command that writes to a store creates it")
+        }
         do {
-            return try SQLitePersistence(path: path)
+            return try SQLitePersistence(path: path, readOnly: access == .read)
         } catch {
-            throw CommandFailure(error.kind == .corrupt || error.kind == .newerSchema ? .inputHasErrors : .usageOrIOError, "\(path): \(error)")
+            throw failure(error, path: path)
         }
     }
 
-    /// A runtime for the command's pack over the store named by `--db`.
-    static func openCenter(_ arguments: ParsedArguments, pack input: PackInput) throws -> TipCenter {
+    /// A store's failure as a command failure naming the store.
+    static func failure(_ error: TipStoreError, path: String) -> CommandFailure {
+        CommandFailure(error.isBadData ? .inputHasErrors : .usageOrIOError, "\(path): \(error.message)")
+    }
+
+    /// A runtime for the command's pack over the store named by `--db`. `--at` is read first,
+    /// so a bad instant leaves the store alone.
+    static func openCenter(_ arguments: ParsedArguments, pack input: PackInput, access: StoreAccess) throws -> TipCenter {
         guard let path = arguments.value(db) else { throw UsageError("missing '--db <file>'", help: "name the SQLite store, e.g. --db tips.sqlite") }
-        let persistence = try openStore(path)
+        let clock = try clock(arguments)
+        let persistence = try openStore(path, access: access)
         do {
-            return try TipCenter(pack: input.pack, persistence: persistence, clock: try clock(arguments))
+            return try TipCenter(pack: input.pack, persistence: persistence, clock: clock)
         } catch {
-            throw CommandFailure.io("\(path): \(error)")
+            throw error.failure(store: path)
         }
     }
 
@@ -50,11 +79,19 @@ enum RuntimeOptions {
     }
 }
 
+extension TipStoreError {
+    /// The store's data is bad (damaged, not a tipc store, from a newer tipc): bad input, exit 1,
+    /// as a damaged rule pack is. Other failures (locked, read-only, I/O) exit 2.
+    var isBadData: Bool { kind == .corrupt || kind == .newerSchema }
+}
+
 extension TipCenterError {
-    /// Errors of the caller's input (exit 1) versus of the store (exit 2).
-    var failure: CommandFailure {
+    /// Errors of the caller's input (exit 1) versus of the store (see `RuntimeOptions.failure`);
+    /// `store` names the store in the message.
+    func failure(store path: String? = nil) -> CommandFailure {
         if case .store(let error) = self {
-            return CommandFailure(error.kind == .corrupt || error.kind == .newerSchema ? .inputHasErrors : .usageOrIOError, error.description)
+            return path.map { RuntimeOptions.failure(error, path: $0) }
+                ?? CommandFailure(error.isBadData ? .inputHasErrors : .usageOrIOError, error.message)
         }
         return CommandFailure.input(description)
     }

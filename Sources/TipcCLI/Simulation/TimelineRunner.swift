@@ -34,10 +34,8 @@ struct TimelineRunner {
             for action in step.actions {
                 do {
                     try perform(action, at: step.at, into: &report)
-                } catch let error as TipCenterError {
-                    fail(step.range, error.description, &report)
                 } catch {
-                    fail(step.range, "\(error)", &report)
+                    fail(step.range, error.description, &report)
                 }
             }
             steps.append(report)
@@ -49,7 +47,7 @@ struct TimelineRunner {
         report.lines.append("FAILED: \(message)")
     }
 
-    private mutating func perform(_ action: TimelineAction, at instant: Int64, into report: inout StepReport) throws {
+    private mutating func perform(_ action: TimelineAction, at instant: Int64, into report: inout StepReport) throws(TipCenterError) {
         let pack = center.pack
         switch action {
         case .set(let assignments):
@@ -94,10 +92,17 @@ struct TimelineRunner {
                     continue
                 }
                 if try center.shouldDisplay(tip) {
-                    try center.recordDisplay(tip, milliseconds: Int64(item.durationMilliseconds ?? 0))
+                    let shownFor = Int64(item.durationMilliseconds ?? 0)
+                    if try center.displayDuration(of: tip).addingReportingOverflow(shownFor).overflow {
+                        // Refused, never wrapped: the tip's total time on screen stays in Int64 milliseconds.
+                        fail(item.tip.range, "showing '\(tip)' for \(ValueText.display(.duration(milliseconds: shownFor))) would make its "
+                             + "time on screen too large to represent; the display was not recorded", &report)
+                        continue
+                    }
+                    try center.recordDisplay(tip, milliseconds: shownFor)
                     let count = try center.displayCount(of: tip)
-                    let shownFor = item.durationMilliseconds.map { " for \(ValueText.display(.duration(milliseconds: Int64($0))))" } ?? ""
-                    report.lines.append("show \(tip): displayed\(shownFor) (display \(count)); now \(try center.status(of: tip))")
+                    let forText = item.durationMilliseconds.map { " for \(ValueText.display(.duration(milliseconds: Int64($0))))" } ?? ""
+                    report.lines.append("show \(tip): displayed\(forText) (display \(count)); now \(try center.status(of: tip))")
                 } else {
                     report.lines.append("show \(tip): not displayed — \(DisplayReason.whyNot(try center.explanation(of: tip)))")
                 }
@@ -114,7 +119,7 @@ struct TimelineRunner {
         }
     }
 
-    private mutating func check(_ expectation: TimelineExpectation, into report: inout StepReport) throws {
+    private mutating func check(_ expectation: TimelineExpectation, into report: inout StepReport) throws(TipCenterError) {
         let tip = expectation.tip.value
         guard center.pack.tips.contains(where: { $0.name == tip }) else {
             fail(expectation.tip.range, "no tip named '\(tip)'" + suggestion(tip, center.pack.tips.map(\.name)), &report)

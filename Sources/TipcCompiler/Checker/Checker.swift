@@ -227,6 +227,9 @@ struct DeclarationChecker {
             if case .custom(let seconds) = declared.value, seconds <= 0 {
                 diagnostics.append(Diagnostic(.invalidDuration, "display frequency must be a positive duration", at: declared.range,
                                               help: "write 'immediate' for no gap between tips"))
+            } else if case .custom(let seconds) = declared.value, Milliseconds.from(seconds: seconds) == nil {
+                diagnostics.append(Diagnostic(.invalidDuration, "display frequency is too large", at: declared.range,
+                                              help: "the gap in milliseconds must fit in 64 bits (at most about 292 million years)"))
             }
             if let first = frequency {
                 if first.value != declared.value {
@@ -273,7 +276,12 @@ struct DeclarationChecker {
         }
         var defaultValue = ConstantValue.zero(of: type)
         if let literal = decl.defaultValue {
-            if let value = ConstantValue.converting(literal.value, to: type) {
+            if case .double(let number)? = ConstantValue.converting(literal.value, to: type), !number.isFinite {
+                // A rule compares against it, and NaN or ∞ compares as nothing a user means; packs
+                // and the runtime hold finite Doubles only (as payloads must be).
+                diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' must be a finite number", at: literal.range,
+                                              help: "write a finite number such as \(ConstantValue.example(of: type))"))
+            } else if let value = ConstantValue.converting(literal.value, to: type) {
                 defaultValue = value
                 if let values, case .string(let text) = value, !values.contains(text) {
                     diagnostics.append(Diagnostic(.invalidValue, "default '\(text)' of parameter '\(name)' is not one of its values", at: literal.range,

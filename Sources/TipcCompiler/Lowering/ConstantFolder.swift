@@ -139,6 +139,7 @@ struct ConstantFolder {
             case .integerOverflow: message = "this constant expression overflows"
             case .divisionByZero: message = "this constant expression divides by zero"
             case .nonFiniteDouble: message = "this constant expression is not a finite number"
+            case .inconsistentStore: message = "this constant expression cannot be evaluated"  // reads no store: never
             }
             diagnostics.append(Diagnostic(.invalidValue, message, at: node.range,
                                           help: "a rule that fails at run time is false; fix the constant"))

@@ -85,11 +85,14 @@ public enum TimelineDecoder {
 
         mutating func step(_ node: YAMLNode, start: Int64) -> TimelineStep? {
             var at: Int64?
+            var hasAt = false
             var actions: [TimelineAction] = []
             for (key, pair) in pairs(node, "a step", allowed: ["at", "set", "donate", "show", "invalidate", "reset", "expect"]) {
                 let value = pair.value
                 switch key {
-                case "at": at = instant(value, start: start)
+                case "at":
+                    hasAt = true
+                    at = instant(value, start: start)
                 case "set":
                     var assignments: [(Located<String>, TimelineValue)] = []
                     for item in value.pairs ?? .empty {
@@ -129,7 +132,8 @@ public enum TimelineDecoder {
                 }
             }
             guard let at else {
-                error(.missingKey, "a step needs 'at'", node.range, help: "write an offset from start (+1h) or an instant")
+                // An 'at' that is there but wrong has been reported already.
+                if !hasAt { error(.missingKey, "a step needs 'at'", node.range, help: "write an offset from start (+1h) or an instant") }
                 return nil
             }
             return TimelineStep(at: at, actions: actions, range: node.range)
@@ -140,7 +144,21 @@ public enum TimelineDecoder {
             guard let text = text(node, "at") else { return nil }
             if text.value.hasPrefix("+") {
                 switch DurationLiteral.seconds(of: String(text.value.dropFirst())) {
-                case .success(let seconds): return start + Int64(seconds) * 1000
+                case .success(let seconds):
+                    // Refused, never wrapped: the offset in milliseconds, and the instant it names,
+                    // must be Int64 milliseconds.
+                    guard let milliseconds = Milliseconds.from(seconds: seconds) else {
+                        error(.invalidDuration, "the offset '\(text.value)' is too large", text.range,
+                              help: "an offset in milliseconds must fit in 64 bits (at most about 292 million years)")
+                        return nil
+                    }
+                    let (instant, overflow) = start.addingReportingOverflow(Int64(milliseconds))
+                    guard !overflow else {
+                        error(.invalidDuration, "the offset '\(text.value)' from start is too large", text.range,
+                              help: "the step would be after \(ISO8601.string(fromMilliseconds: Int(Int64.max))), the last instant tipc can represent")
+                        return nil
+                    }
+                    return instant
                 case .failure(let failure):
                     error(.invalidDuration, failure.message + " in '\(text.value)'", text.range, help: failure.help)
                     return nil
@@ -188,7 +206,12 @@ public enum TimelineDecoder {
                     tip = text(pair.value, "tip")
                 } else if let text = text(pair.value, "for") {
                     switch DurationLiteral.seconds(of: text.value) {
-                    case .success(let seconds): duration = seconds * 1000
+                    case .success(let seconds):
+                        duration = Milliseconds.from(seconds: seconds)
+                        if duration == nil {
+                            error(.invalidDuration, "the duration '\(text.value)' is too large", text.range,
+                                  help: "a time on screen in milliseconds must fit in 64 bits (at most about 292 million years)")
+                        }
                     case .failure(let failure): error(.invalidDuration, failure.message, text.range, help: failure.help)
                     }
                 }
