@@ -2,29 +2,22 @@
 /// ascending in one `[Int64]` column (window bounds by binary search) and each payload field in
 /// its own column, so `where`, `largestSubset` and `distinct` scan only the window.
 ///
-/// Donation ids: every donation gets a per-event sequence number (`UInt32`, in donation order),
-/// kept in a column beside the timestamps; with the store's `deviceID` and the event it
-/// identifies the donation for sync. A valueless donation so costs 12 bytes (8 timestamp +
-/// 4 sequence). The struct is three words, so an `any DonationStore` holds it inline.
+/// It is the query index only: donations' ids live in the persistent store. A valueless
+/// donation costs its 8-byte timestamp.
 public struct InMemoryDonationStore: DonationStore, Sendable {
     public let events: [PackEvent]
-    /// Identifies this store's donations among devices: a donation's id is (deviceID, sequence).
-    public let deviceID: UInt64
 
     private struct EventStorage: Sendable {
         var columns: DonationColumns
-        var sequences: [UInt32] = []
         /// Per String field: string → code.
         var stringCodes: [[String: Int64]]
-        var nextSequence: UInt32 = 0
     }
 
     private var storage: [EventStorage]
 
     /// An empty store for the events of a pack.
-    public init(events: [PackEvent], deviceID: UInt64 = 0) {
+    public init(events: [PackEvent]) {
         self.events = events
-        self.deviceID = deviceID
         storage = events.map { event in
             EventStorage(columns: DonationColumns(timestamps: [], fields: event.fields.map { PayloadColumn(type: $0.type) }),
                          stringCodes: Array(repeating: [:], count: event.fields.count))
@@ -40,40 +33,19 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
         return storage.withUnsafeBufferPointer { $0[event].columns.timestamps.withUnsafeBufferPointer(body) }
     }
 
-    /// The sequence numbers of an event's donations, aligned with `donations(ofEvent:).timestamps`.
-    public func sequenceNumbers(ofEvent event: Int) -> [UInt32] { storage[event].sequences }
-
     /// Total donations held.
     public var donationCount: Int { storage.reduce(0) { $0 + $1.columns.count } }
-
-    /// Bytes allocated for the timestamp and sequence columns of all events (the whole cost of
-    /// valueless donations; payload columns come on top).
-    public var timestampAndSequenceBytes: Int {
-        storage.reduce(0) { $0 + $1.columns.timestamps.capacity * 8 + $1.sequences.capacity * 4 }
-    }
 
     public mutating func donate(event: Int, at milliseconds: Int64, payload: [RuntimeValue]) throws(DonationError) {
         try validate(event: event, payload: payload)
         // After every donation at the same instant: donation order breaks ties. (No local copy
         // of the column is kept, so the insert below mutates it in place.)
         let position = Self.insertionPoint(storage[event].columns.timestamps, milliseconds)
-        Self.growGently(&storage[event].columns.timestamps)
-        Self.growGently(&storage[event].sequences)
         storage[event].columns.timestamps.insert(milliseconds, at: position)
-        storage[event].sequences.insert(storage[event].nextSequence, at: position)
-        storage[event].nextSequence &+= 1
         for (index, value) in payload.enumerated() {
             storage[event].columns.fields[index].slots.insert(slot(for: value, event: event, field: index), at: position)
         }
         trim(event: event)
-    }
-
-    /// Grows a full column by a quarter instead of doubling it, so slack stays under 25%
-    /// (a valueless donation: 12 bytes, at most 15 with slack).
-    private static func growGently<Element>(_ column: inout [Element]) {
-        if column.count == column.capacity {
-            column.reserveCapacity(column.count + column.count / 4 + 16)
-        }
     }
 
     private static func insertionPoint(_ timestamps: [Int64], _ milliseconds: Int64) -> Int {
@@ -106,7 +78,6 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
         }
         guard drop > 0 else { return }
         storage[event].columns.timestamps.removeFirst(drop)
-        storage[event].sequences.removeFirst(drop)
         for index in storage[event].columns.fields.indices {
             storage[event].columns.fields[index].slots.removeFirst(drop)
         }
