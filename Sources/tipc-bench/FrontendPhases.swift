@@ -57,16 +57,20 @@ func runFrontendPhases() {
     retained("checked program retained") { check(file) }
 }
 
-/// One `tipc check` of the generated manifest of `tips` tips and nothing else, small enough to
-/// run under an instruction-counting profiler.
+/// One `tipc check` of the generated manifest of `tips` tips, then libyaml alone reading it,
+/// and nothing else: small enough to run under an instruction-counting profiler, e.g.
+/// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*8FrontendO5check*' tipc-bench check-once 200`
+/// (`--toggle-collect='*libyamlEventCount*'` for the floor).
 func runOneCheck(tips: Int) {
     var generator = tips == 200 ? FrontendBench.realisticGenerator : ManifestGenerator(tips: tips)
-    let source = SourceFile(path: "bench.yaml", bytes: Array(generator.yaml().utf8))
+    let bytes = Array(generator.yaml().utf8)
+    let source = SourceFile(path: "bench.yaml", bytes: bytes)
     let elapsed = FrontendBench.cpuTime {
         let result = Frontend.check(sources: [source], keepingProgram: false)
         print("checked: \(result.diagnostics.errorCount) errors, \(result.diagnostics.count) diagnostics")
     }
-    print("in \(Report.format(elapsed / 1e6, digits: 2)) ms of CPU")
+    let floor = FrontendBench.cpuTime { print("libyaml: \(libyamlEventCount(bytes)) events") }
+    print("in \(Report.format(elapsed / 1e6, digits: 2)) ms of CPU; libyaml alone \(Report.format(floor / 1e6, digits: 2)) ms")
 }
 
 /// Writes the generated manifest of `tips` tips (200: the realistic one) to `path`, for timing
