@@ -46,21 +46,19 @@ public struct RuleLexer {
 /// The scanning state. It reads `bytes`, which its owner (`RuleTokenStream`) keeps alive, and
 /// gives each token its file positions.
 final class RuleScanner {
-    // Read or written for every token. These properties are never passed inout, so no two
-    // accesses overlap: the per-access runtime check is skipped.
-    @exclusivity(unchecked) private(set) var comments: [RuleComment] = []
-    @exclusivity(unchecked) private(set) var diagnostics: [Diagnostic] = []
+    private(set) var comments: [RuleComment] = []
+    private(set) var diagnostics: [Diagnostic] = []
     /// The decoded texts that tokens refer to (`ScannedToken.Value.text`).
-    @exclusivity(unchecked) private(set) var texts: [String] = []
+    private(set) var texts: [String] = []
 
-    @exclusivity(unchecked) private var bytes: UnsafeBufferPointer<UInt8>
+    private var bytes: UnsafeBufferPointer<UInt8>
     /// The positions of tokens; its `source` places diagnostics too.
-    @exclusivity(unchecked) private var locations: TokenLocationCursor
-    @exclusivity(unchecked) private var position = 0
+    private var locations: TokenLocationCursor
+    private var position = 0
     /// Set at the error limit: the rest of the text is not scanned.
-    @exclusivity(unchecked) private var stopped = false
-    @exclusivity(unchecked) private var sawLineBreak = true
-    @exclusivity(unchecked) private var lineHasContent = false
+    private var stopped = false
+    private var sawLineBreak = true
+    private var lineHasContent = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
         self.bytes = bytes

@@ -3,28 +3,26 @@
 /// On demand, so that a parser that gives up on an over-large rule does not lex the rest.
 /// Positions are those `RuleText.location(atUTF8Offset:)` gives (see `TokenLocationCursor`).
 final class RuleTokenStream {
-    // Read for every token the parser looks at. These properties are never passed inout, so
-    // no two accesses overlap: the per-access runtime check is skipped.
     /// The tokens lexed so far, `lexedCount` of them, in memory kept from text to text.
     /// `ScannedToken` is plain data, so a token is written and read with no bookkeeping: an
     /// array's uniqueness and capacity checks on each append cost more than lexing some tokens.
-    @exclusivity(unchecked) private var tokenBuffer: UnsafeMutablePointer<ScannedToken>
-    @exclusivity(unchecked) private var tokenCapacity: Int
+    private var tokenBuffer: UnsafeMutablePointer<ScannedToken>
+    private var tokenCapacity: Int
     /// How many tokens have been lexed.
-    @exclusivity(unchecked) private(set) var lexedCount = 0
+    private(set) var lexedCount = 0
     /// A copy of the text; reused (and grown when needed) by `reset`.
-    @exclusivity(unchecked) private var storage: UnsafeMutableBufferPointer<UInt8>
+    private var storage: UnsafeMutableBufferPointer<UInt8>
     /// The length of the text in `storage`.
-    @exclusivity(unchecked) private var length: Int
+    private var length: Int
     private let scanner: RuleScanner
-    @exclusivity(unchecked) private var finished = false
+    private var finished = false
     /// Set by `lexAheadIfClean`: every token was lexed before the parser asked for one.
-    @exclusivity(unchecked) private var lexedAhead = false
+    private var lexedAhead = false
     /// Set when `abandon` was called on tokens lexed ahead, where it cannot do what it does on
     /// tokens lexed on demand (see `lexAheadIfClean`).
-    @exclusivity(unchecked) private(set) var abandonedAfterLexingAhead = false
+    private(set) var abandonedAfterLexingAhead = false
     /// Kept from text to text: rules repeat their names.
-    @exclusivity(unchecked) private var shortTexts = ShortTextCache()
+    private var shortTexts = ShortTextCache()
 
     init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
         // Tokens are written and read in raw memory, and never deinitialized: plain data only.
