@@ -67,19 +67,13 @@ final class RuleLanguageParser {
 
     // MARK: - Cursor
 
-    // The cursor is inlined (see `RuleTokenStream.token(_:)`): callers read a field or two of
-    // a token, or none of the one `advance` returns.
-    @inline(__always)
     var current: ScannedToken { stream.token(index) }
-    /// The kind of the current token, read without copying the token.
-    @inline(__always)
-    var currentKind: RuleTokenKind { stream.slot(index).pointee.kind }
-    /// The keyword the current token spells (see `ScannedToken.keyword`), read without copying it.
-    @inline(__always)
-    var currentKeyword: RuleKeyword? { stream.slot(index).pointee.keyword }
-    /// Whether a line break precedes the current token, read without copying the token.
-    @inline(__always)
-    var currentIsAtLineStart: Bool { stream.slot(index).pointee.isAtLineStart }
+    /// The kind of the current token.
+    var currentKind: RuleTokenKind { stream.token(index).kind }
+    /// The keyword the current token spells (see `ScannedToken.keyword`).
+    var currentKeyword: RuleKeyword? { stream.token(index).keyword }
+    /// Whether a line break precedes the current token.
+    var currentIsAtLineStart: Bool { stream.token(index).isAtLineStart }
     @inline(__always)
     var isAtEnd: Bool { currentKind == .endOfFile }
 
