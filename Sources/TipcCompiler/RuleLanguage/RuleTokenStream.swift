@@ -16,8 +16,6 @@ final class RuleTokenStream {
     /// Set when `abandon` was called on tokens lexed ahead, where it cannot do what it does on
     /// tokens lexed on demand (see `lexAheadIfClean`).
     private(set) var abandonedAfterLexingAhead = false
-    /// Kept from text to text: rules repeat their names.
-    private var shortTexts = ShortTextCache()
 
     init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
         storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 64))
@@ -161,7 +159,7 @@ final class RuleTokenStream {
     @inline(__always)
     func text(of value: ScannedToken.Value) -> String {
         switch value {
-        case .sourceText(let start, let end): return shortTexts.string(bytes, from: Int(start), to: Int(end))
+        case .sourceText(let start, let end): return String(decoding: bytes[Int(start)..<Int(end)], as: UTF8.self)
         case .decodedText(let index): return scanner.texts[Int(index)]
         default: return ""
         }
