@@ -9,7 +9,7 @@ final class RuleTokenStream {
     private var storage: UnsafeMutableBufferPointer<UInt8>
     /// The length of the text in `storage`.
     private var length: Int
-    private let scanner: RuleScanner
+    private var scanner: RuleScanner
     private var finished = false
     /// Set by `lexAheadIfClean`: every token was lexed before the parser asked for one.
     private var lexedAhead = false
@@ -111,9 +111,8 @@ final class RuleTokenStream {
     @discardableResult
     func lexAheadIfClean(maximumLength: Int) -> Bool {
         guard tokens.isEmpty, !finished, length <= maximumLength else { return false }
-        repeat {
-            append(scanner.next())
-        } while !finished
+        scanner.lexToEnd(into: &tokens)
+        finished = true
         guard scanner.diagnostics.isEmpty else {
             rewind()
             return false
@@ -180,7 +179,9 @@ final class RuleTokenStream {
 
     /// Lexes everything that is left.
     func finish() {
-        while !finished { lexOne() }
+        guard !finished else { return }
+        scanner.lexToEnd(into: &tokens)
+        finished = true
     }
 
     /// Stops lexing: the next token is the end of the text.
