@@ -19,6 +19,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
+/// Called by libFuzzer before the first input: a missing or unknown target stops the process here.
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    _ = fuzzedTarget
+    return 0
+}
+
 /// The target `TIPC_FUZZ_TARGET` names; the process stops when it names none.
 private let fuzzedTarget: FuzzTarget = {
     guard let name = getenv("TIPC_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
