@@ -59,8 +59,9 @@ func runFrontendPhases() {
 
 /// One `tipc check` of the generated manifest of `tips` tips, then libyaml alone reading it,
 /// and nothing else: small enough to run under an instruction-counting profiler, e.g.
-/// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*8FrontendO5check*' tipc-bench check-once 200`
-/// (`--toggle-collect='*libyamlEventCount*'` for the floor).
+/// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='$s10tipc_bench11runOneCheck4tipsySi_tFyyXEfU_'
+/// tipc-bench check-once 200` counts the check alone (the closure that times it; `…U0_`, the next
+/// closure, for libyaml alone).
 func runOneCheck(tips: Int) {
     var generator = tips == 200 ? FrontendBench.realisticGenerator : ManifestGenerator(tips: tips)
     let bytes = Array(generator.yaml().utf8)
