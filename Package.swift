@@ -30,13 +30,11 @@ let package = Package(
         .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
-        // tests can replay the inputs the fuzzers found; each target is one file whose `@main`
-        // (replaying files) is compiled out under `-DFUZZING`, where libFuzzer provides `main`.
+        // tests can replay the inputs the fuzzers found; one executable runs the target its
+        // environment names, and its `@main` (replaying files) is compiled out under `-DFUZZING`,
+        // where libFuzzer provides `main`.
         .target(name: "TipcFuzzing", dependencies: ["TipcCompiler", "TipRuntime"], path: "Sources/Fuzz/TipcFuzzing"),
-        .executableTarget(name: "FuzzManifest", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/FuzzManifest"),
-        .executableTarget(name: "FuzzRuleLanguage", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/FuzzRuleLanguage"),
-        .executableTarget(name: "FuzzPack", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/FuzzPack"),
-        .executableTarget(name: "FuzzPackMutation", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/FuzzPackMutation"),
+        .executableTarget(name: "tipc-fuzz", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/tipc-fuzz"),
 
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds one fuzz target with libFuzzer and AddressSanitizer and runs it.
+# Builds the fuzz executable (tipc-fuzz, every target) with libFuzzer and AddressSanitizer and
+# runs one target.
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
 #
@@ -28,14 +29,15 @@ esac
 # both; `--sanitize=fuzzer` stays so that SwiftPM compiles the target as a library (no `main`).
 # -DFUZZING compiles out the replaying @main: libFuzzer provides main.
 swift build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
-    --scratch-path .build/fuzz --product "$target"
+    --scratch-path .build/fuzz --product tipc-fuzz
 
 corpus=".build/fuzz-corpus/$target"
 artifacts=".build/fuzz-artifacts/$target"
 mkdir -p "$corpus" "$artifacts"
 
 export SWIFT_BACKTRACE=enable=no
-exec ".build/fuzz/debug/$target" \
+export TIPC_FUZZ_TARGET="$target"
+exec .build/fuzz/debug/tipc-fuzz \
     -max_total_time="$seconds" -max_len="$max_len" -timeout=20 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" \
     "$corpus" "Fuzz/corpus/$target"

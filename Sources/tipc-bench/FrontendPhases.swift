@@ -1,27 +1,39 @@
 import TipcCompiler
 
-/// Where the time and memory of `tipc check` go on the generated manifest, phase by phase:
+/// Where the CPU time and memory of `tipc check` go on the generated manifest, phase by phase:
 /// reading the YAML tree, decoding (tree included), checking, constant errors and lints,
-/// then what each phase's output holds in memory.
+/// then what each phase's output holds in memory. Every timed result is checked.
 func runFrontendPhases() {
-    Report.header("front end, phase by phase")
+    Report.header("front end, phase by phase (CPU time, medians of 7)")
     var generator = ManifestGenerator()
     let source = SourceFile(path: "bench.yaml", bytes: Array(generator.yaml().utf8))
-    let runs = 7
     func time(_ label: String, _ body: () -> Void) {
-        Report.figure(label, Measure.median(runs: runs, body) / 1e6, unit: "ms")
+        var samples: [Double] = []
+        for _ in 0..<7 { samples.append(FrontendBench.cpuTime(body)) }
+        Report.figure(label, Measure.median(of: samples) / 1e6, unit: "ms")
     }
-    var diagnostics: [Diagnostic] = []
-    time("YAML tree (libyaml included)") { var d: [Diagnostic] = []; _ = YAMLReader.read(source, diagnostics: &d) }
-    time("decode (YAML tree included)") { var d: [Diagnostic] = []; _ = ManifestDecoder.decode(source, diagnostics: &d) }
-    let file = ManifestDecoder.decode(source, diagnostics: &diagnostics)
-    time("checker") { var d: [Diagnostic] = []; _ = Checker.check([file], diagnostics: &d) }
-    guard let program = Checker.check([file], diagnostics: &diagnostics) else {
-        print("generated manifest does not check")
-        return
+    func decode() -> ManifestFile {
+        var diagnostics: [Diagnostic] = []
+        let file = ManifestDecoder.decode(source, diagnostics: &diagnostics)
+        precondition(diagnostics.isEmpty && file.tips.count == generator.tips, "the generated manifest does not decode")
+        return file
     }
-    time("constant errors") { _ = RulePackCompiler.constantErrors(program) }
-    time("lints") { _ = Lints.run(program) }
+    func check(_ file: ManifestFile) -> CheckedProgram {
+        var diagnostics: [Diagnostic] = []
+        guard let program = Checker.check([file], diagnostics: &diagnostics) else { preconditionFailure("the generated manifest does not check") }
+        return program
+    }
+    time("YAML tree (libyaml included)") {
+        var diagnostics: [Diagnostic] = []
+        precondition(YAMLReader.read(source, diagnostics: &diagnostics) != nil && diagnostics.isEmpty)
+    }
+    time("decode (YAML tree included)") { _ = decode() }
+    let file = decode()
+    time("checker") { _ = check(file) }
+    let program = check(file)
+    time("constant errors") { precondition(RulePackCompiler.constantErrors(program).isEmpty) }
+    let warnings = Lints.run(program).count
+    time("lints") { precondition(Lints.run(program).count == warnings) }
 
     func retained<Value>(_ label: String, _ make: () -> Value) {
         Measure.releaseFreedMemory()
@@ -38,21 +50,38 @@ func runFrontendPhases() {
         body()
         Report.figure(label, Double(Measure.peakResidentBytes() - before) / 1_048_576, unit: "MiB")
     }
-    peak("decode peak") { var d: [Diagnostic] = []; _ = ManifestDecoder.decode(source, diagnostics: &d) }
-    peak("check peak") { _ = Frontend.check(sources: [source]) }
+    peak("decode peak") { _ = decode() }
+    peak("check peak (program kept)") { precondition(Frontend.check(sources: [source]).program != nil) }
     retained("YAML tree retained") { var d: [Diagnostic] = []; return YAMLReader.read(source, diagnostics: &d) }
-    retained("AST retained") { var d: [Diagnostic] = []; return ManifestDecoder.decode(source, diagnostics: &d) }
-    retained("checked program retained") { var d: [Diagnostic] = []; return Checker.check([file], diagnostics: &d) }
+    retained("AST retained") { decode() }
+    retained("checked program retained") { check(file) }
 }
 
-/// One `tipc check` of the generated manifest (for profilers).
-func runOneCheck(times: Int = 1) {
-    var generator = ManifestGenerator()
-    let source = SourceFile(path: "bench.yaml", bytes: Array(generator.yaml().utf8))
-    for _ in 0..<times {
-        let start = Measure.now()
+/// One `tipc check` of the generated manifest of `tips` tips, then libyaml alone reading it,
+/// and nothing else: small enough to run under an instruction-counting profiler, e.g.
+/// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='$s10tipc_bench11runOneCheck4tipsySi_tFyyXEfU_'
+/// tipc-bench check-once 200` counts the check alone (the closure that times it; `…U0_`, the next
+/// closure, for libyaml alone).
+func runOneCheck(tips: Int) {
+    var generator = tips == 200 ? FrontendBench.realisticGenerator : ManifestGenerator(tips: tips)
+    let bytes = Array(generator.yaml().utf8)
+    let source = SourceFile(path: "bench.yaml", bytes: bytes)
+    let elapsed = FrontendBench.cpuTime {
         let result = Frontend.check(sources: [source], keepingProgram: false)
-        let elapsed = Double(Measure.now() - start) / 1e6
-        print("checked: \(result.diagnostics.count) diagnostics in \(Report.format(elapsed, digits: 1)) ms")
+        print("checked: \(result.diagnostics.errorCount) errors, \(result.diagnostics.count) diagnostics")
     }
+    let floor = FrontendBench.cpuTime { print("libyaml: \(libyamlEventCount(bytes)) events") }
+    print("in \(Report.format(elapsed / 1e6, digits: 2)) ms of CPU; libyaml alone \(Report.format(floor / 1e6, digits: 2)) ms")
+}
+
+/// Writes the generated manifest of `tips` tips (200: the realistic one) to `path`, for timing
+/// `tipc check` itself (`hyperfine`, `perf`).
+func writeManifest(tips: Int, to path: String) {
+    var generator = tips == 200 ? FrontendBench.realisticGenerator : ManifestGenerator(tips: tips)
+    let bytes = Array(generator.yaml().utf8)
+    guard ProcessTiming.write(bytes, to: path) else {
+        print("cannot write \(path)")
+        return
+    }
+    print("wrote \(path): \(bytes.count) bytes, \(generator.tips) tips, \(generator.parameters) parameters, \(generator.events) events")
 }

@@ -38,26 +38,7 @@ import Testing
         #expect(tokens("2>=1").map(\.kind) == [.integer, .greaterEqual, .integer, .endOfFile])
     }
 
-    @Test func cachedShortTextsEqualDecodedBytes() {
-        let text = Array("abcdefghijklmnopqrstuvwxyz0123456789_ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
-        var cache = ShortTextCache()
-        for round in 0..<2 {
-            // Every slice of every length, near both ends of buffers of several sizes.
-            for size in [1, 5, 8, 9, 16, text.count] {
-                let bytes = Array(text[(round * 3)..<(round * 3 + min(size, text.count - round * 3))])
-                bytes.withUnsafeBufferPointer { buffer in
-                    for start in 0...buffer.count {
-                        for end in start...buffer.count {
-                            let expected = String(decoding: buffer[start..<end], as: UTF8.self)
-                            #expect(cache.string(buffer, from: start, to: end) == expected)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    @Test func namesAreReadThroughTheCacheAcrossRules() {
+    @Test func namesAreReadFromTheSourceBytes() {
         let file = SourceFile(path: "names.tips", text: "event12.count event12 `event12` $event12 \"event12\" longerThanFifteenBytes")
         let stream = RuleTokenStream(bytes: file.bytes, source: RuleText(file: file))
         stream.finish()

@@ -48,8 +48,7 @@ import Testing
         }
     }
 
-    /// Enough tips for the decoder's second thread: the declarations still come out in file
-    /// order, the same on every run.
+    /// A large manifest: the declarations come out in file order, the same on every run.
     @Test func aLargeManifestDecodesInFileOrderEveryTime() {
         let count = 700
         var yaml = "tipkit: 1\ntips:\n"

@@ -1,6 +1,5 @@
 import TipRuntime
 
-
 /// Resolves names and types over a whole program (several files together) and reports every
 /// problem in one run: after an error it records the diagnostic and keeps checking.
 public enum Checker {
@@ -10,8 +9,6 @@ public enum Checker {
     public static let maximumRulesPerTip = 1_000
     /// The most tips one program may have (a `limit` error beyond). Real apps have dozens.
     public static let maximumTipsPerProgram = 100_000
-    /// Programs of more tips than this have them checked in two halves at once.
-    static let concurrentCheckingThreshold = 1_024
 
     /// Checks `files` as one program. Returns the checked program, or nil when there are errors
     /// (warnings do not prevent it).
@@ -19,44 +16,11 @@ public enum Checker {
     /// Each tip's declaration is freed as soon as it is checked when the caller hands over its
     /// last reference to `files`: the syntax tree shrinks while the checked program grows.
     public static func check(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic]) -> CheckedProgram? {
-        var (program, outputs) = check(files, diagnostics: &diagnostics, handingTipsTo: { _ in [CheckedTip]() })
-        guard program != nil else { return nil }
-        program!.tips = outputs.removeFirst()  // the only reference: grows in place
-        for later in outputs { program!.tips.append(contentsOf: later) }
-        return program
-    }
-
-    /// Checks `files` as `check(_:diagnostics:)` does, but hands each checked tip, in program
-    /// order, to an output made by `makeOutput` (from the program's checked parameters) instead
-    /// of keeping it: a pass that needs each tip once never has the checked program whole. A
-    /// large program's second half is checked on the helper thread, into an output of its own.
-    /// Returns the program without tips (nil when there are errors) and the outputs, in order.
-    ///
-    /// With `prechecked`, the tips of `files` (one file) were already checked as they were
-    /// decoded (see `TipPrechecker`), and are stand-ins holding only their names: their
-    /// findings are taken in, in order, and are the outputs.
-    static func check<Output: CheckedTipOutput>(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic],
-                                                handingTipsTo makeOutput: @escaping @Sendable ([CheckedParameter]) -> Output,
-                                                prechecked: [PrecheckedTips<Output>]? = nil)
-        -> (program: CheckedProgram?, outputs: [Output]) {
         var checker = DeclarationChecker()
-        let (program, outputs) = checker.check(files, makeOutput: makeOutput, prechecked: prechecked)
+        let program = checker.check(files)
         diagnostics += checker.diagnostics
-        return (checker.diagnostics.contains { $0.severity == .error } ? nil : program, outputs)
+        return checker.diagnostics.contains { $0.severity == .error } ? nil : program
     }
-}
-
-/// Where the checker puts checked tips, in program order: the program's own array, or a pass
-/// that needs each tip only once (see `Checker.check(_:diagnostics:handingTipsTo:)`).
-protocol CheckedTipOutput: Sendable {
-    /// Takes the next tip; `isClean` when checking it found no error; `mayFold` unless the
-    /// constant folder leaves its rules unchanged (see `ExpressionChecker.foldableNodes`).
-    mutating func add(_ tip: CheckedTip, isClean: Bool, mayFold: Bool)
-    mutating func reserveCapacity(_ minimumCapacity: Int)
-}
-
-extension Array: CheckedTipOutput where Element == CheckedTip {
-    mutating func add(_ tip: CheckedTip, isClean: Bool, mayFold: Bool) { append(tip) }
 }
 
 /// Checks the declarations of a program and drives the expression checker over every rule.
@@ -64,10 +28,7 @@ struct DeclarationChecker {
     var diagnostics: [Diagnostic] = []
     private var symbols = SymbolTable()
 
-    mutating func check<Output: CheckedTipOutput>(_ files: consuming [ManifestFile],
-                                                  makeOutput: @escaping @Sendable ([CheckedParameter]) -> Output,
-                                                  prechecked: [PrecheckedTips<Output>]? = nil)
-        -> (program: CheckedProgram, outputs: [Output]) {
+    mutating func check(_ files: consuming [ManifestFile]) -> CheckedProgram {
         let frequency = checkHeaders(files)
         let parameterDecls = files.flatMap(\.parameters)
         let eventDecls = files.flatMap(\.events)
@@ -82,104 +43,25 @@ struct DeclarationChecker {
 
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
-        var decls: [TipDecl] = []
-        if files.count == 1 {
-            swap(&decls, &files[0].tips)  // moved, not copied
-        } else {
-            decls.reserveCapacity(tipCount)
-            for fileIndex in files.indices {
-                decls += files[fileIndex].tips
-                files[fileIndex].tips = []
-            }
-        }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
-        let outputs: [Output]
-        if let prechecked {
-            for part in prechecked {
-                diagnostics += part.diagnostics
-                expressions.absorb(part.expressions)
+        var tips: [CheckedTip] = []
+        tips.reserveCapacity(tipCount)
+        for fileIndex in files.indices {
+            // Each declaration is taken out as it is checked (its slot keeps only the name), so
+            // that it is freed right after: the syntax tree and the checked program never both
+            // live whole.
+            for index in files[fileIndex].tips.indices {
+                let decl = files[fileIndex].tips[index]
+                files[fileIndex].tips[index] = TipDecl(name: decl.name, range: decl.range)
+                tips.append(checkTip(decl, expressions: &expressions))
             }
-            outputs = prechecked.map(\.output)
-        } else {
-            outputs = checkTipsInOrder(&decls, expressions: &expressions, makeOutput: { makeOutput(parameters) })
+            files[fileIndex].tips = []
         }
         diagnostics += expressions.diagnostics
         let groups = checkGroups(groupDecls)
         reportUnused(parameterDecls, eventDecls, used: expressions)
 
-        return (CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, groups: groups), outputs)
-    }
-
-    /// Checks `decls` into outputs made by `makeOutput`, and reports in order. A large program's
-    /// second half is checked at once on the helper thread (where the second half of a large
-    /// file was decoded, see `ManifestDecoder`), by a checker of its own whose findings come
-    /// after this one's.
-    private mutating func checkTipsInOrder<Output: CheckedTipOutput>(_ decls: inout [TipDecl], expressions: inout ExpressionChecker,
-                                                                     makeOutput: @escaping @Sendable () -> Output) -> [Output] {
-        guard decls.count > Checker.concurrentCheckingThreshold else {
-            var output = makeOutput()
-            checkTips(&decls, expressions: &expressions, into: &output)
-            return [output]
-        }
-        let secondHalf = Handoff<[TipDecl]>()
-        secondHalf.put(Array(decls[(decls.count / 2)...]))
-        decls.removeSubrange((decls.count / 2)...)
-        var sibling = self
-        sibling.diagnostics = []
-        let siblingExpressions = ExpressionChecker(symbols: expressions.symbols, parameters: expressions.parameters, events: expressions.events)
-        let (first, second) = concurrently({
-            var output = makeOutput()
-            checkTips(&decls, expressions: &expressions, into: &output)
-            return output
-        }, { [sibling] in
-            var checker = sibling, expressions = siblingExpressions, decls = secondHalf.take(), output = makeOutput()
-            checker.checkTips(&decls, expressions: &expressions, into: &output)
-            return (output: output, diagnostics: checker.diagnostics, expressions: expressions)
-        })
-        diagnostics += second.diagnostics
-        expressions.absorb(second.expressions)
-        return [first, second.output]
-    }
-
-    /// Checks `decls` in order into `output`. Each declaration is taken out as it is checked
-    /// (its slot keeps only the name), so that it is freed right after: the syntax tree and
-    /// the checked program never both live whole.
-    private mutating func checkTips<Output: CheckedTipOutput>(_ decls: inout [TipDecl], expressions: inout ExpressionChecker,
-                                                              into output: inout Output) {
-        output.reserveCapacity(decls.count)
-        for index in decls.indices {
-            let decl = decls[index]
-            decls[index] = TipDecl(name: decl.name, range: decl.range)
-            check(decl, expressions: &expressions, into: &output)
-        }
-        decls = []
-    }
-
-    /// Checks one tip into `output`, telling it whether checking found an error.
-    mutating func check<Output: CheckedTipOutput>(_ decl: TipDecl, expressions: inout ExpressionChecker, into output: inout Output) {
-        let (reported, reportedInRules, foldable) = (diagnostics.count, expressions.diagnostics.count, expressions.foldableNodes)
-        let tip = checkTip(decl, expressions: &expressions)
-        let isClean = !diagnostics[reported...].contains { $0.severity == .error }
-            && !expressions.diagnostics[reportedInRules...].contains { $0.severity == .error }
-        output.add(tip, isClean: isClean, mayFold: expressions.foldableNodes != foldable)
-    }
-
-    /// The names, checked parameters and checked events of a one-file program whose parameters
-    /// and events are these (declared as `declareNames` does), for checking its tips before
-    /// the rest of it is read. What is reported here is reported again when the whole program
-    /// is checked, and dropped.
-    static func tipCheckingContext(parameters parameterDecls: [ParameterDecl], events eventDecls: [EventDecl])
-        -> (symbols: SymbolTable, parameters: [CheckedParameter], events: [PackEvent]) {
-        var checker = DeclarationChecker()
-        for (index, decl) in parameterDecls.enumerated() {
-            _ = checker.symbols.declare(decl.name, as: .parameter, index: index, diagnostics: &checker.diagnostics)
-        }
-        for (index, decl) in eventDecls.enumerated() {
-            _ = checker.symbols.declare(decl.name, as: .event, index: index, diagnostics: &checker.diagnostics)
-        }
-        let parameters = parameterDecls.map { checker.checkParameter($0) }
-        let events = eventDecls.map { checker.checkEvent($0) }
-        return (checker.symbols, parameters, events)
+        return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups)
     }
 
     /// Declares every name, file by file in the order given, so that a duplicate is reported

@@ -27,10 +27,6 @@ struct ExpressionChecker {
     private(set) var usedParameters: [Bool]
     /// Whether some rule uses the event, by event index.
     private(set) var usedEvents: [Bool]
-    /// Counts the operator nodes built over constant operands only (for `and`/`or`, over a
-    /// constant left operand): a rule without such a node is left unchanged by the constant
-    /// folder, which reports nothing in it (see `ConstantFolder.mayFold`).
-    private(set) var foldableNodes = 0
 
     /// The window of the innermost `X within D` clause being checked (nil outside any, or when
     /// its window is invalid). Every event query the clause consumes — the base of `.count` or
@@ -47,14 +43,6 @@ struct ExpressionChecker {
         self.events = events
         usedParameters = Array(repeating: false, count: parameters.count)
         usedEvents = Array(repeating: false, count: events.count)
-    }
-
-    /// Takes in what `other`, made with the same declarations, found in other rules: its
-    /// diagnostics (after these) and the parameters and events it saw used.
-    mutating func absorb(_ other: ExpressionChecker) {
-        diagnostics += other.diagnostics
-        for index in usedParameters.indices where other.usedParameters[index] { usedParameters[index] = true }
-        for index in usedEvents.indices where other.usedEvents[index] { usedEvents[index] = true }
     }
 
     /// Checks one rule: it must be a Bool expression.
@@ -346,7 +334,6 @@ struct ExpressionChecker {
     private mutating func checkUnary(_ op: UnaryOperator, _ operand: Expression, _ range: SourceRange, in scope: Scope) -> CheckedExpression {
         let checked = check(operand, in: scope)
         if checked.type == .error { return invalid(range) }
-        if checked.isConstant { foldableNodes += 1 }
         switch op {
         case .not:
             guard checked.type == .bool else {
@@ -373,7 +360,6 @@ struct ExpressionChecker {
         guard case .binary(op, _, _) = left.kind else {
             // Every operand is checked (and its errors reported) even after one failed.
             let checkedLeft = checkLogicalOperand(left, op, in: scope)
-            if checkedLeft?.isConstant == true { foldableNodes += 1 }
             let checkedRight = checkLogicalOperand(right, op, in: scope)
             guard let checkedLeft, let checkedRight else { return invalid(range) }
             return CheckedExpression(.logical(logical, checkedLeft, checkedRight), type: .bool, range: range)
@@ -386,7 +372,6 @@ struct ExpressionChecker {
             first = innerLeft
         }
         var result = checkLogicalOperand(first, op, in: scope)
-        if result?.isConstant == true { foldableNodes += 1 }
         for node in innerNodes.reversed() {
             guard case .binary(_, _, let operand) = node.kind else { continue }
             let checked = checkLogicalOperand(operand, op, in: scope)
@@ -452,7 +437,6 @@ struct ExpressionChecker {
             report(.typeMismatch, "cannot compare \(leftType) \(op.rawValue) \(rightType)", range, help: help)
             return invalid(range)
         }
-        if l.isConstant && r.isConstant { foldableNodes += 1 }
         return CheckedExpression(.compare(comparison, l, r), type: .bool, range: range)
     }
 
@@ -484,7 +468,6 @@ struct ExpressionChecker {
                    help: leftType.isCollection || rightType.isCollection ? "use '.count' for the number of donations" : nil)
             return invalid(range)
         }
-        if l.isConstant && r.isConstant { foldableNodes += 1 }
         return CheckedExpression(.arithmetic(arithmetic, l, r), type: resultType, range: range)
     }
 
@@ -492,11 +475,9 @@ struct ExpressionChecker {
     private mutating func promoted(_ left: consuming CheckedExpression, _ right: consuming CheckedExpression) -> (CheckedExpression, CheckedExpression) {
         switch (left.type, right.type) {
         case (.int, .double):
-            if left.isConstant { foldableNodes += 1 }
             let range = left.range
             return (CheckedExpression(.intToDouble(left), type: .double, range: range), right)
         case (.double, .int):
-            if right.isConstant { foldableNodes += 1 }
             let range = right.range
             return (left, CheckedExpression(.intToDouble(right), type: .double, range: range))
         default: return (left, right)
@@ -527,7 +508,6 @@ struct ExpressionChecker {
             failed = true
         }
         if failed { return invalid(range) }
-        if checkedValue.isConstant { foldableNodes += 1 }
         return CheckedExpression(.inList(checkedValue, constants), type: .bool, range: range)
     }
 }

@@ -1,10 +1,7 @@
 /// Every declaration of a program, by name, with duplicates reported. Names share one
-/// namespace (SPEC §2): a parameter and an event may not have the same name either.
-///
-/// One `NameTable` holds every name: rules look names up once per reference, and short names
-/// hash far cheaper there than with the standard library's seeded hashing. The names of each
-/// kind are listed in declaration order, for did-you-mean suggestions (which are then the same
-/// on every run: among equally close names, the first declared wins).
+/// namespace (SPEC §2): a parameter and an event may not have the same name either. The names
+/// of each kind are listed in declaration order, for did-you-mean suggestions (which are then
+/// the same on every run: among equally close names, the first declared wins).
 struct SymbolTable {
     enum Kind: String {
         case parameter, event, tip, group
@@ -16,28 +13,32 @@ struct SymbolTable {
         var range: SourceRange
     }
 
-    /// The declared names and their entries, in declaration order.
-    private var table = NameTable<Entry>()
+    private var entries: [ByteName: Entry] = [:]
+    /// The declared names, in declaration order, with their kinds.
+    private var declared: [(name: String, kind: Kind)] = []
 
-    /// The names of parameters, of events, of tips, in declaration order (for suggestions:
-    /// gathered when asked rather than kept, as declaring every tip would then cost more).
+    /// The names of parameters, of events, of tips, in declaration order (for suggestions).
     var parameterNames: [String] { names(of: .parameter) }
     var eventNames: [String] { names(of: .event) }
     var tipNames: [String] { names(of: .tip) }
 
     private func names(of kind: Kind) -> [String] {
-        table.names.indices.compactMap { table.values[$0].kind == kind ? table.names[$0] : nil }
+        declared.compactMap { $0.kind == kind ? $0.name : nil }
     }
 
     /// Makes room for `count` names, so that declaring them never grows the table.
     mutating func reserveCapacity(_ count: Int) {
-        table.reserveCapacity(count)
+        entries.reserveCapacity(count)
+        declared.reserveCapacity(count)
     }
 
     /// Declares `name`; a second declaration of a name is a `duplicate-name` error pointing at it,
     /// with a note at the first.
     mutating func declare(_ name: borrowing Identifier, as kind: Kind, index: Int, diagnostics: inout [Diagnostic]) -> Bool {
-        guard let first = table.insertUnlessPresent(Entry(kind: kind, index: index, range: name.range), for: name.name) else {
+        let key = ByteName(name.name)
+        guard let first = entries[key] else {
+            entries[key] = Entry(kind: kind, index: index, range: name.range)
+            declared.append((name.name, kind))
             return true
         }
         let message = first.kind == kind
@@ -50,7 +51,7 @@ struct SymbolTable {
         return false
     }
 
-    func kind(of name: String) -> Kind? { table[name]?.kind }
+    func kind(of name: String) -> Kind? { entries[ByteName(name)]?.kind }
 
     /// The index of the parameter named `name`, if there is one.
     func parameter(_ name: String) -> Int? { index(of: name, .parameter) }
@@ -62,7 +63,7 @@ struct SymbolTable {
     func tip(_ name: String) -> Int? { index(of: name, .tip) }
 
     private func index(of name: String, _ kind: Kind) -> Int? {
-        guard let entry = table[name], entry.kind == kind else { return nil }
+        guard let entry = entries[ByteName(name)], entry.kind == kind else { return nil }
         return entry.index
     }
 }

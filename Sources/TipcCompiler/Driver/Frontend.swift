@@ -8,10 +8,6 @@ import TipRuntime
 /// The compiler's front door: read sources, parse them with the right front end, check them
 /// as one program. `Compile = Parse + Check → (program, diagnostics)`.
 public enum Frontend {
-    /// Programs of more tips than this have their constant errors and their lints found in two
-    /// halves at once, on two threads.
-    static let concurrentLintingThreshold = 1_024
-
     /// The largest source file read (bytes). Real manifests are a few hundred kilobytes at most.
     public static let maximumFileSize = 64 * 1024 * 1024
 
@@ -39,66 +35,34 @@ public enum Frontend {
         return ManifestDecoder.decode(source, diagnostics: &diagnostics)
     }
 
-    /// Parses and checks sources already in memory as one program; the parsed files are part
-    /// of the result only when `keepingParsedFiles` (a formatter needs them, a check does not),
-    /// and the checked program only when `keepingProgram` (a compiler needs it; `tipc check`
-    /// does not, and then never has it whole: see `checkedWhileReading` and `LateFindings`).
+    /// Parses, checks and lints sources already in memory as one program: every command takes
+    /// this one path. The parsed files are part of the result only when `keepingParsedFiles`
+    /// (a formatter needs them, a check does not), and the checked program only when
+    /// `keepingProgram` (a compiler needs it; `tipc check` does not).
     public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false, keepingProgram: Bool = true) -> Result {
         var diagnostics: [Diagnostic] = []
+        var files: [ManifestFile] = []
+        for source in sources {
+            files.append(parse(source, diagnostics: &diagnostics))
+        }
+        let kept = keepingParsedFiles ? files : []
         var checkerDiagnostics: [Diagnostic] = []
-        var kept: [ManifestFile] = []
+        // Handed over for good, so that the checker can free each tip's syntax tree once checked.
+        let program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
+        diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
         // Constant expressions that would overflow or divide by zero are compile errors. Lints
         // only warn: the program is still returned. Both need a program without errors (a rule
         // that did not parse would look like one that can never hold), and lints' warnings are
-        // dropped when there are constant errors. Without the program to keep, each checked
-        // tip goes through both passes as soon as it is made, and is freed; one large YAML file
-        // has its tips checked as soon as they are read.
-        var program: CheckedProgram?
-        var findings: LateFindings?
-        if !keepingProgram, !keepingParsedFiles, sources.count == 1, let checked = checkedWhileReading(sources[0]) {
-            diagnostics = checked.frontEndDiagnostics
-            checkerDiagnostics = checked.checkerDiagnostics
-            findings = checked.findings
-        } else {
-            var files: [ManifestFile] = []
-            for source in sources {
-                files.append(parse(source, diagnostics: &diagnostics))
-            }
-            if keepingParsedFiles { kept = files }
-            // Handed over for good, so that the checker can free each tip's syntax tree once checked.
-            if keepingProgram {
-                program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
-            } else {
-                let (checked, collectors) = Checker.check(consume files, diagnostics: &checkerDiagnostics,
-                                                          handingTipsTo: { LateFindings.Collector(parameters: $0) })
-                if checked != nil { findings = LateFindings(joining: collectors) }
-            }
-        }
-        diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
-        if program != nil || findings != nil, !diagnostics.contains(where: { $0.severity == .error }) {
-            if let program {
-                // A large program has both passes run in two halves at once.
-                findings = program.tips.count > concurrentLintingThreshold ? lateFindingsInHalves(of: program)
-                    : LateFindings(program, tips: program.tips.indices)
-            }
-            if let findings {
-                diagnostics += findings.constantErrors
-                if !findings.constantErrors.contains(where: { $0.severity == .error }) { diagnostics += findings.warnings }
-            }
+        // dropped when there are constant errors.
+        if let program, !diagnostics.contains(where: { $0.severity == .error }) {
+            let constantErrors = RulePackCompiler.constantErrors(program)
+            diagnostics += constantErrors
+            if !constantErrors.contains(where: { $0.severity == .error }) { diagnostics += Lints.run(program) }
         }
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return Result(sources: sourceMap, files: kept, fileCount: sources.count, diagnostics: diagnostics.sortedForDisplay(),
                       program: hasErrors || !keepingProgram ? nil : program)
-    }
-
-    /// The findings of each half of `program`'s tips, found at once, each half on a thread of its
-    /// own (threads sharing a tip would contend for the reference counts of its rules).
-    private static func lateFindingsInHalves(of program: CheckedProgram) -> LateFindings {
-        let half = program.tips.count / 2
-        let (first, second) = concurrently({ LateFindings(program, tips: 0..<half) },
-                                           { LateFindings(program, tips: half..<program.tips.count) })
-        return first.followed(by: second)
     }
 
     /// Drops the checker's diagnostics that only repeat what a front-end error already said:

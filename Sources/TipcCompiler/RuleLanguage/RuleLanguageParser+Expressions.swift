@@ -72,8 +72,8 @@ extension RuleLanguageParser {
         while !isAbandoned, !endsExpressionAtLineBreak {
             // The operator's kind and keyword, read once: reports below never move the cursor
             // off it (at the error limit the tokens after it are dropped, not it).
-            let token = stream.slot(index)
-            let kind = token.pointee.kind, keyword = token.pointee.keyword
+            let token = stream.token(index)
+            let kind = token.kind, keyword = token.keyword
             guard let level = Self.infixPrecedence(kind: kind, keyword: keyword), level >= minimum else { break }
             let operatorIndex = index
             operatorCount += 1
@@ -144,8 +144,8 @@ extension RuleLanguageParser {
     /// The level of the current token as an infix or postfix operator; nil when it is none.
     @inline(__always)
     var currentInfixPrecedence: ExpressionPrecedence? {
-        let token = stream.slot(index)
-        return Self.infixPrecedence(kind: token.pointee.kind, keyword: token.pointee.keyword)
+        let token = stream.token(index)
+        return Self.infixPrecedence(kind: token.kind, keyword: token.keyword)
     }
 
     /// The level of an infix or postfix operator token; nil when the token is none.
@@ -199,9 +199,9 @@ extension RuleLanguageParser {
             // The rule is being abandoned: unwind without reading on.
             return Expression(.error, at: emptyRange(atToken: index))
         }
-        let token = stream.slot(index)
-        let kind = token.pointee.kind
-        if token.pointee.keyword == .not || kind == .bang {
+        let token = stream.token(index)
+        let kind = token.kind
+        if token.keyword == .not || kind == .bang {
             if minimum > .not { reportMisplacedNot() }
             guard enterNesting() else { return skipOverlyNested() }
             defer { nesting -= 1 }
@@ -228,28 +228,27 @@ extension RuleLanguageParser {
 
     private func parsePrimary() -> Expression {
         let tokenIndex = index
-        // Fields are read from the token where it is stored: the parser reads one or two.
-        let token = stream.slot(tokenIndex)
-        switch token.pointee.kind {
+        let token = stream.token(tokenIndex)
+        switch token.kind {
         case .integer:
-            let value = token.pointee.value
+            let value = token.value
             stepPastCurrent()
             if case .integer(let value?) = value { return node(.literal(.int(value)), at: range(ofToken: tokenIndex)) }
             return node(.error, at: range(ofToken: tokenIndex))
         case .double:
-            let value = token.pointee.value
+            let value = token.value
             stepPastCurrent()
             if case .double(let value?) = value { return node(.literal(.double(value)), at: range(ofToken: tokenIndex)) }
             return node(.error, at: range(ofToken: tokenIndex))
         case .duration:
-            let value = token.pointee.value
+            let value = token.value
             stepPastCurrent()
             if case .duration(let seconds?) = value {
                 return node(.literal(.duration(seconds: seconds)), at: range(ofToken: tokenIndex))
             }
             return node(.error, at: range(ofToken: tokenIndex))
         case .string:
-            let contents = stream.text(of: token.pointee.value)
+            let contents = stream.text(of: token.value)
             stepPastCurrent()
             // Counting characters is needed only when the UTF-8 length is over the limit.
             if contents.utf8.count > RuleParser.maximumStringLiteralLength, isOverlyLong(contents, atToken: tokenIndex) {
@@ -257,13 +256,13 @@ extension RuleLanguageParser {
             }
             return node(.literal(.string(contents)), at: range(ofToken: tokenIndex))
         case .parameter:
-            let name = stream.text(of: token.pointee.value)
+            let name = stream.text(of: token.value)
             stepPastCurrent()
             return node(name.isEmpty ? .error : .parameter(name), at: range(ofToken: tokenIndex))
-        case .identifier where token.pointee.keyword != nil:
-            switch token.pointee.keyword {
+        case .identifier where token.keyword != nil:
+            switch token.keyword {
             case .true, .false:
-                let value = token.pointee.keyword == .true
+                let value = token.keyword == .true
                 stepPastCurrent()
                 return node(.literal(.bool(value)), at: range(ofToken: tokenIndex))
             case .now:
@@ -273,7 +272,7 @@ extension RuleLanguageParser {
                 return keywordAsName()
             }
         case .identifier, .quotedName:
-            let text = stream.text(of: token.pointee.value)
+            let text = stream.text(of: token.value)
             stepPastCurrent()
             if currentKind == .leftParen, !endsExpressionAtLineBreak {
                 let name = Identifier(text, at: range(ofToken: tokenIndex))
@@ -343,13 +342,13 @@ extension RuleLanguageParser {
     private func parseMember(of base: consuming Expression) -> Expression {
         let dotIndex = index
         stepPastCurrent()
-        let token = stream.slot(index)
-        guard token.pointee.kind == .identifier || token.pointee.kind == .quotedName else {
+        let token = stream.token(index)
+        guard token.kind == .identifier || token.kind == .quotedName else {
             reportMissingMemberName()
             return node(.error, at: base.range.union(range(ofToken: dotIndex)))
         }
         let nameIndex = index
-        let nameText = stream.text(of: token.pointee.value)
+        let nameText = stream.text(of: token.value)
         stepPastCurrent()
         let name = Identifier(nameText, at: range(ofToken: nameIndex))
         if currentKind == .leftParen, !endsExpressionAtLineBreak {

@@ -5,30 +5,28 @@
 final class RuleLanguageParser {
     let stream: RuleTokenStream
     /// The number of the file the text is in (every range the parser makes is in it).
-    @exclusivity(unchecked) private(set) var fileNumber: UInt32
+    private(set) var fileNumber: UInt32
     /// In `.tips` files a line break ends an expression outside brackets, unless the next line
     /// starts with an infix operator; in rule text from YAML line breaks are plain spaces.
     let lineBreaksEndExpressions: Bool
-    // The cursor and the counters below change with every token. None is ever passed inout,
-    // so no two accesses overlap: the per-access runtime check is skipped.
-    @exclusivity(unchecked) var index = 0
-    @exclusivity(unchecked) var diagnostics: [Diagnostic]
+    var index = 0
+    var diagnostics: [Diagnostic]
 
     /// Brackets `(` `[` open around the current token inside an expression.
-    @exclusivity(unchecked) var openGroups = 0
+    var openGroups = 0
     /// Nesting levels entered (parentheses, `not`, unary minus, arguments, lists).
-    @exclusivity(unchecked) var nesting = 0
+    var nesting = 0
     /// Syntax-tree nodes built for the current rule.
-    @exclusivity(unchecked) var nodeCount = 0
+    var nodeCount = 0
     /// Binary operators, `within`, `in` and `.member`s read in the current rule.
-    @exclusivity(unchecked) var operatorCount = 0
-    @exclusivity(unchecked) var reportedNestingLimit = false
+    var operatorCount = 0
+    var reportedNestingLimit = false
     /// Set once `RuleParser.maximumErrorCount` errors were reported: the text is no longer read.
-    @exclusivity(unchecked) var reportedErrorLimit = false
+    var reportedErrorLimit = false
     /// Set when the current rule exceeded a size limit: it is skipped and becomes `.error`.
-    @exclusivity(unchecked) var isAbandoned = false
+    var isAbandoned = false
     /// The first comment not yet attached to a declaration.
-    @exclusivity(unchecked) var commentCursor = 0
+    var commentCursor = 0
 
     /// The text being parsed.
     var bytes: UnsafeBufferPointer<UInt8> { stream.bytes }
@@ -69,19 +67,13 @@ final class RuleLanguageParser {
 
     // MARK: - Cursor
 
-    // The cursor is inlined (see `RuleTokenStream.token(_:)`): callers read a field or two of
-    // a token, or none of the one `advance` returns.
-    @inline(__always)
     var current: ScannedToken { stream.token(index) }
-    /// The kind of the current token, read without copying the token.
-    @inline(__always)
-    var currentKind: RuleTokenKind { stream.slot(index).pointee.kind }
-    /// The keyword the current token spells (see `ScannedToken.keyword`), read without copying it.
-    @inline(__always)
-    var currentKeyword: RuleKeyword? { stream.slot(index).pointee.keyword }
-    /// Whether a line break precedes the current token, read without copying the token.
-    @inline(__always)
-    var currentIsAtLineStart: Bool { stream.slot(index).pointee.isAtLineStart }
+    /// The kind of the current token.
+    var currentKind: RuleTokenKind { stream.token(index).kind }
+    /// The keyword the current token spells (see `ScannedToken.keyword`).
+    var currentKeyword: RuleKeyword? { stream.token(index).keyword }
+    /// Whether a line break precedes the current token.
+    var currentIsAtLineStart: Bool { stream.token(index).isAtLineStart }
     @inline(__always)
     var isAtEnd: Bool { currentKind == .endOfFile }
 

@@ -44,23 +44,22 @@ public struct RuleLexer {
 }
 
 /// The scanning state. It reads `bytes`, which its owner (`RuleTokenStream`) keeps alive, and
-/// gives each token its file positions.
-final class RuleScanner {
-    // Read or written for every token. These properties are never passed inout, so no two
-    // accesses overlap: the per-access runtime check is skipped.
-    @exclusivity(unchecked) private(set) var comments: [RuleComment] = []
-    @exclusivity(unchecked) private(set) var diagnostics: [Diagnostic] = []
+/// gives each token its file positions. A value, so that scanning a text checks no access to
+/// it at run time.
+struct RuleScanner {
+    private(set) var comments: [RuleComment] = []
+    private(set) var diagnostics: [Diagnostic] = []
     /// The decoded texts that tokens refer to (`ScannedToken.Value.text`).
-    @exclusivity(unchecked) private(set) var texts: [String] = []
+    private(set) var texts: [String] = []
 
-    @exclusivity(unchecked) private var bytes: UnsafeBufferPointer<UInt8>
+    private var bytes: UnsafeBufferPointer<UInt8>
     /// The positions of tokens; its `source` places diagnostics too.
-    @exclusivity(unchecked) private var locations: TokenLocationCursor
-    @exclusivity(unchecked) private var position = 0
+    private var locations: TokenLocationCursor
+    private var position = 0
     /// Set at the error limit: the rest of the text is not scanned.
-    @exclusivity(unchecked) private var stopped = false
-    @exclusivity(unchecked) private var sawLineBreak = true
-    @exclusivity(unchecked) private var lineHasContent = false
+    private var stopped = false
+    private var sawLineBreak = true
+    private var lineHasContent = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText) {
         self.bytes = bytes
@@ -70,14 +69,14 @@ final class RuleScanner {
 
     /// Starts over on another text (see `RuleTokenStream.reset`).
     /// `isASCII` tells whether the bytes are all ASCII, when known.
-    func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool?) {
+    mutating func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool?) {
         self.bytes = bytes
         locations.reset(bytes: bytes, source: source, isASCII: isASCII)
         rewind()
     }
 
     /// Starts over on the same text.
-    func rewind() {
+    mutating func rewind() {
         locations.rewind()
         if !comments.isEmpty { comments.removeAll(keepingCapacity: true) }
         if !diagnostics.isEmpty { diagnostics.removeAll(keepingCapacity: true) }
@@ -93,11 +92,8 @@ final class RuleScanner {
     }
 
     /// The next token; `.endOfFile` at the end (again and again).
-    ///
-    /// Inlined into the token stream's loops, so that a token is built where it is stored
-    /// rather than returned through memory and copied there.
     @inline(__always)
-    func next() -> ScannedToken {
+    mutating func next() -> ScannedToken {
         while !stopped {
             skipTrivia()
             guard position < bytes.count else { break }
@@ -106,21 +102,30 @@ final class RuleScanner {
         return endOfText()
     }
 
+    /// Appends the rest of the tokens to `tokens`, the end-of-file token last.
+    mutating func lexToEnd(into tokens: inout [ScannedToken]) {
+        while true {
+            let token = next()
+            tokens.append(token)
+            if token.kind == .endOfFile { return }
+        }
+    }
+
     /// The end-of-file token, at the end of the text.
-    func endOfText() -> ScannedToken {
+    mutating func endOfText() -> ScannedToken {
         token(.endOfFile, from: bytes.count, to: bytes.count, atLineStart: true)
     }
 
     /// A token from `start` to `end`, with its file positions (tokens are made in order).
     @inline(__always)
-    private func token(_ kind: RuleTokenKind, from start: Int, to end: Int, value: ScannedToken.Value = .none,
+    private mutating func token(_ kind: RuleTokenKind, from start: Int, to end: Int, value: ScannedToken.Value = .none,
                        keyword: RuleKeyword? = nil, atLineStart: Bool) -> ScannedToken {
         ScannedToken(kind: kind, keyword: keyword, isAtLineStart: atLineStart, start: start, end: end, value: value,
                      startLocation: locations.location(at: start), endLocation: locations.location(at: end))
     }
 
     /// Stores decoded `text` in the text table and returns the value that refers to it.
-    private func decodedText(_ text: String) -> ScannedToken.Value {
+    private mutating func decodedText(_ text: String) -> ScannedToken.Value {
         texts.append(text)
         return .decodedText(UInt32(truncatingIfNeeded: texts.count - 1))
     }
@@ -132,7 +137,7 @@ final class RuleScanner {
         return index < bytes.count ? bytes[index] : nil
     }
 
-    private func report(_ code: DiagnosticCode, _ message: String, from start: Int, to end: Int, help: String? = nil) {
+    private mutating func report(_ code: DiagnosticCode, _ message: String, from start: Int, to end: Int, help: String? = nil) {
         guard diagnostics.count < RuleParser.maximumErrorCount else { return }
         if diagnostics.count == RuleParser.maximumErrorCount - 1 {
             // Stop scanning: garbage must not cost a diagnostic per byte.
@@ -147,7 +152,7 @@ final class RuleScanner {
     /// Scans the token at `position` (which is not the end, nor trivia); nil after dropping
     /// an unexpected character.
     @inline(__always)
-    private func scanToken() -> ScannedToken? {
+    private mutating func scanToken() -> ScannedToken? {
         let start = position
         let byte = bytes[start]
         let atLineStart = sawLineBreak
@@ -217,14 +222,14 @@ final class RuleScanner {
 
     /// Reports a `$` at `start` that no name follows.
     @inline(never)
-    private func reportMissingParameterName(from start: Int) {
+    private mutating func reportMissingParameterName(from start: Int) {
         report(.syntax, "expected a parameter name after '$'", from: start, to: position,
                help: "write '$name', or '$`name`' for a name that is not a plain identifier")
     }
 
     /// Reports the character at `start`, which starts no token, and steps over it.
     @inline(never)
-    private func dropUnexpectedCharacter(start: Int, atLineStart: Bool) {
+    private mutating func dropUnexpectedCharacter(start: Int, atLineStart: Bool) {
         let (scalar, length) = decodeScalar(at: position)
         position += length
         if let scalar {
@@ -247,7 +252,7 @@ final class RuleScanner {
     /// Skips whitespace and comments before a token. Inlined for the usual case, where
     /// nothing or one space precedes it.
     @inline(__always)
-    private func skipTrivia() {
+    private mutating func skipTrivia() {
         if position < bytes.count {
             let byte = bytes[position]
             if byte > 0x20 /* space */ && byte != 0x2F /* / */ { return }
@@ -262,7 +267,7 @@ final class RuleScanner {
         skipTriviaAndComments()
     }
 
-    private func skipTriviaAndComments() {
+    private mutating func skipTriviaAndComments() {
         var index = position
         defer { position = index }
         while index < bytes.count {
@@ -294,7 +299,7 @@ final class RuleScanner {
     // MARK: - Names
 
     @inline(__always)
-    private func skipIdentifier() {
+    private mutating func skipIdentifier() {
         let bytes = self.bytes
         var end = position
         while end < bytes.count, RuleLexer.isIdentifierContinue(bytes[end]) { end += 1 }
@@ -303,7 +308,7 @@ final class RuleScanner {
 
     /// Lexes `` `name` `` starting at the opening backtick; reports an unterminated or
     /// malformed name.
-    private func lexQuotedName() -> String {
+    private mutating func lexQuotedName() -> String {
         let start = position
         position += 1
         let nameStart = position
@@ -330,7 +335,7 @@ final class RuleScanner {
     /// followed by one unit letter `s m h d w` (a duration), and then neither a letter, a digit,
     /// `_` nor `.`. Nil, with nothing read, for any other number, which `lexNumber` reads.
     @inline(__always)
-    private func plainNumber(start: Int, atLineStart: Bool) -> ScannedToken? {
+    private mutating func plainNumber(start: Int, atLineStart: Bool) -> ScannedToken? {
         let bytes = self.bytes
         var end = start
         var value = 0
@@ -353,7 +358,7 @@ final class RuleScanner {
         return token(.duration, from: start, to: end + 1, value: .duration(seconds), atLineStart: atLineStart)
     }
 
-    private func lexNumber(start: Int, atLineStart: Bool) -> ScannedToken {
+    private mutating func lexNumber(start: Int, atLineStart: Bool) -> ScannedToken {
         var isDouble = false
         skipDigits()
         if peek() == 0x2E /* . */, let next = peek(1), RuleLexer.isDigit(next) {
@@ -411,7 +416,7 @@ final class RuleScanner {
         return token(.integer, from: start, to: position, value: .integer(value), atLineStart: atLineStart)
     }
 
-    private func skipDigits() {
+    private mutating func skipDigits() {
         while let byte = peek(), RuleLexer.isDigit(byte) || byte == 0x5F /* _ */ { position += 1 }
     }
 
@@ -449,7 +454,7 @@ final class RuleScanner {
 
     // MARK: - Strings
 
-    private func lexString(start: Int, atLineStart: Bool) -> ScannedToken {
+    private mutating func lexString(start: Int, atLineStart: Bool) -> ScannedToken {
         position += 1
         if let contents = plainStringContents() {
             return token(.string, from: start, to: position, value: contents, atLineStart: atLineStart)
@@ -486,7 +491,7 @@ final class RuleScanner {
     /// The contents of a string literal of printable ASCII without escapes, which are its
     /// bytes, read from just after the opening quote up to and including the closing one; nil
     /// (nothing read) for any other string, which the general path decodes.
-    private func plainStringContents() -> ScannedToken.Value? {
+    private mutating func plainStringContents() -> ScannedToken.Value? {
         var end = position
         while end < bytes.count {
             let byte = bytes[end]
@@ -502,7 +507,7 @@ final class RuleScanner {
     }
 
     /// Lexes one escape sequence starting at the backslash.
-    private func lexEscape() -> Unicode.Scalar? {
+    private mutating func lexEscape() -> Unicode.Scalar? {
         let start = position
         position += 1
         let help = #"the escapes are \" \\ \n \t and \u{…}"#

@@ -3,38 +3,24 @@
 /// On demand, so that a parser that gives up on an over-large rule does not lex the rest.
 /// Positions are those `RuleText.location(atUTF8Offset:)` gives (see `TokenLocationCursor`).
 final class RuleTokenStream {
-    // Read for every token the parser looks at. These properties are never passed inout, so
-    // no two accesses overlap: the per-access runtime check is skipped.
-    /// The tokens lexed so far, `lexedCount` of them, in memory kept from text to text.
-    /// `ScannedToken` is plain data, so a token is written and read with no bookkeeping: an
-    /// array's uniqueness and capacity checks on each append cost more than lexing some tokens.
-    @exclusivity(unchecked) private var tokenBuffer: UnsafeMutablePointer<ScannedToken>
-    @exclusivity(unchecked) private var tokenCapacity: Int
-    /// How many tokens have been lexed.
-    @exclusivity(unchecked) private(set) var lexedCount = 0
+    /// The tokens lexed so far; their memory is kept from text to text.
+    private(set) var tokens: [ScannedToken] = []
     /// A copy of the text; reused (and grown when needed) by `reset`.
-    @exclusivity(unchecked) private var storage: UnsafeMutableBufferPointer<UInt8>
+    private var storage: UnsafeMutableBufferPointer<UInt8>
     /// The length of the text in `storage`.
-    @exclusivity(unchecked) private var length: Int
-    private let scanner: RuleScanner
-    @exclusivity(unchecked) private var finished = false
+    private var length: Int
+    private var scanner: RuleScanner
+    private var finished = false
     /// Set by `lexAheadIfClean`: every token was lexed before the parser asked for one.
-    @exclusivity(unchecked) private var lexedAhead = false
+    private var lexedAhead = false
     /// Set when `abandon` was called on tokens lexed ahead, where it cannot do what it does on
     /// tokens lexed on demand (see `lexAheadIfClean`).
-    @exclusivity(unchecked) private(set) var abandonedAfterLexingAhead = false
-    /// Kept from text to text: rules repeat their names.
-    @exclusivity(unchecked) private var shortTexts = ShortTextCache()
+    private(set) var abandonedAfterLexingAhead = false
 
     init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText) {
-        // Tokens are written and read in raw memory, and never deinitialized: plain data only.
-        assert(_isPOD(ScannedToken.self))
         storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 64))
         length = 0
         scanner = RuleScanner(bytes: UnsafeBufferPointer(start: nil, count: 0), source: source)
-        // A rule has about one token per three bytes.
-        tokenCapacity = max(min(bytes.count / 3 + 2, 256), 16)
-        tokenBuffer = UnsafeMutablePointer<ScannedToken>.allocate(capacity: tokenCapacity)
         reset(bytes: bytes, source: source)
     }
 
@@ -98,7 +84,7 @@ final class RuleTokenStream {
     /// Lexes the text in `storage` from its start, placing it through `source`.
     private func restart(source: consuming RuleText, isASCII: Bool?) {
         scanner.reset(bytes: bytes, source: source, isASCII: isASCII)
-        lexedCount = 0
+        tokens.removeAll(keepingCapacity: true)
         finished = false
         lexedAhead = false
         abandonedAfterLexingAhead = false
@@ -107,7 +93,7 @@ final class RuleTokenStream {
     /// Starts over on the same text, lexing on demand.
     func rewind() {
         scanner.rewind()
-        lexedCount = 0
+        tokens.removeAll(keepingCapacity: true)
         finished = false
         lexedAhead = false
         abandonedAfterLexingAhead = false
@@ -124,10 +110,9 @@ final class RuleTokenStream {
     /// Returns whether the text was lexed ahead.
     @discardableResult
     func lexAheadIfClean(maximumLength: Int) -> Bool {
-        guard lexedCount == 0, !finished, length <= maximumLength else { return false }
-        repeat {
-            append(scanner.next())
-        } while !finished
+        guard tokens.isEmpty, !finished, length <= maximumLength else { return false }
+        scanner.lexToEnd(into: &tokens)
+        finished = true
         guard scanner.diagnostics.isEmpty else {
             rewind()
             return false
@@ -141,11 +126,10 @@ final class RuleTokenStream {
 
     deinit {
         storage.deallocate()
-        tokenBuffer.deallocate()
     }
 
-    /// The tokens lexed so far.
-    var tokens: [ScannedToken] { Array(UnsafeBufferPointer(start: tokenBuffer, count: lexedCount)) }
+    /// How many tokens have been lexed.
+    var lexedCount: Int { tokens.count }
 
     var comments: [RuleComment] { scanner.comments }
     var diagnostics: [Diagnostic] { scanner.diagnostics }
@@ -153,33 +137,15 @@ final class RuleTokenStream {
     var hasDiagnostics: Bool { !scanner.diagnostics.isEmpty }
 
     /// Token `index`; the end-of-file token for any index past the end.
-    ///
-    /// Inlined: the parser asks for a token several times per token, nearly always one already
-    /// lexed, and reads one or two of its fields.
-    @inline(__always)
-    func token(_ index: Int) -> ScannedToken { slot(index).pointee }
-
-    /// Where token `index` is stored (the end-of-file token for any index past the end), for
-    /// reading one field of it without copying the whole token. Valid until the next token is
-    /// lexed: lexing may move the tokens.
-    @inline(__always)
-    func slot(_ index: Int) -> UnsafePointer<ScannedToken> {
-        if index < lexedCount { return UnsafePointer(tokenBuffer + index) }
-        return lexingSlot(index)
+    func token(_ index: Int) -> ScannedToken {
+        if index < tokens.count { return tokens[index] }
+        while tokens.count <= index, !finished { lexOne() }
+        return tokens[min(index, tokens.count - 1)]
     }
 
     /// Token `index`, which has been lexed (`0 <= index < lexedCount`).
-    @inline(__always)
     func lexedToken(_ index: Int) -> ScannedToken {
-        precondition(index >= 0 && index < lexedCount, "token not lexed")
-        return tokenBuffer[index]
-    }
-
-    /// `slot(_:)` for a token not lexed yet.
-    @inline(never)
-    private func lexingSlot(_ index: Int) -> UnsafePointer<ScannedToken> {
-        while lexedCount <= index, !finished { lexOne() }
-        return UnsafePointer(tokenBuffer + min(index, lexedCount - 1))
+        tokens[index]
     }
 
     /// The name of an identifier, quoted name or parameter; the contents of a string; "" for
@@ -192,7 +158,7 @@ final class RuleTokenStream {
     @inline(__always)
     func text(of value: ScannedToken.Value) -> String {
         switch value {
-        case .sourceText(let start, let end): return shortTexts.string(bytes, from: Int(start), to: Int(end))
+        case .sourceText(let start, let end): return String(decoding: bytes[Int(start)..<Int(end)], as: UTF8.self)
         case .decodedText(let index): return scanner.texts[Int(index)]
         default: return ""
         }
@@ -213,7 +179,9 @@ final class RuleTokenStream {
 
     /// Lexes everything that is left.
     func finish() {
-        while !finished { lexOne() }
+        guard !finished else { return }
+        scanner.lexToEnd(into: &tokens)
+        finished = true
     }
 
     /// Stops lexing: the next token is the end of the text.
@@ -227,20 +195,8 @@ final class RuleTokenStream {
         append(scanner.next())
     }
 
-    @inline(__always)
     private func append(_ token: ScannedToken) {
-        if lexedCount == tokenCapacity { growTokenBuffer() }
-        (tokenBuffer + lexedCount).initialize(to: token)
-        lexedCount += 1
+        tokens.append(token)
         if token.kind == .endOfFile { finished = true }
-    }
-
-    @inline(never)
-    private func growTokenBuffer() {
-        let grown = UnsafeMutablePointer<ScannedToken>.allocate(capacity: 2 * tokenCapacity)
-        grown.moveInitialize(from: tokenBuffer, count: lexedCount)
-        tokenBuffer.deallocate()
-        tokenBuffer = grown
-        tokenCapacity *= 2
     }
 }

@@ -2,76 +2,36 @@
 /// scalars), not bytes, and does not count a leading byte order mark; a CR LF pair counts as two.
 /// Marks arrive nearly in order, so a cursor that walks from the previous answer is cheap.
 struct YAMLCharacterOffsets {
-    /// A run of the file's bytes that libyaml reads, and the character index it starts at.
-    private struct Piece {
-        var bytes: Range<Int>
-        var firstCharacter: Int
-    }
-
     private let bytes: [UInt8]
-    private let pieces: [Piece]
-    /// The last piece, kept apart for the ASCII path.
-    private let lastPiece: Piece
-    /// ASCII read in one or two pieces (every part of a file read in parts): the fast path.
-    private let countsBytesInTwoPieces: Bool
-    /// The cursor: a piece, and a character of it with its offset.
-    private var piece = 0
-    private var characterIndex: Int
-    private var byteOffset: Int
+    /// The offset of character 0: after a byte order mark.
+    private let start: Int
     /// Whether every byte is ASCII (no BOM either): then characters are bytes.
     private let isASCII: Bool
+    /// The cursor: a character and its offset.
+    private var characterIndex = 0
+    private var byteOffset: Int
 
     /// Offsets for libyaml reading the whole of `file`, which must be valid UTF-8.
     init(file: SourceFile) {
-        self.init(file: file, reading: [(file.hasByteOrderMark ? 3 : 0)..<file.bytes.count])
+        bytes = file.bytes
+        start = file.hasByteOrderMark ? 3 : 0
+        isASCII = file.isASCII
+        byteOffset = start
     }
 
-    /// Offsets for libyaml reading the runs `ranges` of `file` one after the other (the second
-    /// part of a file read in two parts: its section's header line, then the rest of the file).
-    init(file: SourceFile, reading ranges: [Range<Int>]) {
-        self.bytes = file.bytes
-        let isASCII = file.isASCII
-        self.isASCII = isASCII
-        var pieces: [Piece] = []
-        var characters = 0
-        for range in ranges {
-            pieces.append(Piece(bytes: range, firstCharacter: characters))
-            characters += isASCII ? range.count : file.bytes[range].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        }
-        self.pieces = pieces
-        self.lastPiece = pieces.last ?? Piece(bytes: 0..<0, firstCharacter: 0)
-        self.countsBytesInTwoPieces = isASCII && (1...2).contains(pieces.count)
-        self.characterIndex = 0
-        self.byteOffset = pieces.first?.bytes.lowerBound ?? 0
-    }
-
-    /// The UTF-8 offset of character `index` (clamped to the piece holding it).
+    /// The UTF-8 offset of character `index` (clamped to the file).
     mutating func byteOffset(ofCharacter index: Int) -> Int {
-        if countsBytesInTwoPieces {
-            // Characters are bytes: the offset is counted from the start of the piece holding
-            // the character.
-            let piece = index >= lastPiece.firstCharacter ? lastPiece : pieces[0]
-            return min(max(piece.bytes.lowerBound, piece.bytes.lowerBound + index - piece.firstCharacter), piece.bytes.upperBound)
-        }
-        var holder = pieces.count - 1
-        while holder > 0, pieces[holder].firstCharacter > index { holder -= 1 }
-        let bounds = pieces[holder].bytes
-        if isASCII { return min(max(bounds.lowerBound, bounds.lowerBound + index - pieces[holder].firstCharacter), bounds.upperBound) }
-        if holder != piece {
-            piece = holder
-            characterIndex = pieces[holder].firstCharacter
-            byteOffset = bounds.lowerBound
-        }
-        while characterIndex < index, byteOffset < bounds.upperBound {
+        if isASCII { return min(max(start, start + index), bytes.count) }
+        while characterIndex < index, byteOffset < bytes.count {
             byteOffset += Self.sequenceLength(lead: bytes[byteOffset])
             characterIndex += 1
         }
-        while characterIndex > index, byteOffset > bounds.lowerBound {
+        while characterIndex > index, byteOffset > start {
             byteOffset -= 1
-            while byteOffset > bounds.lowerBound, bytes[byteOffset] & 0xC0 == 0x80 { byteOffset -= 1 }
+            while byteOffset > start, bytes[byteOffset] & 0xC0 == 0x80 { byteOffset -= 1 }
             characterIndex -= 1
         }
-        return min(byteOffset, bounds.upperBound)
+        return min(byteOffset, bytes.count)
     }
 
     /// The length of the UTF-8 sequence that `lead` starts (1 for a stray continuation byte).

@@ -60,15 +60,14 @@ extension YAMLDocumentBuilder {
 
     /// A tab in the leading white space of a line with content, outside multi-line scalars.
     mutating func reportTabIndentation() {
-        // Most files have no tab at all: that is seen at once in the bytes this part reads.
-        let read = part.bytesRead(in: file)
+        // Most files have no tab at all: that is seen at once.
         let hasTab = file.bytes.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress, !read.isEmpty else { return false }
-            return memchr(base + read.lowerBound, 0x09, read.count) != nil
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0x09, bytes.count) != nil
         }
         guard hasTab else { return }
         var scalarIndex = 0
-        for (index, lineStart) in file.lineStarts.enumerated() where readsLine(startingAt: lineStart) {
+        for (index, lineStart) in file.lineStarts.enumerated() {
             while scalarIndex < multilineScalars.count, multilineScalars[scalarIndex].upperBound <= lineStart { scalarIndex += 1 }
             if scalarIndex < multilineScalars.count, multilineScalars[scalarIndex].lowerBound < lineStart { continue }
             if let diagnostic = tabIndentation(line: index + 1) { diagnostics.append(diagnostic) }

@@ -8,7 +8,7 @@ extension YAMLDocumentBuilder {
     struct StreamedSection {
         var name: String
         /// The range of each scalar key handed on, to report a repeat.
-        var keyRanges = NameTable<SourceRange>()
+        var keyRanges: [ByteName: SourceRange] = [:]
         /// The builder's own arrays, set aside while an entry is built in arrays of its own
         /// (nil between entries).
         var setAside: (records: [YAMLDocument.Record], children: [Int32], values: [String])?
@@ -122,9 +122,13 @@ extension YAMLDocumentBuilder {
         let document = YAMLDocument(pathNumber: file.pathNumber, records: records, children: children, values: values)
         restoreSetAsideArrays()
         // A repeated key is reported at its first one's range.
-        if let name, let first = streamed?.keyRanges.insertUnlessPresent(keyRange, for: name) {
-            diagnostics.append(Self.duplicate(name, at: keyRange, first: first))
-            return
+        if let name {
+            let key = ByteName(name)
+            if let first = streamed?.keyRanges[key] {
+                diagnostics.append(Self.duplicate(name, at: keyRange, first: first))
+                return
+            }
+            streamed?.keyRanges[key] = keyRange
         }
         stack[level].lastEntryEnd = valueEnd
         completedEntries.append((sectionName, YAMLNode(document, key), YAMLNode(document, value)))

@@ -54,27 +54,11 @@ struct YAMLDocumentBuilder {
     /// The emptied arrays of the last entry handed on, once nothing else holds them: the next
     /// entry is built in them instead of in new ones.
     var spareEntryStorage: (records: [YAMLDocument.Record], children: [Int32], values: [String])?
-    /// Streamed sections closed before the open one.
-    var closedSections: [StreamedSection] = []
-    /// The part of the file read (see `YAMLReadPart`).
-    let part: YAMLReadPart
-    /// Where the head of a file read in two parts ends (the split point); beyond the file
-    /// otherwise. Kept apart from `part`, which every event would otherwise copy.
-    let headEnd: Int
-    /// Reading the head of a file read in two parts: whether it ended at the split point,
-    /// confirmed there.
-    var reachedSplit = false
 
-    init(file: SourceFile, streamedSections: Set<String> = [], part: YAMLReadPart = .whole) {
+    init(file: SourceFile, streamedSections: Set<String> = []) {
         self.file = file
         self.streamedSections = streamedSections
-        self.part = part
-        if case .head(let split) = part { headEnd = split.offset } else { headEnd = Int.max }
-        if case .tail(let split) = part {
-            self.offsets = YAMLCharacterOffsets(file: file, reading: [split.header, split.offset..<file.bytes.count])
-        } else {
-            self.offsets = YAMLCharacterOffsets(file: file)
-        }
+        self.offsets = YAMLCharacterOffsets(file: file)
         self.positions = SourceLocationCursor(file: file)
     }
 
@@ -95,10 +79,6 @@ struct YAMLDocumentBuilder {
 
     mutating func handle(_ event: yaml_event_t) {
         let start = offset(event.start_mark)
-        if start >= headEnd, case .head(let split) = part, Self.isNode(event) {
-            endHead(at: split, with: event, start: start)
-            return
-        }
         let end = offset(event.end_mark)
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
@@ -156,10 +136,7 @@ struct YAMLDocumentBuilder {
                 return
             }
             let section = sectionToStream(isMapping: isMapping)
-            if let section {
-                if let closed = streamed { closedSections.append(closed) }
-                streamed = section
-            }
+            if let section { streamed = section }
             let location = positions.location(atUTF8Offset: contentStart)
             records.append(YAMLDocument.Record(kind: isMapping ? .mapping : .sequence, isFlow: isFlow,
                                                hasProperties: anchor != nil || tag != nil,

@@ -4,12 +4,8 @@
 enum YAMLInputCheck {
     /// The first encoding problem of `file`, or nil.
     static func firstProblem(in file: SourceFile) -> Diagnostic? {
-        firstProblem(in: file, bytes: (file.hasByteOrderMark ? 3 : 0)..<file.bytes.count)
-    }
-
-    /// The first encoding problem of the bytes `range` of `file` (which starts a character).
-    static func firstProblem(in file: SourceFile, bytes range: Range<Int>) -> Diagnostic? {
         let bytes = file.bytes
+        let range = (file.hasByteOrderMark ? 3 : 0)..<bytes.count
         var index = range.lowerBound
         while index < range.upperBound {
             // Most of a manifest is printable ASCII and line breaks: skipped a word at a time.

@@ -28,13 +28,18 @@ public enum YAMLReader {
     /// reported and left out. After a YAML error, the entry cut short arrives truncated.
     public static func read(_ file: SourceFile, diagnostics: inout [Diagnostic], streaming streamedSections: Set<String>,
                             entry: (_ section: String, _ key: YAMLNode, _ value: YAMLNode) -> Void) -> YAMLNode? {
-        let outcome = readPart(.whole, of: file, streaming: streamedSections, entry: entry)
-        diagnostics += outcome.diagnostics
-        return outcome.root
+        if let problem = YAMLInputCheck.firstProblem(in: file) {
+            diagnostics.append(problem)
+            return nil
+        }
+        var builder = YAMLDocumentBuilder(file: file, streamedSections: streamedSections)
+        if !file.bytes.isEmpty { run(&builder, entry: entry) }
+        diagnostics += builder.diagnostics
+        return builder.root
     }
 
-    /// Drives libyaml over the builder's part of its file, handing on entries as they complete.
-    static func run(_ builder: inout YAMLDocumentBuilder, entry: (String, YAMLNode, YAMLNode) -> Void) {
+    /// Drives libyaml over the builder's file, handing on entries as they complete.
+    private static func run(_ builder: inout YAMLDocumentBuilder, entry: (String, YAMLNode, YAMLNode) -> Void) {
         let file = builder.file
         file.bytes.withUnsafeBufferPointer { buffer in
             var parser = yaml_parser_t()
@@ -43,16 +48,8 @@ public enum YAMLReader {
                 return
             }
             defer { yaml_parser_delete(&parser) }
-            guard case .tail(let split) = builder.part else {
-                yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-                parse(&parser, into: &builder, entry: entry)
-                return
-            }
-            var input = PiecewiseInput(bytes: buffer, pieces: [split.header, split.offset..<buffer.count])
-            withUnsafeMutablePointer(to: &input) { input in
-                yaml_parser_set_input(&parser, PiecewiseInput.read, input)
-                parse(&parser, into: &builder, entry: entry)
-            }
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            parse(&parser, into: &builder, entry: entry)
         }
         builder.finish()
         builder.handOnCompletedEntries(to: entry)

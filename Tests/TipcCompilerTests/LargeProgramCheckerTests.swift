@@ -1,38 +1,12 @@
 import Testing
 @testable import TipcCompiler
 
-@Suite("Concurrency")
-struct ConcurrencyTests {
-    @Test func concurrentlyReturnsBothResults() {
-        let (here, other) = concurrently({ (1...1_000).reduce(0, +) }, { (1...2_000).reduce(0, +) })
-        #expect(here == 500_500)
-        #expect(other == 2_001_000)
-    }
-
-    /// Work handed over from the helper thread runs in place: a job waiting for a job queued
-    /// behind it on the same thread would wait forever.
-    @Test(.timeLimit(.minutes(1)))
-    func nestedWorkOnTheHelperThreadRunsInPlace() {
-        let (outer, inner) = concurrently({ 1 }, { concurrently({ 2 }, { 3 }) })
-        #expect(outer == 1)
-        #expect(inner == (2, 3))
-    }
-
-    @Test func aHandoffMovesItsValueOnce() {
-        let handoff = Handoff<[Int]>()
-        let started = DedicatedThread.start { handoff.put([1, 2, 3]) }
-        #expect(started)
-        #expect(handoff.take() == [1, 2, 3])
-    }
-}
-
 @Suite("Checker, large programs")
 struct LargeProgramCheckerTests {
-    /// A large program (its tips freed one by one as they are checked, its lints and constant
-    /// errors found on two threads): diagnostics come in tip order, and a declaration used only
-    /// by the first or the last tip is not reported unused.
+    /// A large program (its tips freed one by one as they are checked): diagnostics come in tip
+    /// order, and a declaration used only by the first or the last tip is not reported unused.
     @Test func aLargeProgramReportsInTipOrder() {
-        let tipCount = Frontend.concurrentLintingThreshold * 2 + 7
+        let tipCount = 2_055
         /// The program; with `typos`, every hundredth tip names an event that does not exist.
         func program(typos: Bool) -> String {
             var text = "tipkit 1\nparam early: Bool = false\nparam late: Bool = false\nparam unused: Bool = false\nevent seen\n"
@@ -60,13 +34,13 @@ struct LargeProgramCheckerTests {
         #expect(names.elementsEqual((0..<tipCount).lazy.map { "t\($0)" }))
     }
 
-    /// `tipc check` does not keep the checked program (each half is freed by the thread that
-    /// lints it): the diagnostics are exactly those of a check that keeps it, lints' warnings
-    /// (`seen.count >= 0` always holds) and constant errors alike.
+    /// `tipc check` does not keep the checked program: the diagnostics are exactly those of a
+    /// check that keeps it, lints' warnings (`seen.count >= 0` always holds) and constant errors
+    /// alike.
     @Test(arguments: [false, true])
     func checkingWithoutKeepingTheProgramReportsTheSame(constantError: Bool) {
         var text = "tipkit 1\nparam flag: Bool = false\nevent seen\n"
-        let tipCount = Frontend.concurrentLintingThreshold * 2 + 3
+        let tipCount = 2_051
         for index in 0..<tipCount {
             let rule = constantError && index == tipCount - 2 ? "$flag and 1 / 0 > 0"
                 : index % 5 == 0 ? "seen.count >= 0" : "$flag and seen.count >= \(index % 5)"
