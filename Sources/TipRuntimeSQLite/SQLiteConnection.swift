@@ -114,11 +114,12 @@ public final class SQLiteConnection: @unchecked Sendable {
     private let handle: Handle
     public let path: String
 
-    /// Opens (creating if needed) the database at `path`.
+    /// Opens the database at `path` (creating it if `create` and it is missing).
     /// - Parameter busyTimeoutMilliseconds: how long to wait for another process's lock.
-    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+    public init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         var pointer: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        let flags = access | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &pointer, flags, nil)
         guard code == SQLITE_OK, let pointer else {
             let error = SQLiteError(handle: pointer, code: code, context: "open \(path)")

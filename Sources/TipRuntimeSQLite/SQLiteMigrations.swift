@@ -39,10 +39,13 @@ public struct SQLiteMigrations: Sendable {
         }
     }
 
-    /// Brings the database up to `latestVersion`.
-    public func apply(to connection: SQLiteConnection) throws(Failure) {
+    /// Brings the database up to `latestVersion` in one transaction, running `finishing` (for
+    /// the first rows a new database needs) inside it, so another process sees either nothing
+    /// or the whole schema.
+    public func apply(to connection: SQLiteConnection,
+                      finishing: (SQLiteConnection.Session) throws(SQLiteError) -> Void = { _ in }) throws(Failure) {
         let outcome: Result<Int?, Failure> = connection.withSession { session in
-            Result { () throws(Failure) -> Int? in try migrate(session) }
+            Result { () throws(Failure) -> Int? in try migrate(session, finishing: finishing) }
         }
         switch outcome {
         case .success(nil): return
@@ -65,28 +68,31 @@ public struct SQLiteMigrations: Sendable {
     }
 
     /// Runs the missing steps; returns the version found when it is newer than known.
-    private func migrate(_ session: SQLiteConnection.Session) throws(Failure) -> Int? {
-        var version = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
-        if version > latestVersion { return version }
-        while version < latestVersion {
-            try sqlite { () throws(SQLiteError) in try session.execute("BEGIN IMMEDIATE") }
-            do throws(Failure) {
-                // Re-read inside the write lock: another process may have migrated meanwhile.
-                if try sqlite({ () throws(SQLiteError) in try currentVersion(session) }) == version {
-                    // Tables without a version: another application's database, left untouched.
-                    let tables = try sqlite { () throws(SQLiteError) in try session.scalar("SELECT count(*) FROM sqlite_master") }
-                    if version == 0, tables != .integer(0) { throw .foreignDatabase }
-                    try sqlite { () throws(SQLiteError) in
-                        try session.execute(steps[version])
-                        try session.execute("PRAGMA user_version = \(version + 1)")
-                    }
+    private func migrate(_ session: SQLiteConnection.Session,
+                         finishing: (SQLiteConnection.Session) throws(SQLiteError) -> Void) throws(Failure) -> Int? {
+        let found = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
+        if found >= latestVersion { return found > latestVersion ? found : nil }
+        try sqlite { () throws(SQLiteError) in try session.execute("BEGIN IMMEDIATE") }
+        do throws(Failure) {
+            // Re-read inside the write lock: another process may have migrated meanwhile.
+            let version = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
+            if version > latestVersion { throw .newerSchema(found: version, supported: latestVersion) }
+            if version < latestVersion {
+                // Tables without a version: another application's database, left untouched.
+                let tables = try sqlite { () throws(SQLiteError) in try session.scalar("SELECT count(*) FROM sqlite_master") }
+                if version == 0, tables != .integer(0) { throw .foreignDatabase }
+                try sqlite { () throws(SQLiteError) in
+                    for step in steps[version...] { try session.execute(step) }
+                    try session.execute("PRAGMA user_version = \(latestVersion)")
                 }
-                try sqlite { () throws(SQLiteError) in try session.execute("COMMIT") }
-            } catch {
-                try? session.execute("ROLLBACK")
-                throw error
             }
-            version = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
+            try sqlite { () throws(SQLiteError) in
+                try finishing(session)
+                try session.execute("COMMIT")
+            }
+        } catch {
+            try? session.execute("ROLLBACK")
+            throw error
         }
         return nil
     }

@@ -36,8 +36,13 @@ public final class SQLitePersistence: TipPersistence {
         );
         """,
         // 2: a tip's displays, invalidations and resets as records with ids, merged by union.
-        // Version-1 state becomes records whose ids are derived from what they replace, so two
-        // copies of one version-1 store migrate to the same records.
+        // Version-1 state becomes records whose ids are derived from what each row says, so
+        // copies of one version-1 store (synced devices, a backup) migrate to the same ids for
+        // the same facts and to different ids for different ones. A version-1 display counter
+        // stays one record per (tip, device, epoch) whose copies merge to the larger figures,
+        // the version-1 rule (`TipEventRecord.mergingCopies`). Donation ids of version 1
+        // (device and sequence) gain the donation's content, so that two copies' different
+        // donations under one sequence number stay two.
         """
         CREATE TABLE tip_records(
             id TEXT PRIMARY KEY, tip TEXT NOT NULL, kind TEXT NOT NULL,
@@ -46,40 +51,57 @@ public final class SQLitePersistence: TipPersistence {
         );
         CREATE INDEX tip_records_by_tip ON tip_records(tip);
         INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, reason)
-            SELECT 'v1-invalidation:' || name, name, 'invalidation', invalidation_ms, invalidation_device, invalidation
+            SELECT 'v1-invalidation:' || name || ':' || invalidation_ms || ':' || invalidation_device || ':' || invalidation,
+                   name, 'invalidation', invalidation_ms, invalidation_device, invalidation
             FROM tips WHERE invalidation IS NOT NULL AND invalidation_ms IS NOT NULL;
         INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device)
-            SELECT 'v1-reset:' || name, name, 'reset', reset_ms, reset_device
+            SELECT 'v1-reset:' || name || ':' || reset_ms || ':' || reset_device, name, 'reset', reset_ms, reset_device
             FROM tips WHERE reset_ms IS NOT NULL;
         INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms)
-            SELECT 'v1-display:' || c.tip || ':' || c.device, c.tip, 'display',
+            SELECT 'v1-display:' || c.tip || ':' || c.device || ':' || coalesce(c.epoch_ms, '') || ':' || coalesce(c.epoch_device, ''),
+                   c.tip, 'display',
                    CASE WHEN t.reset_ms IS NULL THEN coalesce(c.first_display, 0)
                         ELSE max(coalesce(c.first_display, 0), t.reset_ms + 1) END,
                    c.device, c.count, c.duration_ms
             FROM display_counters c LEFT JOIN tips t ON t.name = c.tip
             WHERE c.epoch_ms IS t.reset_ms AND c.epoch_device IS t.reset_device
               AND (c.count > 0 OR c.duration_ms > 0);
+        UPDATE donations SET id = id || '#' || date || '#' || event || '#' || value;
         DROP TABLE tips;
         DROP TABLE display_counters;
         DELETE FROM meta WHERE key = 'next_sequence';
         """,
     ])
 
-    /// Opens (creating if needed) the store at `path`.
+    /// Opens the store at `path`, creating it when `create` is true and it is missing.
     /// - Parameter deviceID: the id for a new store (default: a random one); an existing
     ///   store keeps the id it was created with.
+    /// - Parameter readOnly: open without writing (a store of an older schema is then refused:
+    ///   upgrading it writes).
     /// - Parameter busyTimeoutMilliseconds: how long a write waits for another process's lock
     ///   before failing with `TipStoreError.Kind.locked`.
-    public init(path: String, deviceID newDeviceID: String? = nil, readOnly: Bool = false,
+    public init(path: String, deviceID newDeviceID: String? = nil, readOnly: Bool = false, create: Bool = true,
                 busyTimeoutMilliseconds: Int32 = 5_000) throws(TipStoreError) {
         self.path = path
         do {
-            connection = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            connection = try SQLiteConnection(path: path, readOnly: readOnly, create: create,
+                                              busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
             throw Self.storeError(error)
         }
+        let candidate = newDeviceID ?? String(RecordID.random().prefix(16))
         do {
-            if readOnly { try Self.migrations.check(connection) } else { try Self.migrations.apply(to: connection) }
+            if readOnly {
+                try Self.migrations.check(connection)
+            } else {
+                // The device id is decided in the transaction that creates the schema, so a
+                // store that another process is creating at the same instant opens whole.
+                try Self.migrations.apply(to: connection) { (session) throws(SQLiteError) in
+                    if try session.scalar("SELECT value FROM meta WHERE key = 'device_id'") == nil {
+                        try session.run("INSERT INTO meta(key, value) VALUES ('device_id', ?1)", [.text(candidate)])
+                    }
+                }
+            }
         } catch {
             switch error {
             case .newerSchema: throw TipStoreError(.newerSchema, error.description)
@@ -88,15 +110,11 @@ public final class SQLitePersistence: TipPersistence {
             case .sqlite(let sqlite): throw Self.storeError(sqlite)
             }
         }
-        let candidate = newDeviceID ?? String(RecordID.random().prefix(16))
         deviceID = try Self.run(connection) { session -> String in
-            if case .text(let existing) = try session.scalar("SELECT value FROM meta WHERE key = 'device_id'") { return existing }
-            // Another process may be creating the same store: decide inside the write lock.
-            return try session.transaction { tx -> String in
-                if case .text(let existing) = try tx.scalar("SELECT value FROM meta WHERE key = 'device_id'") { return existing }
-                try tx.run("INSERT INTO meta(key, value) VALUES ('device_id', ?1)", [.text(candidate)])
-                return candidate
+            guard case .text(let existing) = try session.scalar("SELECT value FROM meta WHERE key = 'device_id'") else {
+                throw TipStoreError(.corrupt, "the store has no device id")
             }
+            return existing
         }
     }
 
@@ -108,8 +126,9 @@ public final class SQLitePersistence: TipPersistence {
                 var snapshot = StoreSnapshot()
                 try tx.query("SELECT id, event, date, value FROM donations ORDER BY date, id") { rows in
                     while try rows.next() {
-                        body(DonationRecord(id: rows.text(0), event: rows.text(1), date: Int64(rows.int(2)),
-                                            value: PayloadStorage.decode(rows.text(3)) ?? [:]))
+                        // A payload this version cannot read (a newer tipc's) stays stored, unused.
+                        guard let value = PayloadStorage.decode(rows.text(3)) else { continue }
+                        body(DonationRecord(id: rows.text(0), event: rows.text(1), date: Int64(rows.int(2)), value: value))
                     }
                 }
                 try tx.query("SELECT name, value, stamp_ms, stamp_device FROM parameters") { rows in
@@ -157,8 +176,12 @@ public final class SQLitePersistence: TipPersistence {
         }
     }
 
-    public func write(parameter name: String, _ record: ParameterRecord) throws(TipStoreError) {
-        try Self.run(connection) { session in try Self.write(parameter: name, record, into: session) }
+    public func write(parameters: [String: ParameterRecord]) throws(TipStoreError) {
+        try Self.run(connection) { session in
+            try session.transaction { tx in
+                for (name, record) in parameters { try Self.write(parameter: name, record, into: tx) }
+            }
+        }
     }
 
     public func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError) {
@@ -210,7 +233,7 @@ public final class SQLitePersistence: TipPersistence {
         guard session.changes == 0 else { return }
         let same = try session.query("SELECT event, date, value FROM donations WHERE id = ?1", [.text(donation.id)]) { rows in
             try rows.next() && rows.text(0) == donation.event && Int64(rows.int(1)) == donation.date
-                && PayloadStorage.decode(rows.text(2)) == donation.value
+                && rows.text(2).utf8.elementsEqual(payload.utf8)
         }
         if !same { throw TipStoreError.collision("donation", id: donation.id) }
     }
@@ -219,7 +242,10 @@ public final class SQLitePersistence: TipPersistence {
         let (kind, count, milliseconds, reason) = columns(of: record.kind)
         try session.run("""
             INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(id) DO NOTHING
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            ON CONFLICT(id) DO UPDATE SET count = max(count, excluded.count), duration_ms = max(duration_ms, excluded.duration_ms),
+                                          stamp_ms = min(stamp_ms, excluded.stamp_ms)
+            WHERE tip_records.id LIKE 'v1-display:%' AND tip_records.kind = 'display' AND excluded.kind = 'display'
             """, [.text(record.id), .text(record.tip), .text(kind), .integer(Int(record.stamp.milliseconds)),
                   .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null])
         guard session.changes == 0 else { return }

@@ -54,7 +54,7 @@ struct EngineState {
 
     /// A stamp for a write at `now`, later than every stamp this device handed out before.
     mutating func stamp(at now: Int64) -> Stamp {
-        lastStampMilliseconds = max(now, lastStampMilliseconds &+ 1)
+        lastStampMilliseconds = max(now, lastStampMilliseconds.addingSaturating(1))
         return Stamp(milliseconds: lastStampMilliseconds, device: deviceID)
     }
 
@@ -131,8 +131,21 @@ struct EngineState {
         evaluator.evaluateTip(tip, parameters: parameters, store: donations, now: now, allRules: allRules)
     }
 
+    /// Why `tip` is invalidated now, derived from its records, all devices' together: an
+    /// invalidation since the latest reset, else the display limits reached by the displays
+    /// since then (so a limit reached only by merging two devices' displays counts too).
+    func invalidation(of tip: Int) -> InvalidationReason? {
+        let history = histories[tip], declaration = model.tips[tip]
+        if let reason = history.currentInvalidation { return reason }
+        if let limit = declaration.maxDisplayCount, history.displayCount >= limit { return .displayCountExceeded }
+        if let limit = declaration.maxDisplayDurationMilliseconds, history.displayDurationMilliseconds >= limit {
+            return .displayDurationExceeded
+        }
+        return nil
+    }
+
     func status(of tip: Int, now: Int64) -> TipStatus {
-        if let reason = histories[tip].currentInvalidation { return .invalidated(reason) }
+        if let reason = invalidation(of: tip) { return .invalidated(reason) }
         return evaluation(of: tip, now: now).isSatisfied ? .available : .pending
     }
 
@@ -156,7 +169,7 @@ struct EngineState {
         case .firstAvailable:
             return members.first { status(of: $0, now: now) == .available && frequencyAllows($0, now: now) }
         case .ordered:
-            return members.first { histories[$0].currentInvalidation == nil }
+            return members.first { invalidation(of: $0) == nil }
         }
     }
 
@@ -178,27 +191,23 @@ struct EngineState {
     /// `maxDisplayCount` or `maxDisplayDuration`. Returns the records to store.
     mutating func recordDisplay(_ tip: Int, count: Int64, milliseconds: Int64, now: Int64) -> [TipEventRecord] {
         let firstEver = histories[tip].displayCount == 0 && count > 0
+        let wasInvalidated = invalidation(of: tip) != nil
         let display = TipEventRecord(tip: model.tips[tip].name, stamp: stamp(at: now),
                                      kind: .display(count: count, milliseconds: max(0, milliseconds)))
         histories[tip].add(display)
         if firstEver, !model.tips[tip].ignoresDisplayFrequency {
             latestFirstDisplay = max(latestFirstDisplay ?? .min, now)
         }
-        let declaration = model.tips[tip]
-        let history = histories[tip]
-        var reason: InvalidationReason?
-        if let limit = declaration.maxDisplayCount, history.displayCount >= limit {
-            reason = .displayCountExceeded
-        } else if let limit = declaration.maxDisplayDurationMilliseconds, history.displayDurationMilliseconds >= limit {
-            reason = .displayDurationExceeded
-        }
-        return [display] + (reason.map { invalidate(tip, reason: $0, now: now) } ?? [])
+        // The limit's reason is recorded as it is reached, so that it stays the first reason.
+        guard !wasInvalidated, let reason = invalidation(of: tip) else { return [display] }
+        return [display] + invalidate(tip, reason: reason, now: now)
     }
 
-    /// Invalidates `tip`; an invalidated tip keeps its first reason (and nothing is recorded).
-    /// Returns the records to store.
+    /// Invalidates `tip`; an invalidated tip keeps its first reason. The record is stored even
+    /// then: what this runtime knows may be older than a reset another device or process made,
+    /// and the invalidation must win over that reset when the stores merge. Returns the records
+    /// to store.
     mutating func invalidate(_ tip: Int, reason: InvalidationReason, now: Int64) -> [TipEventRecord] {
-        guard histories[tip].currentInvalidation == nil else { return [] }
         let record = TipEventRecord(tip: model.tips[tip].name, stamp: stamp(at: now), kind: .invalidation(reason))
         histories[tip].add(record)
         return [record]

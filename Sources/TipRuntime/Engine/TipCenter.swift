@@ -60,8 +60,10 @@ public final class TipCenter: Sendable {
                     writes.append((name, ParameterRecord(value: value, stamp: engine.stamp(at: now))))
                 }
             }
-            for (name, record) in writes {
-                try stored { () throws(TipStoreError) in try persistence.write(parameter: name, record) }
+            if !writes.isEmpty {
+                try stored { () throws(TipStoreError) in
+                    try persistence.write(parameters: Dictionary(writes, uniquingKeysWith: { _, last in last }))
+                }
             }
             engine.parameters = updated
         }
@@ -104,19 +106,23 @@ public final class TipCenter: Sendable {
                 try? engine.donations.donate(event: entry.event, at: donation.date, payload: entry.payload)
             }
             engine.expireDonations(now: now)
-            try trimStore(events: Set(indexed.map(\.event)), engine.model, now: now)
+            trimStore(events: Set(indexed.map(\.event)), engine.model, now: now)
             return records
         }
     }
 
-    /// Applies the `donationLimit` of `events` to the store at `now`.
-    private func trimStore(events: Set<Int>, _ model: RulePack, now: Int64) throws(TipCenterError) {
+    /// Applies the `donationLimit` of `events` to the store at `now`. Housekeeping only: the
+    /// donations are durable and acknowledged before it runs, so a trim that fails (another
+    /// process holding the lock) is left to the next one and never reported as a failed write.
+    private func trimStore(events: Set<Int>, _ model: RulePack, now: Int64) {
         for event in events.sorted() {
             let declaration = model.events[event]
             guard declaration.maximumCount != nil || declaration.maximumAgeMilliseconds != nil else { continue }
-            try stored { () throws(TipStoreError) in
+            do {
                 try persistence.trim(event: declaration.name, maximumCount: declaration.maximumCount,
                                      maximumAgeMilliseconds: declaration.maximumAgeMilliseconds, now: now)
+            } catch {
+                continue
             }
         }
     }
@@ -147,7 +153,7 @@ public final class TipCenter: Sendable {
             var result: [String: TipStatus] = [:]
             result.reserveCapacity(satisfied.count)
             for (index, tip) in engine.model.tips.enumerated() {
-                if let reason = engine.histories[index].currentInvalidation {
+                if let reason = engine.invalidation(of: index) {
                     result[tip.name] = .invalidated(reason)
                 } else {
                     result[tip.name] = satisfied[index] ? .available : .pending
@@ -238,7 +244,7 @@ public final class TipCenter: Sendable {
         let now = clock.now()
         try mutate { (engine: inout EngineState) throws(TipCenterError) in
             try stored { () throws(TipStoreError) in try persistence.merge(other) }
-            try trimStore(events: Set(engine.model.events.indices), engine.model, now: now)
+            trimStore(events: Set(engine.model.events.indices), engine.model, now: now)
             var reloaded = engine
             try stored { () throws(TipStoreError) in try reloaded.load(from: persistence, now: now) }
             engine = reloaded

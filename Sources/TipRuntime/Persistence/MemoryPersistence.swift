@@ -37,9 +37,11 @@ public final class MemoryPersistence: TipPersistence {
         }
     }
 
-    public func write(parameter name: String, _ record: ParameterRecord) throws(TipStoreError) {
+    public func write(parameters: [String: ParameterRecord]) throws(TipStoreError) {
         state.withLock { snapshot in
-            snapshot.parameters[name] = snapshot.parameters[name].map { ParameterRecord.later($0, record) } ?? record
+            for (name, record) in parameters {
+                snapshot.parameters[name] = snapshot.parameters[name].map { ParameterRecord.later($0, record) } ?? record
+            }
         }
     }
 

@@ -15,8 +15,9 @@ public protocol TipPersistence: AnyObject, Sendable {
     /// Applies an event's `donationLimit`: deletes its donations dated before `now` minus
     /// `maximumAge`, then the oldest beyond `maximumCount`.
     func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError)
-    /// Stores a parameter's value unless the store holds a later write (last writer wins).
-    func write(parameter name: String, _ record: ParameterRecord) throws(TipStoreError)
+    /// Stores parameters' values in one transaction, each unless the store holds a later
+    /// write of it (last writer wins).
+    func write(parameters: [String: ParameterRecord]) throws(TipStoreError)
     /// Adds tip records (displays, invalidations, resets) and raises the latest first display
     /// to `latestFirstDisplay`, in one transaction.
     func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError)

@@ -11,7 +11,14 @@ extension StoreSnapshot {
     public func merged(with other: StoreSnapshot) throws(TipStoreError) -> StoreSnapshot {
         var result = self
         try Self.union(&result.donations, other.donations, what: "donation")
-        try Self.union(&result.tipRecords, other.tipRecords, what: "tip record")
+        for (id, record) in other.tipRecords {
+            guard let existing = result.tipRecords[id], existing != record else {
+                result.tipRecords[id] = record
+                continue
+            }
+            guard let merged = TipEventRecord.mergingCopies(existing, record) else { throw TipStoreError.collision("tip record", id: id) }
+            result.tipRecords[id] = merged
+        }
         for (name, record) in other.parameters {
             result.parameters[name] = result.parameters[name].map { ParameterRecord.later($0, record) } ?? record
         }
@@ -36,6 +43,20 @@ extension StoreSnapshot {
         case (_, nil): return a
         case (let a?, let b?): return max(a, b)
         }
+    }
+}
+
+extension TipEventRecord {
+    /// Two copies of one display counter migrated from a version-1 store (ids `v1-display:…`)
+    /// merge as version 1 merged them: the larger count and time on screen, the earlier stamp.
+    /// Nil for any other two records under one id: a collision.
+    public static func mergingCopies(_ a: TipEventRecord, _ b: TipEventRecord) -> TipEventRecord? {
+        guard a.id == b.id, a.id.hasPrefix("v1-display:"), a.tip == b.tip,
+              case .display(let countA, let msA) = a.kind, case .display(let countB, let msB) = b.kind else { return nil }
+        var merged = a
+        merged.stamp = min(a.stamp, b.stamp)
+        merged.kind = .display(count: max(countA, countB), milliseconds: max(msA, msB))
+        return merged
     }
 }
 

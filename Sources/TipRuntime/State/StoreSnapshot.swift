@@ -105,7 +105,7 @@ public struct TipHistory: Sendable, Hashable {
     public private(set) var records: [TipEventRecord] = []
 
     public init(records: [TipEventRecord] = []) {
-        for record in records { add(record) }
+        self.records = records.sorted(by: TipEventRecord.precedes)
     }
 
     /// Adds a record in its place in the order (usually the end: a new record is the latest).
@@ -182,8 +182,6 @@ public struct StoreSnapshot: Sendable, Hashable {
 
     /// The history of every tip that has records, by tip name.
     public var histories: [String: TipHistory] {
-        var result: [String: TipHistory] = [:]
-        for record in tipRecords.values { result[record.tip, default: TipHistory()].add(record) }
-        return result
+        Dictionary(grouping: tipRecords.values, by: \.tip).mapValues { TipHistory(records: $0) }
     }
 }

@@ -14,9 +14,12 @@ extension RuntimeValue {
     }
 
     public init?(storageText text: String) {
-        guard text.count >= 2, text.dropFirst().first == ":" else { return nil }
-        let body = String(text.dropFirst(2))
-        switch text.first {
+        // By scalars, not characters: a text starting with a combining mark is one character
+        // with the colon before it.
+        let scalars = text.unicodeScalars
+        guard scalars.count >= 2, scalars.dropFirst().first == ":", let tag = scalars.first else { return nil }
+        let body = String(String.UnicodeScalarView(scalars.dropFirst(2)))
+        switch Character(tag) {
         case "b":
             guard let value = Bool(body) else { return nil }
             self = .bool(value)
@@ -52,17 +55,17 @@ public enum PayloadStorage {
         var result: [String: RuntimeValue] = [:]
         var parts: [String] = [""]
         var escaping = false
-        for character in text {
+        for scalar in text.unicodeScalars {
             if escaping {
-                parts[parts.count - 1].append(character)
+                parts[parts.count - 1].unicodeScalars.append(scalar)
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
-            } else if character == "=" || character == ";" {
-                parts.append(String(character))
+            } else if scalar == "=" || scalar == ";" {
+                parts.append(String(scalar))
                 parts.append("")
             } else {
-                parts[parts.count - 1].append(character)
+                parts[parts.count - 1].unicodeScalars.append(scalar)
             }
         }
         // parts: name, "=", value, ";", name, "=", value, …
@@ -81,9 +84,9 @@ public enum PayloadStorage {
 
     private static func escape(_ text: String) -> String {
         var out = ""
-        for character in text {
-            if character == "\\" || character == "=" || character == ";" { out.append("\\") }
-            out.append(character)
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "=" || scalar == ";" { out.unicodeScalars.append("\\") }
+            out.unicodeScalars.append(scalar)
         }
         return out
     }

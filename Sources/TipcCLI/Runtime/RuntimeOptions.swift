@@ -43,7 +43,14 @@ enum RuntimeOptions {
             throw CommandFailure.io("no store at '\(path)'; only a command that writes to a store creates it")
         }
         do {
-            return try SQLitePersistence(path: path, readOnly: access == .read)
+            // A command that only reads still opens an existing store for writing (never
+            // creating it), so that a store of an older schema is upgraded, not refused; only
+            // a file it may not write is opened read-only.
+            do {
+                return try SQLitePersistence(path: path, create: access == .write)
+            } catch where error.kind == .readOnly && access == .read {
+                return try SQLitePersistence(path: path, readOnly: true)
+            }
         } catch {
             throw failure(error, path: path)
         }
@@ -82,7 +89,7 @@ enum RuntimeOptions {
 extension TipStoreError {
     /// The store's data is bad (damaged, not a tipc store, from a newer tipc): bad input, exit 1,
     /// as a damaged rule pack is. Other failures (locked, read-only, I/O) exit 2.
-    var isBadData: Bool { kind == .corrupt || kind == .newerSchema }
+    var isBadData: Bool { kind == .corrupt || kind == .newerSchema || kind == .collision }
 }
 
 extension TipCenterError {

@@ -52,10 +52,12 @@ struct StoreRecordTests {
         try center.recordDisplay("t")
         try center.recordDisplay("t")
         try center.invalidate("t", reason: .tipClosed)
-        try center.invalidate("t", reason: .actionPerformed)   // already invalidated: nothing recorded
+        // Already invalidated: the first reason stays, but the record is kept, so that it wins
+        // over a reset another device made meanwhile once the stores merge.
+        try center.invalidate("t", reason: .actionPerformed)
         let records = try center.snapshot().tipRecords.values
-        #expect(records.count == 3)
-        #expect(Set(records.map(\.id)).count == 3 && records.allSatisfy { $0.id.count == 32 })
+        #expect(records.count == 4)
+        #expect(Set(records.map(\.id)).count == 4 && records.allSatisfy { $0.id.count == 32 })
         let reopened = try makeCenter(Self.source, clock: clock, persistence: try SQLitePersistence(path: path))
         #expect(try reopened.status(of: "t") == .invalidated(.tipClosed))
         #expect(try reopened.displayCount(of: "t") == 2)
@@ -126,5 +128,89 @@ struct StoreRecordTests {
         #expect(try center.snapshot().latestFirstDisplay == testStart)
         try center.resetEligibility("t")
         #expect(try center.status(of: "t") == .available)
+    }
+
+    @Test func textsThatStartWithACombiningMarkOrHoldSeparatorsRoundTrip() throws {
+        let path = temporaryDatabasePath()
+        let center = try makeCenter(Self.source, persistence: try SQLitePersistence(path: path))
+        let texts = ["\u{301}abc", "\u{200D}x", "\u{FE0F}", "=a;b\\", "\\", ";=", "é\u{301}"]
+        for text in texts { try center.donate("opened", value: ["label": .string(text)]) }
+        try center.setParameter("note", to: .string(texts[0]))
+        let reopened = try makeCenter(Self.source, persistence: try SQLitePersistence(path: path))
+        #expect(try reopened.parameter("note") == .string(texts[0]))
+        let labels = try reopened.snapshot().donations.values.compactMap { donation -> [UInt8]? in
+            guard case .string(let text)? = donation.value["label"] else { return nil }
+            return Array(text.utf8)
+        }
+        #expect(Set(labels) == Set(texts.map { Array($0.utf8) }))
+    }
+
+    @Test func anInvalidationAfterAnotherDevicesResetWinsWhenTheyMerge() throws {
+        let clock = ManualClock(now: testStart)
+        let phone = try makeCenter(Self.source, clock: clock, persistence: MemoryPersistence(deviceID: "phone"))
+        let tablet = try makeCenter(Self.source, clock: clock, persistence: MemoryPersistence(deviceID: "tablet"))
+        try phone.invalidate("long", reason: .tipClosed)
+        try tablet.merge(try phone.snapshot())
+        clock.advance(by: oneHour)
+        try tablet.resetEligibility("long")
+        clock.advance(by: oneHour)
+        try phone.invalidate("long", reason: .actionPerformed)   // the phone does not know of the reset yet
+        try phone.merge(try tablet.snapshot())
+        try tablet.merge(try phone.snapshot())
+        for center in [phone, tablet] {
+            #expect(try center.status(of: "long") == .invalidated(.actionPerformed))
+        }
+    }
+
+    @Test func aDisplayLimitReachedOnlyByMergingCounts() throws {
+        let phone = try makeCenter(Self.source, persistence: MemoryPersistence(deviceID: "phone"))
+        let tablet = try makeCenter(Self.source, persistence: MemoryPersistence(deviceID: "tablet"))
+        for center in [phone, tablet] {
+            try center.recordDisplay("t")
+            try center.recordDisplay("t")
+        }
+        try phone.merge(try tablet.snapshot())
+        #expect(try phone.displayCount(of: "t") == 4)
+        #expect(try phone.status(of: "t") == .invalidated(.displayCountExceeded))
+        #expect(try phone.shouldDisplay("t") == false)
+    }
+
+    @Test func copiesOfOneVersion1StoreMigrateAndMergeWithoutCollision() throws {
+        func version1Store(_ name: String, tabletCount: Int, donation: String) throws -> String {
+            let path = temporaryDatabasePath(name)
+            let raw = try SQLiteConnection(path: path)
+            try SQLiteMigrations(Array(SQLitePersistence.migrations.steps.prefix(1))).apply(to: raw)
+            try raw.withSession { session in
+                try session.execute("""
+                    INSERT INTO meta VALUES ('device_id', '\(name)');
+                    INSERT INTO donations VALUES ('old:7', 'opened', \(testStart), 'label=s:\(donation)');
+                    INSERT INTO tips VALUES ('t', 'tipClosed', \(testStart + 10), 'old', NULL, NULL);
+                    INSERT INTO display_counters VALUES ('t', 'tablet', NULL, NULL, \(tabletCount), 0, \(testStart));
+                    """)
+            }
+            return path
+        }
+        // Two devices' stores, synced under version 1 and then apart: the same counter at two
+        // counts, and one sequence number given to two different donations (a backup).
+        let phone = try SQLitePersistence(path: try version1Store("phone", tabletCount: 1, donation: "a"))
+        let tablet = try SQLitePersistence(path: try version1Store("tablet", tabletCount: 2, donation: "b"))
+        try phone.merge(try tablet.load())
+        try tablet.merge(try phone.load())
+        #expect(try phone.load() == tablet.load())
+        let center = try makeCenter(Self.source, persistence: phone)
+        #expect(try center.displayCount(of: "t") == 2, "copies of one counter merge to the larger")
+        #expect(center.donationCount(of: "opened") == 2, "two donations under one old id stay two")
+        #expect(try center.status(of: "t") == .invalidated(.tipClosed))
+    }
+
+    @Test func aVersion1StoreOpensForAReadingCommandWithoutBeingCreatedAnew() throws {
+        let path = temporaryDatabasePath()
+        let raw = try SQLiteConnection(path: path)
+        try SQLiteMigrations(Array(SQLitePersistence.migrations.steps.prefix(1))).apply(to: raw)
+        try raw.withSession { session in try session.execute("INSERT INTO meta VALUES ('device_id', 'old')") }
+        let store = try SQLitePersistence(path: path, create: false)
+        #expect(store.deviceID == "old")
+        #expect(throws: TipStoreError.self) { try SQLitePersistence(path: path + ".missing", create: false) }
+        #expect(!FileManager.default.fileExists(atPath: path + ".missing"))
     }
 }
