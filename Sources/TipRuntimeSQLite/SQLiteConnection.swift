@@ -9,7 +9,7 @@ import Glibc
 /// The handle is opened in WAL mode with `synchronous=FULL`, so a committed transaction survives
 /// a crash of the process or of the machine, and with a busy timeout, so a second process can
 /// share the file.
-public final class SQLiteConnection: @unchecked Sendable {
+package final class SQLiteConnection: @unchecked Sendable {
     // @unchecked: the C handle and the statement cache are only touched inside `lock`.
 
     /// The open C handle; owned by the connection, closed in its `deinit`.
@@ -26,22 +26,22 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Row access inside `query`; valid only during its closure.
-    public struct Rows {
+    package struct Rows {
         fileprivate let statement: SQLiteStatement
 
         /// Advances to the next row; false when there is none.
-        public func next() throws(SQLiteError) -> Bool { try statement.step() }
-        public func int(_ column: Int32) -> Int { statement.int(column) }
-        public func text(_ column: Int32) -> String { statement.text(column) }
-        public func value(_ column: Int32) -> SQLiteValue { statement.column(column) }
+        package func next() throws(SQLiteError) -> Bool { try statement.step() }
+        package func int(_ column: Int32) -> Int { statement.int(column) }
+        package func text(_ column: Int32) -> String { statement.text(column) }
+        package func value(_ column: Int32) -> SQLiteValue { statement.column(column) }
     }
 
     /// Statements run while the lock is held; valid only during `withSession`'s closure.
-    public struct Session {
+    package struct Session {
         fileprivate let handle: Handle
 
         /// Runs `sql` (one or more statements without parameters).
-        public func execute(_ sql: String) throws(SQLiteError) {
+        package func execute(_ sql: String) throws(SQLiteError) {
             var message: UnsafeMutablePointer<CChar>?
             let code = sqlite3_exec(handle.pointer, sql, nil, nil, &message)
             if code != SQLITE_OK {
@@ -52,7 +52,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
 
         /// Runs one prepared (cached) statement with `values` bound, discarding rows.
-        public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+        package func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
             let statement = try prepared(sql)
             try statement.bind(values)
             while try statement.step() {}
@@ -60,7 +60,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
 
         /// Runs a query and hands its rows to `body`.
-        public func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ body: (Rows) throws -> T) throws -> T {
+        package func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ body: (Rows) throws -> T) throws -> T {
             let statement = try prepared(sql)
             try statement.bind(values)
             defer { statement.reset() }
@@ -68,7 +68,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
 
         /// The first column of the first row, if any.
-        public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+        package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
             let statement = try prepared(sql)
             try statement.bind(values)
             defer { statement.reset() }
@@ -77,13 +77,13 @@ public final class SQLiteConnection: @unchecked Sendable {
 
         /// Runs `body` in one transaction (`BEGIN IMMEDIATE`), committed if it returns and rolled
         /// back if it throws.
-        public func transaction<T>(_ body: (Session) throws -> T) throws -> T {
+        package func transaction<T>(_ body: (Session) throws -> T) throws -> T {
             try inTransaction("BEGIN IMMEDIATE", body)
         }
 
         /// Runs `body`'s reads in one transaction (`BEGIN`), so they see one consistent state
         /// while other connections write.
-        public func readTransaction<T>(_ body: (Session) throws -> T) throws -> T {
+        package func readTransaction<T>(_ body: (Session) throws -> T) throws -> T {
             try inTransaction("BEGIN", body)
         }
 
@@ -100,7 +100,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
 
         /// Rows changed by the last statement.
-        public var changes: Int { Int(sqlite3_changes(handle.pointer)) }
+        package var changes: Int { Int(sqlite3_changes(handle.pointer)) }
 
         private func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
             if let cached = handle.statements[sql] { return cached }
@@ -112,11 +112,11 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     private let lock = ConnectionLock()
     private let handle: Handle
-    public let path: String
+    package let path: String
 
     /// Opens the database at `path` (creating it if `create` and it is missing).
     /// - Parameter busyTimeoutMilliseconds: how long to wait for another process's lock.
-    public init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+    package init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         var pointer: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let flags = access | SQLITE_OPEN_NOMUTEX
@@ -139,7 +139,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the connection.
-    public func withSession<T>(_ body: (Session) throws -> T) rethrows -> T {
+    package func withSession<T>(_ body: (Session) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(Session(handle: handle))

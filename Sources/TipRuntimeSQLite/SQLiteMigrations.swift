@@ -1,18 +1,18 @@
 /// Versioned schema migrations kept in `PRAGMA user_version`. Each migration runs in its own
 /// transaction; a file whose version is newer than the newest known migration is refused
 /// rather than touched.
-public struct SQLiteMigrations: Sendable {
+package struct SQLiteMigrations: Sendable {
     /// The SQL of each version, in order: `steps[0]` brings version 0 to 1, and so on.
-    public let steps: [String]
+    package let steps: [String]
 
-    public init(_ steps: [String]) {
+    package init(_ steps: [String]) {
         self.steps = steps
     }
 
     /// The schema version this code writes.
-    public var latestVersion: Int { steps.count }
+    package var latestVersion: Int { steps.count }
 
-    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The file was written by a newer version of the software.
         case newerSchema(found: Int, supported: Int)
         /// The database holds tables but no schema version: another application's, never
@@ -23,7 +23,7 @@ public struct SQLiteMigrations: Sendable {
         case notMigrated(found: Int, supported: Int)
         case sqlite(SQLiteError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .newerSchema(let found, let supported):
                 return "the store has schema version \(found), newer than the \(supported) this tipc knows; upgrade tipc to open it"
@@ -42,7 +42,7 @@ public struct SQLiteMigrations: Sendable {
     /// Brings the database up to `latestVersion` in one transaction, running `finishing` (for
     /// the first rows a new database needs) inside it, so another process sees either nothing
     /// or the whole schema.
-    public func apply(to connection: SQLiteConnection,
+    package func apply(to connection: SQLiteConnection,
                       finishing: (SQLiteConnection.Session) throws(SQLiteError) -> Void = { _ in }) throws(Failure) {
         let outcome: Result<Int?, Failure> = connection.withSession { session in
             Result { () throws(Failure) -> Int? in try migrate(session, finishing: finishing) }
@@ -55,7 +55,7 @@ public struct SQLiteMigrations: Sendable {
     }
 
     /// Checks, without writing, that the database is at `latestVersion` (for a read-only open).
-    public func check(_ connection: SQLiteConnection) throws(Failure) {
+    package func check(_ connection: SQLiteConnection) throws(Failure) {
         let outcome: Result<Int, SQLiteError> = connection.withSession { session in
             Result { () throws(SQLiteError) -> Int in try currentVersion(session) }
         }
