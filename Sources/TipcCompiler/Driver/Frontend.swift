@@ -55,15 +55,12 @@ public enum Frontend {
         // has its tips checked as soon as they are read.
         var program: CheckedProgram?
         var findings: LateFindings?
-        if !keepingProgram, !keepingParsedFiles, sources.count == 1, let checked = checkedWhileReading(sources[0]) {
+        if !keepingProgram, !keepingParsedFiles, sources.count == 1, !TipKitImporter.isSwift(sources[0].path), let checked = checkedWhileReading(sources[0]) {
             diagnostics = checked.frontEndDiagnostics
             checkerDiagnostics = checked.checkerDiagnostics
             findings = checked.findings
         } else {
-            var files: [ManifestFile] = []
-            for source in sources {
-                files.append(parse(source, diagnostics: &diagnostics))
-            }
+            let files = parseAll(sources, diagnostics: &diagnostics)
             if keepingParsedFiles { kept = files }
             // Handed over for good, so that the checker can free each tip's syntax tree once checked.
             if keepingProgram {
