@@ -14,9 +14,12 @@ extension TipKitModuleBuilder {
                 let property = member.property
                 guard ["title", "message", "image", "actions", "options", "rules"].contains(property.name) else { continue }
                 if let condition = property.conditionToken {
-                    approximated("'\(property.name)' is declared under #if; the first variant is imported", at: range(member.file, tokens: condition, condition + 1))
+                    let at = range(member.file, tokens: condition, condition + 1)
                     if seen.contains(property.name) {
+                        approximated("'\(property.name)' has another variant under \(conditionText(member.file, condition)); it is left out", at: at)
                         tip.comments.append("left out: a variant of \(property.name) under \(conditionText(member.file, condition))")
+                    } else {
+                        approximated("'\(property.name)' is declared under \(conditionText(member.file, condition)); this variant is imported", at: at)
                     }
                 }
                 guard seen.insert(property.name).inserted else { continue }

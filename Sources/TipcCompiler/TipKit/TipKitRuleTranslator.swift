@@ -18,6 +18,9 @@ struct TipKitRuleTranslator {
     }
 
     private var subject: Subject = .event(name: "")
+    /// Where the subject is written, when it names nothing the imported files declare: the
+    /// checker's unknown-name diagnostic then points there rather than at `$0`.
+    private var unresolvedSubjectRange: SourceRange?
     private var argumentName = "0"
 
     init(builder: TipKitModuleBuilder, file: Int, tipPath: [String]) {
@@ -34,6 +37,11 @@ struct TipKitRuleTranslator {
 
     mutating func rule(subject expression: SwiftExpression, closure: SwiftExpression.Closure) throws(RuleImportError) -> Expression {
         subject = try resolveSubject(expression)
+        switch subject {
+        case .parameter(_, nil): unresolvedSubjectRange = range(expression)
+        case .event(let name) where !builder.events.values.contains(where: { $0.name == name }): unresolvedSubjectRange = range(expression)
+        default: break
+        }
         argumentName = closure.parameters.first ?? "0"
         guard closure.statements.count == 1, let body = closure.statements.first else {
             throw unsupported(expression, "a #Rule closure of \(closure.statements.count) statements (one expression is imported)")
@@ -114,7 +122,7 @@ struct TipKitRuleTranslator {
         switch expression.kind {
         case _ where isArgument(expression):
             switch subject {
-            case .parameter(let name, _): return Expression(.parameter(name), at: at)
+            case .parameter(let name, _): return Expression(.parameter(name), at: unresolvedSubjectRange ?? at)
             case .event: throw unsupported(expression, "an event is used as a value; read '.donations'")
             }
         case .identifier("true"): return Expression(.literal(.bool(true)), at: at)
@@ -161,7 +169,7 @@ struct TipKitRuleTranslator {
         switch expression.kind {
         case .member(let base?, "donations") where isArgument(base):
             guard case .event(let name) = subject else { throw unsupported(expression, "'.donations' of a parameter") }
-            return Expression(.name(name), at: at)
+            return Expression(.name(name), at: unresolvedSubjectRange ?? at)
         case .member(let base?, "count"):
             let inner = try collection(base, count: false)
             return Expression(.member(inner, Identifier("count", at: range(expression))), at: at)
