@@ -42,6 +42,33 @@ struct SwiftExpression: Sendable {
     /// Token indexes: `tokens[start..<end]`.
     var start: Int
     var end: Int
+    /// The depth of the tree below and including this node (bounded by the parser, so that
+    /// walking and freeing a tree never recurses deeply).
+    var height: Int
+
+    init(kind: Kind, start: Int, end: Int) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        var below = 0
+        switch kind {
+        case .member(let base, _): below = base?.height ?? 0
+        case .call(let callee, let arguments, let trailing):
+            below = max(callee.height, arguments.map(\.value.height).max() ?? 0, trailing.map(\.height).max() ?? 0)
+        case .macro(_, let arguments, let trailing):
+            below = max(arguments.map(\.value.height).max() ?? 0, trailing.map(\.height).max() ?? 0)
+        case .closure(let closure): below = closure.height
+        case .array(let elements): below = elements.map(\.height).max() ?? 0
+        case .prefix(_, let operand), .parenthesized(let operand): below = operand.height
+        case .binary(_, let left, let right): below = max(left.height, right.height)
+        default: below = 0
+        }
+        self.height = below + 1
+    }
+}
+
+extension SwiftExpression.Closure {
+    var height: Int { (statements.map(\.height).max() ?? 0) + 1 }
 }
 
 /// Parses `SwiftExpression`s from a token array (with its bracket matches). Recursion is bounded
@@ -51,6 +78,8 @@ struct SwiftExpressionParser {
     typealias Closure = SwiftExpression.Closure
 
     static let maximumDepth = 200
+    /// The deepest expression tree kept; deeper text is one `unknown` node.
+    static let maximumHeight = 400
 
     let tokens: [SwiftToken]
     let matching: [Int]
@@ -114,6 +143,7 @@ struct SwiftExpressionParser {
             index += 1
             let right = expression(minimumPrecedence: precedence + 1)
             left = SwiftExpression(kind: .binary(token.text, left, right), start: left.start, end: right.end)
+            if left.height > Self.maximumHeight { return tooDeep(from: left.start) }
         }
         return left
     }
@@ -126,11 +156,20 @@ struct SwiftExpressionParser {
         return spaceBefore == spaceAfter
     }
 
+    /// Text nested deeper than `maximumHeight`: one `unknown` node, and the rest not read.
+    private mutating func tooDeep(from start: Int) -> SwiftExpression {
+        index = limit
+        return SwiftExpression(kind: .unknown, start: start, end: limit)
+    }
+
     private mutating func prefixExpression() -> SwiftExpression {
         guard let token = current else { return SwiftExpression(kind: .unknown, start: index, end: index) }
         if token.kind == .operator, token.text == "!" || token.text == "-" {
             let start = index
             index += 1
+            guard depth < Self.maximumDepth else { return tooDeep(from: start) }
+            depth += 1
+            defer { depth -= 1 }
             let operand = prefixExpression()
             return SwiftExpression(kind: .prefix(token.text, operand), start: start, end: operand.end)
         }
@@ -233,6 +272,7 @@ struct SwiftExpressionParser {
             } else {
                 break
             }
+            if result.height > Self.maximumHeight { return tooDeep(from: result.start) }
         }
         return result
     }

@@ -63,9 +63,16 @@ struct TipKitModuleBuilder {
     /// Every type path (`A.B`) declared or extended in the module.
     var typePaths = Set<String>()
     var tipPaths: [[String]] = []
+    /// Each type's members, by qualified name, from every file (declaration and extensions).
+    var membersByOwner: [String: [Member]] = [:]
+    /// Where each tip type is declared conforming to `Tip`: file and type declaration.
+    var tipDeclarations: [String: (file: Int, type: SwiftOutline.TypeDeclaration)] = [:]
+    /// Tip types by their last name component (the first declared wins), for group members.
+    var tipsByTypeName: [String: [String]] = [:]
     var tipNames: [String: String] = [:]
     /// Events and parameters by `owner.property` (`.property` at the top level).
     var events: [String: EventInfo] = [:]
+    var eventNames = Set<String>()
     var parameters: [String: ParameterInfo] = [:]
     var manifest: ManifestFile
 
@@ -112,12 +119,17 @@ struct TipKitModuleBuilder {
     // MARK: - Building
 
     mutating func build() -> TipKitImporter.Module {
-        for file in files {
+        for (index, file) in files.enumerated() {
             for type in file.outline.types {
-                typePaths.insert(type.path.joined(separator: "."))
-                if type.keyword != "protocol", type.inherits.contains("Tip"), !tipPaths.contains(type.path) {
+                let key = type.path.joined(separator: ".")
+                typePaths.insert(key)
+                if type.keyword != "protocol", type.inherits.contains("Tip"), tipDeclarations[key] == nil {
                     tipPaths.append(type.path)
+                    tipDeclarations[key] = (index, type)
                 }
+            }
+            for property in file.outline.properties {
+                membersByOwner[property.owner.joined(separator: "."), default: []].append(Member(file: index, property: property))
             }
         }
         nameTips()
@@ -130,13 +142,7 @@ struct TipKitModuleBuilder {
 
     /// The members of the type `path`, from every file (declaration and extensions).
     func members(of path: [String]) -> [Member] {
-        var result: [Member] = []
-        for (index, file) in files.enumerated() {
-            for property in file.outline.properties where property.owner == path {
-                result.append(Member(file: index, property: property))
-            }
-        }
-        return result
+        membersByOwner[path.joined(separator: ".")] ?? []
     }
 
     /// A tip's name: its literal `id`, else its qualified type name.
@@ -232,6 +238,7 @@ struct TipKitModuleBuilder {
                     fields = payloadFields(named: payload, from: property.owner, comments: &comments, at: range(fileIndex, initializer))
                 }
                 declared[name] = manifest.events.count
+                eventNames.insert(name)
                 events[key] = EventInfo(name: name, index: manifest.events.count)
                 let nameRange = range(fileIndex, idArgument)
                 manifest.events.append(EventDecl(name: Identifier(name, at: nameRange), fields: fields, donationLimit: limit,
@@ -296,7 +303,6 @@ struct TipKitModuleBuilder {
                 found.append(Member(file: fileIndex, property: property))
             }
         }
-        let eventNames = Set(manifest.events.map(\.name.name))
         let tipNameSet = Set(tipNames.values)
         var owners: [String: Set<[String]>] = [:]
         for member in found { owners[member.property.name, default: []].insert(member.property.owner) }
@@ -360,6 +366,7 @@ struct TipKitModuleBuilder {
         var frequencySeen = false
         var groupNumber = 0
         var groupNames = Set<String>()
+        for path in tipPaths.reversed() { tipsByTypeName[path.last ?? ""] = path }
         for (fileIndex, file) in files.enumerated() {
             for call in file.outline.calls {
                 guard case .call(let callee, let arguments, let trailing) = call.expression.kind else { continue }
@@ -422,7 +429,7 @@ struct TipKitModuleBuilder {
         let statements = trailing.first?.statements ?? []
         for statement in statements {
             if case .call(let callee, _, _) = statement.kind, let spelled = Self.typeSpelling(callee),
-               let path = resolveType(spelled, from: []) ?? tipPaths.first(where: { $0.last == spelled.last }),
+               let path = resolveType(spelled, from: []) ?? tipsByTypeName[spelled.last ?? ""],
                let tipName = tipNames[path.joined(separator: ".")] {
                 members.append(Identifier(tipName, at: range(file, statement)))
             } else {

@@ -4,10 +4,8 @@ extension TipKitModuleBuilder {
         for path in tipPaths {
             let name = tipNames[path.joined(separator: ".")] ?? path.joined(separator: ".")
             let members = members(of: path)
-            let declaration = files.enumerated().lazy.compactMap { index, file in
-                file.outline.types.first(where: { $0.path == path && $0.inherits.contains("Tip") }).map { (index, $0) }
-            }.first
-            let nameRange = declaration.map { range($0.0, tokens: $0.1.nameToken, $0.1.nameToken + path.count) } ?? manifest.headRange
+            let declaration = tipDeclarations[path.joined(separator: ".")]
+            let nameRange = declaration.map { range($0.file, tokens: $0.type.nameToken, $0.type.nameToken + 1) } ?? manifest.headRange
             var tip = TipDecl(name: Identifier(name, at: nameRange), range: nameRange)
             var seen = Set<String>()
             for member in members where !member.property.isStatic {
@@ -23,7 +21,7 @@ extension TipKitModuleBuilder {
                     }
                 }
                 guard seen.insert(property.name).inserted else { continue }
-                read(property, file: member.file, into: &tip)
+                read(property, file: member.file, tipPath: path, into: &tip)
             }
             if tip.title == nil {
                 // TipKit requires a title; the checker reports the missing key.
@@ -51,7 +49,7 @@ extension TipKitModuleBuilder {
         return statements
     }
 
-    mutating func read(_ property: SwiftOutline.Property, file: Int, into tip: inout TipDecl) {
+    mutating func read(_ property: SwiftOutline.Property, file: Int, tipPath: [String], into tip: inout TipDecl) {
         switch property.name {
         case "title":
             if let value = singleValue(property) { tip.title = text(of: value, file: file, member: "title", comments: &tip.comments) }
@@ -69,16 +67,12 @@ extension TipKitModuleBuilder {
             for item in items(of: property) { readOption(item, file: file, into: &tip) }
         case "rules":
             for item in items(of: property) {
-                if let rule = rule(of: item, file: file, tipPath: tipPath(named: tip.name.name), comments: &tip.comments) {
+                if let rule = rule(of: item, file: file, tipPath: tipPath, comments: &tip.comments) {
                     tip.rules.append(rule)
                 }
             }
         default: break
         }
-    }
-
-    func tipPath(named name: String) -> [String] {
-        tipPaths.first { tipNames[$0.joined(separator: ".")] == name } ?? []
     }
 
     func isNil(_ expression: SwiftExpression) -> Bool {

@@ -39,7 +39,7 @@ struct TipKitRuleTranslator {
         subject = try resolveSubject(expression)
         switch subject {
         case .parameter(_, nil): unresolvedSubjectRange = range(expression)
-        case .event(let name) where !builder.events.values.contains(where: { $0.name == name }): unresolvedSubjectRange = range(expression)
+        case .event(let name) where !builder.eventNames.contains(name): unresolvedSubjectRange = range(expression)
         default: break
         }
         argumentName = closure.parameters.first ?? "0"
