@@ -37,6 +37,7 @@ let package = Package(
         .executableTarget(name: "FuzzRuleLanguage", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/FuzzRuleLanguage"),
         .executableTarget(name: "FuzzPack", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/FuzzPack"),
         .executableTarget(name: "FuzzPackMutation", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/FuzzPackMutation"),
+        .executableTarget(name: "FuzzSwiftImport", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/FuzzSwiftImport"),
 
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
