@@ -101,4 +101,11 @@ import Testing
         #expect(simulated.status == 0, "\(simulated.stdout)\(simulated.stderr)")
         #expect(simulated.stdout.contains("0 failed"))
     }
+
+    @Test func fmtNeverRewritesSwift() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("App/SearchTip.swift", Self.tips)
+        #expect(Invocation(["fmt", folder.path + "/App"]).status == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == Self.tips)
+    }
 }
