@@ -112,6 +112,18 @@ struct TipKitModuleBuilder {
         return text
     }
 
+    /// `raw` when it is a valid manifest name (`[A-Za-z_][A-Za-z0-9_.-]*`); else the name with
+    /// every other character replaced by `_`, and a warning.
+    mutating func manifestName(_ raw: String, kind: String, at range: SourceRange) -> String {
+        if NameSyntax.isValidName(raw) { return raw }
+        var name = String(String.UnicodeScalarView(raw.unicodeScalars.map { scalar -> Unicode.Scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar)) ? scalar : "_"
+        }))
+        if !NameSyntax.isValidName(name) { name = "_" + name }
+        approximated("'\(raw)' is not a valid manifest name for \(kind); it is imported as '\(name)'", at: range)
+        return name
+    }
+
     mutating func approximated(_ message: String, at range: SourceRange) {
         diagnostics.append(Diagnostic(.importApproximated, message, at: range))
     }
@@ -158,7 +170,8 @@ struct TipKitModuleBuilder {
                                  at: range(id.file, value))
                 }
             }
-            tipNames[path.joined(separator: ".")] = name
+            let at = tipDeclarations[path.joined(separator: ".")].map { range($0.file, tokens: $0.type.nameToken, $0.type.nameToken + 1) } ?? manifest.headRange
+            tipNames[path.joined(separator: ".")] = manifestName(name, kind: "a tip", at: at)
         }
     }
 
@@ -212,6 +225,7 @@ struct TipKitModuleBuilder {
                 } else {
                     approximated("an event id computed at run time cannot be imported; the event is named '\(name)'", at: range(fileIndex, idArgument))
                 }
+                name = manifestName(name, kind: "an event", at: range(fileIndex, idArgument))
                 let key = Self.key(property.owner, property.name)
                 if let existing = declared[name] {
                     events[key] = EventInfo(name: name, index: existing)
@@ -311,7 +325,8 @@ struct TipKitModuleBuilder {
             let file = member.file
             let nameRange = range(file, tokens: property.nameToken, property.nameToken + 1)
             let taken = (owners[property.name]?.count ?? 0) > 1 || eventNames.contains(property.name) || tipNameSet.contains(property.name)
-            let name = taken && !property.owner.isEmpty ? Self.key(property.owner, property.name) : property.name
+            let name = manifestName(taken && !property.owner.isEmpty ? Self.key(property.owner, property.name) : property.name,
+                                    kind: "a parameter", at: nameRange)
             guard let type = Self.valueType(property.typeName, initializer: property.initializer) else {
                 approximated("the parameter '\(property.name)' has a type the manifest cannot hold (\(property.typeName ?? "unknown")); it is not imported", at: nameRange)
                 header.append("left out: parameter \(Self.key(property.owner, property.name)): \(property.typeName ?? "unknown type")")
@@ -374,7 +389,7 @@ struct TipKitModuleBuilder {
                     readConfiguration(arguments, file: fileIndex, frequencySeen: &frequencySeen)
                 } else {
                     groupNumber += 1
-                    var name = call.property ?? "group\(groupNumber)"
+                    var name = manifestName(call.property ?? "group\(groupNumber)", kind: "a group", at: range(fileIndex, call.expression))
                     while groupNames.contains(name) { groupNumber += 1; name = "group\(groupNumber)" }
                     groupNames.insert(name)
                     readGroup(named: name, call.expression, arguments: arguments, trailing: trailing, file: fileIndex)

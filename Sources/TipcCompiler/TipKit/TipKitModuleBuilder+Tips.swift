@@ -182,7 +182,7 @@ extension TipKitModuleBuilder {
         }
         var identifier: Identifier
         if let id = arguments.first(where: { $0.label == "id" })?.value, case .string(let value, false) = id.kind {
-            identifier = Identifier(value, at: range(file, id))
+            identifier = Identifier(manifestName(value, kind: "an action id", at: range(file, id)), at: range(file, id))
         } else {
             identifier = Identifier("action\(number)", at: at)
             approximated("an action without a literal id cannot be invalidated by id; it is imported as 'action\(number)'", at: at)
