@@ -83,6 +83,17 @@ struct TipKitModuleBuilder {
         manifest = ManifestFile(path: path, format: .yaml, version: Located(1, at: head), headRange: head)
     }
 
+    /// `text` with control, format and line- or paragraph-separating characters (which YAML
+    /// reads as line breaks: U+0085, U+2028, U+2029) replaced by U+FFFD.
+    static func commentSafe(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: return "\u{FFFD}"
+            default: return scalar
+            }
+        }))
+    }
+
     static func key(_ owner: [String], _ name: String) -> String { (owner + [name]).joined(separator: ".") }
 
     // MARK: - Positions
@@ -149,7 +160,12 @@ struct TipKitModuleBuilder {
         readParameters()
         readTips()
         readCalls()
-        return TipKitImporter.Module(file: manifest, header: header)
+        // Comments quote Swift text: nothing in them may end the comment line in YAML or `.tips`.
+        for index in manifest.parameters.indices { manifest.parameters[index].comments = manifest.parameters[index].comments.map(Self.commentSafe) }
+        for index in manifest.events.indices { manifest.events[index].comments = manifest.events[index].comments.map(Self.commentSafe) }
+        for index in manifest.tips.indices { manifest.tips[index].comments = manifest.tips[index].comments.map(Self.commentSafe) }
+        for index in manifest.groups.indices { manifest.groups[index].comments = manifest.groups[index].comments.map(Self.commentSafe) }
+        return TipKitImporter.Module(file: manifest, header: header.map(Self.commentSafe))
     }
 
     /// The members of the type `path`, from every file (declaration and extensions).
