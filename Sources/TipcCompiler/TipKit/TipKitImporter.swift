@@ -127,11 +127,19 @@ struct TipKitModuleBuilder {
     /// every other character replaced by `_`, and a warning.
     mutating func manifestName(_ raw: String, kind: String, at range: SourceRange) -> String {
         if NameSyntax.isValidName(raw) { return raw }
+        let name = Self.sanitizedName(raw)
+        approximated("'\(raw)' is not a valid manifest name for \(kind); it is imported as '\(name)'", at: range)
+        return name
+    }
+
+    /// `raw` with every character a manifest name cannot hold replaced by `_` (and `_` in front
+    /// when it would not start a name); `raw` itself when it is a valid name.
+    static func sanitizedName(_ raw: String) -> String {
+        if NameSyntax.isValidName(raw) { return raw }
         var name = String(String.UnicodeScalarView(raw.unicodeScalars.map { scalar -> Unicode.Scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar)) ? scalar : "_"
         }))
         if !NameSyntax.isValidName(name) { name = "_" + name }
-        approximated("'\(raw)' is not a valid manifest name for \(kind); it is imported as '\(name)'", at: range)
         return name
     }
 
@@ -289,7 +297,8 @@ struct TipKitModuleBuilder {
             let property = member.property
             let fieldRange = range(member.file, tokens: property.nameToken, property.nameToken + 1)
             if let type = Self.valueType(property.typeName, initializer: property.initializer) {
-                fields.append(FieldDecl(name: Identifier(property.name, at: fieldRange), type: Located(type, at: fieldRange)))
+                let name = manifestName(property.name, kind: "a payload field", at: fieldRange)
+                fields.append(FieldDecl(name: Identifier(name, at: fieldRange), type: Located(type, at: fieldRange)))
             } else {
                 approximated("the payload field '\(property.name)' has a type the manifest cannot hold (\(property.typeName ?? "unknown")); it is left out",
                              at: fieldRange)

@@ -188,7 +188,7 @@ struct TipKitRuleTranslator {
                       case .keyPath(let path) = argument.value.kind, path.count == 1 else { break }
                 let inner = try collection(base, count: false)
                 return Expression(.methodCall(inner, Identifier(method, at: methodRange),
-                                              [Expression(.name(path[0]), at: range(argument.value))]), at: at)
+                                              [Expression(.name(TipKitModuleBuilder.sanitizedName(path[0])), at: range(argument.value))]), at: at)
             case "filter":
                 guard let closure = trailing.first ?? arguments.first?.value.closure, closure.statements.count == 1 else { break }
                 let inner = try collection(base, count: false)
@@ -275,7 +275,7 @@ struct TipKitRuleTranslator {
         let at = range(term)
         switch term.kind {
         case .member(let base?, let field) where Self.names(base, donation):
-            return Expression(.name(field), at: at)
+            return Expression(.name(TipKitModuleBuilder.sanitizedName(field)), at: at)
         case .parenthesized(let inner):
             return Expression(try payloadCondition(inner, donation: donation).kind, at: at)
         case .prefix("!", let operand):
