@@ -237,11 +237,39 @@ struct TipKitModuleBuilder {
         return (payload, arguments)
     }
 
+    /// `eventCall` for a property, also in the form `let e: Tips.Event<T> = .init(id:)`; a bare
+    /// `Event(id:)` outside a tip is the module's own type when the module declares one.
+    func eventCall(_ initializer: SwiftExpression, of property: SwiftOutline.Property) -> (payload: String?, arguments: [SwiftExpression.Argument])? {
+        if let call = Self.eventCall(initializer) {
+            if case .call(let callee, _, _) = initializer.kind, Self.isBareEvent(callee), typePaths.contains("Event"),
+               tipDeclarations[property.owner.joined(separator: ".")] == nil {
+                return nil
+            }
+            return call
+        }
+        guard case .call(let callee, let arguments, _) = initializer.kind, case .member(nil, "init") = callee.kind,
+              arguments.contains(where: { $0.label == "id" }), let type = property.typeName,
+              type.hasPrefix("Tips.Event") || type.hasPrefix("Event") else { return nil }
+        var payload: String?
+        if let open = type.firstIndex(of: "<"), let close = type.lastIndex(of: ">"), open < close {
+            payload = String(type[type.index(after: open)..<close])
+        }
+        return (payload, arguments)
+    }
+
+    static func isBareEvent(_ callee: SwiftExpression) -> Bool {
+        switch callee.kind {
+        case .identifier("Event"): return true
+        case .member(let base?, let name) where name.hasPrefix("<"): return isBareEvent(base)
+        default: return false
+        }
+    }
+
     mutating func readEvents() {
         var declared: [String: Int] = [:]
         for (fileIndex, file) in files.enumerated() {
             for property in file.outline.properties {
-                guard let initializer = property.initializer, let (payload, arguments) = Self.eventCall(initializer),
+                guard let initializer = property.initializer, let (payload, arguments) = eventCall(initializer, of: property),
                       let idArgument = arguments.first(where: { $0.label == "id" })?.value else { continue }
                 var name = property.name
                 if case .string(let text, false) = idArgument.kind {
@@ -272,7 +300,7 @@ struct TipKitModuleBuilder {
                     }
                 }
                 var fields: [FieldDecl] = []
-                if let payload {
+                if let payload, payload != "Tips.EmptyDonation", payload != "EmptyDonation" {
                     fields = payloadFields(named: payload, from: property.owner, comments: &comments, at: range(fileIndex, initializer))
                 }
                 declared[name] = manifest.events.count

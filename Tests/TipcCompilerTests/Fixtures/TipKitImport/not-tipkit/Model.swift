@@ -7,6 +7,8 @@ struct Event: Codable {
     static let rule = #"\d+"#
 }
 
+let sample = Event(id: "not a TipKit event")
+
 func configure(_ tips: [String]) -> Int {
     let group = tips.filter { $0.count > 2 }
     return group.count

@@ -6,6 +6,7 @@ enum AppEvents {
     static let appOpened = Tips.Event(id: "appOpened")
     static let photoShared = Tips.Event<SharedPhoto>(id: "photoShared")
     static let searched = Event(id: "searchPerformed", donationLimit: .init(maximumCount: 50))
+    static let settingsOpened: Tips.Event<Tips.EmptyDonation> = .init(id: "settingsOpened")
 }
 
 struct SharedPhoto: Codable, Sendable {
