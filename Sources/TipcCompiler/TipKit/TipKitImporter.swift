@@ -290,9 +290,13 @@ struct TipKitModuleBuilder {
                        let count = limitArguments.first(where: { $0.label == "maximumCount" })?.value,
                        case .integer(let value?) = count.kind {
                         limit.maximumCount = Located(value, at: range(fileIndex, count))
-                        if limitArguments.contains(where: { $0.label == "maximumAge" }) {
-                            approximated("the donation limit's maximum age is not imported", at: range(fileIndex, limitArgument))
-                            comments.append("left out: maximumAge of \(text(fileIndex, limitArgument))")
+                        if let age = limitArguments.first(where: { $0.label == "maximumAge" })?.value {
+                            if let seconds = TipKitRuleTranslator.timeRangeSeconds(age) {
+                                limit.maximumAgeSeconds = Located(seconds, at: range(fileIndex, age))
+                            } else if !isNil(age) {
+                                approximated("a maximum age that is not a literal time range is not imported", at: range(fileIndex, age))
+                                comments.append("left out: maximumAge \(text(fileIndex, age))")
+                            }
                         }
                     } else {
                         approximated("a donation limit that is not a literal 'maximumCount' is not imported; 1000 is assumed", at: range(fileIndex, limitArgument))

@@ -292,7 +292,13 @@ struct TipKitRuleTranslator {
 
     /// `.minute`, `.hour`, `.day`, `.week`, `.minutes(n)`, `.hours(n)`, `.days(n)`, `.weeks(n)`.
     private func timeRange(_ expression: SwiftExpression) throws(RuleImportError) -> Int {
-        let units: [String: Int] = ["second": 1, "minute": 60, "hour": 3_600, "day": 86_400, "week": 604_800]
+        if let seconds = Self.timeRangeSeconds(expression) { return seconds }
+        throw unsupported(expression, "a time range that is not .minute/.hour/.day/.week or .minutes/.hours/.days/.weeks(n)")
+    }
+
+    /// The seconds of a `Tips.DonationTimeRange` literal; nil for anything else.
+    static func timeRangeSeconds(_ expression: SwiftExpression) -> Int? {
+        let units: [String: Int] = ["minute": 60, "hour": 3_600, "day": 86_400, "week": 604_800]
         switch expression.kind {
         case .member(_, let name):
             if let seconds = units[name] { return seconds }
@@ -305,7 +311,7 @@ struct TipKitRuleTranslator {
         default:
             break
         }
-        throw unsupported(expression, "a time range that is not .minute/.hour/.day/.week or .minutes/.hours/.days/.weeks(n)")
+        return nil
     }
 
     /// The value of a constant numeric expression (`60 * 60 * 24`, `-3600`, `2.5`); nil otherwise.
