@@ -22,5 +22,13 @@ done
 "$tipc" check --strict Examples/backyard-birds-swift "$out/backyard-birds-swift.yaml"
 "$tipc" compile Examples/backyard-birds-swift -o "$out/backyard-birds-swift.tippack"
 "$tipc" simulate "$out/backyard-birds-swift.tippack" --timeline Examples/backyard-birds/backyard-birds.timeline.yaml
+# And back: each app generated as TipKit Swift, checked as Swift and replayed on its timeline.
+for pair in backyard-birds:ios17 photo-privacy:ios18 news:ios26; do
+  app=${pair%%:*}
+  mkdir -p "$out/generated/$app"
+  "$tipc" generate tipkit "Examples/$app" -o "$out/generated/$app/Tips.swift" --minimum-os "${pair##*:}"
+  "$tipc" check --strict "$out/generated/$app"
+  "$tipc" simulate "$out/generated/$app" --timeline "Examples/$app/$app.timeline.yaml" > /dev/null
+done
 
 "$tipc" explain Examples/news --db "$out/news.sqlite" --tip personalize --at 2026-03-08T12:00:00Z
