@@ -7,6 +7,10 @@ import PackageDescription
 //   TipcCLI       the `tipc` commands on top of both halves
 let package = Package(
     name: "tipc",
+    // What `TipRuntime` (and `TipRuntimeSQLite`) support when an app embeds them: TipKit needs
+    // iOS 17, and apps that want tips on older systems are the runtime's best users. Nothing here
+    // is built for Apple platforms by this project's CI (docs/apple-platforms.md).
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .executable(name: "tipc", targets: ["tipc"]),
         .executable(name: "tipc-bench", targets: ["tipc-bench"]),

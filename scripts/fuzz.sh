@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
 #
-# TARGET is FuzzManifest, FuzzRuleLanguage, FuzzPack or FuzzPackMutation. The committed seeds
+# TARGET is FuzzManifest, FuzzRuleLanguage, FuzzSwiftImport, FuzzPack or FuzzPackMutation. The committed seeds
 # in Fuzz/corpus/TARGET are read; new inputs go to .build/fuzz-corpus/TARGET and crashes to
 # .build/fuzz-artifacts/TARGET. Builds live in .build/fuzz so the ordinary build is untouched.
 # One process (libFuzzer's default: no -jobs/-workers fork mode), as the machine is shared.
@@ -12,14 +12,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ $# -lt 2 ]]; then
-    echo "usage: scripts/fuzz.sh FuzzManifest|FuzzRuleLanguage|FuzzPack|FuzzPackMutation SECONDS [libFuzzer options...]" >&2
+    echo "usage: scripts/fuzz.sh FuzzManifest|FuzzRuleLanguage|FuzzSwiftImport|FuzzPack|FuzzPackMutation SECONDS [libFuzzer options...]" >&2
     exit 2
 fi
 target=$1
 seconds=$2
 shift 2
 case "$target" in
-    FuzzManifest|FuzzRuleLanguage) max_len=16384 ;;
+    FuzzManifest|FuzzRuleLanguage|FuzzSwiftImport) max_len=16384 ;;
     FuzzPack|FuzzPackMutation) max_len=8192 ;;
     *) echo "unknown fuzz target '$target'" >&2; exit 2 ;;
 esac

@@ -16,4 +16,19 @@ for app in news photo-privacy backyard-birds; do
   "$tipc" compile "Examples/$app" -o "$out/$app.tippack"
   "$tipc" simulate "$out/$app.tippack" --timeline "Examples/$app/$app.timeline.yaml" --db "$out/$app.sqlite"
 done
+# The backyard-birds tips written as TipKit Swift: imported, checked as Swift, compiled, and the
+# YAML app's timeline replayed on the import (the import declares the same program).
+"$tipc" import Examples/backyard-birds-swift -o "$out/backyard-birds-swift.yaml"
+"$tipc" check --strict Examples/backyard-birds-swift "$out/backyard-birds-swift.yaml"
+"$tipc" compile Examples/backyard-birds-swift -o "$out/backyard-birds-swift.tippack"
+"$tipc" simulate "$out/backyard-birds-swift.tippack" --timeline Examples/backyard-birds/backyard-birds.timeline.yaml
+# And back: each app generated as TipKit Swift, checked as Swift and replayed on its timeline.
+for pair in backyard-birds:ios17 photo-privacy:ios18 news:ios26; do
+  app=${pair%%:*}
+  mkdir -p "$out/generated/$app"
+  "$tipc" generate tipkit "Examples/$app" -o "$out/generated/$app/Tips.swift" --minimum-os "${pair##*:}"
+  "$tipc" check --strict "$out/generated/$app"
+  "$tipc" simulate "$out/generated/$app" --timeline "Examples/$app/$app.timeline.yaml" > /dev/null
+done
+
 "$tipc" explain Examples/news --db "$out/news.sqlite" --tip personalize --at 2026-03-08T12:00:00Z

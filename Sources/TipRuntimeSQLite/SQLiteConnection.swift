@@ -1,6 +1,8 @@
 import CSQLite
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One connection to an SQLite database file. All access is serialised by a lock; prepared

@@ -19,6 +19,7 @@ import TipcFuzzing
     static let bodies: [String: @Sendable ([UInt8]) -> Void] = [
         "FuzzManifest": CompilerFuzzing.manifest,
         "FuzzRuleLanguage": CompilerFuzzing.ruleLanguage,
+        "FuzzSwiftImport": CompilerFuzzing.swiftImport,
         "FuzzPack": PackFuzzing.pack,
         "FuzzPackMutation": PackMutation.run,
     ]
@@ -28,7 +29,7 @@ import TipcFuzzing
         return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
     }
 
-    @Test(arguments: ["FuzzManifest", "FuzzRuleLanguage", "FuzzPack", "FuzzPackMutation"])
+    @Test(arguments: ["FuzzManifest", "FuzzRuleLanguage", "FuzzSwiftImport", "FuzzPack", "FuzzPackMutation"])
     func committedInputsRunCleanly(target: String) throws {
         let body = try #require(Self.bodies[target])
         let corpus = Self.inputs(in: Self.repository.appendingPathComponent("Fuzz/corpus/\(target)"))

@@ -15,6 +15,27 @@ public enum CompilerFuzzing {
         checkAndCompile(SourceFile(path: "fuzz.tips", bytes: bytes))
     }
 
+    /// The TipKit importer (Swift reader), checker, lints and pack compiler on `bytes` read as
+    /// a Swift file; an import the checker accepts must also be writable as YAML and `.tips`
+    /// declaring the same program.
+    public static func swiftImport(_ bytes: [UInt8]) {
+        let source = SourceFile(path: "fuzz.swift", bytes: bytes)
+        checkAndCompile(source)
+        var diagnostics: [Diagnostic] = []
+        let module = TipKitImporter.importModule([source], diagnostics: &diagnostics)
+        var checkerDiagnostics: [Diagnostic] = []
+        guard !diagnostics.contains(where: { $0.severity == .error }),
+              Checker.check([module.file], diagnostics: &checkerDiagnostics) != nil,
+              !checkerDiagnostics.contains(where: { $0.severity == .error }) else { return }
+        for format in [SourceFormat.yaml, .tips] {
+            do {
+                _ = try TipKitImporter.write(module, sources: ["fuzz.swift"], to: format)
+            } catch {
+                preconditionFailure("an import without errors cannot be written as \(format.rawValue): \(error)")
+            }
+        }
+    }
+
     /// Checks one source; when it has no errors, compiles it and requires the pack to load.
     static func checkAndCompile(_ source: SourceFile) {
         let result = Frontend.check(sources: [source])

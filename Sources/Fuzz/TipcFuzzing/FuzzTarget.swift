@@ -9,6 +9,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case pack = "FuzzPack"
     /// The pack loader, verifier and VM on structure-aware mutations of valid packs.
     case packMutation = "FuzzPackMutation"
+    /// The TipKit importer's Swift reader, then the checker, lints and pack compiler, and
+    /// writing the import as YAML and `.tips`.
+    case swiftImport = "FuzzSwiftImport"
 
     /// Runs the target's fuzz body on one input.
     public func run(_ input: [UInt8]) {
@@ -17,6 +20,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .ruleLanguage: CompilerFuzzing.ruleLanguage(input)
         case .pack: PackFuzzing.pack(input)
         case .packMutation: PackMutation.run(input)
+        case .swiftImport: CompilerFuzzing.swiftImport(input)
         }
     }
 }

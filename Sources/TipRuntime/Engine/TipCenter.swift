@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The runtime: tips of a verified rule pack, their status and display decisions with
 /// TipKit's semantics (SPEC §6), over a persistent store and an injected clock.
@@ -6,8 +5,8 @@ import Synchronization
 /// Safe to call from many threads and tasks at once: all state sits behind one lock, and
 /// every write reaches the store (durably) before the call returns.
 public final class TipCenter: Sendable {
-    let state: Mutex<EngineState>
-    let observers: Mutex<ObserverRegistry>
+    let state: RuntimeLock<EngineState>
+    let observers: RuntimeLock<ObserverRegistry>
     let persistence: any TipPersistence
     let clock: any TipClock
 
@@ -21,8 +20,8 @@ public final class TipCenter: Sendable {
         } catch {
             throw .store(error)
         }
-        state = Mutex(engine)
-        observers = Mutex(ObserverRegistry())
+        state = RuntimeLock(engine)
+        observers = RuntimeLock(ObserverRegistry())
     }
 
     /// The pack this runtime evaluates.

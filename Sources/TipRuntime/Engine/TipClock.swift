@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
-import Synchronization
 
 /// The runtime's source of time: the current instant, and waiting until an instant. Injected
 /// so that tests control time instead of sleeping.
@@ -26,7 +27,9 @@ public struct SystemClock: TipClock {
         while true {
             let remaining = deadline - now()
             if remaining <= 0 { return }
-            try await Task.sleep(for: .milliseconds(remaining))
+            // `Task.sleep(nanoseconds:)` (iOS 13 / macOS 10.15), not `sleep(for:)` (iOS 16 /
+            // macOS 13): apps embed the runtime from iOS 15 on. Long waits go in steps of a day.
+            try await Task.sleep(nanoseconds: UInt64(min(remaining, 86_400_000)) * 1_000_000)
         }
     }
 }
@@ -46,10 +49,10 @@ public final class ManualClock: TipClock {
         var cancelled = Set<Int>()
     }
 
-    private let state: Mutex<State>
+    private let state: RuntimeLock<State>
 
     public init(now: Int64) {
-        state = Mutex(State(now: now))
+        state = RuntimeLock(State(now: now))
     }
 
     public func now() -> Int64 { state.withLock { $0.now } }

@@ -1,14 +1,13 @@
-import Synchronization
 
 /// Persistence in memory only: state lasts as long as the object (tests, previews, and apps
 /// that do not want tips remembered).
 public final class MemoryPersistence: TipPersistence {
     public let deviceID: String
-    private let state: Mutex<StoreSnapshot>
+    private let state: RuntimeLock<StoreSnapshot>
 
     public init(deviceID: String = "memory", snapshot: StoreSnapshot = .empty) {
         self.deviceID = deviceID
-        state = Mutex(snapshot)
+        state = RuntimeLock(snapshot)
     }
 
     public func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {

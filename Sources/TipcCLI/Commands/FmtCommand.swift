@@ -44,7 +44,8 @@ public enum FmtCommand: TipcCommand {
         var internalFailure = false
         for program in loaded.programs {
             sources.merge(program.sources) { first, _ in first }
-            for file in program.files {
+            // Swift files are imported, never rewritten: fmt formats manifests only.
+            for file in program.files where !TipKitImporter.isSwift(file.path) {
                 guard let source = program.sources[file.path] else { continue }
                 let fileErrors = program.diagnostics.filter { $0.severity == .error && $0.range.file == file.path }
                 guard fileErrors.isEmpty else {

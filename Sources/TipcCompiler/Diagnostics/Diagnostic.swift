@@ -30,11 +30,15 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case limit
     /// The input could not be read at all (missing file, permissions).
     case io
+    /// A TipKit construct in Swift that the manifest cannot hold, imported as the closest literal.
+    case importApproximated = "import-approximated"
+    /// `tipc generate tipkit`: a rule or option TipKit cannot express at the minimum OS.
+    case tipkitUnsupported = "tipkit-unsupported"
 
     /// The severity a diagnostic of this code has.
     public var defaultSeverity: Severity {
         switch self {
-        case .unsatisfiable, .alwaysTrue, .unused: return .warning
+        case .unsatisfiable, .alwaysTrue, .unused, .importApproximated: return .warning
         default: return .error
         }
     }
@@ -61,6 +65,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .unknownFunction: return "A call of a function the rule language does not have."
         case .limit: return "An input exceeds a documented size limit."
         case .io: return "An input file could not be read."
+        case .importApproximated: return "A TipKit construct in Swift that the manifest cannot hold exactly."
+        case .tipkitUnsupported: return "A rule or option that TipKit cannot express at the minimum OS (tipc generate tipkit)."
         }
     }
 }

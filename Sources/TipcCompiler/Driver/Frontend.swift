@@ -41,10 +41,7 @@ public enum Frontend {
     /// `keepingProgram` (a compiler needs it; `tipc check` does not).
     public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false, keepingProgram: Bool = true) -> Result {
         var diagnostics: [Diagnostic] = []
-        var files: [ManifestFile] = []
-        for source in sources {
-            files.append(parse(source, diagnostics: &diagnostics))
-        }
+        let files = parseAll(sources, diagnostics: &diagnostics)
         let kept = keepingParsedFiles ? files : []
         var checkerDiagnostics: [Diagnostic] = []
         // Handed over for good, so that the checker can free each tip's syntax tree once checked.

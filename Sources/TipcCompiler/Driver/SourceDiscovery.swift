@@ -37,6 +37,8 @@ public enum SourceDiscovery {
         var byFolder: [String: [String]] = [:]
         var failures: [Failure] = []
         var seen = Set<String>()
+        var explicitSwift: [String] = []
+        var swiftPrograms: [[String]] = []
         let manager = FileManager.default
         for path in paths {
             var isDirectory = false
@@ -45,9 +47,12 @@ public enum SourceDiscovery {
                 continue
             }
             guard isDirectory else {
-                if seen.insert(path).inserted { explicitFiles.append(path) }
+                if seen.insert(path).inserted {
+                    if TipKitImporter.isSwift(path) { explicitSwift.append(path) } else { explicitFiles.append(path) }
+                }
                 continue
             }
+            swiftPrograms += swiftProgram(under: path, manager, seen: &seen)
             let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
             let found = ((try? manager.subpathsOfDirectory(atPath: path)) ?? []).filter { relative in
                 isSource(relative) && !isTimeline(relative) && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
@@ -63,6 +68,7 @@ public enum SourceDiscovery {
         for folder in byFolder.keys.sorted() {
             programs.append(byFolder[folder]!.sorted())
         }
-        return (programs, failures)
+        if !explicitSwift.isEmpty { programs.append(explicitSwift) }
+        return (programs + swiftPrograms, failures)
     }
 }

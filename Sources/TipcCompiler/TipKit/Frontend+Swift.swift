@@ -1,0 +1,20 @@
+/// Swift sources in a program (SPEC §8): they are imported together, as one module, into one
+/// manifest; every other source is parsed by its own front end.
+extension Frontend {
+    /// Parses `sources`: the Swift files together through `TipKitImporter`, the others one by one.
+    public static func parseAll(_ sources: [SourceFile], diagnostics: inout [Diagnostic]) -> [ManifestFile] {
+        var files: [ManifestFile] = []
+        var swift: [SourceFile] = []
+        for source in sources {
+            if TipKitImporter.isSwift(source.path) {
+                swift.append(source)
+            } else {
+                files.append(parse(source, diagnostics: &diagnostics))
+            }
+        }
+        if !swift.isEmpty {
+            files.append(TipKitImporter.importModule(swift, diagnostics: &diagnostics).file)
+        }
+        return files
+    }
+}

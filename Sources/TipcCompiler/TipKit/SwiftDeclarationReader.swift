@@ -1,0 +1,242 @@
+/// The declarations of one Swift file that the TipKit importer looks at: types (with their
+/// enclosing types and what they conform to) and properties (with their initializer or getter
+/// as expressions). Everything else — functions, statements, other declarations — is skipped,
+/// except that expressions anywhere in the file are searched for `Tips.configure` and
+/// `TipGroup` (`SwiftOutline.calls`).
+struct SwiftOutline: Sendable {
+    struct TypeDeclaration: Sendable {
+        /// The qualified name (`["TaggingTips", "Date"]`).
+        var path: [String]
+        var keyword: String
+        var inherits: [String]
+        /// Token index of the name.
+        var nameToken: Int
+    }
+
+    struct Property: Sendable {
+        /// The enclosing type's qualified name (empty at the top level).
+        var owner: [String]
+        var name: String
+        var nameToken: Int
+        var isStatic: Bool
+        /// `@Parameter(.transient)` → `["Parameter": [.transient]]`.
+        var attributes: [String: [SwiftExpression.Argument]]
+        /// The declared type's spelling (`Bool`, `Text?`, `[Rule]`), if any.
+        var typeName: String?
+        var initializer: SwiftExpression?
+        /// The getter's statements (`var x: T { … }`, or its `get { … }`).
+        var getter: [SwiftExpression]?
+        /// The token of the innermost `#if` around the declaration, if any.
+        var conditionToken: Int?
+    }
+
+    /// A call found anywhere (`Tips.configure(…)`, `TipGroup(…)`), with the property it
+    /// initializes when it is one's initializer.
+    struct Call: Sendable {
+        var expression: SwiftExpression
+        var property: String?
+    }
+
+    var tokens: [SwiftToken]
+    var matching: [Int]
+    var types: [TypeDeclaration] = []
+    var properties: [Property] = []
+    var calls: [Call] = []
+}
+
+struct SwiftDeclarationReader {
+    private let tokens: [SwiftToken]
+    private let matching: [Int]
+    private var outline: SwiftOutline
+    private var conditions: [Int] = []
+
+    static func read(_ tokens: [SwiftToken]) -> SwiftOutline {
+        let matching = swiftBracketMatches(tokens)
+        var reader = SwiftDeclarationReader(tokens: tokens, matching: matching,
+                                            outline: SwiftOutline(tokens: tokens, matching: matching))
+        reader.readScope(path: [], from: 0, to: tokens.count, depth: 0)
+        reader.findCalls()
+        return reader.outline
+    }
+
+    private static let typeKeywords: Set<String> = ["struct", "enum", "class", "actor", "extension", "protocol"]
+    private static let skippedKeywords: Set<String> = ["func", "init", "subscript", "deinit", "case", "typealias", "import", "associatedtype", "operator", "precedencegroup", "macro"]
+
+    private func closing(_ open: Int, limit: Int) -> Int { min(matching[open], limit) }
+
+    /// Reads the declarations in `tokens[start..<end]`, the body of the type `path`.
+    private mutating func readScope(path: [String], from start: Int, to end: Int, depth: Int) {
+        var i = start
+        var attributes: [String: [SwiftExpression.Argument]] = [:]
+        var isStatic = false
+        while i < end {
+            let token = tokens[i]
+            switch token.kind {
+            case .poundIdentifier where ["if", "elseif", "else", "endif"].contains(token.text):
+                if token.text == "if" { conditions.append(i) }
+                if token.text == "endif" { _ = conditions.popLast() }
+                if token.text == "else" || token.text == "elseif", !conditions.isEmpty { conditions[conditions.count - 1] = i }
+                i += 1
+                while i < end, !tokens[i].startsLine { i = skipOne(i, limit: end) }
+            case .attribute:
+                i += 1
+                var arguments: [SwiftExpression.Argument] = []
+                if i < end, tokens[i].isPunctuation("("), tokens[i].start == tokens[i - 1].end {
+                    let close = closing(i, limit: end)
+                    let parser = SwiftExpressionParser(tokens: tokens, matching: matching, from: i, to: close + 1)
+                    arguments = parser.list(from: i + 1, to: close)
+                    i = close + 1
+                }
+                attributes[token.text] = arguments
+            case .identifier where token.text == "static" || token.text == "class" && i + 1 < end && ["var", "let", "func"].contains(tokens[i + 1].text):
+                isStatic = true
+                i += 1
+            case .identifier where Self.typeKeywords.contains(token.text):
+                i = readType(path: path, keyword: token.text, at: i, end: end, depth: depth)
+                attributes = [:]
+                isStatic = false
+            case .identifier where token.text == "var" || token.text == "let":
+                i = readProperty(owner: path, at: i, end: end, attributes: attributes, isStatic: isStatic)
+                attributes = [:]
+                isStatic = false
+            case .identifier where Self.skippedKeywords.contains(token.text):
+                // Up to the body (or the end of the line), then the body whole.
+                i += 1
+                while i < end, !tokens[i].isPunctuation("{"), !(tokens[i].startsLine && isDeclarationStart(i)) { i = skipOne(i, limit: end) }
+                if i < end, tokens[i].isPunctuation("{") { i = closing(i, limit: end) + 1 }
+                attributes = [:]
+                isStatic = false
+            default:
+                i = skipOne(i, limit: end)
+            }
+        }
+    }
+
+    private func isDeclarationStart(_ i: Int) -> Bool {
+        let token = tokens[i]
+        if token.kind == .attribute || token.kind == .poundIdentifier { return true }
+        guard token.kind == .identifier else { return token.isPunctuation("}") }
+        return Self.typeKeywords.contains(token.text) || Self.skippedKeywords.contains(token.text)
+            || ["var", "let", "static", "public", "private", "fileprivate", "internal", "open", "nonisolated", "final", "override", "package", "mutating", "lazy"].contains(token.text)
+    }
+
+    private func skipOne(_ i: Int, limit: Int) -> Int {
+        let token = tokens[i]
+        if token.kind == .punctuation, "({[".contains(token.text) { return closing(i, limit: limit) + 1 }
+        return i + 1
+    }
+
+    /// `struct Name<…>: A, B where … { body }`; returns the index after the body.
+    private mutating func readType(path: [String], keyword: String, at start: Int, end: Int, depth: Int) -> Int {
+        var i = start + 1
+        var name: [String] = []
+        let nameToken = i
+        while i < end, tokens[i].kind == .identifier {
+            name.append(tokens[i].text)
+            i += 1
+            guard i + 1 < end, tokens[i].isPunctuation("."), tokens[i + 1].kind == .identifier else { break }
+            i += 1
+        }
+        guard !name.isEmpty else { return i }
+        var inherits: [String] = []
+        while i < end, !tokens[i].isPunctuation("{") {
+            let token = tokens[i]
+            if token.isPunctuation("}") || (token.startsLine && i > nameToken + 1 && isDeclarationStart(i)) { return i }
+            if token.kind == .identifier, i > 0, tokens[i - 1].isPunctuation(":") || tokens[i - 1].isPunctuation(",") || tokens[i - 1].isOperator("&") {
+                // `TipKit.Tip` counts as `Tip`.
+                var spelled = token.text
+                var k = i
+                while k + 2 < end, tokens[k + 1].isPunctuation("."), tokens[k + 2].kind == .identifier {
+                    spelled = tokens[k + 2].text
+                    k += 2
+                }
+                inherits.append(spelled)
+                i = k + 1
+                continue
+            }
+            if token.isIdentifier("where") {
+                while i < end, !tokens[i].isPunctuation("{") { i = skipOne(i, limit: end) }
+                break
+            }
+            i = skipOne(i, limit: end)
+        }
+        guard i < end else { return i }
+        let close = closing(i, limit: end)
+        let typePath = keyword == "extension" ? name : path + name
+        outline.types.append(SwiftOutline.TypeDeclaration(path: typePath, keyword: keyword, inherits: inherits, nameToken: nameToken))
+        if keyword != "protocol", depth < SwiftLexer.maximumNestingDepth {
+            readScope(path: typePath, from: i + 1, to: close, depth: depth + 1)
+        }
+        return close + 1
+    }
+
+    /// `var name: Type = initializer`, `var name: Type { getter }`; returns the index after it.
+    private mutating func readProperty(owner: [String], at start: Int, end: Int,
+                                       attributes: [String: [SwiftExpression.Argument]], isStatic: Bool) -> Int {
+        var i = start + 1
+        guard i < end, tokens[i].kind == .identifier else { return i }
+        let nameToken = i
+        i += 1
+        var typeName: String?
+        if i < end, tokens[i].isPunctuation(":") {
+            i += 1
+            var spelling = ""
+            while i < end, !tokens[i].isPunctuation("{"), !tokens[i].isOperator("="), !(tokens[i].startsLine && isDeclarationStart(i)),
+                  !tokens[i].isPunctuation("}"), !tokens[i].isPunctuation(";") {
+                let next = skipOne(i, limit: end)
+                for k in i..<min(next, end) { spelling += tokens[k].text }
+                i = next
+                if i < end, tokens[i].startsLine { break }
+            }
+            typeName = spelling
+        }
+        var property = SwiftOutline.Property(owner: owner, name: tokens[nameToken].text, nameToken: nameToken, isStatic: isStatic,
+                                             attributes: attributes, typeName: typeName, conditionToken: conditions.last)
+        if i < end, tokens[i].isOperator("=") {
+            var parser = SwiftExpressionParser(tokens: tokens, matching: matching, from: i + 1, to: end)
+            property.initializer = parser.expression()
+            i = max(parser.index, i + 1)
+        } else if i < end, tokens[i].isPunctuation("{") {
+            let close = closing(i, limit: end)
+            var bodyStart = i + 1
+            var bodyEnd = close
+            // `{ get { … } set { … } }`: the getter's body.
+            if bodyStart < close, tokens[bodyStart].isIdentifier("get"), bodyStart + 1 < close, tokens[bodyStart + 1].isPunctuation("{") {
+                bodyEnd = closing(bodyStart + 1, limit: close)
+                bodyStart += 2
+            }
+            var parser = SwiftExpressionParser(tokens: tokens, matching: matching, from: bodyStart, to: bodyEnd)
+            property.getter = parser.statements()
+            i = close + 1
+        }
+        outline.properties.append(property)
+        return i
+    }
+
+    /// Every `Tips.configure(…)` and `TipGroup(…)` call in the file, with the property it is
+    /// assigned to (`var group = TipGroup(…)`, `@State var tips = TipGroup(…)`).
+    private mutating func findCalls() {
+        var i = 0
+        while i < tokens.count {
+            let token = tokens[i]
+            let isConfigure = token.isIdentifier("Tips") && i + 3 < tokens.count && tokens[i + 1].isPunctuation(".")
+                && tokens[i + 2].isIdentifier("configure") && tokens[i + 3].isPunctuation("(")
+            let isGroup = token.isIdentifier("TipGroup") && i + 1 < tokens.count && tokens[i + 1].isPunctuation("(")
+                && !(i > 0 && tokens[i - 1].isPunctuation("."))
+            guard isConfigure || isGroup else { i += 1; continue }
+            var parser = SwiftExpressionParser(tokens: tokens, matching: matching, from: i, to: tokens.count)
+            let expression = parser.expression()
+            var property: String?
+            if isGroup, i >= 2, tokens[i - 1].isOperator("=") {
+                // `var name = TipGroup(…)` or `var name: TipGroup = TipGroup(…)`.
+                var k = i - 2
+                while k > 0, !tokens[k].isIdentifier("var"), !tokens[k].isIdentifier("let"), i - k < 6 { k -= 1 }
+                if tokens[k].isIdentifier("var") || tokens[k].isIdentifier("let"), k + 1 < i, tokens[k + 1].kind == .identifier {
+                    property = tokens[k + 1].text
+                }
+            }
+            outline.calls.append(SwiftOutline.Call(expression: expression, property: property))
+            i = max(parser.index, i + 1)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+@testable import TipcCLI
+
+/// `tipc generate tipkit`: each example app as TipKit Swift replays its timeline unchanged.
+@Suite struct GenerateCommandTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples").path
+
+    @Test(arguments: [("backyard-birds", "ios17"), ("photo-privacy", "ios18"), ("news", "ios26")])
+    func generatedSwiftReplaysTheAppsTimeline(_ app: String, _ minimum: String) throws {
+        let folder = try TemporaryFolder()
+        let output = folder.path + "/App/Tips.swift"
+        try FileManager.default.createDirectory(atPath: folder.path + "/App", withIntermediateDirectories: true)
+        let generated = Invocation(["generate", "tipkit", Self.examples + "/" + app, "-o", output, "--minimum-os", minimum])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let check = Invocation(["check", "--strict", folder.path + "/App"])
+        #expect(check.status == 0, "\(check.stderr)")
+        let simulated = Invocation(["simulate", folder.path + "/App", "--timeline", Self.examples + "/\(app)/\(app).timeline.yaml"])
+        #expect(simulated.status == 0, "\(simulated.stdout)\(simulated.stderr)")
+    }
+
+    @Test func tooOldAMinimumAndUnbuiltKindsAreRefused() throws {
+        let news = Invocation(["generate", "tipkit", Self.examples + "/news", "--minimum-os", "ios18"])
+        #expect(news.status == 1)
+        #expect(news.stderr.contains("error[tipkit-unsupported]: a donation limit other than TipKit's 1,000 newest needs TipKit of ios26"))
+        let swift = Invocation(["generate", "swift", Self.examples + "/news"])
+        #expect(swift.status == 2)
+        #expect(swift.stderr.contains("'tipc generate swift' is not built"))
+    }
+}
