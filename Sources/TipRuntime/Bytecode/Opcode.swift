@@ -144,7 +144,7 @@ public enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
     }
 
     /// The comparison with its operands swapped (`3 < x` is `x > 3`).
-    public var swapped: ComparisonCode {
+    public var mirrored: ComparisonCode {
         switch self {
         case .equal, .notEqual: return self
         case .less: return .greater
@@ -154,7 +154,15 @@ public enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Whether `a` compared with `b` this way holds.
+    /// The comparison of operand `A` of a verified `CMP_*` instruction (the verifier proved it
+    /// one of the six; anything else reads as `>=`, so the interpreter's switch has no trap).
+    @inline(__always)
+    init(verified operand: Int) {
+        self = ComparisonCode(rawValue: UInt32(truncatingIfNeeded: operand)) ?? .greaterOrEqual
+    }
+
+    /// Whether `a` compared with `b` this way holds: the one comparison of the VM, the constant
+    /// folder, the checker and the linter.
     @inlinable @inline(__always)
     public func holds<T: Comparable>(_ a: T, _ b: T) -> Bool {
         switch self {

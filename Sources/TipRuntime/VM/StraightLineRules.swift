@@ -76,7 +76,7 @@ enum StraightLineRules {
                 let window = Instruction.immediate(code[pc &+ 1], code[pc &+ 2])
                 let count = Int64(store.pointee.withTimestamps(ofEvent: a) { Window.bounds($0, now: now, window: window) }.count)
                 let comparison = Int(code[pc &+ 3] >> 8)
-                stack[sp] = Machine<InMemoryDonationStore>.compare(comparison, count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
+                stack[sp] = ComparisonCode(verified: comparison).holds(count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
                 sp &+= 1; pc &+= 6
             case jumpIfParameterFalse:
                 if parameterSlots[a] == 0 {
@@ -99,10 +99,10 @@ enum StraightLineRules {
             case Opcode.not.rawValue:
                 stack[sp &- 1] ^= 1; pc &+= 1
             case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
-                let holds = Machine<InMemoryDonationStore>.compare(a, stack[sp &- 2], stack[sp &- 1])
+                let holds = ComparisonCode(verified: a).holds(stack[sp &- 2], stack[sp &- 1])
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareIntImmediate.rawValue:
-                let holds = Machine<InMemoryDonationStore>.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                let holds = ComparisonCode(verified: a).holds(stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
                 stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
             case Opcode.countEvent.rawValue:
                 stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { $0.count }); sp &+= 1; pc &+= 1

@@ -150,7 +150,7 @@ struct RuleLowering {
         } else if case .constant(let value) = left.kind {
             subject = right
             constant = value
-            code = op.swapped
+            code = op.mirrored
         }
         guard let constant else {
             lower(left)
