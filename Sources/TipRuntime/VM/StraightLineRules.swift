@@ -42,18 +42,7 @@ enum StraightLineRules {
         guard valueDepth <= maximumValueDepth else { return false }
         var pc = 0
         while pc < code.count {
-            guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: code[pc])) else { return false }
-            switch opcode {
-            case .ret, .pushBool, .pushInt, .pushDate, .pushDuration, .loadNow, .not, .jumpIfFalse, .jumpIfTrue,
-                 .compareInt, .compareBool, .compareIntImmediate, .countEvent, .countEventWithin:
-                break
-            case .loadParameter:
-                // A String parameter's slot is a reference only the full machine resolves;
-                // verified code only compares it with CMP_STRING*, which this path lacks anyway.
-                break
-            default:
-                return false
-            }
+            guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: code[pc])), opcode.info.isStraightLine else { return false }
             pc += 1 + opcode.extraWords(operand: code[pc] >> 8)
         }
         return true
