@@ -3,6 +3,10 @@
 /// collection, string or payload, so they run in a small loop over registers and a value
 /// stack on the call stack, without setting up a `Machine`. Taken only over the runtime's own
 /// in-memory store, read in place (any other store is read, and checked, by the machine).
+/// Which opcodes it takes is the opcode table's `isStraightLine`; its `run` repeats the
+/// machine's cases for them, because running these rules on the machine instead made the first
+/// benchmark rule 3× slower (docs/decisions.md, "One opcode table"). `StraightLineRuleTests`
+/// holds the two to the same answers.
 ///
 /// Also the evaluator's one rewrite of verified code: `COUNT_EVENT_WITHIN` directly followed by
 /// `CMP_INT_K` becomes an internal superinstruction that does both. Only the first word's opcode
