@@ -79,13 +79,9 @@ public struct BytecodeVerifier {
             if case .collection = top { collectionDepth -= 1 } else { valueDepth -= 1 }
             return top
         }
-        func popValue(_ pc: Int, _ what: String) throws(RulePackError) -> ValueType {
+        func popValue(_ pc: Int, _ what: String, _ operand: StackOperand) throws(RulePackError) -> ValueType {
             guard case .value(let type) = try pop(pc, what) else { throw fail(pc, "\(what) needs a value, found an event collection") }
-            return type
-        }
-        func popValue(_ pc: Int, _ what: String, _ allowed: Set<ValueType>) throws(RulePackError) -> ValueType {
-            let type = try popValue(pc, what)
-            if !allowed.contains(type) { throw fail(pc, "\(what) cannot take a \(type)") }
+            if !operand.allows(type) { throw fail(pc, "\(what) cannot take a \(type)") }
             return type
         }
         func popCollection(_ pc: Int, _ what: String) throws(RulePackError) -> Int {
@@ -107,7 +103,9 @@ public struct BytecodeVerifier {
             guard Int(a) < fields.count else { throw fail(pc, "field \(a) out of bounds (event \(event) has \(fields.count))") }
             return fields[Int(a)]
         }
-        let numbers: Set<ValueType> = [.int, .date, .duration]
+        func string(_ pc: Int, _ index: UInt32) throws(RulePackError) {
+            guard Int(index) < context.stringCount else { throw fail(pc, "string \(index) out of bounds") }
+        }
 
         while pc < end {
             if let expected = pending.removeValue(forKey: pc), expected != stack {
@@ -117,119 +115,53 @@ public struct BytecodeVerifier {
             guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else {
                 throw fail(pc, "unknown opcode 0x\(String(word & 0xFF, radix: 16))")
             }
+            let info = opcode.info
             let a = word >> 8
-            let extra = opcode.extraWords(operand: a)
-            guard extra <= end - pc - 1 else { throw fail(pc, "\(opcode.mnemonic) runs past the end of its block") }
+            let extra = info.extra.count(operand: a)
+            guard extra <= end - pc - 1 else { throw fail(pc, "\(info.mnemonic) runs past the end of its block") }
             let next = pc + 1 + extra
-            func immediate(_ index: Int) -> Int64 { Instruction.immediate(code[pc + 1 + 2 * index], code[pc + 2 + 2 * index]) }
-            func requireZeroOperand() throws(RulePackError) {
-                if a != 0 { throw fail(pc, "\(opcode.mnemonic) takes no operand but has \(a)") }
-            }
-            func comparison(_ limit: UInt32) throws(RulePackError) {
-                if a >= limit { throw fail(pc, "unknown comparison \(a)") }
-            }
 
-            switch opcode {
-            case .ret:
-                try requireZeroOperand()
-                guard stack == [.value(.bool)] else { throw fail(pc, "RETURN needs exactly one Bool on the stack") }
-                guard next == end else { throw fail(pc, "RETURN before the end of its block") }
-                guard pending.isEmpty else { throw fail(pc, "a jump does not land on an instruction boundary") }
-                return (maxValues, maxCollections)
-            case .pushBool:
-                if a > 1 { throw fail(pc, "PUSH_BOOL operand must be 0 or 1") }
-                try push(.value(.bool))
-            case .pushInt: try requireZeroOperand(); try push(.value(.int))
-            case .pushDouble: try requireZeroOperand(); try push(.value(.double))
-            case .pushDate: try requireZeroOperand(); try push(.value(.date))
-            case .pushDuration: try requireZeroOperand(); try push(.value(.duration))
-            case .pushString:
-                guard Int(a) < context.stringCount else { throw fail(pc, "string \(a) out of bounds") }
-                try push(.value(.string))
-            case .loadNow: try requireZeroOperand(); try push(.value(.date))
-            case .loadParameter:
+            // Operand A, then the extra words, then the pops, as the table describes them.
+            var typeOfA: ValueType?
+            switch info.operand {
+            case .none: if a != 0 { throw fail(pc, "\(info.mnemonic) takes no operand but has \(a)") }
+            case .flag: if a > 1 { throw fail(pc, "\(info.mnemonic) operand must be 0 or 1") }
+            case .boolMask: if a > 3 { throw fail(pc, "\(info.mnemonic) mask must be at most 3") }
+            case .comparison: if a >= 6 { throw fail(pc, "unknown comparison \(a)") }
+            case .equality: if a >= 2 { throw fail(pc, "unknown comparison \(a)") }
+            case .string: try string(pc, a)
+            case .parameter:
                 guard Int(a) < context.parameterTypes.count else { throw fail(pc, "parameter \(a) out of bounds") }
-                try push(.value(context.parameterTypes[Int(a)]))
-            case .loadField:
-                guard let event = fieldEvent else { throw fail(pc, "LOAD_FIELD outside a WHERE predicate") }
-                try push(.value(try field(pc, event: event, a)))
-            case .not:
-                try requireZeroOperand()
-                _ = try popValue(pc, "NOT", [.bool]); try push(.value(.bool))
-            case .jumpIfFalse, .jumpIfTrue:
-                _ = try popValue(pc, opcode.mnemonic, [.bool])
-                let target = next + Int(a)
-                guard a > 0, target < end else { throw fail(pc, "jump target \(target) is outside its block") }
-                var arriving = stack
-                arriving.append(.value(.bool))
-                if let other = pending[target], other != arriving { throw fail(pc, "two jumps reach word \(target) with different stacks") }
-                pending[target] = arriving
-            case .compareInt:
-                try comparison(6)
-                let right = try popValue(pc, "CMP_INT", numbers)
-                let left = try popValue(pc, "CMP_INT", numbers)
-                if left != right { throw fail(pc, "CMP_INT compares a \(left) with a \(right)") }
-                try push(.value(.bool))
-            case .compareDouble, .compareString, .compareBool:
-                let type: ValueType = opcode == .compareDouble ? .double : opcode == .compareString ? .string : .bool
-                try comparison(type == .bool ? 2 : 6)
-                _ = try popValue(pc, opcode.mnemonic, [type]); _ = try popValue(pc, opcode.mnemonic, [type])
-                try push(.value(.bool))
-            case .compareIntImmediate:
-                try comparison(6); _ = try popValue(pc, "CMP_INT_K", numbers); try push(.value(.bool))
-            case .compareDoubleImmediate:
-                try comparison(6); _ = try popValue(pc, "CMP_DOUBLE_K", [.double]); try push(.value(.bool))
-            case .compareStringImmediate:
-                try comparison(6)
-                guard Int(code[pc + 1]) < context.stringCount else { throw fail(pc, "string \(code[pc + 1]) out of bounds") }
-                _ = try popValue(pc, "CMP_STRING_K", [.string]); try push(.value(.bool))
-            case .inInts: _ = try popValue(pc, "IN_INTS", numbers); try push(.value(.bool))
-            case .inDoubles: _ = try popValue(pc, "IN_DOUBLES", [.double]); try push(.value(.bool))
-            case .inStrings:
-                for index in 0..<Int(a) where Int(code[pc + 1 + index]) >= context.stringCount {
-                    throw fail(pc, "string \(code[pc + 1 + index]) out of bounds")
+                typeOfA = context.parameterTypes[Int(a)]
+            case .event: guard Int(a) < context.eventFields.count else { throw fail(pc, "event \(a) out of bounds") }
+            case .field:
+                guard let event = fieldEvent else { throw fail(pc, "\(info.mnemonic) outside a WHERE predicate") }
+                typeOfA = try field(pc, event: event, a)
+            case .collectionField, .jump, .blockLength, .listLength: break
+            }
+            switch info.extra {
+            case .string: try string(pc, code[pc + 1])
+            case .strings: for index in 0..<Int(a) { try string(pc, code[pc + 1 + index]) }
+            case .none, .int, .double, .date, .duration, .window, .ints, .doubles: break
+            }
+            // `first` is the slot popped first: the top, the right operand of two.
+            var first: SlotType?, second: SlotType?
+            if let popped = info.popped {
+                for index in 0..<info.pops {
+                    let slot: SlotType = popped == .collection
+                        ? .collection(event: try popCollection(pc, info.mnemonic)) : .value(try popValue(pc, info.mnemonic, popped))
+                    if index == 0 { first = slot } else { second = slot }
                 }
-                _ = try popValue(pc, "IN_STRINGS", [.string]); try push(.value(.bool))
-            case .inBools:
-                if a > 3 { throw fail(pc, "IN_BOOLS mask must be at most 3") }
-                _ = try popValue(pc, "IN_BOOLS", [.bool]); try push(.value(.bool))
-            case .add, .subtract:
-                try requireZeroOperand()
-                let right = try popValue(pc, opcode.mnemonic), left = try popValue(pc, opcode.mnemonic)
-                let result: ValueType?
-                switch (left, right) {
-                case (.int, .int): result = .int
-                case (.date, .duration): result = .date
-                case (.duration, .date): result = opcode == .add ? .date : nil
-                case (.duration, .duration): result = .duration
-                case (.date, .date): result = opcode == .subtract ? .duration : nil
-                default: result = nil
-                }
-                guard let result else { throw fail(pc, "\(opcode.mnemonic) cannot take a \(left) and a \(right)") }
-                try push(.value(result))
-            case .multiply, .divide, .remainder:
-                try requireZeroOperand()
-                _ = try popValue(pc, opcode.mnemonic, [.int]); _ = try popValue(pc, opcode.mnemonic, [.int])
-                try push(.value(.int))
-            case .negate:
-                try requireZeroOperand()
-                try push(.value(try popValue(pc, "NEG", [.int, .duration])))
-            case .addDouble, .subtractDouble, .multiplyDouble, .divideDouble, .remainderDouble:
-                try requireZeroOperand()
-                _ = try popValue(pc, opcode.mnemonic, [.double]); _ = try popValue(pc, opcode.mnemonic, [.double])
-                try push(.value(.double))
-            case .negateDouble:
-                try requireZeroOperand(); _ = try popValue(pc, "NEG_D", [.double]); try push(.value(.double))
-            case .intToDouble:
-                try requireZeroOperand(); _ = try popValue(pc, "I2D", [.int]); try push(.value(.double))
-            case .event, .countEvent, .countEventWithin:
-                guard Int(a) < context.eventFields.count else { throw fail(pc, "event \(a) out of bounds") }
-                try push(opcode == .event ? .collection(event: Int(a)) : .value(.int))
-            case .within:
-                try requireZeroOperand()
-                try push(.collection(event: try popCollection(pc, "WITHIN")))
-            case .filter:
-                let event = try popCollection(pc, "WHERE")
+            }
+            if info.popped == .number, case .value(let right)? = first, case .value(let left)? = second, left != right {
+                throw fail(pc, "\(info.mnemonic) compares a \(left) with a \(right)")
+            }
+            if info.operand == .collectionField, case .collection(let event)? = first {
+                _ = try field(pc, event: event, a)
+            }
+            if info.operand == .blockLength {
+                // A WHERE predicate: the block of the next A words, over the popped collection's event.
+                guard case .collection(let event)? = first else { preconditionFailure("\(info.mnemonic) pops no collection") }
                 guard nesting + 1 <= PackFormat.maximumPredicateNesting else {
                     throw RulePackError(.limitExceeded, "WHERE predicates nest deeper than \(PackFormat.maximumPredicateNesting)", offset: baseOffset + 4 * pc)
                 }
@@ -242,17 +174,48 @@ public struct BytecodeVerifier {
                 try push(.collection(event: event))
                 pc = blockEnd
                 continue
-            case .largestSubset, .smallestSubset:
-                let event = try popCollection(pc, opcode.mnemonic)
-                _ = try field(pc, event: event, a)
-                try push(.collection(event: event))
-            case .count:
-                try requireZeroOperand()
-                _ = try popCollection(pc, "COUNT"); try push(.value(.int))
-            case .distinct:
-                let event = try popCollection(pc, "DISTINCT")
-                _ = try field(pc, event: event, a)
-                try push(.value(.int))
+            }
+
+            switch info.result {
+            case .value(let type): try push(.value(type))
+            case .parameterType, .fieldType:
+                guard let typeOfA else { preconditionFailure("\(info.mnemonic) has no typed operand") }
+                try push(.value(typeOfA))
+            case .eventCollection: try push(.collection(event: Int(a)))
+            case .operandType:
+                guard let first else { preconditionFailure("\(info.mnemonic) pushes what it pops but pops nothing") }
+                try push(first)
+            case .own:
+                // The instructions with rules of their own.
+                switch opcode {
+                case .ret:
+                    guard stack == [.value(.bool)] else { throw fail(pc, "RETURN needs exactly one Bool on the stack") }
+                    guard next == end else { throw fail(pc, "RETURN before the end of its block") }
+                    guard pending.isEmpty else { throw fail(pc, "a jump does not land on an instruction boundary") }
+                    return (maxValues, maxCollections)
+                case .jumpIfFalse, .jumpIfTrue:
+                    let target = next + Int(a)
+                    guard a > 0, target < end else { throw fail(pc, "jump target \(target) is outside its block") }
+                    var arriving = stack
+                    arriving.append(.value(.bool))
+                    if let other = pending[target], other != arriving { throw fail(pc, "two jumps reach word \(target) with different stacks") }
+                    pending[target] = arriving
+                case .add, .subtract:
+                    guard case .value(let right)? = first, case .value(let left)? = second else { preconditionFailure("\(info.mnemonic) pops two values") }
+                    let result: ValueType?
+                    switch (left, right) {
+                    case (.int, .int): result = .int
+                    case (.date, .duration): result = .date
+                    case (.duration, .date): result = opcode == .add ? .date : nil
+                    case (.duration, .duration): result = .duration
+                    case (.date, .date): result = opcode == .subtract ? .duration : nil
+                    default: result = nil
+                    }
+                    guard let result else { throw fail(pc, "\(info.mnemonic) cannot take a \(left) and a \(right)") }
+                    try push(.value(result))
+                default:
+                    preconditionFailure("\(info.mnemonic) has no verification rule of its own")
+                }
             }
             pc = next
         }

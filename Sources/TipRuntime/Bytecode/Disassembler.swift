@@ -54,44 +54,47 @@ public struct Disassembler {
                 pc += 1
                 continue
             }
-            let extra = opcode.extraWords(operand: UInt32(a))
+            let info = opcode.info
+            let extra = info.extra.count(operand: UInt32(a))
             guard pc + extra < end else {
-                lines.append(pad(pc) + "  " + indent + opcode.mnemonic + " <truncated>")
+                lines.append(pad(pc) + "  " + indent + info.mnemonic + " <truncated>")
                 return
             }
+            // Operand A and the extra words, rendered as the table says what they are.
             func immediate(_ index: Int = 0) -> Int64 { Instruction.immediate(code[pc + 1 + 2 * index], code[pc + 2 + 2 * index]) }
-            func comparison() -> String { ComparisonCode(rawValue: UInt32(a))?.symbol ?? "<op \(a)>" }
-            var operands = ""
-            switch opcode {
-            case .pushBool: operands = a == 0 ? "false" : "true"
-            case .pushInt: operands = String(immediate())
-            case .pushDouble: operands = String(Double(bitPattern: UInt64(bitPattern: immediate())))
-            case .pushString: operands = quoted(a)
-            case .pushDate: operands = "\(immediate()) ms"
-            case .pushDuration: operands = DurationFormatting.describe(milliseconds: immediate())
-            case .loadParameter: operands = a < pack.parameters.count ? "$" + pack.parameters[a].name : "<parameter \(a)>"
-            case .loadField: operands = fieldName(fieldEvent, a)
-            case .jumpIfFalse, .jumpIfTrue: operands = "-> " + pad(pc + 1 + a)
-            case .compareInt, .compareDouble, .compareString, .compareBool: operands = comparison()
-            case .compareIntImmediate: operands = "\(comparison()) \(immediate())"
-            case .compareDoubleImmediate: operands = "\(comparison()) \(Double(bitPattern: UInt64(bitPattern: immediate())))"
-            case .compareStringImmediate: operands = "\(comparison()) \(quoted(Int(code[pc + 1])))"
-            case .inInts: operands = "[" + (0..<a).map { String(immediate($0)) }.joined(separator: ", ") + "]"
-            case .inDoubles: operands = "[" + (0..<a).map { String(Double(bitPattern: UInt64(bitPattern: immediate($0)))) }.joined(separator: ", ") + "]"
-            case .inStrings: operands = "[" + (0..<a).map { quoted(Int(code[pc + 1 + $0])) }.joined(separator: ", ") + "]"
-            case .inBools: operands = "[" + [a & 1 != 0 ? "false" : nil, a & 2 != 0 ? "true" : nil].compactMap { $0 }.joined(separator: ", ") + "]"
-            case .event: operands = eventName(a); events.append(a)
-            case .countEvent: operands = eventName(a)
-            case .countEventWithin: operands = "\(eventName(a)) within \(DurationFormatting.describe(milliseconds: immediate()))"
-            case .within: operands = DurationFormatting.describe(milliseconds: immediate())
-            case .largestSubset, .smallestSubset: operands = fieldName(events.last, a)
-            case .distinct: operands = fieldName(events.last, a); _ = events.popLast()
-            case .count: _ = events.popLast()
-            case .filter: operands = "{ \(a) words"
-            default: break
+            func double(_ index: Int = 0) -> String { String(Double(bitPattern: UInt64(bitPattern: immediate(index)))) }
+            func list(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
+            var operands: [String] = []
+            switch info.operand {
+            case .none, .listLength: break
+            case .flag: operands.append(a == 0 ? "false" : "true")
+            case .boolMask: operands.append(list([a & 1 != 0 ? "false" : nil, a & 2 != 0 ? "true" : nil].compactMap { $0 }))
+            case .comparison, .equality: operands.append(ComparisonCode(rawValue: UInt32(a))?.symbol ?? "<op \(a)>")
+            case .string: operands.append(quoted(a))
+            case .parameter: operands.append(a < pack.parameters.count ? "$" + pack.parameters[a].name : "<parameter \(a)>")
+            case .event: operands.append(eventName(a))
+            case .field: operands.append(fieldName(fieldEvent, a))
+            case .collectionField: operands.append(fieldName(events.last, a))
+            case .jump: operands.append("-> " + pad(pc + 1 + a))
+            case .blockLength: operands.append("{ \(a) words")
             }
-            lines.append(pad(pc) + "  " + indent + opcode.mnemonic + (operands.isEmpty ? "" : " " + operands))
-            if opcode == .filter {
+            switch info.extra {
+            case .none: break
+            case .int: operands.append(String(immediate()))
+            case .double: operands.append(double())
+            case .date: operands.append("\(immediate()) ms")
+            case .duration: operands.append(DurationFormatting.describe(milliseconds: immediate()))
+            // After an event: `searched within 3d`.
+            case .window: operands.append((operands.isEmpty ? "" : "within ") + DurationFormatting.describe(milliseconds: immediate()))
+            case .string: operands.append(quoted(Int(code[pc + 1])))
+            case .ints: operands.append(list((0..<a).map { String(immediate($0)) }))
+            case .doubles: operands.append(list((0..<a).map { double($0) }))
+            case .strings: operands.append(list((0..<a).map { quoted(Int(code[pc + 1 + $0])) }))
+            }
+            if info.opensCollection { events.append(a) }
+            if info.closesCollection { _ = events.popLast() }
+            lines.append(pad(pc) + "  " + indent + ([info.mnemonic] + operands).joined(separator: " "))
+            if info.operand == .blockLength {
                 let blockEnd = min(end, pc + 1 + a)
                 var inner: [Int] = []
                 render(code, from: pc + 1, to: blockEnd, depth: depth + 1, fieldEvent: events.last, events: &inner, into: &lines)

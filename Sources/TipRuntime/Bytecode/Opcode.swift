@@ -58,74 +58,204 @@ public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
     case countEvent = 0x47
     case countEventWithin = 0x48
 
-    /// The assembler name shown by the disassembler.
-    public var mnemonic: String {
+    /// Everything about this opcode except what it does, in the manner of Lua's `lopcodes.h`:
+    /// the disassembler, the verifier, the evaluator's fast path, `WindowAnalysis` and the
+    /// compiler read it here; what the instruction does is the interpreter's `switch`
+    /// (`Machine.run`). docs/bytecode.md documents each one.
+    public var info: OpcodeInfo {
         switch self {
-        case .ret: return "RETURN"
-        case .pushBool: return "PUSH_BOOL"
-        case .pushInt: return "PUSH_INT"
-        case .pushDouble: return "PUSH_DOUBLE"
-        case .pushString: return "PUSH_STRING"
-        case .pushDate: return "PUSH_DATE"
-        case .pushDuration: return "PUSH_DURATION"
-        case .loadNow: return "LOAD_NOW"
-        case .loadParameter: return "LOAD_PARAM"
-        case .loadField: return "LOAD_FIELD"
-        case .not: return "NOT"
-        case .jumpIfFalse: return "JUMP_IF_FALSE"
-        case .jumpIfTrue: return "JUMP_IF_TRUE"
-        case .compareInt: return "CMP_INT"
-        case .compareDouble: return "CMP_DOUBLE"
-        case .compareString: return "CMP_STRING"
-        case .compareBool: return "CMP_BOOL"
-        case .compareIntImmediate: return "CMP_INT_K"
-        case .compareDoubleImmediate: return "CMP_DOUBLE_K"
-        case .compareStringImmediate: return "CMP_STRING_K"
-        case .inInts: return "IN_INTS"
-        case .inDoubles: return "IN_DOUBLES"
-        case .inStrings: return "IN_STRINGS"
-        case .inBools: return "IN_BOOLS"
-        case .add: return "ADD"
-        case .subtract: return "SUB"
-        case .multiply: return "MUL"
-        case .divide: return "DIV"
-        case .remainder: return "REM"
-        case .negate: return "NEG"
-        case .addDouble: return "ADD_D"
-        case .subtractDouble: return "SUB_D"
-        case .multiplyDouble: return "MUL_D"
-        case .divideDouble: return "DIV_D"
-        case .remainderDouble: return "REM_D"
-        case .negateDouble: return "NEG_D"
-        case .intToDouble: return "I2D"
-        case .event: return "EVENT"
-        case .within: return "WITHIN"
-        case .filter: return "WHERE"
-        case .largestSubset: return "LARGEST_SUBSET"
-        case .smallestSubset: return "SMALLEST_SUBSET"
-        case .count: return "COUNT"
-        case .distinct: return "DISTINCT"
-        case .countEvent: return "COUNT_EVENT"
-        case .countEventWithin: return "COUNT_EVENT_WITHIN"
+        //                                  mnemonic               A                 extra       pops  popped          result          straight-line
+        case .ret:                    .init("RETURN",              .none,            .none,      0,    nil,            .own,           true)
+        case .pushBool:               .init("PUSH_BOOL",           .flag,            .none,      0,    nil,            .value(.bool),  true)
+        case .pushInt:                .init("PUSH_INT",            .none,            .int,       0,    nil,            .value(.int),   true)
+        case .pushDouble:             .init("PUSH_DOUBLE",         .none,            .double,    0,    nil,            .value(.double), false)
+        case .pushString:             .init("PUSH_STRING",         .string,          .none,      0,    nil,            .value(.string), false)
+        case .pushDate:               .init("PUSH_DATE",           .none,            .date,      0,    nil,            .value(.date),  true)
+        case .pushDuration:           .init("PUSH_DURATION",       .none,            .duration,  0,    nil,            .value(.duration), true)
+        case .loadNow:                .init("LOAD_NOW",            .none,            .none,      0,    nil,            .value(.date),  true)
+        case .loadParameter:          .init("LOAD_PARAM",          .parameter,       .none,      0,    nil,            .parameterType, true)
+        case .loadField:              .init("LOAD_FIELD",          .field,           .none,      0,    nil,            .fieldType,     false)
+        case .not:                    .init("NOT",                 .none,            .none,      1,    .bool,          .value(.bool),  true)
+        case .jumpIfFalse:            .init("JUMP_IF_FALSE",       .jump,            .none,      1,    .bool,          .own,           true)
+        case .jumpIfTrue:             .init("JUMP_IF_TRUE",        .jump,            .none,      1,    .bool,          .own,           true)
+        case .compareInt:             .init("CMP_INT",             .comparison,      .none,      2,    .number,        .value(.bool),  true)
+        case .compareDouble:          .init("CMP_DOUBLE",          .comparison,      .none,      2,    .double,        .value(.bool),  false)
+        case .compareString:          .init("CMP_STRING",          .comparison,      .none,      2,    .string,        .value(.bool),  false)
+        case .compareBool:            .init("CMP_BOOL",            .equality,        .none,      2,    .bool,          .value(.bool),  true)
+        case .compareIntImmediate:    .init("CMP_INT_K",           .comparison,      .int,       1,    .number,        .value(.bool),  true)
+        case .compareDoubleImmediate: .init("CMP_DOUBLE_K",        .comparison,      .double,    1,    .double,        .value(.bool),  false)
+        case .compareStringImmediate: .init("CMP_STRING_K",        .comparison,      .string,    1,    .string,        .value(.bool),  false)
+        case .inInts:                 .init("IN_INTS",             .listLength,      .ints,      1,    .number,        .value(.bool),  false)
+        case .inDoubles:              .init("IN_DOUBLES",          .listLength,      .doubles,   1,    .double,        .value(.bool),  false)
+        case .inStrings:              .init("IN_STRINGS",          .listLength,      .strings,   1,    .string,        .value(.bool),  false)
+        case .inBools:                .init("IN_BOOLS",            .boolMask,        .none,      1,    .bool,          .value(.bool),  false)
+        case .add:                    .init("ADD",                 .none,            .none,      2,    .anyValue,      .own,           false)
+        case .subtract:               .init("SUB",                 .none,            .none,      2,    .anyValue,      .own,           false)
+        case .multiply:               .init("MUL",                 .none,            .none,      2,    .int,           .value(.int),   false)
+        case .divide:                 .init("DIV",                 .none,            .none,      2,    .int,           .value(.int),   false)
+        case .remainder:              .init("REM",                 .none,            .none,      2,    .int,           .value(.int),   false)
+        case .negate:                 .init("NEG",                 .none,            .none,      1,    .intOrDuration, .operandType,   false)
+        case .addDouble:              .init("ADD_D",               .none,            .none,      2,    .double,        .value(.double), false)
+        case .subtractDouble:         .init("SUB_D",               .none,            .none,      2,    .double,        .value(.double), false)
+        case .multiplyDouble:         .init("MUL_D",               .none,            .none,      2,    .double,        .value(.double), false)
+        case .divideDouble:           .init("DIV_D",               .none,            .none,      2,    .double,        .value(.double), false)
+        case .remainderDouble:        .init("REM_D",               .none,            .none,      2,    .double,        .value(.double), false)
+        case .negateDouble:           .init("NEG_D",               .none,            .none,      1,    .double,        .value(.double), false)
+        case .intToDouble:            .init("I2D",                 .none,            .none,      1,    .int,           .value(.double), false)
+        case .event:                  .init("EVENT",               .event,           .none,      0,    nil,            .eventCollection, false)
+        case .within:                 .init("WITHIN",              .none,            .window,    1,    .collection,    .operandType,   false)
+        case .filter:                 .init("WHERE",               .blockLength,     .none,      1,    .collection,    .operandType,   false)
+        case .largestSubset:          .init("LARGEST_SUBSET",      .collectionField, .none,      1,    .collection,    .operandType,   false)
+        case .smallestSubset:         .init("SMALLEST_SUBSET",     .collectionField, .none,      1,    .collection,    .operandType,   false)
+        case .count:                  .init("COUNT",               .none,            .none,      1,    .collection,    .value(.int),   false)
+        case .distinct:               .init("DISTINCT",            .collectionField, .none,      1,    .collection,    .value(.int),   false)
+        case .countEvent:             .init("COUNT_EVENT",         .event,           .none,      0,    nil,            .value(.int),   true)
+        case .countEventWithin:       .init("COUNT_EVENT_WITHIN",  .event,           .window,    0,    nil,            .value(.int),   true)
         }
     }
 
+    /// The assembler name shown by the disassembler.
+    public var mnemonic: String { info.mnemonic }
+
     /// How many words follow the instruction word, given its operand `A`.
-    public func extraWords(operand a: UInt32) -> Int {
+    @inline(__always)
+    public func extraWords(operand a: UInt32) -> Int { info.extra.count(operand: a) }
+}
+
+/// One row of the opcode table (`Opcode.info`).
+public struct OpcodeInfo: Sendable, Hashable {
+    /// The assembler name shown by the disassembler.
+    public let mnemonic: String
+    /// What operand `A` means.
+    public let operand: OperandMeaning
+    /// What follows the instruction word.
+    public let extra: ExtraWords
+    /// How many slots the instruction pops (values, or one collection), each `popped`.
+    public let pops: Int
+    public let popped: StackOperand?
+    /// What it pushes.
+    public let result: StackResult
+    /// Whether a rule made only of such instructions may take the evaluator's fast path
+    /// (`StraightLineRules`): nothing in it can fail, and it touches no collection, string or
+    /// payload. (`LOAD_PARAM` of a String parameter too: its slot is a reference only the full
+    /// machine resolves, but verified code only compares it with `CMP_STRING*`, which is not.)
+    public let isStraightLine: Bool
+
+    init(_ mnemonic: String, _ operand: OperandMeaning, _ extra: ExtraWords, _ pops: Int, _ popped: StackOperand?,
+         _ result: StackResult, _ isStraightLine: Bool) {
+        self.mnemonic = mnemonic
+        self.operand = operand
+        self.extra = extra
+        self.pops = pops
+        self.popped = popped
+        self.result = result
+        self.isStraightLine = isStraightLine
+    }
+
+    /// Whether the instruction pushes a new collection (of event `A`).
+    public var opensCollection: Bool { result == .eventCollection }
+    /// Whether it pops a collection and leaves a value in its place.
+    public var closesCollection: Bool { popped == .collection && result != .operandType }
+}
+
+/// What operand `A` of an instruction means.
+public enum OperandMeaning: Sendable, Hashable {
+    /// Nothing: it must be 0.
+    case none
+    /// A Bool, 0 or 1 (`PUSH_BOOL`).
+    case flag
+    /// Which Bools a list holds: bit 0 `false`, bit 1 `true` (`IN_BOOLS`).
+    case boolMask
+    /// A `ComparisonCode`.
+    case comparison
+    /// `==` or `!=` only.
+    case equality
+    /// An index into the pack's strings.
+    case string
+    /// An index into the pack's parameters.
+    case parameter
+    /// An index into the pack's events.
+    case event
+    /// A payload field of the donation a `WHERE` predicate is testing.
+    case field
+    /// A payload field of the event of the collection the instruction pops.
+    case collectionField
+    /// How many words to jump forward, counted from the next instruction (more than 0).
+    case jump
+    /// The length in words of the `WHERE` predicate block that follows (more than 0).
+    case blockLength
+    /// How many constants follow (`IN_*`).
+    case listLength
+}
+
+/// What follows an instruction word: 64-bit immediates `K` take two words, low half first.
+public enum ExtraWords: Sendable, Hashable {
+    case none
+    /// One immediate: an Int, a Double's bits, a Date or a Duration in milliseconds.
+    case int, double, date, duration
+    /// One immediate: a window in milliseconds over the instruction's event or collection.
+    case window
+    /// One word: an index into the pack's strings.
+    case string
+    /// `A` immediates (Ints or Doubles' bits).
+    case ints, doubles
+    /// `A` words, each an index into the pack's strings.
+    case strings
+
+    /// How many words these are, given operand `A`.
+    @inline(__always)
+    public func count(operand a: UInt32) -> Int {
         switch self {
-        case .pushInt, .pushDouble, .pushDate, .pushDuration, .compareIntImmediate, .compareDoubleImmediate,
-             .within, .countEventWithin:
-            return 2
-        case .compareStringImmediate:
-            return 1
-        case .inInts, .inDoubles:
-            return 2 * Int(a)
-        case .inStrings:
-            return Int(a)
-        default:
-            return 0
+        case .none: return 0
+        case .int, .double, .date, .duration, .window: return 2
+        case .string: return 1
+        case .ints, .doubles: return 2 * Int(a)
+        case .strings: return Int(a)
         }
     }
+}
+
+/// What an instruction requires of each slot it pops.
+public enum StackOperand: Sendable, Hashable {
+    case bool, int, double, string
+    /// An Int, Date or Duration; when an instruction pops two, they must be alike.
+    case number
+    /// An Int or a Duration.
+    case intOrDuration
+    /// Any value (the verifier's own case then decides).
+    case anyValue
+    /// An event collection.
+    case collection
+
+    /// Whether a value of `type` is allowed (never, for a collection).
+    public func allows(_ type: ValueType) -> Bool {
+        switch self {
+        case .bool: return type == .bool
+        case .int: return type == .int
+        case .double: return type == .double
+        case .string: return type == .string
+        case .number: return type == .int || type == .date || type == .duration
+        case .intOrDuration: return type == .int || type == .duration
+        case .anyValue: return true
+        case .collection: return false
+        }
+    }
+}
+
+/// What an instruction pushes.
+public enum StackResult: Sendable, Hashable {
+    /// A value of this type.
+    case value(ValueType)
+    /// A value of parameter `A`'s type.
+    case parameterType
+    /// A value of payload field `A`'s type.
+    case fieldType
+    /// What it popped, of the same type (or the same event's collection).
+    case operandType
+    /// The collection of all donations of event `A`.
+    case eventCollection
+    /// The verifier's own case decides (`RETURN`, the jumps, `ADD` and `SUB`).
+    case own
 }
 
 /// The comparison selected by operand `A` of the `CMP_*` instructions.
@@ -144,7 +274,7 @@ public enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
     }
 
     /// The comparison with its operands swapped (`3 < x` is `x > 3`).
-    public var swapped: ComparisonCode {
+    public var mirrored: ComparisonCode {
         switch self {
         case .equal, .notEqual: return self
         case .less: return .greater
@@ -154,7 +284,15 @@ public enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Whether `a` compared with `b` this way holds.
+    /// The comparison of operand `A` of a verified `CMP_*` instruction (the verifier proved it
+    /// one of the six; anything else reads as `>=`, so the interpreter's switch has no trap).
+    @inline(__always)
+    init(verified operand: Int) {
+        self = ComparisonCode(rawValue: UInt32(truncatingIfNeeded: operand)) ?? .greaterOrEqual
+    }
+
+    /// Whether `a` compared with `b` this way holds: the one comparison of the VM, the constant
+    /// folder, the checker and the linter.
     @inlinable @inline(__always)
     public func holds<T: Comparable>(_ a: T, _ b: T) -> Bool {
         switch self {

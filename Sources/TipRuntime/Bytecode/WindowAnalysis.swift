@@ -15,24 +15,16 @@ public enum WindowAnalysis {
         while pc < code.count {
             let word = code[pc]
             guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else { break }
-            let a = word >> 8
-            switch opcode {
-            case .event:
-                collections.append(Int(a))
-            case .within:
-                if let event = collections.last, pc + 2 < code.count {
+            let a = word >> 8, info = opcode.info
+            if info.opensCollection { collections.append(Int(a)) }
+            if info.extra == .window, pc + 2 < code.count {
+                // The window of event A (`COUNT_EVENT_WITHIN`) or of the top collection (`WITHIN`).
+                if let event = info.operand == .event ? Int(a) : collections.last {
                     append(EventWindow(event: event, milliseconds: Instruction.immediate(code[pc + 1], code[pc + 2])), to: &result)
                 }
-            case .countEventWithin:
-                if pc + 2 < code.count {
-                    append(EventWindow(event: Int(a), milliseconds: Instruction.immediate(code[pc + 1], code[pc + 2])), to: &result)
-                }
-            case .count, .distinct:
-                if !collections.isEmpty { collections.removeLast() }
-            default:
-                break
             }
-            pc += 1 + opcode.extraWords(operand: a)
+            if info.closesCollection, !collections.isEmpty { collections.removeLast() }
+            pc += 1 + info.extra.count(operand: a)
         }
         return result
     }

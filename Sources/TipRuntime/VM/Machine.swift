@@ -96,19 +96,6 @@ struct Machine<Store: DonationStore> {
         return slot
     }
 
-    /// Whether comparison `code` (a verified `ComparisonCode` raw value) holds.
-    @inline(__always)
-    static func compare<T: Comparable>(_ code: Int, _ a: T, _ b: T) -> Bool {
-        switch code {
-        case 0: return a == b
-        case 1: return a != b
-        case 2: return a < b
-        case 3: return a <= b
-        case 4: return a > b
-        default: return a >= b
-        }
-    }
-
     private mutating func fail(_ reason: EvaluationFailure, _ pc: Int) -> Bool? {
         failure = (reason, pc - ruleStart)
         return nil
@@ -187,20 +174,20 @@ struct Machine<Store: DonationStore> {
             case Opcode.jumpIfTrue.rawValue:
                 if stack[sp &- 1] != 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
             case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
-                let holds = Self.compare(a, stack[sp &- 2], stack[sp &- 1])
+                let holds = ComparisonCode(verified: a).holds(stack[sp &- 2], stack[sp &- 1])
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareDouble.rawValue:
-                let holds = Self.compare(a, Self.double(stack[sp &- 2]), Self.double(stack[sp &- 1]))
+                let holds = ComparisonCode(verified: a).holds(Self.double(stack[sp &- 2]), Self.double(stack[sp &- 1]))
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareString.rawValue:
                 let holds = compareStrings(a, stack[sp &- 2], stack[sp &- 1])
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareIntImmediate.rawValue:
-                let holds = Self.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                let holds = ComparisonCode(verified: a).holds(stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
                 stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
             case Opcode.compareDoubleImmediate.rawValue:
                 let constant = Self.double(Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
-                let holds = Self.compare(a, Self.double(stack[sp &- 1]), constant)
+                let holds = ComparisonCode(verified: a).holds(Self.double(stack[sp &- 1]), constant)
                 stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
             case Opcode.compareStringImmediate.rawValue:
                 let holds = compareString(a, stack[sp &- 1], toConstant: Int(code[pc &+ 1]))
@@ -274,7 +261,7 @@ struct Machine<Store: DonationStore> {
                 if tracing {
                     stack[sp] = Int64(range.count); sp &+= 1; pc &+= 3
                 } else {
-                    let holds = Self.compare(Int(code[pc &+ 3] >> 8), Int64(range.count), Instruction.immediate(code[pc &+ 4], code[pc &+ 5]))
+                    let holds = ComparisonCode(verified: Int(code[pc &+ 3] >> 8)).holds(Int64(range.count), Instruction.immediate(code[pc &+ 4], code[pc &+ 5]))
                     stack[sp] = holds ? 1 : 0; sp &+= 1; pc &+= 6
                 }
             case Opcode.event.rawValue:
@@ -306,12 +293,12 @@ struct Machine<Store: DonationStore> {
 
     @inline(never)
     private func compareStrings(_ comparison: Int, _ left: Int64, _ right: Int64) -> Bool {
-        Self.compare(comparison, resolve(left), resolve(right))
+        ComparisonCode(verified: comparison).holds(resolve(left), resolve(right))
     }
 
     @inline(never)
     private func compareString(_ comparison: Int, _ left: Int64, toConstant constant: Int) -> Bool {
-        Self.compare(comparison, resolve(left), strings[constant])
+        ComparisonCode(verified: comparison).holds(resolve(left), strings[constant])
     }
 
     /// Whether the string `reference` is one of the `count` string-table entries listed at `start`.

@@ -3,6 +3,10 @@
 /// collection, string or payload, so they run in a small loop over registers and a value
 /// stack on the call stack, without setting up a `Machine`. Taken only over the runtime's own
 /// in-memory store, read in place (any other store is read, and checked, by the machine).
+/// Which opcodes it takes is the opcode table's `isStraightLine`; its `run` repeats the
+/// machine's cases for them, because running these rules on the machine instead made the first
+/// benchmark rule 3× slower (docs/decisions.md, "One opcode table"). `StraightLineRuleTests`
+/// holds the two to the same answers.
 ///
 /// Also the evaluator's one rewrite of verified code: `COUNT_EVENT_WITHIN` directly followed by
 /// `CMP_INT_K` becomes an internal superinstruction that does both. Only the first word's opcode
@@ -42,18 +46,7 @@ enum StraightLineRules {
         guard valueDepth <= maximumValueDepth else { return false }
         var pc = 0
         while pc < code.count {
-            guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: code[pc])) else { return false }
-            switch opcode {
-            case .ret, .pushBool, .pushInt, .pushDate, .pushDuration, .loadNow, .not, .jumpIfFalse, .jumpIfTrue,
-                 .compareInt, .compareBool, .compareIntImmediate, .countEvent, .countEventWithin:
-                break
-            case .loadParameter:
-                // A String parameter's slot is a reference only the full machine resolves;
-                // verified code only compares it with CMP_STRING*, which this path lacks anyway.
-                break
-            default:
-                return false
-            }
+            guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: code[pc])), opcode.info.isStraightLine else { return false }
             pc += 1 + opcode.extraWords(operand: code[pc] >> 8)
         }
         return true
@@ -76,7 +69,7 @@ enum StraightLineRules {
                 let window = Instruction.immediate(code[pc &+ 1], code[pc &+ 2])
                 let count = Int64(store.pointee.withTimestamps(ofEvent: a) { Window.bounds($0, now: now, window: window) }.count)
                 let comparison = Int(code[pc &+ 3] >> 8)
-                stack[sp] = Machine<InMemoryDonationStore>.compare(comparison, count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
+                stack[sp] = ComparisonCode(verified: comparison).holds(count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
                 sp &+= 1; pc &+= 6
             case jumpIfParameterFalse:
                 if parameterSlots[a] == 0 {
@@ -99,10 +92,10 @@ enum StraightLineRules {
             case Opcode.not.rawValue:
                 stack[sp &- 1] ^= 1; pc &+= 1
             case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
-                let holds = Machine<InMemoryDonationStore>.compare(a, stack[sp &- 2], stack[sp &- 1])
+                let holds = ComparisonCode(verified: a).holds(stack[sp &- 2], stack[sp &- 1])
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareIntImmediate.rawValue:
-                let holds = Machine<InMemoryDonationStore>.compare(a, stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+                let holds = ComparisonCode(verified: a).holds(stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
                 stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
             case Opcode.countEvent.rawValue:
                 stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { $0.count }); sp &+= 1; pc &+= 1

@@ -144,14 +144,10 @@ extension Lints.ConstraintExtraction {
 }
 
 private extension ComparisonOperator {
-    /// The operator with its operands swapped: `3 < x` is `x > 3`.
+    /// The operator with its operands swapped: `3 < x` is `x > 3` (the bytecode's
+    /// `ComparisonCode.mirrored`, whose symbols are these operators' raw values).
     var mirrored: ComparisonOperator {
-        switch self {
-        case .equal, .notEqual: return self
-        case .less: return .greater
-        case .lessOrEqual: return .greaterOrEqual
-        case .greater: return .less
-        case .greaterOrEqual: return .lessOrEqual
-        }
+        guard let mirrored = ComparisonOperator(rawValue: code.mirrored.symbol) else { preconditionFailure("no operator \(code.mirrored.symbol)") }
+        return mirrored
     }
 }

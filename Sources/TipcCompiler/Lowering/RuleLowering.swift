@@ -16,6 +16,8 @@ struct RuleLowering {
             diagnostics.append(Diagnostic(.limit, "this expression exceeds a limit of the rule pack format (operand \(a))", at: range))
             return
         }
+        assert(2 * immediates.count + words.count == opcode.extraWords(operand: UInt32(a)),
+               "\(opcode.mnemonic) takes \(opcode.extraWords(operand: UInt32(a))) extra words (Opcode.info)")
         sourceMap.append(SourceMapEntry(pc: UInt32(code.count), range: RulePackCompiler.packRange(range)))
         code.append(Instruction.word(opcode, UInt32(a)))
         for value in immediates { code.append(contentsOf: Instruction.immediate(value)) }
@@ -150,7 +152,7 @@ struct RuleLowering {
         } else if case .constant(let value) = left.kind {
             subject = right
             constant = value
-            code = op.swapped
+            code = op.mirrored
         }
         guard let constant else {
             lower(left)
