@@ -15,14 +15,6 @@ public enum RulePackLoader {
     }
 }
 
-/// Verifies a pack built in memory (by the compiler, or a test) the same way the loader does.
-public enum RulePackVerifier {
-    public static func verify(_ pack: RulePack) throws(RulePackError) -> VerifiedRulePack {
-        // The encoded form is the single source of truth for what a valid pack is.
-        try RulePackLoader.load(RulePackWriter.encode(pack))
-    }
-}
-
 private struct PackDecoder {
     let bytes: [UInt8]
     var strings: [String] = []
