@@ -3,9 +3,9 @@ import TipcCompiler
 /// `tipc check PATHS…`: parse, check and lint manifests and rule files, and report every
 /// problem in the chosen format.
 ///
-/// When an input cannot be read, nothing is checked (the program would be incomplete and the
-/// checker would report names the missing file declares): the I/O problems are reported in
-/// the chosen format, and on stderr as text when that format goes to stdout; exit code 2.
+/// When an input cannot be read, the other programs are still checked and reported; the I/O
+/// problems are reported in the chosen format, and also on stderr as text when that format
+/// is not text; exit code 2.
 public enum CheckCommand: TipcCommand {
     static let format = OptionDefinition.choice(
         "format", of: ReportFormat.self,
@@ -23,7 +23,7 @@ public enum CheckCommand: TipcCommand {
         CommandSignature(
             name: "check",
             abstract: "Parse, check and lint manifests and rule files.",
-            discussion: "Files given together form one program; in a folder, the files of each directory form one program. Exit status: 0 no problems, 1 errors (or warnings with --strict), 2 usage or I/O error, 3 internal error.",
+            discussion: "The files of one folder form one program, whether the folder is given or its files one by one; timelines (*.timeline.yaml) are skipped, and so are YAML files without a top-level tipkit key met in a folder. Exit status: 0 no problems, 1 errors (or warnings with --strict), 2 usage or I/O error, 3 internal error.",
             positionals: [paths],
             options: [format, strict, color])
     }
@@ -41,8 +41,8 @@ public enum CheckCommand: TipcCommand {
         }
         let sources = loaded.programs.reduce(into: [String: SourceFile]()) { $0.merge($1.sources) { first, _ in first } }
         let fileCount = loaded.programs.reduce(0) { $0 + $1.fileCount }
-        // With an input missing, a program would be incomplete: report only the I/O problems.
-        let diagnostics = failures.isEmpty ? loaded.programs.flatMap(\.diagnostics).sortedForDisplay() : failures
+        // A path that cannot be read does not hide the other programs' findings (exit 2 still).
+        let diagnostics = (failures + loaded.programs.flatMap(\.diagnostics)).sortedForDisplay()
         let report = DiagnosticReport(diagnostics: diagnostics, sources: sources, fileCount: fileCount)
 
         let textReporter = TextReporter(colored: colored)

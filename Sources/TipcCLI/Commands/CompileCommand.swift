@@ -10,7 +10,7 @@ import TipRuntime
 /// the same bytes.
 public enum CompileCommand: TipcCommand {
     static let output = OptionDefinition.value("output", short: "o", valueName: "file", help: "Where to write the rule pack (.tippack).")
-    static let paths = PositionalDefinition("paths", repeated: true, help: "Manifest and rule files, or folders, forming one program.")
+    static let paths = PositionalDefinition("paths", repeated: true, help: "Manifest and rule files of one folder, or that folder: one program.")
 
     public static var signature: CommandSignature {
         CommandSignature(
@@ -23,18 +23,9 @@ public enum CompileCommand: TipcCommand {
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard let destination = arguments.value(output) else { throw UsageError("missing '--output <file>'", help: "write the pack with -o app.tippack") }
-        let discovered = SourceDiscovery.programs(for: arguments.values(of: paths))
-        if let failure = discovered.failures.first { throw CommandFailure.io("cannot read '\(failure.path)': \(failure.message)") }
-        var sources: [SourceFile] = []
-        for path in discovered.programs.flatMap({ $0 }) {
-            switch Frontend.read(path: path) {
-            case .success(let source): sources.append(source)
-            case .failure(let diagnostic): throw CommandFailure.io(diagnostic.message)
-            }
-        }
-        guard !sources.isEmpty else { throw CommandFailure.io("no source files (*.yaml, *.yml, *.tips) given") }
-        let (result, pack) = Frontend.compile(sources: sources)
-        let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: sources.count)
+        let checked = try SingleProgram.load(arguments.values(of: paths), context: context)
+        let (result, pack) = Frontend.compile(checked)
+        let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: result.fileCount)
         context.standardError.write(TextReporter(colored: false).render(report))
         guard let pack else { return .inputHasErrors }
         let bytes = RulePackWriter.encode(pack)

@@ -80,18 +80,21 @@ public enum Frontend {
         }
     }
 
-    /// What `load(paths:)` found: one result per program, and the paths that could not be read
-    /// (usage or I/O problems, as `io`/`limit` diagnostics).
+    /// What `load(paths:)` found: one result per program, the paths that could not be read
+    /// (usage or I/O problems, as `io`/`limit` diagnostics), and the YAML files skipped while
+    /// walking folders because they are not manifests.
     public struct Loaded: Sendable {
         public var programs: [Result]
         public var unreadable: [Diagnostic]
+        public var skipped: [String] = []
     }
 
-    /// Discovers the programs `paths` name (see `SourceDiscovery`), reads and checks each
-    /// (keeping the parsed files when `keepingParsedFiles` and the checked programs when
-    /// `keepingPrograms`, see `check`).
+    /// Discovers the programs `paths` name (see `SourceDiscovery`: every command groups files
+    /// this one way), reads and checks each (keeping the parsed files when `keepingParsedFiles`
+    /// and the checked programs when `keepingPrograms`, see `check`). A path that cannot be
+    /// read is reported in `unreadable` and the other programs are still checked.
     public static func load(paths: [String], keepingParsedFiles: Bool = false, keepingPrograms: Bool = true) -> Loaded {
-        let discovered = SourceDiscovery.programs(for: paths)
+        let discovered = SourceDiscovery.discover(paths)
         var unreadable = discovered.failures.map {
             Diagnostic(.io, "cannot read '\($0.path)': \($0.message)", at: SourceRange(file: $0.path, at: SourceLocation(line: 1, column: 1)))
         }
@@ -108,7 +111,7 @@ public enum Frontend {
                 programs.append(check(sources: sources, keepingParsedFiles: keepingParsedFiles, keepingProgram: keepingPrograms))
             }
         }
-        return Loaded(programs: programs, unreadable: unreadable)
+        return Loaded(programs: programs, unreadable: unreadable, skipped: discovered.skipped)
     }
 
     /// Reads a file from disk; a failure is an `io` (or `limit`) diagnostic.
@@ -122,8 +125,18 @@ public enum Frontend {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             return .success(SourceFile(path: path, bytes: [UInt8](data)))
         } catch {
-            return .failure(Diagnostic(.io, "cannot read '\(path)'", at: at))
+            return .failure(Diagnostic(.io, "cannot read '\(path)': \(ioReason(path: path))", at: at))
         }
+    }
+
+    /// Why `path` cannot be read, in the words `ls` or `cat` would use.
+    public static func ioReason(path: String) -> String {
+        let manager = FileManager.default
+        var isDirectory = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file or directory" }
+        if isDirectory { return "is a directory" }
+        if !manager.isReadableFile(atPath: path) { return "permission denied" }
+        return "the file could not be read"
     }
 
     /// The size of a file, whichever integer type the attribute dictionary holds it as.
@@ -140,7 +153,13 @@ extension Frontend {
     /// Parses, checks and compiles sources already in memory into a rule pack; nil (with the
     /// diagnostics saying why) when there are errors.
     public static func compile(sources: [SourceFile]) -> (result: Result, pack: RulePack?) {
-        var result = check(sources: sources)
+        compile(check(sources: sources))
+    }
+
+    /// Compiles a program already checked (with its program kept) into a rule pack; nil (with
+    /// the diagnostics saying why) when there are errors.
+    public static func compile(_ checked: Result) -> (result: Result, pack: RulePack?) {
+        var result = checked
         guard let program = result.program else { return (result, nil) }
         var diagnostics: [Diagnostic] = []
         let pack = RulePackCompiler.compile(program, diagnostics: &diagnostics)
