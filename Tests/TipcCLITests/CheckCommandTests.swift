@@ -10,7 +10,7 @@ import TipcCompiler
         #expect(unknown.stderr == """
             Error: Unknown option '--fromat'
             Help: did you mean '--format'?
-            Usage: tipc check [--format <format>] [--strict] [--color <color>] <paths> ...
+            Usage: tipc check [--format <format>] [--strict] [--color <color>] [--config <file>] <paths> ...
               See 'tipc check --help' for more information.
 
             """)

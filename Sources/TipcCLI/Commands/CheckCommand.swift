@@ -11,7 +11,7 @@ public enum CheckCommand: TipcCommand {
         "format", of: ReportFormat.self,
         help: "The output format: text goes to stderr, the others to stdout. Without --format: github under GitHub Actions (GITHUB_ACTIONS=true), else text.")
     static let strict = OptionDefinition.flag(
-        "strict", help: "Count warnings as failures (exit code 1).")
+        "strict", help: "Count warnings as failures (exit code 1); overrides 'strict: false' of .tipc.yml.")
     static let color = OptionDefinition.choice(
         "color", of: ColorChoice.self, default: .auto,
         help: "Colour the text output: auto colours a terminal unless NO_COLOR is set or TERM=dumb.")
@@ -25,7 +25,7 @@ public enum CheckCommand: TipcCommand {
             abstract: "Parse, check and lint manifests and rule files.",
             discussion: "The files of one folder form one program, whether the folder is given or its files one by one; timelines (*.timeline.yaml) are skipped, and so are YAML files without a top-level tipkit key met in a folder. Exit status: 0 no problems, 1 errors (or warnings with --strict), 2 usage or I/O error, 3 internal error.",
             positionals: [paths],
-            options: [format, strict, color])
+            options: [format, strict, color, RepositoryConfiguration.option])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -33,7 +33,8 @@ public enum CheckCommand: TipcCommand {
         let colorChoice = arguments.choice(color, as: ColorChoice.self) ?? .auto
         let colored = colorChoice.isEnabled(environment: context.environment, isTerminal: context.standardError.isTerminal)
 
-        let loaded = Frontend.load(paths: arguments.values(of: paths), keepingPrograms: false)
+        let configuration = try RepositoryConfiguration.resolve(arguments, context: context)
+        let loaded = Frontend.load(paths: arguments.values(of: paths), keepingPrograms: false, configuration: configuration)
         var failures = loaded.unreadable
         if loaded.programs.isEmpty, failures.isEmpty, let first = arguments.values(of: paths).first {
             let list = arguments.values(of: paths).map { "'\($0)'" }.joined(separator: ", ")
@@ -55,7 +56,7 @@ public enum CheckCommand: TipcCommand {
             }
             context.standardOutput.write(render(report, as: format))
         }
-        return ExitCode.forCheck(report.diagnostics, strict: arguments.isSet(strict),
+        return ExitCode.forCheck(report.diagnostics, strict: arguments.isSet(strict) || configuration.strict == true,
                                  inputUnreadable: !failures.isEmpty)
     }
 

@@ -18,12 +18,13 @@ public enum CompileCommand: TipcCommand {
             abstract: "Check manifests, then write them as one rule pack.",
             discussion: "The pack is written only when the program has no errors; diagnostics go to stderr. The output is byte-identical for the same input.",
             positionals: [paths],
-            options: [output])
+            options: [output, RepositoryConfiguration.option])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard let destination = arguments.value(output) else { throw UsageError("missing '--output <file>'", help: "write the pack with -o app.tippack") }
-        let checked = try SingleProgram.load(arguments.values(of: paths), context: context)
+        let configuration = try RepositoryConfiguration.resolve(arguments, context: context)
+        let checked = try SingleProgram.load(arguments.values(of: paths), configuration: configuration, context: context)
         let (result, pack) = Frontend.compile(checked)
         let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: result.fileCount)
         context.standardError.write(TextReporter(colored: false).render(report))

@@ -23,7 +23,7 @@ public enum FmtCommand: TipcCommand {
             abstract: "Format .tips files and the rules inside YAML manifests.",
             discussion: "Files are checked first (files given together form one program, as with 'tipc check'); a file with errors is left as it is. Exit status: 0 formatted (or, with --check, already formatted), 1 errors or, with --check, files to format, 2 usage or I/O error, 3 internal error.",
             positionals: [paths],
-            options: [check, color])
+            options: [check, color, RepositoryConfiguration.option])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -31,7 +31,8 @@ public enum FmtCommand: TipcCommand {
         let reporter = TextReporter(colored: colorChoice.isEnabled(environment: context.environment,
                                                                    isTerminal: context.standardError.isTerminal))
         let checkOnly = arguments.isSet(check)
-        let loaded = Frontend.load(paths: arguments.values(of: paths), keepingParsedFiles: true)
+        let configuration = try RepositoryConfiguration.resolve(arguments, context: context)
+        let loaded = Frontend.load(paths: arguments.values(of: paths), keepingParsedFiles: true, configuration: configuration)
         var ioFailures = loaded.unreadable
         if loaded.programs.isEmpty, ioFailures.isEmpty, let first = arguments.values(of: paths).first {
             let list = arguments.values(of: paths).map { "'\($0)'" }.joined(separator: ", ")

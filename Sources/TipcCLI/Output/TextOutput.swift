@@ -28,6 +28,22 @@ public final class FileDescriptorOutput: TextOutput, Sendable {
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
+    /// Reads `descriptor` to its end (standard input, for `-` as a path).
+    public static func readAll(descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return bytes
+            }
+        }
+    }
+
     public func write(_ text: String) {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { buffer in

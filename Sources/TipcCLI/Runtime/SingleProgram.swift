@@ -5,8 +5,8 @@ import TipcCompiler
 /// hold several programs (several folders) are refused rather than merged, since names are
 /// global to a program and two apps' manifests are not one app.
 enum SingleProgram {
-    static func load(_ paths: [String], context: CommandContext) throws -> Frontend.Result {
-        let loaded = Frontend.load(paths: paths)
+    static func load(_ paths: [String], configuration: LintConfiguration = .none, context: CommandContext) throws -> Frontend.Result {
+        let loaded = Frontend.load(paths: paths, configuration: configuration)
         if let failure = loaded.unreadable.first { throw CommandFailure.io(failure.message) }
         guard !loaded.programs.isEmpty else {
             throw CommandFailure.io("no source files (*.yaml, *.yml, *.tips) in \(paths.map { "'\($0)'" }.joined(separator: ", "))")

@@ -39,7 +39,9 @@ public enum Frontend {
     /// this one path. The parsed files are part of the result only when `keepingParsedFiles`
     /// (a formatter needs them, a check does not), and the checked program only when
     /// `keepingProgram` (a compiler needs it; `tipc check` does not).
-    public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false, keepingProgram: Bool = true) -> Result {
+    /// `configuration` sets codes' severities (a `.tipc.yml`).
+    public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false, keepingProgram: Bool = true,
+                             configuration: LintConfiguration = .none) -> Result {
         var diagnostics: [Diagnostic] = []
         var files: [ManifestFile] = []
         for source in sources {
@@ -59,6 +61,7 @@ public enum Frontend {
             diagnostics += constantErrors
             if !constantErrors.contains(where: { $0.severity == .error }) { diagnostics += Lints.run(program) }
         }
+        diagnostics = configuration.applySeverities(diagnostics)
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return Result(sources: sourceMap, files: kept, fileCount: sources.count, diagnostics: diagnostics.sortedForDisplay(),
@@ -93,8 +96,11 @@ public enum Frontend {
     /// this one way), reads and checks each (keeping the parsed files when `keepingParsedFiles`
     /// and the checked programs when `keepingPrograms`, see `check`). A path that cannot be
     /// read is reported in `unreadable` and the other programs are still checked.
-    public static func load(paths: [String], keepingParsedFiles: Bool = false, keepingPrograms: Bool = true) -> Loaded {
-        let discovered = SourceDiscovery.discover(paths)
+    /// `-` among the paths is `standardInput`, a program of its own. `configuration` decides
+    /// which files a folder walk takes and the codes' severities.
+    public static func load(paths: [String], keepingParsedFiles: Bool = false, keepingPrograms: Bool = true,
+                            standardInput: SourceFile? = nil, configuration: LintConfiguration = .none) -> Loaded {
+        let discovered = SourceDiscovery.discover(paths, includeFound: configuration.takes)
         var unreadable = discovered.failures.map {
             Diagnostic(.io, "cannot read '\($0.path)': \($0.message)", at: SourceRange(file: $0.path, at: SourceLocation(line: 1, column: 1)))
         }
@@ -108,8 +114,13 @@ public enum Frontend {
                 }
             }
             if !sources.isEmpty {
-                programs.append(check(sources: sources, keepingParsedFiles: keepingParsedFiles, keepingProgram: keepingPrograms))
+                programs.append(check(sources: sources, keepingParsedFiles: keepingParsedFiles, keepingProgram: keepingPrograms,
+                                      configuration: configuration))
             }
+        }
+        if discovered.readsStandardInput, let standardInput {
+            programs.append(check(sources: [standardInput], keepingParsedFiles: keepingParsedFiles, keepingProgram: keepingPrograms,
+                                  configuration: configuration))
         }
         return Loaded(programs: programs, unreadable: unreadable, skipped: discovered.skipped)
     }
