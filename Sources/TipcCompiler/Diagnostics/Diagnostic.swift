@@ -30,11 +30,15 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case limit
     /// The input could not be read at all (missing file, permissions).
     case io
+    /// A suppression comment that suppresses nothing.
+    case unusedSuppression = "unused-suppression"
+    /// A suppression comment that names an unknown code, or one that cannot be suppressed.
+    case invalidSuppression = "invalid-suppression"
 
     /// The severity a diagnostic of this code has.
     public var defaultSeverity: Severity {
         switch self {
-        case .unsatisfiable, .alwaysTrue, .unused: return .warning
+        case .unsatisfiable, .alwaysTrue, .unused, .unusedSuppression: return .warning
         default: return .error
         }
     }
@@ -61,6 +65,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .unknownFunction: return "A call of a function the rule language does not have."
         case .limit: return "An input exceeds a documented size limit."
         case .io: return "An input file could not be read."
+        case .unusedSuppression: return "A suppression comment that suppresses nothing."
+        case .invalidSuppression: return "A suppression comment that names no code, an unknown code, or one that cannot be suppressed."
         }
     }
 }

@@ -42,7 +42,11 @@ extension DiagnosticCode {
         case .limit:
             return "An input exceeds a documented size limit (file size, nesting depth, rule length; see docs/limits.md). Such input is refused early rather than read without bound."
         case .io:
-            return "An input could not be read: a missing path, a folder without manifests, permissions. Nothing is checked when an input is missing, so that the names it declares are not reported as unknown."
+            return "An input could not be read: a missing path, a folder without manifests, permissions. The other inputs are still checked and reported; the exit status is 2."
+        case .unusedSuppression:
+            return "A `tipc-disable-next-line`, `tipc-disable-line` or `tipc-disable-file` comment names a code that is not reported where it points (the problem was fixed, or the comment is on the wrong line). Remove the code from the comment, so that suppressions do not pile up and hide the next real finding."
+        case .invalidSuppression:
+            return "A suppression comment names no code, an unknown code (a typo: the help suggests the closest), or a code that cannot be suppressed (`syntax`, `yaml`, `limit`, `io`: the file must be readable). Write `# tipc-disable-next-line CODE` in YAML or `// tipc-disable-line CODE` in `.tips`; `tipc codes` lists the codes."
         }
     }
 
@@ -67,6 +71,8 @@ extension DiagnosticCode {
         case .alwaysTrue: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count >= 0\n}\n")
         case .unused: return ("app.tips", "tipkit 1\nevent opened\nparam beta: Bool = false\ntip t {\n  title \"T\"\n  rule opened.count > 0\n}\n")
         case .unknownFunction: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule count(opened) > 3\n}\n")
+        case .unusedSuppression: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count > 0 // tipc-disable-line always-true\n}\n")
+        case .invalidSuppression: return ("app.yaml", "tipkit: 1\nevents:\n  opened: {}  # tipc-disable-line unsued\n")
         case .limit, .io: return nil
         }
     }

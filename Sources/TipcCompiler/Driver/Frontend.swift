@@ -25,6 +25,9 @@ public enum Frontend {
         /// The checked program; nil when there are errors, or when it was not asked for
         /// (`keepingProgram`).
         public var program: CheckedProgram?
+        /// Errors that suppression comments hid from the report: the program still has them
+        /// (so `program` is nil), and compiling shows them.
+        public var suppressedErrors: [Diagnostic] = []
     }
 
     /// Parses one source file with the front end its extension names.
@@ -56,16 +59,22 @@ public enum Frontend {
         // only warn: the program is still returned. Both need a program without errors (a rule
         // that did not parse would look like one that can never hold), and lints' warnings are
         // dropped when there are constant errors.
+        var lintsRan = false
         if let program, !diagnostics.contains(where: { $0.severity == .error }) {
             let constantErrors = RulePackCompiler.constantErrors(program)
             diagnostics += constantErrors
-            if !constantErrors.contains(where: { $0.severity == .error }) { diagnostics += Lints.run(program) }
+            if !constantErrors.contains(where: { $0.severity == .error }) {
+                diagnostics += Lints.run(program)
+                lintsRan = true
+            }
         }
-        diagnostics = configuration.applySeverities(diagnostics)
+        // Suppression comments, then the configuration's severities.
+        let suppression = Suppressions.apply(diagnostics, sources: sources, lintsRan: lintsRan)
+        diagnostics = configuration.applySeverities(suppression.diagnostics)
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        let hasErrors = diagnostics.contains { $0.severity == .error }
+        let hasErrors = diagnostics.contains { $0.severity == .error } || !suppression.suppressedErrors.isEmpty
         return Result(sources: sourceMap, files: kept, fileCount: sources.count, diagnostics: diagnostics.sortedForDisplay(),
-                      program: hasErrors || !keepingProgram ? nil : program)
+                      program: hasErrors || !keepingProgram ? nil : program, suppressedErrors: suppression.suppressedErrors)
     }
 
     /// Drops the checker's diagnostics that only repeat what a front-end error already said:
@@ -171,7 +180,17 @@ extension Frontend {
     /// the diagnostics saying why) when there are errors.
     public static func compile(_ checked: Result) -> (result: Result, pack: RulePack?) {
         var result = checked
-        guard let program = result.program else { return (result, nil) }
+        guard let program = result.program else {
+            if result.diagnostics.errorCount == 0 {
+                let note = DiagnosticNote("suppressed by a comment, but a rule pack cannot be compiled from a program with errors")
+                result.diagnostics = (result.diagnostics + result.suppressedErrors.map { error in
+                    var shown = error
+                    shown.notes.append(note)
+                    return shown
+                }).sortedForDisplay()
+            }
+            return (result, nil)
+        }
         var diagnostics: [Diagnostic] = []
         let pack = RulePackCompiler.compile(program, diagnostics: &diagnostics)
         if !diagnostics.isEmpty {
