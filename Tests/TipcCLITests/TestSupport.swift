@@ -10,8 +10,8 @@ struct Invocation {
     /// `workingDirectory` is where `.tipc.yml` is looked for (the process's own by default: it
     /// has none); `stdin` is what `-` reads.
     init(_ arguments: [String], environment: [String: String] = [:], stderrIsTerminal: Bool = false,
-         workingDirectory: String? = nil, stdin: String = "") {
-        let out = CapturedOutput()
+         stdoutIsTerminal: Bool = false, workingDirectory: String? = nil, stdin: String = "") {
+        let out = CapturedOutput(isTerminal: stdoutIsTerminal)
         let err = CapturedOutput(isTerminal: stderrIsTerminal)
         status = TipcCommandLine.run(arguments: arguments, environment: environment, stdout: out, stderr: err,
                                      workingDirectory: workingDirectory, standardInput: { Array(stdin.utf8) })

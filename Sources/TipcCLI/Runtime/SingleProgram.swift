@@ -6,6 +6,9 @@ import TipcCompiler
 /// global to a program and two apps' manifests are not one app.
 enum SingleProgram {
     static func load(_ paths: [String], configuration: LintConfiguration = .none, context: CommandContext) throws -> Frontend.Result {
+        if paths.contains(SourceDiscovery.standardInputPath) {
+            throw UsageError("'-' (standard input) is read by 'tipc check' and 'tipc fmt' only", help: "give the manifest's path")
+        }
         let loaded = Frontend.load(paths: paths, configuration: configuration)
         if let failure = loaded.unreadable.first { throw CommandFailure.io(failure.message) }
         guard !loaded.programs.isEmpty else {
