@@ -14,6 +14,6 @@ mkdir -p "$out"
 "$tipc" fmt --check Examples
 for app in news photo-privacy backyard-birds; do
   "$tipc" compile "Examples/$app" -o "$out/$app.tippack"
-  "$tipc" simulate "$out/$app.tippack" --timeline "Examples/$app/$app.timeline.yaml" --db "$out/$app.sqlite"
+  "$tipc" simulate "$out/$app.tippack" --timeline "Examples/$app/$app.timeline.yaml" --db "$out/$app.sqlite" --fresh
 done
 "$tipc" explain Examples/news --db "$out/news.sqlite" --tip personalize --at 2026-03-08T12:00:00Z

@@ -14,7 +14,7 @@ public enum CheckCommand: TipcCommand {
         "strict", help: "Count warnings as failures (exit code 1); overrides 'strict: false' of .tipc.yml.")
     static let color = OptionDefinition.choice(
         "color", of: ColorChoice.self, default: .auto,
-        help: "Colour the text output: auto colours a terminal unless NO_COLOR is set or TERM=dumb.")
+        help: "Colour the text output: auto colours a terminal unless NO_COLOR is non-empty or TERM=dumb; FORCE_COLOR colours anywhere.")
     static let paths = PositionalDefinition(
         "paths", repeated: true,
         help: "Manifest and rule files, or folders searched for *.yaml, *.yml and *.tips (timelines skipped); - reads standard input.")

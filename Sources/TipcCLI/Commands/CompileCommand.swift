@@ -9,7 +9,7 @@ import TipRuntime
 /// `tipc compile PATHS -o FILE`: check, then write a rule pack. The same input always gives
 /// the same bytes.
 public enum CompileCommand: TipcCommand {
-    static let output = OptionDefinition.value("output", short: "o", valueName: "file", help: "Where to write the rule pack (.tippack).")
+    static let output = OptionDefinition.value("output", short: "o", valueName: "file", help: "Where to write the rule pack (.tippack); - writes it to standard output.").required
     static let paths = PositionalDefinition("paths", repeated: true, help: "Manifest and rule files of one folder, or that folder: one program.")
 
     public static var signature: CommandSignature {
@@ -30,10 +30,14 @@ public enum CompileCommand: TipcCommand {
         context.standardError.write(TextReporter(colored: false).render(report))
         guard let pack else { return .inputHasErrors }
         let bytes = RulePackWriter.encode(pack)
+        if destination == "-" {
+            context.standardOutput.write(bytes: bytes)
+            return .success
+        }
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: destination), options: .atomic)
+            try AtomicFileWriter.write(bytes, to: destination)
         } catch {
-            throw CommandFailure.io("cannot write '\(destination)'")
+            throw CommandFailure.io(error.message)
         }
         context.standardError.write("wrote \(destination): \(bytes.count) bytes, \(pack.tips.count) tips\n")
         return .success

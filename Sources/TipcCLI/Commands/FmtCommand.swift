@@ -14,7 +14,7 @@ public enum FmtCommand: TipcCommand {
         "diff", help: "Write nothing; print a unified diff of the changes on stdout and exit with status 1 if there are any.")
     static let color = OptionDefinition.choice(
         "color", of: ColorChoice.self, default: .auto,
-        help: "Colour the diagnostics: auto colours a terminal unless NO_COLOR is set or TERM=dumb.")
+        help: "Colour the diagnostics: auto colours a terminal unless NO_COLOR is non-empty or TERM=dumb; FORCE_COLOR colours anywhere.")
     static let paths = PositionalDefinition(
         "paths", repeated: true,
         help: "Manifest and rule files, or folders searched for *.yaml, *.yml and *.tips (timelines skipped); - formats standard input to standard output.")

@@ -10,6 +10,8 @@ import Darwin
 public protocol TextOutput: AnyObject {
     /// Writes `text` as UTF-8, unchanged (callers add their own line breaks).
     func write(_ text: String)
+    /// Writes bytes unchanged (a rule pack on standard output).
+    func write(bytes: [UInt8])
     /// Whether the output is an interactive terminal (decides `--color auto`).
     var isTerminal: Bool { get }
 }
@@ -45,7 +47,10 @@ public final class FileDescriptorOutput: TextOutput, Sendable {
     }
 
     public func write(_ text: String) {
-        let bytes = Array(text.utf8)
+        write(bytes: Array(text.utf8))
+    }
+
+    public func write(bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -77,7 +82,14 @@ public final class CapturedOutput: TextOutput {
         self.isTerminal = isTerminal
     }
 
+    /// Everything written with `write(bytes:)`.
+    public private(set) var bytes: [UInt8] = []
+
     public func write(_ text: String) {
         self.text += text
+    }
+
+    public func write(bytes: [UInt8]) {
+        self.bytes += bytes
     }
 }

@@ -79,9 +79,13 @@ public enum Frontend {
 
     /// Drops the checker's diagnostics that only repeat what a front-end error already said:
     /// a key "missing" from a file whose YAML is broken (the part that held it could not be
-    /// read), and "unused" declarations when some rule did not parse.
+    /// read) or that is not a mapping, and "unused" declarations when some rule did not parse.
     private static func withoutFollowOns(_ checked: [Diagnostic], after frontEnd: [Diagnostic]) -> [Diagnostic] {
-        let brokenYAML = Set(frontEnd.filter { $0.code == .yaml }.map(\.range.file))
+        // A file that is not a mapping (an empty file) has no keys at all: saying one is missing
+        // repeats that.
+        let brokenYAML = Set(frontEnd.filter {
+            $0.code == .yaml || ($0.code == .invalidValue && $0.message.hasPrefix(ManifestDecoder.notAMappingMessage))
+        }.map(\.range.file))
         let unparsedRules = frontEnd.contains { $0.code == .syntax || $0.code == .limit || $0.code == .yaml }
         return checked.filter { diagnostic in
             switch diagnostic.code {
