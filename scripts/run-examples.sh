@@ -14,7 +14,7 @@ mkdir -p "$out"
 "$tipc" fmt --check Examples
 for app in news photo-privacy backyard-birds; do
   "$tipc" compile "Examples/$app" -o "$out/$app.tippack"
-  "$tipc" simulate "$out/$app.tippack" --timeline "Examples/$app/$app.timeline.yaml" --db "$out/$app.sqlite"
+  "$tipc" simulate "$out/$app.tippack" --timeline "Examples/$app/$app.timeline.yaml" --db "$out/$app.sqlite" --fresh
 done
 # The backyard-birds tips written as TipKit Swift: imported, checked as Swift, compiled, and the
 # YAML app's timeline replayed on the import (the import declares the same program).

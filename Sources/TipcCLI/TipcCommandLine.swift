@@ -13,8 +13,10 @@ public enum TipcCommandLine {
 
     /// Runs `tipc` with `arguments` (without the program name) and returns the exit status.
     public static func run(arguments: [String], environment: [String: String],
-                           stdout: any TextOutput, stderr: any TextOutput) -> Int32 {
-        let context = CommandContext(environment: environment, standardOutput: stdout, standardError: stderr)
+                           stdout: any TextOutput, stderr: any TextOutput,
+                           workingDirectory: String? = nil, standardInput: (() -> [UInt8])? = nil) -> Int32 {
+        let context = CommandContext(environment: environment, standardOutput: stdout, standardError: stderr,
+                                     workingDirectory: workingDirectory, readStandardInput: standardInput)
         return application.run(arguments, context: context).rawValue
     }
 }

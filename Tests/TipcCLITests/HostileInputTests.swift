@@ -183,12 +183,12 @@ enum Hostile {
             .write(to: URL(fileURLWithPath: tips))
         let yamlRun = Invocation(["check", yaml])
         #expect(yamlRun.status == 1)
-        #expect(yamlRun.stderr.contains("bom.yaml:6:9: error[unknown-parameter]: no parameter named 'nope'"), "\(yamlRun.stderr)")
-        #expect(!yamlRun.stderr.contains("error[syntax]"), "\(yamlRun.stderr)")
-        #expect(yamlRun.stderr.contains("bom.yaml:7:22: error[unknown-parameter]: no parameter named 'other'"), "\(yamlRun.stderr)")
+        #expect(yamlRun.stdout.contains("bom.yaml:6:9: error[unknown-parameter]: no parameter named 'nope'"), "\(yamlRun.stdout)")
+        #expect(!yamlRun.stdout.contains("error[syntax]"), "\(yamlRun.stdout)")
+        #expect(yamlRun.stdout.contains("bom.yaml:7:22: error[unknown-parameter]: no parameter named 'other'"), "\(yamlRun.stdout)")
         let tipsRun = Invocation(["check", tips])
         #expect(tipsRun.status == 1)
-        #expect(tipsRun.stderr.contains("bom.tips:4:8: error[unknown-parameter]: no parameter named 'nope'"), "\(tipsRun.stderr)")
+        #expect(tipsRun.stdout.contains("bom.tips:4:8: error[unknown-parameter]: no parameter named 'nope'"), "\(tipsRun.stdout)")
     }
 
     @Test func fileLargerThanTheLimitIsRefusedUnread() throws {

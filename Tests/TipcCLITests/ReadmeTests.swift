@@ -69,4 +69,28 @@ struct ReadmeTests {
         #expect(run.status == 1)
         #expect((run.stdout + run.stderr).replacingOccurrences(of: Self.root.path + "/", with: "") == block)
     }
+
+    /// "In a repository": the `.tipc.yml` reads cleanly, the suppression example leaves
+    /// nothing to report (and each comment is needed), and the pre-commit configuration names
+    /// a hook this repository defines.
+    @Test func theRepositoryExamplesHold() throws {
+        let blocks = try Self.blocks()
+        let configuration = try #require(blocks.first { $0.info == "yaml" && $0.text.hasPrefix("include:") }).text
+        var diagnostics: [Diagnostic] = []
+        let read = LintConfiguration.read(SourceFile(path: ".tipc.yml", text: configuration), diagnostics: &diagnostics)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(read.codes[.unused] == .off && read.strict == true)
+
+        let suppressed = try #require(blocks.first { $0.text.hasPrefix("# tipc-disable-file") }).text
+        #expect(Frontend.check(sources: [SourceFile(path: "app.yaml", text: suppressed)]).diagnostics.isEmpty)
+        for comment in ["# tipc-disable-file always-true -- the welcome rule is a placeholder\n", "  # tipc-disable-next-line unused\n"] {
+            #expect(!Frontend.check(sources: [SourceFile(path: "app.yaml", text: suppressed.replacingOccurrences(of: comment, with: "\n"))]).diagnostics.isEmpty)
+        }
+
+        let preCommit = try #require(blocks.first { $0.info == "yaml" && $0.text.hasPrefix("repos:") }).text
+        let hooks = try String(contentsOf: Self.root.appendingPathComponent(".pre-commit-hooks.yaml"), encoding: .utf8)
+        #expect(preCommit.contains("- id: tipc-check") && hooks.contains("- id: tipc-check"))
+        let workflow = try #require(blocks.first { $0.info == "yaml" && $0.text.hasPrefix("jobs:") }).text
+        #expect(workflow.contains("github/codeql-action/upload-sarif") && workflow.contains("sarif: tipc.sarif"))
+    }
 }

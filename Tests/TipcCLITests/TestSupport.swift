@@ -7,10 +7,14 @@ struct Invocation {
     var stdout: String
     var stderr: String
 
-    init(_ arguments: [String], environment: [String: String] = [:], stderrIsTerminal: Bool = false) {
-        let out = CapturedOutput()
+    /// `workingDirectory` is where `.tipc.yml` is looked for (the process's own by default: it
+    /// has none); `stdin` is what `-` reads.
+    init(_ arguments: [String], environment: [String: String] = [:], stderrIsTerminal: Bool = false,
+         stdoutIsTerminal: Bool = false, workingDirectory: String? = nil, stdin: String = "") {
+        let out = CapturedOutput(isTerminal: stdoutIsTerminal)
         let err = CapturedOutput(isTerminal: stderrIsTerminal)
-        status = TipcCommandLine.run(arguments: arguments, environment: environment, stdout: out, stderr: err)
+        status = TipcCommandLine.run(arguments: arguments, environment: environment, stdout: out, stderr: err,
+                                     workingDirectory: workingDirectory, standardInput: { Array(stdin.utf8) })
         stdout = out.text
         stderr = err.text
     }

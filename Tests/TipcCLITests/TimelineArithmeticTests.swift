@@ -65,7 +65,7 @@ struct TimelineArithmeticTests {
         let manifest = try folder.write("app.tips", "tipkit 1\ndisplayFrequency 106751991167300d\ntip a {\n  title \"A\"\n}\n")
         let run = Invocation(["check", manifest])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("app.tips:2:18: error[invalid-duration]: display frequency is too large"), "\(run.stderr)")
+        #expect(run.stdout.contains("app.tips:2:18: error[invalid-duration]: display frequency is too large"), "\(run.stdout)")
     }
 
     @Test(arguments: [Int.min, Int.min + 1, -86_400_000 * 365 * 3000, -1, Int.max])

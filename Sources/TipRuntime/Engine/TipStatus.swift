@@ -64,7 +64,7 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownTip(let name): return "no tip named '\(name)'"
         case .unknownParameter(let name): return "no parameter named '\(name)'"
         case .wrongParameterType(let name, let expected, let actual):
-            return "parameter '\(name)' is a \(expected), not a \(actual)"
+            return "parameter '\(name)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"
         case .valueNotAllowed(let name, let value, let allowed):
             return "'\(value)' is not a value of parameter '\(name)' (allowed: \(allowed.joined(separator: ", ")))"
         case .donation(let error): return error.description

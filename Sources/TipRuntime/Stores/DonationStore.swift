@@ -59,9 +59,9 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownEvent(let index): return "no event with index \(index)"
         case .unknownEventName(let name): return "no event named '\(name)'"
         case .wrongFieldCount(let event, let expected, let actual):
-            return "event '\(event)' takes \(expected) payload field(s), got \(actual)"
+            return "event '\(event)' takes \(EnglishText.count(expected, "payload field")), got \(actual)"
         case .wrongFieldType(let event, let field, let expected, let actual):
-            return "field '\(field)' of event '\(event)' is a \(expected), got a \(actual)"
+            return "field '\(field)' of event '\(event)' is \(EnglishText.withArticle("\(expected)")), got \(EnglishText.withArticle("\(actual)"))"
         case .unknownField(let event, let field): return "event '\(event)' has no field '\(field)'"
         case .missingField(let event, let field): return "the donation of '\(event)' lacks field '\(field)'"
         case .nonFiniteDouble(let event, let field): return "field '\(field)' of event '\(event)' must be a finite number"

@@ -14,6 +14,9 @@ public struct OptionDefinition: Sendable, Hashable {
     public var shortName: Character?
     public var kind: Kind
     public var help: String
+    /// The command cannot run without it: usage shows it without brackets, help says
+    /// "required" (the command reports its absence).
+    public var isRequired = false
 
     public init(name: String, shortName: Character? = nil, kind: Kind, help: String) {
         self.name = name
@@ -43,6 +46,13 @@ public struct OptionDefinition: Sendable, Hashable {
                          kind: .value(valueName: name, allowedValues: type.allCases.map(\.rawValue),
                                       defaultValue: defaultValue?.rawValue),
                          help: help)
+    }
+
+    /// The same option, marked as required.
+    public var required: OptionDefinition {
+        var copy = self
+        copy.isRequired = true
+        return copy
     }
 
     /// `--name`.

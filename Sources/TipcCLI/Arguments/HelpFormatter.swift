@@ -19,7 +19,7 @@ public struct HelpFormatter: Sendable {
     public func usage(for signature: CommandSignature) -> String {
         var parts = [programName, signature.name]
         for option in signature.options {
-            parts.append("[\(option.usageSpelling)]")
+            parts.append(option.isRequired ? option.usageSpelling : "[\(option.usageSpelling)]")
         }
         for positional in signature.positionals {
             parts.append(positional.isOptional ? "[\(positional.usageSpelling)]" : positional.usageSpelling)
@@ -72,7 +72,7 @@ public struct HelpFormatter: Sendable {
     /// The option's help, followed by its allowed values and default.
     func description(of option: OptionDefinition) -> String {
         guard case .value(_, let allowed, let defaultValue) = option.kind else { return option.help }
-        var details: [String] = []
+        var details: [String] = option.isRequired ? ["required"] : []
         if let allowed { details.append("values: " + allowed.joined(separator: ", ")) }
         if let defaultValue { details.append("default: " + defaultValue) }
         return details.isEmpty ? option.help : "\(option.help) (\(details.joined(separator: "; ")))"

@@ -9,8 +9,8 @@ import TipRuntime
 /// `tipc compile PATHS -o FILE`: check, then write a rule pack. The same input always gives
 /// the same bytes.
 public enum CompileCommand: TipcCommand {
-    static let output = OptionDefinition.value("output", short: "o", valueName: "file", help: "Where to write the rule pack (.tippack).")
-    static let paths = PositionalDefinition("paths", repeated: true, help: "Manifest and rule files, or folders, forming one program.")
+    static let output = OptionDefinition.value("output", short: "o", valueName: "file", help: "Where to write the rule pack (.tippack); - writes it to standard output.").required
+    static let paths = PositionalDefinition("paths", repeated: true, help: "Manifest and rule files of one folder, or that folder: one program.")
 
     public static var signature: CommandSignature {
         CommandSignature(
@@ -18,30 +18,26 @@ public enum CompileCommand: TipcCommand {
             abstract: "Check manifests, then write them as one rule pack.",
             discussion: "The pack is written only when the program has no errors; diagnostics go to stderr. The output is byte-identical for the same input.",
             positionals: [paths],
-            options: [output])
+            options: [output, RepositoryConfiguration.option])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard let destination = arguments.value(output) else { throw UsageError("missing '--output <file>'", help: "write the pack with -o app.tippack") }
-        let discovered = SourceDiscovery.programs(for: arguments.values(of: paths))
-        if let failure = discovered.failures.first { throw CommandFailure.io("cannot read '\(failure.path)': \(failure.message)") }
-        var sources: [SourceFile] = []
-        for path in discovered.programs.flatMap({ $0 }) {
-            switch Frontend.read(path: path) {
-            case .success(let source): sources.append(source)
-            case .failure(let diagnostic): throw CommandFailure.io(diagnostic.message)
-            }
-        }
-        guard !sources.isEmpty else { throw CommandFailure.io("no source files (*.yaml, *.yml, *.tips) given") }
-        let (result, pack) = Frontend.compile(sources: sources)
-        let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: sources.count)
+        let configuration = try RepositoryConfiguration.resolve(arguments, context: context)
+        let checked = try SingleProgram.load(arguments.values(of: paths), configuration: configuration, context: context)
+        let (result, pack) = Frontend.compile(checked)
+        let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: result.fileCount)
         context.standardError.write(TextReporter(colored: false).render(report))
         guard let pack else { return .inputHasErrors }
         let bytes = RulePackWriter.encode(pack)
+        if destination == "-" {
+            context.standardOutput.write(bytes: bytes)
+            return .success
+        }
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: destination), options: .atomic)
+            try AtomicFileWriter.write(bytes, to: destination)
         } catch {
-            throw CommandFailure.io("cannot write '\(destination)'")
+            throw CommandFailure.io(error.message)
         }
         context.standardError.write("wrote \(destination): \(bytes.count) bytes, \(pack.tips.count) tips\n")
         return .success

@@ -12,12 +12,12 @@ public enum ConvertCommand: TipcCommand {
         var format: SourceFormat { self == .yaml ? .yaml : .tips }
     }
 
-    static let target = OptionDefinition.choice("to", of: Target.self, help: "The front end to write: yaml or tips.")
+    static let target = OptionDefinition.choice("to", of: Target.self, help: "The front end to write: yaml or tips.").required
     static let output = OptionDefinition.value(
         "output", short: "o", valueName: "file", help: "Write to this file instead of stdout.")
     static let color = OptionDefinition.choice(
         "color", of: ColorChoice.self, default: .auto,
-        help: "Colour the diagnostics: auto colours a terminal unless NO_COLOR is set or TERM=dumb.")
+        help: "Colour the diagnostics: auto colours a terminal unless NO_COLOR is non-empty or TERM=dumb; FORCE_COLOR colours anywhere.")
     static let file = PositionalDefinition("file", help: "A YAML manifest (*.yaml, *.yml) or a rule file (*.tips).")
 
     public static var signature: CommandSignature {

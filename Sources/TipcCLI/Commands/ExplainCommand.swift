@@ -5,7 +5,7 @@ import TipRuntime
 public enum ExplainCommand: TipcCommand {
     enum Format: String, CaseIterable { case text, json }
 
-    static let tip = OptionDefinition.value("tip", valueName: "id", help: "The tip to explain.")
+    static let tip = OptionDefinition.value("tip", valueName: "id", help: "The tip to explain.").required
     static let format = OptionDefinition.choice("format", of: Format.self, default: .text, help: "Text for people, JSON for tools.")
     static let paths = PositionalDefinition("paths", repeated: true, help: "A rule pack (.tippack), or manifest files and folders forming one program.")
 

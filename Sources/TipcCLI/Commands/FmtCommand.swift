@@ -6,32 +6,38 @@ import TipcCompiler
 /// A file with errors is not formatted: its diagnostics are reported and the exit status is 1.
 /// Without `--check` the files that change are rewritten in place, atomically; with `--check`
 /// nothing is written and the files that would change are listed on stdout (exit status 1 if
-/// any).
+/// any); with `--diff`, likewise, but a unified diff of the changes is printed instead.
 public enum FmtCommand: TipcCommand {
     static let check = OptionDefinition.flag(
         "check", help: "Write nothing; list the files that are not formatted and exit with status 1 if there are any.")
+    static let diff = OptionDefinition.flag(
+        "diff", help: "Write nothing; print a unified diff of the changes on stdout and exit with status 1 if there are any.")
     static let color = OptionDefinition.choice(
         "color", of: ColorChoice.self, default: .auto,
-        help: "Colour the diagnostics: auto colours a terminal unless NO_COLOR is set or TERM=dumb.")
+        help: "Colour the diagnostics: auto colours a terminal unless NO_COLOR is non-empty or TERM=dumb; FORCE_COLOR colours anywhere.")
     static let paths = PositionalDefinition(
         "paths", repeated: true,
-        help: "Manifest and rule files, or folders searched for *.yaml, *.yml and *.tips (timelines skipped).")
+        help: "Manifest and rule files, or folders searched for *.yaml, *.yml and *.tips (timelines skipped); - formats standard input to standard output.")
 
     public static var signature: CommandSignature {
         CommandSignature(
             name: "fmt",
             abstract: "Format .tips files and the rules inside YAML manifests.",
-            discussion: "Files are checked first (files given together form one program, as with 'tipc check'); a file with errors is left as it is. Exit status: 0 formatted (or, with --check, already formatted), 1 errors or, with --check, files to format, 2 usage or I/O error, 3 internal error.",
+            discussion: "Files are checked first (files given together form one program, as with 'tipc check'); a file with errors is left as it is. Exit status: 0 formatted (or, with --check or --diff, already formatted), 1 errors or, with --check or --diff, files to format, 2 usage or I/O error, 3 internal error.",
             positionals: [paths],
-            options: [check, color])
+            options: [check, diff, color, RepositoryConfiguration.option, ReportOptions.stdinFilename])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let colorChoice = arguments.choice(color, as: ColorChoice.self) ?? .auto
         let reporter = TextReporter(colored: colorChoice.isEnabled(environment: context.environment,
                                                                    isTerminal: context.standardError.isTerminal))
-        let checkOnly = arguments.isSet(check)
-        let loaded = Frontend.load(paths: arguments.values(of: paths), keepingParsedFiles: true)
+        let showDiff = arguments.isSet(diff)
+        let checkOnly = arguments.isSet(check) || showDiff
+        let configuration = try RepositoryConfiguration.resolve(arguments, context: context)
+        let standardInput = try ReportOptions.standardInput(arguments.values(of: paths), arguments, context: context)
+        let loaded = Frontend.load(paths: arguments.values(of: paths), keepingParsedFiles: true, standardInput: standardInput,
+                                   configuration: configuration)
         var ioFailures = loaded.unreadable
         if loaded.programs.isEmpty, ioFailures.isEmpty, let first = arguments.values(of: paths).first {
             let list = arguments.values(of: paths).map { "'\($0)'" }.joined(separator: ", ")
@@ -60,9 +66,19 @@ public enum FmtCommand: TipcCommand {
                     internalFailure = true
                     continue
                 }
+                let isStandardInput = standardInput?.path == file.path && program.fileCount == 1
+                if isStandardInput, !checkOnly {
+                    // Standard input is formatted to standard output, changed or not.
+                    context.standardOutput.write(String(decoding: formatted, as: UTF8.self))
+                    continue
+                }
                 guard formatted != source.bytes else { continue }
                 unformatted.append(file.path)
-                if checkOnly {
+                if showDiff {
+                    context.standardOutput.write(UnifiedDiff.render(old: String(decoding: source.bytes, as: UTF8.self),
+                                                                    new: String(decoding: formatted, as: UTF8.self),
+                                                                    oldName: file.path, newName: file.path))
+                } else if checkOnly {
                     context.standardOutput.write(file.path + "\n")
                 } else {
                     do {

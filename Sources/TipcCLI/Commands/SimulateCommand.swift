@@ -6,8 +6,9 @@ import TipRuntime
 public enum SimulateCommand: TipcCommand {
     enum Format: String, CaseIterable { case text, json }
 
-    static let timeline = OptionDefinition.value("timeline", valueName: "file", help: "The timeline to replay, a *.timeline.yaml file (see the README's \"Timelines\" section).")
-    static let db = OptionDefinition.value("db", valueName: "file", help: "Replay on this SQLite store (emptied first; the final state stays for inspection). Default: in memory.")
+    static let timeline = OptionDefinition.value("timeline", valueName: "file", help: "The timeline to replay, a *.timeline.yaml file (see the README's \"Timelines\" section).").required
+    static let db = OptionDefinition.value("db", valueName: "file", help: "Replay on this SQLite store (the final state stays for inspection). Default: in memory.")
+    static let fresh = OptionDefinition.flag("fresh", help: "Empty the --db store first when it holds data (without it, such a store is refused).")
     static let format = OptionDefinition.choice("format", of: Format.self, default: .text, help: "Text for people, JSON for tools.")
     static let paths = PositionalDefinition("paths", repeated: true, help: "Manifest and rule files, or folders, forming one program (or one .tippack).")
 
@@ -17,7 +18,7 @@ public enum SimulateCommand: TipcCommand {
             abstract: "Replay a timeline and show what each step displays and why.",
             discussion: "Every failed expectation is printed with its line; any failure exits 1.",
             positionals: [paths],
-            options: [timeline, db, format])
+            options: [timeline, db, fresh, format])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -42,7 +43,15 @@ public enum SimulateCommand: TipcCommand {
         let clock = ManualClock(now: parsed.start)
         let persistence: any TipPersistence
         if let path = arguments.value(db) {
-            persistence = try RuntimeOptions.openStore(path, access: .write)
+            let store = try RuntimeOptions.openStore(path, access: .write)
+            if !arguments.isSet(fresh) {
+                let snapshot: StoreSnapshot
+                do { snapshot = try store.load() } catch { throw RuntimeOptions.failure(error, path: path) }
+                if !snapshot.donations.isEmpty || !snapshot.parameters.isEmpty || !snapshot.tipRecords.isEmpty {
+                    throw CommandFailure.io("the store '\(path)' holds data, which a simulation replaces; add --fresh to empty it first, or name another store")
+                }
+            }
+            persistence = store
         } else {
             persistence = MemoryPersistence(deviceID: "simulation")
         }
@@ -75,7 +84,7 @@ public enum SimulateCommand: TipcCommand {
             for line in step.lines { out += "    " + line + "\n" }
         }
         let failed = runner.failures.count
-        out += "\(runner.steps.count) steps, \(runner.expectations) expectations, \(failed) failed\n"
+        out += "\(EnglishText.count(runner.steps.count, "step")), \(EnglishText.count(runner.expectations, "expectation")), \(failed) failed\n"
         return out
     }
 

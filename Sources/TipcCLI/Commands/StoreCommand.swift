@@ -57,6 +57,9 @@ public enum StoreCommand: TipcCommand {
         // The other store of a merge is read (and must exist) before this one is opened.
         let other = verb == "merge" ? try load(rest[0]) : nil
         let center = try RuntimeOptions.openCenter(arguments, pack: input, access: shape.access)
+        if ["status", "invalidate", "reset"].contains(verb), let tip = rest.first {
+            try requireTip(tip, in: center)
+        }
         do {
             switch verb {
             case "donate": try donate(center, rest[0], options, context)
@@ -108,7 +111,7 @@ public enum StoreCommand: TipcCommand {
                 throw CommandFailure.input("event '\(event)' has no field '\(name)'")
             }
             guard let converted = ValueText.fromJSON(json, as: field.type) else {
-                throw CommandFailure.input("field '\(name)' of event '\(event)' is a \(field.type)")
+                throw CommandFailure.input("field '\(name)' of event '\(event)' is \(EnglishText.withArticle("\(field.type)"))")
             }
             payload[name] = converted
         }
@@ -124,7 +127,7 @@ public enum StoreCommand: TipcCommand {
             throw CommandFailure.input("no parameter named '\(name)'" + (Suggestions.didYouMean(name, in: center.pack.parameters.map(\.name)).map { "; \($0)" } ?? ""))
         }
         guard let parsed = ValueText.parse(text, as: declaration.type) else {
-            throw CommandFailure.input("'\(text)' is not a \(declaration.type) (parameter '\(name)')")
+            throw CommandFailure.input("'\(text)' is not \(EnglishText.withArticle("\(declaration.type)")) (parameter '\(name)')")
         }
         try center.setParameter(name, to: parsed)
         context.standardOutput.write("\(name) = \(ValueText.display(parsed))\(declaration.isTransient ? " (transient: not persisted)" : "")\n")
@@ -139,6 +142,13 @@ public enum StoreCommand: TipcCommand {
             let padded = tip + String(repeating: " ", count: max(0, width - tip.count))
             context.standardOutput.write("\(padded)  \(status)  shouldDisplay=\(display)  displays=\(try center.displayCount(of: tip))\n")
         }
+    }
+
+    /// A tip the pack has, or an error with a did-you-mean.
+    private static func requireTip(_ name: String, in center: TipCenter) throws {
+        let names = center.pack.tips.map(\.name)
+        guard !names.contains(name) else { return }
+        throw CommandFailure.input("no tip named '\(name)'" + (Suggestions.didYouMean(name, in: names).map { "; \($0)" } ?? ""))
     }
 
     private static func invalidate(_ center: TipCenter, _ tip: String, _ options: DonationOptions, _ context: CommandContext) throws {

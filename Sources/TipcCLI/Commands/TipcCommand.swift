@@ -1,13 +1,26 @@
-/// What a command may use while it runs: the environment and the two output streams.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a command may use while it runs: the environment, the working directory (where
+/// `.tipc.yml` is looked for), standard input and the two output streams.
 public struct CommandContext {
     public var environment: [String: String]
     public var standardOutput: any TextOutput
     public var standardError: any TextOutput
+    public var workingDirectory: String
+    /// Reads all of standard input (`-` as a path).
+    public var readStandardInput: () -> [UInt8]
 
-    public init(environment: [String: String], standardOutput: any TextOutput, standardError: any TextOutput) {
+    public init(environment: [String: String], standardOutput: any TextOutput, standardError: any TextOutput,
+                workingDirectory: String? = nil, readStandardInput: (() -> [UInt8])? = nil) {
         self.environment = environment
         self.standardOutput = standardOutput
         self.standardError = standardError
+        self.workingDirectory = workingDirectory ?? FileManager.default.currentDirectoryPath
+        self.readStandardInput = readStandardInput ?? { FileDescriptorOutput.readAll(descriptor: 0) }
     }
 }
 

@@ -10,6 +10,8 @@ import Darwin
 public protocol TextOutput: AnyObject {
     /// Writes `text` as UTF-8, unchanged (callers add their own line breaks).
     func write(_ text: String)
+    /// Writes bytes unchanged (a rule pack on standard output).
+    func write(bytes: [UInt8])
     /// Whether the output is an interactive terminal (decides `--color auto`).
     var isTerminal: Bool { get }
 }
@@ -28,8 +30,27 @@ public final class FileDescriptorOutput: TextOutput, Sendable {
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
+    /// Reads `descriptor` to its end (standard input, for `-` as a path).
+    public static func readAll(descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return bytes
+            }
+        }
+    }
+
     public func write(_ text: String) {
-        let bytes = Array(text.utf8)
+        write(bytes: Array(text.utf8))
+    }
+
+    public func write(bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -61,7 +82,14 @@ public final class CapturedOutput: TextOutput {
         self.isTerminal = isTerminal
     }
 
+    /// Everything written with `write(bytes:)`.
+    public private(set) var bytes: [UInt8] = []
+
     public func write(_ text: String) {
         self.text += text
+    }
+
+    public func write(bytes: [UInt8]) {
+        self.bytes += bytes
     }
 }

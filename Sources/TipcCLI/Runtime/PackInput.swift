@@ -33,21 +33,9 @@ struct PackInput {
             }
         }
         guard !manifests.isEmpty else { throw CommandFailure.io("give a rule pack (--pack) or manifests (--manifest)") }
-        let discovered = SourceDiscovery.programs(for: manifests)
-        if let failure = discovered.failures.first {
-            throw CommandFailure.io("cannot read '\(failure.path)': \(failure.message)")
-        }
-        var sources: [SourceFile] = []
-        for path in discovered.programs.flatMap({ $0 }) {
-            switch Frontend.read(path: path) {
-            case .success(let source): sources.append(source)
-            case .failure(let diagnostic): throw CommandFailure.io(diagnostic.message)
-            }
-        }
-        guard !sources.isEmpty else { throw CommandFailure.io("no source files (*.yaml, *.yml, *.tips) in \(manifests.joined(separator: ", "))") }
-        let (result, pack) = Frontend.compile(sources: sources)
+        let (result, pack) = Frontend.compile(try SingleProgram.load(manifests, context: context))
         guard let pack else {
-            let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: sources.count)
+            let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: result.fileCount)
             context.standardError.write(TextReporter(colored: false).render(report))
             throw CommandFailure.input("the manifests have errors; nothing was run")
         }

@@ -9,7 +9,7 @@ import TipRuntimeSQLite
 
 /// Options shared by the commands that open a store: which store, which pack, which instant.
 enum RuntimeOptions {
-    static let db = OptionDefinition.value("db", valueName: "file", help: "The SQLite store (created if missing by a command that writes).")
+    static let db = OptionDefinition.value("db", valueName: "file", help: "The SQLite store (created if missing by a command that writes).").required
     static let pack = OptionDefinition.value("pack", valueName: "file", help: "A compiled rule pack (.tippack).")
     static let manifest = OptionDefinition.value("manifest", valueName: "path", help: "A manifest file or folder, compiled on the fly (instead of --pack).")
     static let at = OptionDefinition.value("at", valueName: "date", help: "The instant to act at (ISO-8601, e.g. 2026-03-01T09:00:00Z); default: now.")

@@ -58,7 +58,7 @@ struct TimelineRunner {
                     return
                 }
                 guard let parsed = ValueText.parse(value.text, as: declaration.type) else {
-                    fail(value.range, "'\(value.text)' is not a \(declaration.type) (parameter '\(name.value)')", &report)
+                    fail(value.range, "'\(value.text)' is not \(EnglishText.withArticle("\(declaration.type)")) (parameter '\(name.value)')", &report)
                     return
                 }
                 values[name.value] = parsed

@@ -51,6 +51,9 @@ public struct ParameterDecl: Sendable, Hashable {
     public var comments: [String]
     /// The whole declaration (for `missing-key`, which points at the declaration).
     public var range: SourceRange
+    /// A type was written but is not one (the front end has reported it): `type` is nil, and
+    /// the type is not "missing" too.
+    public var hasUnknownType = false
 
     public init(name: Identifier, type: Located<ValueTypeName>?, defaultValue: Located<Literal>?,
                 values: [Located<String>]? = nil, isTransient: Bool = false, comments: [String] = [], range: SourceRange) {
@@ -67,6 +70,8 @@ public struct ParameterDecl: Sendable, Hashable {
 public struct FieldDecl: Sendable, Hashable {
     public var name: Identifier
     public var type: Located<ValueTypeName>?
+    /// A type was written but is not one (reported by the front end), as for parameters.
+    public var hasUnknownType = false
 
     public init(name: Identifier, type: Located<ValueTypeName>?) {
         self.name = name

@@ -130,7 +130,7 @@ struct DeclarationChecker {
     private mutating func checkParameter(_ decl: ParameterDecl) -> CheckedParameter {
         let name = decl.name.name
         guard let type = decl.type?.value else {
-            if decl.type == nil {
+            if decl.type == nil, !decl.hasUnknownType {
                 diagnostics.append(Diagnostic(.missingKey, "parameter '\(name)' has no type", at: decl.name.range,
                                               help: "declare one of: bool, int, double, string, date, duration"))
             }
@@ -171,7 +171,7 @@ struct DeclarationChecker {
                 }
             } else {
                 diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' is not a valid \(type.rawValue)", at: literal.range,
-                                              help: "write a \(type.rawValue) such as \(ConstantValue.example(of: type))"))
+                                              help: "write \(EnglishText.withArticle(type.rawValue)) such as \(ConstantValue.example(of: type))"))
             }
         } else {
             diagnostics.append(Diagnostic(.missingKey, "parameter '\(name)' has no default", at: decl.name.range,
@@ -188,7 +188,9 @@ struct DeclarationChecker {
         for field in decl.fields {
             guard isFirst(field.name, in: &seen, "duplicate field '\(field.name.name)' in event '\(decl.name.name)'") else { continue }
             guard let type = field.type else {
-                diagnostics.append(Diagnostic(.missingKey, "field '\(field.name.name)' has no type", at: field.name.range))
+                if !field.hasUnknownType {
+                    diagnostics.append(Diagnostic(.missingKey, "field '\(field.name.name)' has no type", at: field.name.range))
+                }
                 continue
             }
             fields.append(PackField(name: field.name.name, type: RulePackCompiler.valueType(type.value)))

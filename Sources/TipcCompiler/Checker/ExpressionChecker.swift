@@ -173,7 +173,8 @@ struct ExpressionChecker {
             return invalid(range)
         default:
             report(.typeMismatch, "event collection has no member '\(member.name)'", member.range,
-                   help: Suggestions.didYouMean(member.name, in: Self.collectionMembers))
+                   help: Suggestions.closestOrExpanded(to: member.name, in: Self.collectionMembers).map { "did you mean '\($0)'?" }
+                       ?? "members are \(Self.collectionMembers.joined(separator: ", "))")
             return invalid(range)
         }
     }

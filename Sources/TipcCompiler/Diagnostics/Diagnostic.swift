@@ -34,11 +34,15 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case importApproximated = "import-approximated"
     /// `tipc generate tipkit`: a rule or option TipKit cannot express at the minimum OS.
     case tipkitUnsupported = "tipkit-unsupported"
+    /// A suppression comment that suppresses nothing.
+    case unusedSuppression = "unused-suppression"
+    /// A suppression comment that names an unknown code, or one that cannot be suppressed.
+    case invalidSuppression = "invalid-suppression"
 
     /// The severity a diagnostic of this code has.
     public var defaultSeverity: Severity {
         switch self {
-        case .unsatisfiable, .alwaysTrue, .unused, .importApproximated: return .warning
+        case .unsatisfiable, .alwaysTrue, .unused, .importApproximated, .unusedSuppression: return .warning
         default: return .error
         }
     }
@@ -67,6 +71,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .io: return "An input file could not be read."
         case .importApproximated: return "A TipKit construct in Swift that the manifest cannot hold exactly."
         case .tipkitUnsupported: return "A rule or option that TipKit cannot express at the minimum OS (tipc generate tipkit)."
+        case .unusedSuppression: return "A suppression comment that suppresses nothing."
+        case .invalidSuppression: return "A suppression comment that names no code, an unknown code, or one that cannot be suppressed."
         }
     }
 }

@@ -42,11 +42,15 @@ extension DiagnosticCode {
         case .limit:
             return "An input exceeds a documented size limit (file size, nesting depth, rule length; see docs/limits.md). Such input is refused early rather than read without bound."
         case .io:
-            return "An input could not be read: a missing path, a folder without manifests, permissions. Nothing is checked when an input is missing, so that the names it declares are not reported as unknown."
+            return "An input could not be read: a missing path, a folder without manifests, permissions. The other inputs are still checked and reported; the exit status is 2."
         case .tipkitUnsupported:
             return "`tipc generate tipkit` was asked to write something TipKit cannot say at the chosen `--minimum-os`: a rule that reads two parameters or events outside a top-level `and` (a `#Rule` reads one), `now`, dates, `in`, `distinct` or other tips, a window that is not whole minutes, a donation limit other than the 1,000 newest before iOS 26, tip groups or `maxDisplayDuration` before iOS 18. Nothing is dropped or changed: rewrite the rule, or raise the minimum OS. No file shows it through `tipc check`."
         case .importApproximated:
             return "Swift read by `tipc import` or `tipc check` uses a TipKit construct that a manifest cannot hold: text built at run time, an action without an id, a rule closure the rule language has no form for, `#if` variants, a parameter of an enum type. The manifest holds the closest literal (or leaves the part out) with a comment saying what was left out; the warning points at the Swift text. See docs/tipkit-bridge.md for what is read exactly."
+        case .unusedSuppression:
+            return "A `tipc-disable-next-line`, `tipc-disable-line` or `tipc-disable-file` comment names a code that is not reported where it points (the problem was fixed, or the comment is on the wrong line). Remove the code from the comment, so that suppressions do not pile up and hide the next real finding."
+        case .invalidSuppression:
+            return "A suppression comment names no code, an unknown code (a typo: the help suggests the closest), or a code that cannot be suppressed (`syntax`, `yaml`, `limit`, `io`: the file must be readable). Write `# tipc-disable-next-line CODE` in YAML or `// tipc-disable-line CODE` in `.tips`; `tipc codes` lists the codes."
         }
     }
 
@@ -72,6 +76,8 @@ extension DiagnosticCode {
         case .unused: return ("app.tips", "tipkit 1\nevent opened\nparam beta: Bool = false\ntip t {\n  title \"T\"\n  rule opened.count > 0\n}\n")
         case .unknownFunction: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule count(opened) > 3\n}\n")
         case .importApproximated: return ("Tips.swift", "import TipKit\n\nstruct GreetingTip: Tip {\n    var name = \"friend\"\n    var title: Text { Text(\"Hello, \\(name)\") }\n}\n")
+        case .unusedSuppression: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count > 0 // tipc-disable-line always-true\n}\n")
+        case .invalidSuppression: return ("app.yaml", "tipkit: 1\nevents:\n  opened: {}  # tipc-disable-line unsued\n")
         case .limit, .io, .tipkitUnsupported: return nil
         }
     }

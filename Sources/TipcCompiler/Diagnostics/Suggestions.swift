@@ -17,6 +17,23 @@ public enum Suggestions {
         return best?.name
     }
 
+    /// Like `closest`, but also takes a candidate that `name` abbreviates (its characters in
+    /// order, the first one first: `cnt` for `count`) when no candidate is close by edits:
+    /// for short, closed sets such as members.
+    public static func closestOrExpanded<S: Sequence>(to name: String, in candidates: S) -> String? where S.Element == String {
+        if let close = closest(to: name, in: candidates) { return close }
+        let wanted = Array(name.lowercased())
+        guard wanted.count >= 2 else { return nil }
+        let expansions = candidates.filter { candidate in
+            let letters = Array(candidate.lowercased())
+            guard letters.first == wanted.first else { return false }
+            var index = 0
+            for letter in letters where index < wanted.count && letter == wanted[index] { index += 1 }
+            return index == wanted.count
+        }
+        return expansions.count == 1 ? expansions[0] : nil
+    }
+
     /// `help:` text for a did-you-mean, or nil.
     public static func didYouMean<S: Sequence>(_ name: String, in candidates: S) -> String? where S.Element == String {
         closest(to: name, in: candidates).map { "did you mean '\($0)'?" }

@@ -25,6 +25,9 @@ public enum Frontend {
         /// The checked program; nil when there are errors, or when it was not asked for
         /// (`keepingProgram`).
         public var program: CheckedProgram?
+        /// Errors that suppression comments hid from the report: the program still has them
+        /// (so `program` is nil), and compiling shows them.
+        public var suppressedErrors: [Diagnostic] = []
     }
 
     /// Parses one source file with the front end its extension names.
@@ -39,7 +42,9 @@ public enum Frontend {
     /// this one path. The parsed files are part of the result only when `keepingParsedFiles`
     /// (a formatter needs them, a check does not), and the checked program only when
     /// `keepingProgram` (a compiler needs it; `tipc check` does not).
-    public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false, keepingProgram: Bool = true) -> Result {
+    /// `configuration` sets codes' severities (a `.tipc.yml`).
+    public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false, keepingProgram: Bool = true,
+                             configuration: LintConfiguration = .none) -> Result {
         var diagnostics: [Diagnostic] = []
         let files = parseAll(sources, diagnostics: &diagnostics)
         let kept = keepingParsedFiles ? files : []
@@ -51,22 +56,33 @@ public enum Frontend {
         // only warn: the program is still returned. Both need a program without errors (a rule
         // that did not parse would look like one that can never hold), and lints' warnings are
         // dropped when there are constant errors.
+        var lintsRan = false
         if let program, !diagnostics.contains(where: { $0.severity == .error }) {
             let constantErrors = RulePackCompiler.constantErrors(program)
             diagnostics += constantErrors
-            if !constantErrors.contains(where: { $0.severity == .error }) { diagnostics += Lints.run(program) }
+            if !constantErrors.contains(where: { $0.severity == .error }) {
+                diagnostics += Lints.run(program)
+                lintsRan = true
+            }
         }
+        // Suppression comments, then the configuration's severities.
+        let suppression = Suppressions.apply(diagnostics, sources: sources, lintsRan: lintsRan)
+        diagnostics = configuration.applySeverities(suppression.diagnostics)
         let sourceMap = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        let hasErrors = diagnostics.contains { $0.severity == .error }
+        let hasErrors = diagnostics.contains { $0.severity == .error } || !suppression.suppressedErrors.isEmpty
         return Result(sources: sourceMap, files: kept, fileCount: sources.count, diagnostics: diagnostics.sortedForDisplay(),
-                      program: hasErrors || !keepingProgram ? nil : program)
+                      program: hasErrors || !keepingProgram ? nil : program, suppressedErrors: suppression.suppressedErrors)
     }
 
     /// Drops the checker's diagnostics that only repeat what a front-end error already said:
     /// a key "missing" from a file whose YAML is broken (the part that held it could not be
-    /// read), and "unused" declarations when some rule did not parse.
+    /// read) or that is not a mapping, and "unused" declarations when some rule did not parse.
     private static func withoutFollowOns(_ checked: [Diagnostic], after frontEnd: [Diagnostic]) -> [Diagnostic] {
-        let brokenYAML = Set(frontEnd.filter { $0.code == .yaml }.map(\.range.file))
+        // A file that is not a mapping (an empty file) has no keys at all: saying one is missing
+        // repeats that.
+        let brokenYAML = Set(frontEnd.filter {
+            $0.code == .yaml || ($0.code == .invalidValue && $0.message.hasPrefix(ManifestDecoder.notAMappingMessage))
+        }.map(\.range.file))
         let unparsedRules = frontEnd.contains { $0.code == .syntax || $0.code == .limit || $0.code == .yaml }
         return checked.filter { diagnostic in
             switch diagnostic.code {
@@ -77,18 +93,24 @@ public enum Frontend {
         }
     }
 
-    /// What `load(paths:)` found: one result per program, and the paths that could not be read
-    /// (usage or I/O problems, as `io`/`limit` diagnostics).
+    /// What `load(paths:)` found: one result per program, the paths that could not be read
+    /// (usage or I/O problems, as `io`/`limit` diagnostics), and the YAML files skipped while
+    /// walking folders because they are not manifests.
     public struct Loaded: Sendable {
         public var programs: [Result]
         public var unreadable: [Diagnostic]
+        public var skipped: [String] = []
     }
 
-    /// Discovers the programs `paths` name (see `SourceDiscovery`), reads and checks each
-    /// (keeping the parsed files when `keepingParsedFiles` and the checked programs when
-    /// `keepingPrograms`, see `check`).
-    public static func load(paths: [String], keepingParsedFiles: Bool = false, keepingPrograms: Bool = true) -> Loaded {
-        let discovered = SourceDiscovery.programs(for: paths)
+    /// Discovers the programs `paths` name (see `SourceDiscovery`: every command groups files
+    /// this one way), reads and checks each (keeping the parsed files when `keepingParsedFiles`
+    /// and the checked programs when `keepingPrograms`, see `check`). A path that cannot be
+    /// read is reported in `unreadable` and the other programs are still checked.
+    /// `-` among the paths is `standardInput`, a program of its own. `configuration` decides
+    /// which files a folder walk takes and the codes' severities.
+    public static func load(paths: [String], keepingParsedFiles: Bool = false, keepingPrograms: Bool = true,
+                            standardInput: SourceFile? = nil, configuration: LintConfiguration = .none) -> Loaded {
+        let discovered = SourceDiscovery.discover(paths, includeFound: configuration.takes)
         var unreadable = discovered.failures.map {
             Diagnostic(.io, "cannot read '\($0.path)': \($0.message)", at: SourceRange(file: $0.path, at: SourceLocation(line: 1, column: 1)))
         }
@@ -102,10 +124,15 @@ public enum Frontend {
                 }
             }
             if !sources.isEmpty {
-                programs.append(check(sources: sources, keepingParsedFiles: keepingParsedFiles, keepingProgram: keepingPrograms))
+                programs.append(check(sources: sources, keepingParsedFiles: keepingParsedFiles, keepingProgram: keepingPrograms,
+                                      configuration: configuration))
             }
         }
-        return Loaded(programs: programs, unreadable: unreadable)
+        if discovered.readsStandardInput, let standardInput {
+            programs.append(check(sources: [standardInput], keepingParsedFiles: keepingParsedFiles, keepingProgram: keepingPrograms,
+                                  configuration: configuration))
+        }
+        return Loaded(programs: programs, unreadable: unreadable, skipped: discovered.skipped)
     }
 
     /// Reads a file from disk; a failure is an `io` (or `limit`) diagnostic.
@@ -119,8 +146,18 @@ public enum Frontend {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             return .success(SourceFile(path: path, bytes: [UInt8](data)))
         } catch {
-            return .failure(Diagnostic(.io, "cannot read '\(path)'", at: at))
+            return .failure(Diagnostic(.io, "cannot read '\(path)': \(ioReason(path: path))", at: at))
         }
+    }
+
+    /// Why `path` cannot be read, in the words `ls` or `cat` would use.
+    public static func ioReason(path: String) -> String {
+        let manager = FileManager.default
+        var isDirectory = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file or directory" }
+        if isDirectory { return "is a directory" }
+        if !manager.isReadableFile(atPath: path) { return "permission denied" }
+        return "the file could not be read"
     }
 
     /// The size of a file, whichever integer type the attribute dictionary holds it as.
@@ -137,8 +174,24 @@ extension Frontend {
     /// Parses, checks and compiles sources already in memory into a rule pack; nil (with the
     /// diagnostics saying why) when there are errors.
     public static func compile(sources: [SourceFile]) -> (result: Result, pack: RulePack?) {
-        var result = check(sources: sources)
-        guard let program = result.program else { return (result, nil) }
+        compile(check(sources: sources))
+    }
+
+    /// Compiles a program already checked (with its program kept) into a rule pack; nil (with
+    /// the diagnostics saying why) when there are errors.
+    public static func compile(_ checked: Result) -> (result: Result, pack: RulePack?) {
+        var result = checked
+        guard let program = result.program else {
+            if result.diagnostics.errorCount == 0 {
+                let note = DiagnosticNote("suppressed by a comment, but a rule pack cannot be compiled from a program with errors")
+                result.diagnostics = (result.diagnostics + result.suppressedErrors.map { error in
+                    var shown = error
+                    shown.notes.append(note)
+                    return shown
+                }).sortedForDisplay()
+            }
+            return (result, nil)
+        }
         var diagnostics: [Diagnostic] = []
         let pack = RulePackCompiler.compile(program, diagnostics: &diagnostics)
         if !diagnostics.isEmpty {

@@ -15,6 +15,7 @@ extension ManifestValueReader {
             switch field {
             case .type:
                 parameter.type = typeName(pair.value, for: "the type of \(what)")
+                parameter.hasUnknownType = parameter.type == nil
             case .default:
                 defaultNode = pair.value
             case .values:
@@ -73,8 +74,9 @@ extension ManifestValueReader {
             case .value:
                 for (_, fieldPair) in entries(of: pair.value, for: "the value of \(what)", allowed: nil) {
                     guard let fieldName = identifier(fieldPair.key, for: "a field of \(what)") else { continue }
-                    event.fields.append(FieldDecl(name: fieldName,
-                                                  type: typeName(fieldPair.value, for: "field '\(fieldName.name)' of \(what)")))
+                    var field = FieldDecl(name: fieldName, type: typeName(fieldPair.value, for: "field '\(fieldName.name)' of \(what)"))
+                    field.hasUnknownType = field.type == nil
+                    event.fields.append(field)
                 }
             }
         }

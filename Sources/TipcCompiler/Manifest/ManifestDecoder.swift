@@ -4,6 +4,10 @@
 /// position; decoding goes on after each, so one run reports all of them. Required keys that
 /// are absent are left nil for the checker, which reports `missing-key` for both front ends.
 public enum ManifestDecoder {
+    /// The start of the message for a file whose root is not a mapping (the driver drops the
+    /// "missing key" diagnostics that would only repeat it).
+    static let notAMappingMessage = "a manifest must be a mapping"
+
     /// Reads `file`, decoding each declaration of `parameters`, `events`, `tips` and `groups` as
     /// soon as the reader completes it, so that the YAML tree never lives whole beside the
     /// declarations; then the top level. The declarations' problems are reported in file order,
@@ -23,7 +27,7 @@ public enum ManifestDecoder {
             // YAML that did not read already has its error; "found nothing" would only repeat it.
             if read == nil && diagnostics[before...].contains(where: { $0.severity == .error }) { return manifest }
             let at = read?.range ?? manifest.headRange
-            diagnostics.append(Diagnostic(.invalidValue, "a manifest must be a mapping, found \(read?.kindDescription ?? "nothing")",
+            diagnostics.append(Diagnostic(.invalidValue, "\(notAMappingMessage), found \(read?.kindDescription ?? "nothing")",
                                           at: at, help: "start with 'tipkit: 1', then the sections parameters, events, tips and groups"))
             return manifest
         }

@@ -243,8 +243,10 @@ extension RuleLanguageParser {
             advance()
             isTransient = true
         }
-        return ParameterDecl(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: isTransient,
-                             comments: comments, range: range(since: start))
+        var parameter = ParameterDecl(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: isTransient,
+                                      comments: comments, range: range(since: start))
+        parameter.hasUnknownType = type == nil
+        return parameter
     }
 
     /// A literal default: `true`, `false`, a number (optionally negative), a string, a
@@ -305,7 +307,9 @@ extension RuleLanguageParser {
                 let typeIndex = index
                 let type = parseType()
                 if type == nil && index == typeIndex { return nil }
-                fields.append(FieldDecl(name: fieldName, type: type))
+                var field = FieldDecl(name: fieldName, type: type)
+                field.hasUnknownType = type == nil
+                fields.append(field)
                 if current.kind == .comma { advance() } else { break }
             }
             guard current.kind == .rightBrace else {

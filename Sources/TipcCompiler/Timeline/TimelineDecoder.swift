@@ -165,7 +165,10 @@ public enum TimelineDecoder {
                 }
             }
             guard let instant = ISO8601.milliseconds(from: text.value) else {
-                error(.invalidValue, "'\(text.value)' is neither an offset (+1h) nor an ISO-8601 instant", text.range)
+                var offset = false
+                if case .success = DurationLiteral.seconds(of: text.value) { offset = true }
+                error(.invalidValue, "'\(text.value)' is neither an offset (+1h) nor an ISO-8601 instant", text.range,
+                      help: offset ? "an offset starts with '+': did you mean '+\(text.value)'?" : nil)
                 return nil
             }
             return Int64(instant)
@@ -273,7 +276,8 @@ public enum TimelineDecoder {
                     return nil
                 }
                 error(.invalidValue, "unknown status '\(text)'", range,
-                      help: "write pending, available, invalidated or invalidated(REASON)")
+                      help: Suggestions.didYouMean(text, in: ["pending", "available", "invalidated"])
+                          ?? "write pending, available, invalidated or invalidated(REASON)")
                 return nil
             }
         }

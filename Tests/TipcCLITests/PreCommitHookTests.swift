@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TipcCompiler
+
+/// The pre-commit hook as pre-commit runs it: the `tipc-check` hook's entry and args from
+/// `.pre-commit-hooks.yaml`, from the root of the repository being committed. The built `tipc`
+/// stands in for the script's build step (a copy of the hook's checkout holds it where the
+/// script looks, `.build/release/tipc`).
+@Suite("pre-commit hook")
+struct PreCommitHookTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    struct Hook {
+        var entry: String
+        var args: [String]
+        var language: String
+        var passFilenames: Bool
+    }
+
+    /// The `tipc-check` hook, read with tipc's own YAML reader.
+    static func hook() throws -> Hook {
+        let path = packageRoot.appendingPathComponent(".pre-commit-hooks.yaml").path
+        let source = try Frontend.read(path: path).get()
+        var diagnostics: [Diagnostic] = []
+        let root = try #require(YAMLReader.read(source, diagnostics: &diagnostics))
+        #expect(diagnostics.isEmpty)
+        let hooks = try #require(root.items)
+        for item in hooks {
+            let pairs = try #require(item.pairs)
+            var fields: [String: YAMLNode] = [:]
+            for pair in pairs { if let key = pair.key.scalarValue { fields[key] = pair.value } }
+            guard fields["id"]?.scalarValue == "tipc-check" else { continue }
+            return Hook(entry: try #require(fields["entry"]?.scalarValue),
+                        args: fields["args"]?.items.map { $0.compactMap(\.scalarValue) } ?? [],
+                        language: try #require(fields["language"]?.scalarValue),
+                        passFilenames: fields["pass_filenames"]?.scalarValue != "false")
+        }
+        throw HookMissing()
+    }
+
+    struct HookMissing: Error {}
+
+    /// Runs the hook in `repository` as pre-commit would; the hook's checkout is a scratch copy
+    /// of the script with the built tipc in place.
+    static func runHook(in repository: String, checkout: String) throws -> (status: Int32, stdout: String) {
+        let hook = try hook()
+        #expect(hook.language == "script" && !hook.passFilenames)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: checkout + "/" + hook.entry)
+        process.arguments = hook.args
+        process.currentDirectoryURL = URL(fileURLWithPath: repository)
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "GITHUB_ACTIONS")
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self))
+    }
+
+    @Test func cleanRepositoryPassesAndABadManifestFails() throws {
+        let hook = try Self.hook()
+        let checkout = try TemporaryFolder()
+        let script = try String(contentsOf: Self.packageRoot.appendingPathComponent(hook.entry), encoding: .utf8)
+        try checkout.write(hook.entry, script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout.path + "/" + hook.entry)
+        try FileManager.default.createDirectory(atPath: checkout.path + "/.build/release", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: checkout.path + "/.build/release/tipc",
+                                                   withDestinationPath: try ExecutableTests.executable().path)
+
+        let repository = try TemporaryFolder()
+        try repository.write("app/tips.yaml", "tipkit: 1\nevents:\n  opened: {}\ntips:\n  t:\n    title: T\n    rules: [opened.count > 0]\n")
+        try repository.write("docker-compose.yml", "services:\n  web:\n    image: nginx\n")
+        let clean = try Self.runHook(in: repository.path, checkout: checkout.path)
+        #expect(clean.status == 0, "\(clean.stdout)")
+        #expect(clean.stdout.isEmpty)
+
+        try repository.write("app/tips.yaml", "tipkit: 1\nevents:\n  opened: {}\ntips:\n  t:\n    title: T\n    rules: [opend.count > 0]\n")
+        let bad = try Self.runHook(in: repository.path, checkout: checkout.path)
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("app/tips.yaml:7:13: error[unknown-event]: no event named 'opend'"))
+        #expect(!bad.stdout.contains("docker-compose"))
+    }
+}
