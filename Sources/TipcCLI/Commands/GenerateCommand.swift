@@ -45,15 +45,6 @@ public enum GenerateCommand: TipcCommand {
                                                                          fileCount: program.fileCount)))
         }
         guard let text else { return .inputHasErrors }
-        if let destination = arguments.value(output) {
-            do {
-                try AtomicFileWriter.write(Array(text.utf8), to: destination)
-            } catch {
-                throw CommandFailure.io(error.message)
-            }
-        } else {
-            context.standardOutput.write(text)
-        }
-        return .success
+        return CommandOutput.write(text, to: arguments.value(output), context: context, reporter: reporter)
     }
 }

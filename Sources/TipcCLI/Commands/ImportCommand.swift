@@ -65,17 +65,6 @@ public enum ImportCommand: TipcCommand {
             context.standardError.write("error: \(error.description)\n")
             return .inputHasErrors
         }
-        if let destination = arguments.value(output) {
-            do {
-                try AtomicFileWriter.write(Array(text.utf8), to: destination)
-            } catch {
-                let diagnostic = Diagnostic(.io, error.message, at: CheckCommand.startOfFile(destination))
-                context.standardError.write(reporter.render(DiagnosticReport(diagnostics: [diagnostic], sources: [:], fileCount: 1)))
-                return .usageOrIOError
-            }
-        } else {
-            context.standardOutput.write(text)
-        }
-        return .success
+        return CommandOutput.write(text, to: arguments.value(output), context: context, reporter: reporter)
     }
 }
