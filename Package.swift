@@ -37,11 +37,11 @@ let package = Package(
         // tests can replay the inputs the fuzzers found; one executable runs the target its
         // environment names, and its `@main` (replaying files) is compiled out under `-DFUZZING`,
         // where libFuzzer provides `main`.
-        .target(name: "TipcFuzzing", dependencies: ["TipcCompiler", "TipRuntime"], path: "Sources/Fuzz/TipcFuzzing"),
+        .target(name: "TipcFuzzing", dependencies: ["TipcCompiler", "TipRuntime", "TipcCLI"], path: "Sources/Fuzz/TipcFuzzing"),
         .executableTarget(name: "tipc-fuzz", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/tipc-fuzz"),
 
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
-        .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
+        .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcCLI", "TipcFuzzing"], exclude: ["Fixtures"]),
         .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

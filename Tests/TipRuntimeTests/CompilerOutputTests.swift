@@ -6,6 +6,7 @@ import Foundation
 import Testing
 import TipRuntime
 import TipcCompiler
+import TipcCLI
 
 /// Determinism, golden disassembly, constant folding and its diagnostics.
 @Suite struct CompilerOutputTests {

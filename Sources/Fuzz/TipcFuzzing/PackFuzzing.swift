@@ -1,4 +1,5 @@
 import TipRuntime
+import TipcCLI
 
 /// Fuzz bodies for the runtime half: any bytes are refused with a `RulePackError` or loaded
 /// as a pack whose every rule evaluates without trapping, against a small store and against

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TipRuntime
 
 /// Renders a verified pack — header, tables and disassembled bytecode — as text or JSON
 /// (`tipc inspect [--format json]`).
