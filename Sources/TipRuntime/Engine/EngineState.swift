@@ -69,14 +69,11 @@ struct EngineState {
         expireDonations(now: now)
     }
 
-    /// Replaces the state with what `snapshot` holds, as of `now`.
-    mutating func load(_ snapshot: StoreSnapshot, now: Int64) {
+    /// Forgets everything stored (`resetDatastore`): no donations, parameters at their
+    /// defaults, no tip records, no frequency gap.
+    mutating func clear() {
         donations = InMemoryDonationStore(events: model.events)
-        for donation in snapshot.donations.values.sorted(by: { ($0.date, $0.id) < ($1.date, $1.id) }) {
-            index(donation)
-        }
-        apply(snapshot)
-        expireDonations(now: now)
+        apply(.empty)
     }
 
     /// Takes everything but the donations from `snapshot`. A stored parameter counts only when

@@ -210,7 +210,7 @@ public final class TipCenter: Sendable {
     public func resetDatastore() throws(TipCenterError) {
         try mutate { (engine: inout EngineState) throws(TipCenterError) in
             try stored { () throws(TipStoreError) in try persistence.clear() }
-            engine.load(.empty, now: clock.now())
+            engine.clear()
         }
     }
 
