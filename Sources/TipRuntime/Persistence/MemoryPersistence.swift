@@ -12,7 +12,7 @@ public final class MemoryPersistence: TipPersistence {
 
     public func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
         var snapshot = state.withLock { $0 }
-        for donation in snapshot.donations.values.sorted(by: { ($0.date, $0.id) < ($1.date, $1.id) }) { body(donation) }
+        for donation in snapshot.donations.values.sorted(by: DonationRecord.precedes) { body(donation) }
         snapshot.donations = [:]
         return snapshot
     }
@@ -71,7 +71,7 @@ public enum DonationLimit {
 
     /// The ids of `donations` (all of one event) that the limit keeps.
     static func kept(_ donations: [DonationRecord], maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) -> Set<String> {
-        var ordered = donations.sorted { ($0.date, $0.id) < ($1.date, $1.id) }
+        var ordered = donations.sorted(by: DonationRecord.precedes)
         if let age = maximumAgeMilliseconds {
             let cutoff = cutoff(now: now, maximumAgeMilliseconds: age)
             ordered.removeAll { $0.date < cutoff }

@@ -56,6 +56,13 @@ public struct DonationRecord: Sendable, Hashable {
     }
 }
 
+extension DonationRecord {
+    /// The order of donations everywhere they are listed: by date, same-instant ones by id.
+    public static func precedes(_ a: DonationRecord, _ b: DonationRecord) -> Bool {
+        (a.date, a.id) < (b.date, b.id)
+    }
+}
+
 /// A parameter's persisted value and when it was set.
 public struct ParameterRecord: Sendable, Hashable {
     public var value: RuntimeValue

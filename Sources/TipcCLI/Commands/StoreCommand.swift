@@ -183,7 +183,7 @@ public enum StoreCommand: TipcCommand {
 
     private static func export(_ center: TipCenter, _ context: CommandContext) throws {
         let snapshot = try center.snapshot()
-        let donations = snapshot.donations.values.sorted { ($0.date, $0.id) < ($1.date, $1.id) }.map { record -> JSONValue in
+        let donations = snapshot.donations.values.sorted(by: DonationRecord.precedes).map { record -> JSONValue in
             var members: [(String, JSONValue)] = [("id", .string(record.id)), ("event", .string(record.event)),
                                                   ("date", .string(ISO8601.string(fromMilliseconds: Int(record.date))))]
             if !record.value.isEmpty {
