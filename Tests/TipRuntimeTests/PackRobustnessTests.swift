@@ -107,9 +107,10 @@ import TipcCompiler
         #expect(error(sevenBit)?.message.contains("high bit") == true)
 
         var version = bytes
-        version[8] = 2
+        version[8] = 3
         #expect(error(version)?.kind == .unsupportedVersion)
         #expect(error(version)?.offset == 8)
+        #expect(error(version)?.message == "format version 3; this runtime reads versions 1 and 2")
 
         var order = bytes
         order.replaceSubrange(16..<24, with: order[16..<24].reversed())

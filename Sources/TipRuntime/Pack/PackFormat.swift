@@ -3,8 +3,11 @@ public enum PackFormat {
     /// `\x89 T I P \r \n \x1a \n`: the high-bit byte catches 7-bit transfers, CR LF and LF catch
     /// line-ending conversion, `\x1a` stops `type` on DOS (the PNG scheme).
     public static let magic: [UInt8] = [0x89, 0x54, 0x49, 0x50, 0x0D, 0x0A, 0x1A, 0x0A]
-    /// The format version this runtime reads and writes.
-    public static let version: UInt32 = 1
+    /// The format version this runtime writes: 2 since SPEC §7 (tip keys, localized texts, tips
+    /// about tips), whose data lives in tables a format-1 pack simply lacks.
+    public static let version: UInt32 = 2
+    /// The format versions this runtime reads: a format-1 pack loads and runs as before.
+    public static let readableVersions: ClosedRange<UInt32> = 1...2
     /// Written little-endian; reads back differently on a byte-order mismatch.
     public static let testInteger: Int64 = 0x0102_0304_0506_0708
     /// Written as IEEE-754 binary64 bits; reads back differently on a float-format mismatch.
@@ -21,6 +24,14 @@ public enum PackFormat {
     /// know it; an unknown kind without it is refused. Required tables appear once, in this order.
     public enum TableKind: UInt16, Sendable, CaseIterable {
         case strings = 1, settings = 2, parameters = 3, events = 4, tips = 5, groups = 6
+
+        /// The first format version in which this table is required; a pack of an earlier
+        /// version lacks it (and means what the table's absence means: no keys, no texts…).
+        public var introducedIn: UInt32 {
+            switch self {
+            case .strings, .settings, .parameters, .events, .tips, .groups: 1
+            }
+        }
     }
     public static let optionalTableBit: UInt16 = 0x8000
 

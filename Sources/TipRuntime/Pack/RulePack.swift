@@ -1,6 +1,9 @@
 /// A rule pack in memory: what `tipc compile` writes and the runtime loads. Immutable data;
 /// `RulePackWriter` encodes it, `RulePackLoader` decodes and verifies it.
 public struct RulePack: Sendable, Hashable {
+    /// The format version of the pack this was read from (`PackFormat.version` for a pack
+    /// compiled now; the writer always writes the current version).
+    public var formatVersion: UInt32
     /// The string table. Bytecode refers to strings by index into it; names and texts are
     /// added to it by the writer (deduplicated, in first-use order).
     public var strings: [String]
@@ -11,8 +14,9 @@ public struct RulePack: Sendable, Hashable {
     public var tips: [PackTip]
     public var groups: [PackGroup]
 
-    public init(strings: [String], displayFrequencyMilliseconds: Int64, parameters: [PackParameter],
-                events: [PackEvent], tips: [PackTip], groups: [PackGroup]) {
+    public init(formatVersion: UInt32 = PackFormat.version, strings: [String], displayFrequencyMilliseconds: Int64,
+                parameters: [PackParameter], events: [PackEvent], tips: [PackTip], groups: [PackGroup]) {
+        self.formatVersion = formatVersion
         self.strings = strings
         self.displayFrequencyMilliseconds = displayFrequencyMilliseconds
         self.parameters = parameters

@@ -18,6 +18,8 @@ public enum RulePackLoader {
 private struct PackDecoder {
     let bytes: [UInt8]
     var strings: [String] = []
+    /// The format version the header states (checked to be readable).
+    var version: UInt32 = PackFormat.version
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -26,7 +28,7 @@ private struct PackDecoder {
         var reader = ByteReader(bytes, offset: PackFormat.headerSize)
         let tableCount = try reader.count("table count", elementSize: 6)
         var nextRequired = 0
-        let required = PackFormat.TableKind.allCases
+        let required = PackFormat.TableKind.allCases.filter { $0.introducedIn <= version }
         var displayFrequency: Int64 = 0
         var parameters: [PackParameter] = [], events: [PackEvent] = [], tips: [PackTip] = [], groups: [PackGroup] = []
         var rules: [[VerifiedRule]] = []
@@ -66,12 +68,12 @@ private struct PackDecoder {
         if displayFrequency < 0 {
             throw RulePackError(.malformed, "negative display frequency", offset: PackFormat.headerSize)
         }
-        let pack = RulePack(strings: strings, displayFrequencyMilliseconds: displayFrequency, parameters: parameters,
-                            events: events, tips: tips, groups: groups)
+        let pack = RulePack(formatVersion: version, strings: strings, displayFrequencyMilliseconds: displayFrequency,
+                            parameters: parameters, events: events, tips: tips, groups: groups)
         return VerifiedRulePack(pack: pack, rules: rules)
     }
 
-    func checkHeader() throws(RulePackError) {
+    mutating func checkHeader() throws(RulePackError) {
         let magic = PackFormat.magic
         for index in 0..<min(bytes.count, magic.count) where bytes[index] != magic[index] {
             var message = "not a rule pack (bad magic bytes)"
@@ -87,9 +89,11 @@ private struct PackDecoder {
         try reader.need(PackFormat.headerSize, "the header")
         reader.offset = magic.count
         let version = try reader.u32("version")
-        if version != PackFormat.version {
-            throw RulePackError(.unsupportedVersion, "format version \(version); this runtime reads version \(PackFormat.version)", offset: 8)
+        guard PackFormat.readableVersions.contains(version) else {
+            let readable = PackFormat.readableVersions.map(String.init).joined(separator: " and ")
+            throw RulePackError(.unsupportedVersion, "format version \(version); this runtime reads versions \(readable)", offset: 8)
         }
+        self.version = version
         let flags = try reader.u32("flags")
         if flags & ~PackFormat.knownFlags != 0 {
             throw RulePackError(.unsupportedVersion, "unknown header flags 0x\(String(flags, radix: 16))", offset: 12)

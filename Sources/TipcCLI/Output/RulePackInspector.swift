@@ -37,7 +37,7 @@ public struct RulePackInspector {
     /// The human-readable rendering.
     public func text() -> String {
         var lines: [String] = []
-        var header = "rule pack, format version \(PackFormat.version)"
+        var header = "rule pack, format version \(pack.formatVersion)"
         if let byteCount { header += ", \(byteCount) bytes" }
         if let checksum { header += ", CRC-32 0x" + String(checksum, radix: 16) }
         lines.append(header)
@@ -114,7 +114,7 @@ public struct RulePackInspector {
     public func json() -> String {
         let disassembler = Disassembler(pack: pack)
         let document = Document(
-            formatVersion: PackFormat.version, byteCount: byteCount, checksum: checksum.map { "0x" + String($0, radix: 16) },
+            formatVersion: pack.formatVersion, byteCount: byteCount, checksum: checksum.map { "0x" + String($0, radix: 16) },
             displayFrequencyMilliseconds: pack.displayFrequencyMilliseconds, strings: pack.strings,
             parameters: pack.parameters.map { .init(name: $0.name, type: $0.type.description, defaultValue: describe($0.defaultValue), values: $0.values, transient: $0.isTransient) },
             events: pack.events.map { .init(name: $0.name, fields: $0.fields.map { .init(name: $0.name, type: $0.type.description) },
