@@ -12,6 +12,8 @@ struct EngineState {
     let groupOfTip: [Int?]
     /// For each tip, the windows its rules read.
     let windows: [[EventWindow]]
+    /// For each tip, the comparisons of its rules whose outcome depends on `now`.
+    let datedComparisons: [[NowComparison]]
     /// The events with a `maximumAge`, whose oldest donations expire as time passes.
     let agingEvents: [Int]
 
@@ -21,6 +23,8 @@ struct EngineState {
     var histories: [TipHistory]
     var latestFirstDisplay: Int64?
     var overrides = TestingOverrides()
+    /// By event name, the instant up to which `deleteDonations(of:)` deleted its donations.
+    var donationDeletions: [String: Int64] = [:]
     /// The last stamp handed out: stamps are strictly increasing on this device.
     var lastStampMilliseconds: Int64 = .min
 
@@ -41,6 +45,13 @@ struct EngineState {
             var all: [EventWindow] = []
             for rule in tip.rules {
                 for window in WindowAnalysis.windows(in: rule.code) where !all.contains(window) { all.append(window) }
+            }
+            return all
+        }
+        datedComparisons = model.tips.map { tip in
+            var all: [NowComparison] = []
+            for rule in tip.rules {
+                for comparison in DatedWakeups.comparisons(in: rule.code) where !all.contains(comparison) { all.append(comparison) }
             }
             return all
         }
@@ -66,6 +77,7 @@ struct EngineState {
         donations = InMemoryDonationStore(events: model.events)
         let snapshot = try persistence.read { donation in index(donation) }
         apply(snapshot)
+        excludeDeletedDonations()
         expireDonations(now: now)
     }
 
@@ -92,6 +104,7 @@ struct EngineState {
             lastStampMilliseconds = max(lastStampMilliseconds, record.stamp.milliseconds)
         }
         latestFirstDisplay = snapshot.latestFirstDisplay
+        donationDeletions = snapshot.donationDeletions
     }
 
     /// Adds a stored donation to the query index. Donations of events this pack does not
@@ -222,7 +235,8 @@ struct EngineState {
 
     /// The next instant after `now` at which a status or display decision of `tips` can
     /// change with no call into the runtime: a window's contents change, a donation reaches
-    /// its event's `maximumAge`, or the display frequency's gap ends.
+    /// its event's `maximumAge`, the display frequency's gap ends, or a comparison of a rule
+    /// with `now` (`now >= date(…)`, `now < $trialEnds`) changes for the current parameters.
     func nextWake(for tips: Set<Int>, now: Int64) -> Int64? {
         var next: Int64?
         func consider(_ instant: Int64?) {
@@ -236,6 +250,7 @@ struct EngineState {
                                                    window: window.milliseconds, now: now))
             }
             consider(frequencyGateOpens(for: tip, now: now))
+            for comparison in datedComparisons[tip] { consider(comparison.nextChange(parameterSlots: parameters.slots, now: now)) }
         }
         for event in agingEvents where !tips.isEmpty {
             guard let oldest = donations.donations(ofEvent: event).timestamps.first,
