@@ -86,22 +86,37 @@ public struct NowComparison: Sendable, Hashable {
 /// `IN_INTS` whose operand depends on `now` is recorded. Comparisons with payload fields (inside
 /// `where`) are not: their instants depend on each donation.
 public enum DatedWakeups {
-    /// The comparisons of `code` (one rule) that depend on `now`, without duplicates.
+    /// The comparisons of `code` (one rule) that depend on `now`, in program order without
+    /// duplicates.
     public static func comparisons(in code: [UInt32]) -> [NowComparison] {
-        var result: [NowComparison] = []
-        analyse(code, from: 0, to: code.count, into: &result)
-        return result
+        comparisons(inRules: [code])
     }
 
-    /// Runs over `code[start..<end]` with an empty stack (a rule, or a `where` predicate).
-    private static func analyse(_ code: [UInt32], from start: Int, to end: Int, into result: inout [NowComparison]) {
-        var stack: [LinearForm?] = []
-        func pop() -> LinearForm? { stack.popLast() ?? nil }
-        func record(_ difference: LinearForm?, _ comparison: ComparisonCode) {
+    /// The comparisons of several rules (a tip's), in order without duplicates.
+    public static func comparisons(inRules rules: [[UInt32]]) -> [NowComparison] {
+        var found = Found()
+        for code in rules { analyse(code, from: 0, to: code.count, into: &found) }
+        return found.comparisons
+    }
+
+    /// What the analysis found so far; a set keeps it linear however long an `IN_INTS` list is.
+    private struct Found {
+        var comparisons: [NowComparison] = []
+        var seen = Set<NowComparison>()
+
+        mutating func record(_ difference: LinearForm?, _ comparison: ComparisonCode) {
             guard let difference, difference.now != 0 else { return }
             let found = NowComparison(difference: difference, comparison: comparison)
-            if !result.contains(found) { result.append(found) }
+            if seen.insert(found).inserted { comparisons.append(found) }
         }
+    }
+
+    /// Runs over `code[start..<end]` with an empty stack (a rule, or a `where` predicate, which
+    /// the verifier nests at most `PackFormat.maximumPredicateNesting` deep).
+    private static func analyse(_ code: [UInt32], from start: Int, to end: Int, into result: inout Found) {
+        var stack: [LinearForm?] = []
+        func pop() -> LinearForm? { stack.popLast() ?? nil }
+        func record(_ difference: LinearForm?, _ comparison: ComparisonCode) { result.record(difference, comparison) }
         var pc = start
         while pc < end {
             let word = code[pc]

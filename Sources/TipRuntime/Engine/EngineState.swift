@@ -48,13 +48,7 @@ struct EngineState {
             }
             return all
         }
-        datedComparisons = model.tips.map { tip in
-            var all: [NowComparison] = []
-            for rule in tip.rules {
-                for comparison in DatedWakeups.comparisons(in: rule.code) where !all.contains(comparison) { all.append(comparison) }
-            }
-            return all
-        }
+        datedComparisons = model.tips.map { DatedWakeups.comparisons(inRules: $0.rules.map(\.code)) }
         agingEvents = model.events.indices.filter { model.events[$0].maximumAgeMilliseconds != nil }
         parameters = ParameterValues(pack: model)
         donations = InMemoryDonationStore(events: model.events)
