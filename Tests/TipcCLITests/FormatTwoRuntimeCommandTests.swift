@@ -35,13 +35,15 @@ struct FormatTwoRuntimeCommandTests {
           - { at: +1d, expect: { onboarding: { currentTip: null }, swipe: pending } }
           - { at: +1d1s, donate: [opened, opened] }
           - { at: +1d1s, expect: { onboarding: { currentTip: swipe } } }
+          - { at: +2d, deleteDonations: [opened] }
+          - { at: +2d, expect: { onboarding: { currentTip: null } } }
         """)
         for extra in [[], ["--db", folder.path + "/s.sqlite"]] {
             let run = Invocation(["simulate", manifest, "--timeline", timeline] + extra)
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             #expect(run.stdout.contains("expect onboarding currentTip null: ok"))
             #expect(run.stdout.contains("deleteDonations opened"))
-            #expect(run.stdout.contains("9 steps, 7 expectations, 0 failed"), "\(run.stdout)")
+            #expect(run.stdout.contains("11 steps, 8 expectations, 0 failed"), "\(run.stdout)")
         }
     }
 

@@ -2,7 +2,7 @@ import TipcCompiler
 import TipRuntime
 import TipRuntimeSQLite
 
-/// `tipc store`: work on a store by hand — donate, set, status, invalidate, reset, merge, export.
+/// `tipc store`: work on a store by hand — donate, delete donations, set, status, invalidate, reset, merge, export.
 public enum StoreCommand: TipcCommand {
     static let value = OptionDefinition.value("value", valueName: "json", help: "donate: the payload as a JSON object, e.g. '{\"itemID\": 3}'.")
     static let reason = OptionDefinition.value("reason", valueName: "reason", help: "invalidate: actionPerformed, tipClosed, displayCountExceeded or displayDurationExceeded.")
@@ -13,12 +13,10 @@ public enum StoreCommand: TipcCommand {
     public static var signature: CommandSignature {
         CommandSignature(
             name: "store",
-            abstract: "Work on a store by hand: donate, set, status, invalidate, reset, merge, export.",
+            abstract: "Work on a store by hand: donate, delete donations, set, status, invalidate, reset, merge, export.",
             discussion: """
             donate EVENT        record a donation; exits 0 only once it is durable
-            delete-donations EVENT
-                                delete the event's donations recorded up to now (--at), here
-                                and, once merged, on every device
+            delete-donations EVENT  delete the event's donations up to now (--at), on every device once merged
             set PARAM VALUE     set a parameter (typed: true, 3, 2.5, text, 2026-03-01T09:00:00Z, 5m)
             status [TIP]        status, should-display and displays of one or every tip
             invalidate TIP      invalidate a tip (--reason, default actionPerformed)

@@ -128,7 +128,10 @@ public enum TimelineDecoder {
                 case "reset":
                     if let tip = text(value, "reset") { actions.append(.reset(tip: tip)) }
                 case "deleteDonations":
-                    if let event = text(value, "deleteDonations") { actions.append(.deleteDonations(event: event)) }
+                    let items = value.items.map { Array($0) } ?? [value]
+                    for item in items {
+                        if let event = text(item, "an event") { actions.append(.deleteDonations(event: event)) }
+                    }
                 default:
                     actions.append(.expect(expectations(value)))
                 }
