@@ -113,3 +113,61 @@ struct DatedWakeupTests {
         }
     }
 }
+
+@Suite("Runtime: dated wake-ups miss no change")
+struct DatedWakeupPropertyTests {
+    static let source = """
+    tipkit 1
+    param p: Date = date("2026-03-01T09:00:00Z")
+    param q: Date = date("2026-03-01T09:00:00Z")
+    param d: Duration = 0s
+    param flag: Bool = false
+    tip a {
+      title "A"
+      rule now >= $p and now < $q
+    }
+    tip b {
+      title "B"
+      rule now - $p > $d or $flag
+    }
+    tip c {
+      title "C"
+      rule not (now == $q) and $p + $d <= now
+    }
+    tip e {
+      title "E"
+      rule -(now - $q) + $d >= 0s
+    }
+    """
+
+    /// From every starting instant, the runtime's next wake-up comes no later than the first
+    /// instant any tip's status changes, checked millisecond by millisecond on random parameters.
+    @Test func noStatusChangesBeforeTheNextWakeUp() throws {
+        var g = SeededGenerator(seed: 1224)
+        let center = try makeCenter(Self.source)
+        let tips = Set(center.pack.tips.indices)
+        for _ in 0..<60 {
+            try center.setParameters([
+                "p": .date(milliseconds: testStart + Int64.random(in: -100...100, using: &g)),
+                "q": .date(milliseconds: testStart + Int64.random(in: -100...100, using: &g)),
+                "d": .duration(milliseconds: Int64.random(in: -60...60, using: &g)),
+                "flag": .bool(Int.random(in: 0..<4, using: &g) == 0),
+            ])
+            center.state.withLock { engine in
+                var instant = testStart - 250
+                while instant < testStart + 250 {
+                    let statuses = tips.sorted().map { engine.status(of: $0, now: instant) }
+                    let wake = engine.nextWake(for: tips, now: instant) ?? Int64.max
+                    #expect(wake > instant)
+                    // Every instant before the wake-up has the same statuses.
+                    var t = instant + 1
+                    while t < min(wake, testStart + 300) {
+                        #expect(tips.sorted().map { engine.status(of: $0, now: t) } == statuses, "changed at \(t - testStart) before the wake-up at \(wake - testStart)")
+                        t += 1
+                    }
+                    instant = wake
+                }
+            }
+        }
+    }
+}
