@@ -71,6 +71,11 @@ public final class SQLitePersistence: TipPersistence {
         DROP TABLE display_counters;
         DELETE FROM meta WHERE key = 'next_sequence';
         """,
+        // 3 (format 2, `deleteDonations`): per event, the latest instant up to which its
+        // donations are deleted. Existing stores gain the empty table and keep everything.
+        """
+        CREATE TABLE donation_deletions(event TEXT PRIMARY KEY, instant INTEGER NOT NULL);
+        """,
     ])
 
     /// Opens the store at `path`, creating it when `create` is true and it is missing.
@@ -146,6 +151,9 @@ public final class SQLitePersistence: TipPersistence {
                 if case .text(let text) = try tx.scalar("SELECT value FROM meta WHERE key = 'latest_first_display'") {
                     snapshot.latestFirstDisplay = Int64(text)
                 }
+                try tx.query("SELECT event, instant FROM donation_deletions") { rows in
+                    while try rows.next() { snapshot.donationDeletions[rows.text(0)] = Int64(rows.int(1)) }
+                }
                 return snapshot
             }
         }
@@ -200,6 +208,17 @@ public final class SQLitePersistence: TipPersistence {
                 for record in other.tipRecords.values { try Self.insert(record, into: tx) }
                 for (name, record) in other.parameters { try Self.write(parameter: name, record, into: tx) }
                 try Self.raiseLatestFirstDisplay(other.latestFirstDisplay, in: tx)
+                for (event, instant) in other.donationDeletions { try Self.raiseDeletion(of: event, to: instant, in: tx) }
+            }
+        }
+    }
+
+    public func deleteDonations(of event: String, through instant: Int64) throws(TipStoreError) {
+        try Self.run(connection) { session in
+            try session.transaction { tx in
+                try Self.raiseDeletion(of: event, to: instant, in: tx)
+                try tx.run("DELETE FROM donations WHERE event = ?1 AND date <= (SELECT instant FROM donation_deletions WHERE event = ?1)",
+                           [.text(event)])
             }
         }
     }
@@ -208,7 +227,7 @@ public final class SQLitePersistence: TipPersistence {
         try Self.run(connection) { session in
             try session.transaction { tx in
                 try tx.execute("""
-                    DELETE FROM donations; DELETE FROM parameters; DELETE FROM tip_records;
+                    DELETE FROM donations; DELETE FROM parameters; DELETE FROM tip_records; DELETE FROM donation_deletions;
                     DELETE FROM meta WHERE key = 'latest_first_display'
                     """)
             }
@@ -271,6 +290,14 @@ public final class SQLitePersistence: TipPersistence {
             ON CONFLICT(key) DO UPDATE SET value = excluded.value
             WHERE CAST(excluded.value AS INTEGER) > CAST(meta.value AS INTEGER)
             """, [.text(String(value))])
+    }
+
+    /// Records a deletion of `event`'s donations through `instant`; a later one stays.
+    private static func raiseDeletion(of event: String, to instant: Int64, in session: SQLiteConnection.Session) throws {
+        try session.run("""
+            INSERT INTO donation_deletions(event, instant) VALUES (?1, ?2)
+            ON CONFLICT(event) DO UPDATE SET instant = excluded.instant WHERE excluded.instant > donation_deletions.instant
+            """, [.text(event), .integer(Int(instant))])
     }
 
     private static func columns(of kind: TipEventRecord.Kind) -> (String, Int64, Int64, String?) {

@@ -12,6 +12,8 @@ struct EngineState {
     let groupOfTip: [Int?]
     /// For each tip, the windows its rules read.
     let windows: [[EventWindow]]
+    /// For each tip, the comparisons of its rules whose outcome depends on `now`.
+    let datedComparisons: [[NowComparison]]
     /// The events with a `maximumAge`, whose oldest donations expire as time passes.
     let agingEvents: [Int]
 
@@ -21,6 +23,8 @@ struct EngineState {
     var histories: [TipHistory]
     var latestFirstDisplay: Int64?
     var overrides = TestingOverrides()
+    /// By event name, the instant up to which `deleteDonations(of:)` deleted its donations.
+    var donationDeletions: [String: Int64] = [:]
     /// The last stamp handed out: stamps are strictly increasing on this device.
     var lastStampMilliseconds: Int64 = .min
 
@@ -44,6 +48,7 @@ struct EngineState {
             }
             return all
         }
+        datedComparisons = model.tips.map { DatedWakeups.comparisons(inRules: $0.rules.map(\.code)) }
         agingEvents = model.events.indices.filter { model.events[$0].maximumAgeMilliseconds != nil }
         parameters = ParameterValues(pack: model)
         donations = InMemoryDonationStore(events: model.events)
@@ -66,6 +71,7 @@ struct EngineState {
         donations = InMemoryDonationStore(events: model.events)
         let snapshot = try persistence.read { donation in index(donation) }
         apply(snapshot)
+        excludeDeletedDonations()
         expireDonations(now: now)
     }
 
@@ -92,6 +98,7 @@ struct EngineState {
             lastStampMilliseconds = max(lastStampMilliseconds, record.stamp.milliseconds)
         }
         latestFirstDisplay = snapshot.latestFirstDisplay
+        donationDeletions = snapshot.donationDeletions
     }
 
     /// Adds a stored donation to the query index. Donations of events this pack does not
@@ -222,7 +229,8 @@ struct EngineState {
 
     /// The next instant after `now` at which a status or display decision of `tips` can
     /// change with no call into the runtime: a window's contents change, a donation reaches
-    /// its event's `maximumAge`, or the display frequency's gap ends.
+    /// its event's `maximumAge`, the display frequency's gap ends, or a comparison of a rule
+    /// with `now` (`now >= date(…)`, `now < $trialEnds`) changes for the current parameters.
     func nextWake(for tips: Set<Int>, now: Int64) -> Int64? {
         var next: Int64?
         func consider(_ instant: Int64?) {
@@ -236,6 +244,7 @@ struct EngineState {
                                                    window: window.milliseconds, now: now))
             }
             consider(frequencyGateOpens(for: tip, now: now))
+            for comparison in datedComparisons[tip] { consider(comparison.nextChange(parameterSlots: parameters.slots, now: now)) }
         }
         for event in agingEvents where !tips.isEmpty {
             guard let oldest = donations.donations(ofEvent: event).timestamps.first,

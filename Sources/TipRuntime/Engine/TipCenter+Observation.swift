@@ -11,6 +11,8 @@ struct ObserverRegistry {
     }
 
     var observers: [Int: Observer] = [:]
+    /// Subscribers of `currentTipUpdates(of:)`, by the same ids (`TipCenter+Groups.swift`).
+    var groupObservers: [Int: GroupObserver] = [:]
     var nextID = 0
     /// The instant the scheduled wake-up fires, and its task.
     var wake: (deadline: Int64, task: Task<Void, Never>)?
@@ -22,6 +24,7 @@ struct ObserverRegistry {
             tips.insert(observer.tip)
             if let group = engine.groupOfTip[observer.tip] { tips.formUnion(engine.model.groups[group].tips) }
         }
+        for observer in groupObservers.values { tips.formUnion(engine.watchedTips(ofGroup: observer.group)) }
         return tips
     }
 }
@@ -82,6 +85,7 @@ extension TipCenter {
                         }
                     }
                 }
+                publishCurrentTips(engine, now: now, registry: &registry)
                 schedule(registry: &registry, deadline: engine.nextWake(for: registry.watchedTips(engine), now: now))
             }
         }

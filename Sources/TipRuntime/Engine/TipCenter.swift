@@ -101,7 +101,8 @@ public final class TipCenter: Sendable {
             }
             let records = batch.map { $0.record() }
             try stored { () throws(TipStoreError) in try persistence.append(records) }
-            for (donation, entry) in zip(batch, indexed) {
+            // A donation dated at or before its event's deletion is stored but does not count.
+            for (donation, entry) in zip(batch, indexed) where !engine.isDeleted(event: donation.event, date: donation.date) {
                 try? engine.donations.donate(event: entry.event, at: donation.date, payload: entry.payload)
             }
             engine.expireDonations(now: now)

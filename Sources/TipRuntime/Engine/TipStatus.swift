@@ -53,6 +53,7 @@ public struct TestingOverrides: Sendable, Hashable {
 /// What went wrong with a runtime call; the state is unchanged.
 public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownTip(String)
+    case unknownGroup(String)
     case unknownParameter(String)
     case wrongParameterType(parameter: String, expected: ValueType, actual: ValueType)
     case valueNotAllowed(parameter: String, value: String, allowed: [String])
@@ -62,6 +63,7 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownTip(let name): return "no tip named '\(name)'"
+        case .unknownGroup(let name): return "no tip group named '\(name)'"
         case .unknownParameter(let name): return "no parameter named '\(name)'"
         case .wrongParameterType(let name, let expected, let actual):
             return "parameter '\(name)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"

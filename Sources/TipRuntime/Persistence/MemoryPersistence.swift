@@ -58,6 +58,14 @@ public final class MemoryPersistence: TipPersistence {
     public func clear() throws(TipStoreError) {
         state.withLock { $0 = .empty }
     }
+
+    public func deleteDonations(of event: String, through instant: Int64) throws(TipStoreError) {
+        state.withLock { snapshot in
+            let recorded = max(snapshot.donationDeletions[event] ?? instant, instant)
+            snapshot.donationDeletions[event] = recorded
+            snapshot.donations = snapshot.donations.filter { $0.value.event != event || $0.value.date > recorded }
+        }
+    }
 }
 
 /// `donationLimit` as one rule for every store: an event's donations dated before `now` minus

@@ -27,6 +27,9 @@ public protocol TipPersistence: AnyObject, Sendable {
     func merge(_ other: StoreSnapshot) throws(TipStoreError)
     /// Removes everything (`resetDatastore`).
     func clear() throws(TipStoreError)
+    /// `deleteDonations(of:)`: records, in one transaction, that the donations of `event` dated
+    /// at or before `instant` are deleted (a later recorded instant stays), and removes them.
+    func deleteDonations(of event: String, through instant: Int64) throws(TipStoreError)
 }
 
 extension TipPersistence {

@@ -4,7 +4,9 @@
 /// - donations and tip records (displays, invalidations, resets): the union by id, so nothing
 ///   either side acknowledged is lost, and counts and eligibility are derived from the union;
 /// - parameters: last writer wins by stamp (time, then device, then the stored value's bytes);
-/// - the latest first display: the later one.
+/// - the latest first display: the later one;
+/// - donation deletions (`deleteDonations(of:)`): the later instant per event. The donations a
+///   deletion covers stay in the union (a set that only grows) and are left out of evaluation.
 ///
 /// Two different records under one id are a collision: an error, never a silent choice.
 extension StoreSnapshot {
@@ -23,6 +25,7 @@ extension StoreSnapshot {
             result.parameters[name] = result.parameters[name].map { ParameterRecord.later($0, record) } ?? record
         }
         result.latestFirstDisplay = Self.maximum(latestFirstDisplay, other.latestFirstDisplay)
+        result.donationDeletions.merge(other.donationDeletions, uniquingKeysWith: max)
         return result
     }
 

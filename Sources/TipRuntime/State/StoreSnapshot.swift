@@ -176,13 +176,18 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// The latest first display of any tip that does not ignore the display frequency: the
     /// frequency gap runs from it.
     public var latestFirstDisplay: Int64?
+    /// `deleteDonations(of:)`: by event name, the latest instant up to which its donations are
+    /// deleted (donations dated at or before it no longer count, on every device once merged).
+    public var donationDeletions: [String: Int64]
 
     public init(donations: [String: DonationRecord] = [:], parameters: [String: ParameterRecord] = [:],
-                tipRecords: [String: TipEventRecord] = [:], latestFirstDisplay: Int64? = nil) {
+                tipRecords: [String: TipEventRecord] = [:], latestFirstDisplay: Int64? = nil,
+                donationDeletions: [String: Int64] = [:]) {
         self.donations = donations
         self.parameters = parameters
         self.tipRecords = tipRecords
         self.latestFirstDisplay = latestFirstDisplay
+        self.donationDeletions = donationDeletions
     }
 
     public static let empty = StoreSnapshot()

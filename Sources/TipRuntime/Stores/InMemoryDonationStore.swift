@@ -83,6 +83,17 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
         }
     }
 
+    /// Removes the donations of `event` dated at or before `instant` (`deleteDonations(of:)`).
+    public mutating func removeDonations(ofEvent event: Int, through instant: Int64) {
+        let timestamps = storage[event].columns.timestamps
+        let drop = Self.insertionPoint(timestamps, instant)
+        guard drop > 0 else { return }
+        storage[event].columns.timestamps.removeFirst(drop)
+        for index in storage[event].columns.fields.indices {
+            storage[event].columns.fields[index].slots.removeFirst(drop)
+        }
+    }
+
     private mutating func slot(for value: RuntimeValue, event: Int, field: Int) -> Int64 {
         switch value {
         case .bool(let flag): return flag ? 1 : 0

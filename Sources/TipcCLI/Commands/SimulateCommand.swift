@@ -47,7 +47,8 @@ public enum SimulateCommand: TipcCommand {
             if !arguments.isSet(fresh) {
                 let snapshot: StoreSnapshot
                 do { snapshot = try store.load() } catch { throw RuntimeOptions.failure(error, path: path) }
-                if !snapshot.donations.isEmpty || !snapshot.parameters.isEmpty || !snapshot.tipRecords.isEmpty {
+                if !snapshot.donations.isEmpty || !snapshot.parameters.isEmpty || !snapshot.tipRecords.isEmpty
+                    || !snapshot.donationDeletions.isEmpty {
                     throw CommandFailure.io("the store '\(path)' holds data, which a simulation replaces; add --fresh to empty it first, or name another store")
                 }
             }

@@ -2,20 +2,21 @@ import TipcCompiler
 import TipRuntime
 import TipRuntimeSQLite
 
-/// `tipc store`: work on a store by hand — donate, set, status, invalidate, reset, merge, export.
+/// `tipc store`: work on a store by hand — donate, delete donations, set, status, invalidate, reset, merge, export.
 public enum StoreCommand: TipcCommand {
     static let value = OptionDefinition.value("value", valueName: "json", help: "donate: the payload as a JSON object, e.g. '{\"itemID\": 3}'.")
     static let reason = OptionDefinition.value("reason", valueName: "reason", help: "invalidate: actionPerformed, tipClosed, displayCountExceeded or displayDurationExceeded.")
     static let count = OptionDefinition.value("count", valueName: "n", help: "donate: donate N times, printing each donation as it becomes durable.")
-    static let action = PositionalDefinition("action", help: "donate EVENT | set PARAM VALUE | status [TIP] | invalidate TIP | reset [TIP] | merge OTHER_DB | export")
+    static let action = PositionalDefinition("action", help: "donate EVENT | delete-donations EVENT | set PARAM VALUE | status [TIP] | invalidate TIP | reset [TIP] | merge OTHER_DB | export")
     static let operands = PositionalDefinition("arguments", repeated: true, optional: true, help: "The action's arguments.")
 
     public static var signature: CommandSignature {
         CommandSignature(
             name: "store",
-            abstract: "Work on a store by hand: donate, set, status, invalidate, reset, merge, export.",
+            abstract: "Work on a store by hand: donate, delete donations, set, status, invalidate, reset, merge, export.",
             discussion: """
             donate EVENT        record a donation; exits 0 only once it is durable
+            delete-donations EVENT  delete the event's donations up to now (--at), on every device once merged
             set PARAM VALUE     set a parameter (typed: true, 3, 2.5, text, 2026-03-01T09:00:00Z, 5m)
             status [TIP]        status, should-display and displays of one or every tip
             invalidate TIP      invalidate a tip (--reason, default actionPerformed)
@@ -31,6 +32,7 @@ public enum StoreCommand: TipcCommand {
     /// it takes, with their names for "missing" messages.
     private static let actions: [String: (access: RuntimeOptions.StoreAccess, required: [String], optional: Int?)] = [
         "donate": (.write, ["EVENT"], 0),
+        "delete-donations": (.write, ["EVENT"], 0),
         "set": (.write, ["PARAM", "VALUE"], 0),
         "status": (.read, [], nil),
         "invalidate": (.write, ["TIP"], 0),
@@ -42,7 +44,7 @@ public enum StoreCommand: TipcCommand {
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let verb = arguments.values(of: action).first ?? ""
         let rest = arguments.values(of: operands)
-        let verbs = ["donate", "set", "status", "invalidate", "reset", "merge", "export"]
+        let verbs = ["donate", "delete-donations", "set", "status", "invalidate", "reset", "merge", "export"]
         guard let shape = actions[verb] else {
             throw UsageError("unknown store action '\(verb)'", help: Suggestions.didYouMean(verb, in: verbs) ?? "actions: \(verbs.joined(separator: ", "))")
         }
@@ -63,6 +65,7 @@ public enum StoreCommand: TipcCommand {
         do {
             switch verb {
             case "donate": try donate(center, rest[0], options, context)
+            case "delete-donations": try deleteDonations(center, rest[0], context)
             case "set": try set(center, rest, context)
             case "status": try status(center, rest, context)
             case "invalidate": try invalidate(center, rest[0], options, context)
@@ -121,6 +124,15 @@ public enum StoreCommand: TipcCommand {
         }
     }
 
+    private static func deleteDonations(_ center: TipCenter, _ event: String, _ context: CommandContext) throws {
+        guard center.pack.events.contains(where: { $0.name == event }) else {
+            throw CommandFailure.input("no event named '\(event)'" + (Suggestions.didYouMean(event, in: center.pack.events.map(\.name)).map { "; \($0)" } ?? ""))
+        }
+        try center.deleteDonations(of: event)
+        let instant = center.donationDeletion(of: event) ?? center.now
+        context.standardOutput.write("deleted the donations of \(event) up to \(ISO8601.string(fromMilliseconds: Int(instant)))\n")
+    }
+
     private static func set(_ center: TipCenter, _ rest: [String], _ context: CommandContext) throws {
         let name = rest[0], text = rest[1]
         guard let declaration = center.pack.parameters.first(where: { $0.name == name }) else {
@@ -141,6 +153,11 @@ public enum StoreCommand: TipcCommand {
             let display = try center.shouldDisplay(tip)
             let padded = tip + String(repeating: " ", count: max(0, width - tip.count))
             context.standardOutput.write("\(padded)  \(status)  shouldDisplay=\(display)  displays=\(try center.displayCount(of: tip))\n")
+        }
+        // With no TIP, each group's current tip too.
+        guard rest.isEmpty else { return }
+        for group in center.pack.groups.map(\.name) {
+            context.standardOutput.write("group \(group)  currentTip=\(try center.currentTip(of: group) ?? "none")\n")
         }
     }
 
@@ -207,7 +224,14 @@ public enum StoreCommand: TipcCommand {
                 ("displayDuration", .string(ValueText.display(.duration(milliseconds: record.displayDurationMilliseconds)))),
             ])))
         }
-        let document = JSONValue.object([("donations", .array(donations)), ("parameters", .object(parameters)), ("tips", .object(tips))])
+        var members: [(String, JSONValue)] = [("donations", .array(donations)), ("parameters", .object(parameters)), ("tips", .object(tips))]
+        if !snapshot.donationDeletions.isEmpty {
+            // By event: the instant up to which its donations are deleted.
+            members.append(("donationDeletions", .object(snapshot.donationDeletions.sorted { $0.key < $1.key }.map {
+                ($0.key, .string(ISO8601.string(fromMilliseconds: Int($0.value))))
+            })))
+        }
+        let document = JSONValue.object(members)
         context.standardOutput.write(document.serialized(pretty: true) + "\n")
     }
 }

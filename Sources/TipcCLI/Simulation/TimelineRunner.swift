@@ -116,10 +116,21 @@ struct TimelineRunner {
             report.lines.append("reset \(tip.value); now \(try center.status(of: tip.value))")
         case .expect(let expected):
             for expectation in expected { try check(expectation, into: &report) }
+        case .deleteDonations(let event):
+            guard pack.events.contains(where: { $0.name == event.value }) else {
+                fail(event.range, "no event named '\(event.value)'" + suggestion(event.value, pack.events.map(\.name)), &report)
+                return
+            }
+            try center.deleteDonations(of: event.value)
+            report.lines.append("deleteDonations \(event.value)")
         }
     }
 
     private mutating func check(_ expectation: TimelineExpectation, into report: inout StepReport) throws(TipCenterError) {
+        if let expected = expectation.currentTip {
+            try checkCurrentTip(of: expectation.tip, expected, into: &report)
+            return
+        }
         let tip = expectation.tip.value
         guard center.pack.tips.contains(where: { $0.name == tip }) else {
             fail(expectation.tip.range, "no tip named '\(tip)'" + suggestion(tip, center.pack.tips.map(\.name)), &report)
@@ -148,6 +159,28 @@ struct TimelineRunner {
             let actual = try center.displayCount(of: tip)
             record(actual == Int64(expected.value), "\(tip) displayCount \(expected.value)", found: String(actual), at: expected.range, &report)
         }
+    }
+
+    /// `{ GROUP: { currentTip: TIP } }`: the group and the tip must exist, the tip in the group.
+    private mutating func checkCurrentTip(of group: Located<String>, _ expected: Located<String?>,
+                                          into report: inout StepReport) throws(TipCenterError) {
+        guard let declaration = center.pack.groups.first(where: { $0.name == group.value }) else {
+            var message = "no tip group named '\(group.value)'" + suggestion(group.value, center.pack.groups.map(\.name))
+            if center.pack.tips.contains(where: { $0.name == group.value }) { message += " ('\(group.value)' is a tip: currentTip is expected of a group)" }
+            fail(group.range, message, &report)
+            return
+        }
+        let members = declaration.tips.map { center.pack.tips[$0].name }
+        if let tip = expected.value, !members.contains(tip) {
+            let known = center.pack.tips.contains { $0.name == tip }
+            fail(expected.range, (known ? "tip '\(tip)' is not in group '\(group.value)'" : "no tip named '\(tip)'")
+                 + (suggestion(tip, members).isEmpty ? "; its tips: \(members.joined(separator: ", "))" : suggestion(tip, members)), &report)
+            return
+        }
+        expectations += 1
+        let actual = try center.currentTip(of: group.value)
+        record(actual == expected.value, "\(group.value) currentTip \(expected.value ?? "null")", found: actual ?? "null",
+               at: expected.range, &report)
     }
 
     private mutating func record(_ passed: Bool, _ what: String, found: String, at range: SourceRange, _ report: inout StepReport) {

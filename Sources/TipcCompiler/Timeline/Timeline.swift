@@ -37,7 +37,8 @@ public struct TimelineShow: Sendable, Hashable {
     public var durationMilliseconds: Int?
 }
 
-/// What a step expects of one tip; absent fields are not checked.
+/// What a step expects of one tip (or, with `currentTip`, of one group); absent fields are not
+/// checked.
 public struct TimelineExpectation: Sendable, Hashable {
     public enum StatusPattern: Sendable, Hashable {
         case pending, available
@@ -49,6 +50,9 @@ public struct TimelineExpectation: Sendable, Hashable {
     public var status: Located<StatusPattern>?
     public var shouldDisplay: Located<Bool>?
     public var displayCount: Located<Int>?
+    /// `{ GROUP: { currentTip: TIP } }`: the tip the group offers (nil for `null`: none);
+    /// `tip` then names the group.
+    public var currentTip: Located<String?>?
 }
 
 public enum TimelineAction: Sendable, Hashable {
@@ -61,6 +65,8 @@ public enum TimelineAction: Sendable, Hashable {
     /// `resetEligibility` of a tip.
     case reset(tip: Located<String>)
     case expect([TimelineExpectation])
+    /// `deleteDonations(of:)` of an event.
+    case deleteDonations(event: Located<String>)
 
     public static func == (a: TimelineAction, b: TimelineAction) -> Bool {
         switch (a, b) {
@@ -70,6 +76,7 @@ public enum TimelineAction: Sendable, Hashable {
         case (.invalidate(let t1, let r1), .invalidate(let t2, let r2)): return t1 == t2 && r1 == r2
         case (.reset(let x), .reset(let y)): return x == y
         case (.expect(let x), .expect(let y)): return x == y
+        case (.deleteDonations(let x), .deleteDonations(let y)): return x == y
         default: return false
         }
     }
@@ -82,6 +89,7 @@ public enum TimelineAction: Sendable, Hashable {
         case .invalidate(let tip, _): hasher.combine(tip)
         case .reset(let tip): hasher.combine(tip)
         case .expect(let x): hasher.combine(x)
+        case .deleteDonations(let event): hasher.combine(event)
         }
     }
 }

@@ -87,7 +87,7 @@ public enum TimelineDecoder {
             var at: Int64?
             var hasAt = false
             var actions: [TimelineAction] = []
-            for (key, pair) in pairs(node, "a step", allowed: ["at", "set", "donate", "show", "invalidate", "reset", "expect"]) {
+            for (key, pair) in pairs(node, "a step", allowed: ["at", "set", "donate", "show", "invalidate", "reset", "expect", "deleteDonations"]) {
                 let value = pair.value
                 switch key {
                 case "at":
@@ -127,6 +127,11 @@ public enum TimelineDecoder {
                     actions.append(.invalidate(tip: tip, reason: reason ?? Located(InvalidationReason.actionPerformed.rawValue, at: tip.range)))
                 case "reset":
                     if let tip = text(value, "reset") { actions.append(.reset(tip: tip)) }
+                case "deleteDonations":
+                    let items = value.items.map { Array($0) } ?? [value]
+                    for item in items {
+                        if let event = text(item, "an event") { actions.append(.deleteDonations(event: event)) }
+                    }
                 default:
                     actions.append(.expect(expectations(value)))
                 }
@@ -234,12 +239,20 @@ public enum TimelineDecoder {
                 if let scalar = pair.value.scalar {
                     expectation.status = statusPattern(scalar.value, pair.value.range)
                 } else {
-                    for (key, item) in pairs(pair.value, "an expectation", allowed: ["status", "shouldDisplay", "displayCount"]) {
+                    let fields = pairs(pair.value, "an expectation", allowed: ["status", "shouldDisplay", "displayCount", "currentTip"])
+                    if fields.contains(where: { $0.key == "currentTip" }), let other = fields.first(where: { $0.key != "currentTip" }) {
+                        error(.invalidValue, "'currentTip' is expected of a group, '\(other.key)' of a tip: they cannot share one name",
+                              other.pair.key.range, help: "write '\(tip.value): { currentTip: … }' for a group, and expect the tip under its own name")
+                        continue
+                    }
+                    for (key, item) in fields {
                         guard let scalar = item.value.scalar else {
                             error(.invalidValue, "'\(key)' must be a scalar", item.value.range)
                             continue
                         }
                         switch key {
+                        case "currentTip":
+                            expectation.currentTip = Located(scalar.isNull ? nil : scalar.value, at: item.value.range)
                         case "status": expectation.status = statusPattern(scalar.value, item.value.range)
                         case "shouldDisplay":
                             guard let flag = Bool(scalar.value) else {
@@ -286,6 +299,6 @@ public enum TimelineDecoder {
 
 extension TimelineExpectation {
     init(tip: Located<String>) {
-        self.init(tip: tip, status: nil, shouldDisplay: nil, displayCount: nil)
+        self.init(tip: tip, status: nil, shouldDisplay: nil, displayCount: nil, currentTip: nil)
     }
 }

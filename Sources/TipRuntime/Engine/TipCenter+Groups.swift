@@ -1,0 +1,76 @@
+/// Groups answer which tip they offer (TipKit's `TipGroup.currentTip`): the first member, in
+/// the group's order, that should display now. Without testing overrides that is the tip the
+/// group offers (`firstAvailable`: its first available tip the frequency allows; `ordered`: its
+/// first tip not invalidated, once available and allowed), or none; with them, it follows
+/// `shouldDisplay` exactly (a hidden tip is not current, a shown one can be).
+extension EngineState {
+    /// The index of the group named `name`.
+    func groupIndex(named name: String) -> Int? {
+        model.groups.firstIndex { $0.name == name }
+    }
+
+    /// The member of `group` that should display now, if any.
+    func currentTip(inGroup group: Int, now: Int64) -> Int? {
+        model.groups[group].tips.first { shouldDisplay($0, now: now) }
+    }
+
+    /// The tips whose decisions the group's current tip depends on: its members, and the
+    /// members of the groups they belong to.
+    func watchedTips(ofGroup group: Int) -> Set<Int> {
+        var tips = Set(model.groups[group].tips)
+        for tip in model.groups[group].tips {
+            if let own = groupOfTip[tip] { tips.formUnion(model.groups[own].tips) }
+        }
+        return tips
+    }
+}
+
+/// A subscriber of `currentTipUpdates(of:)` and the last value it received.
+struct GroupObserver {
+    var group: Int
+    var continuation: AsyncStream<String?>.Continuation
+    /// Nil before the first value; `.some(nil)` after "no tip".
+    var last: String??
+}
+
+extension TipCenter {
+    /// The tip the group offers now (nil when none of its tips should display).
+    public func currentTip(of group: String) throws(TipCenterError) -> String? {
+        let now = clock.now()
+        return try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> String? in
+            guard let index = engine.groupIndex(named: group) else { throw .unknownGroup(group) }
+            engine.expireDonations(now: now)
+            return engine.currentTip(inGroup: index, now: now).map { engine.model.tips[$0].name }
+        }
+    }
+
+    /// A stream of the tip the group offers: the current one first, then every change (nil:
+    /// none), including one caused only by time passing. One stream per subscriber.
+    public func currentTipUpdates(of group: String) throws(TipCenterError) -> AsyncStream<String?> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String?.self, bufferingPolicy: .bufferingNewest(1))
+        let id = try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> Int in
+            guard let index = engine.groupIndex(named: group) else { throw .unknownGroup(group) }
+            return observers.withLock { registry in
+                registry.nextID += 1
+                registry.groupObservers[registry.nextID] = GroupObserver(group: index, continuation: continuation, last: nil)
+                return registry.nextID
+            }
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.observers.withLock { registry in _ = registry.groupObservers.removeValue(forKey: id) }
+        }
+        publish()
+        return stream
+    }
+
+    /// Sends each group observer its group's current tip when it changed (part of `publish`).
+    func publishCurrentTips(_ engine: borrowing EngineState, now: Int64, registry: inout ObserverRegistry) {
+        for (id, observer) in registry.groupObservers {
+            let value = engine.currentTip(inGroup: observer.group, now: now).map { engine.model.tips[$0].name }
+            if observer.last != .some(value) {
+                observer.continuation.yield(value)
+                registry.groupObservers[id]?.last = .some(value)
+            }
+        }
+    }
+}
