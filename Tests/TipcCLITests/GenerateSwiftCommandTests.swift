@@ -219,7 +219,7 @@ import Testing
         #expect(minimum.status == 2 && minimum.stderr.contains("--minimum-os is for 'tipc generate tipkit'"))
         let typeName = Invocation(["generate", "tipkit", news, "--minimum-os", "ios26", "--type-name", "X"])
         #expect(typeName.status == 2 && typeName.stderr.contains("--type-name is for 'tipc generate swift'"))
-        for bad in ["2x", "my-tips", "class", ""] {
+        for bad in ["2x", "my-tips", "class", "", "Events"] {
             let run = Invocation(["generate", "swift", news, "--type-name", bad])
             #expect(run.status == 2 && run.stderr.contains("is not a Swift type name"), "\(bad): \(run.stderr)")
         }

@@ -17,6 +17,7 @@ public enum SwiftAccessorGenerator {
     /// Whether `name` can name the generated type: a plain identifier that is not a keyword.
     public static func isValidTypeName(_ name: String) -> Bool {
         SwiftIdentifiers.bare(name) == name && SwiftIdentifiers.escaped(name) == name && name != "__"
+            && !SwiftAccessorWriter.nestedTypes.contains(name)
     }
 }
 
@@ -65,11 +66,14 @@ struct SwiftAccessorWriter {
     /// The accessor type of each tip, by manifest name.
     private var tipTypes: [String: String] = [:]
 
+    /// The types nested in every root type.
+    static let nestedTypes: Set<String> = Set(["Parameters", "Events", "Tips", "Groups", "Group", "GroupPriority", "TipAccessor",
+                                               "AccessorError", "Conversions", "Event"])
+        .union(ValueTypeName.allCases.map { SwiftValueType.of($0).parameterType })
+
     init(root: String) {
         self.root = root
-        types = SwiftIdentifiers(reserved: Set(["Parameters", "Events", "Tips", "Groups", "Group", "GroupPriority", "TipAccessor", "AccessorError",
-                                            "Conversions", "Event", root])
-                                 .union(ValueTypeName.allCases.map { SwiftValueType.of($0).parameterType }))
+        types = SwiftIdentifiers(reserved: Self.nestedTypes.union([root]))
     }
 
     /// Members of the containers (`Parameters`, `Events`, …) that a name may not take.
