@@ -34,8 +34,14 @@ func runImportBenchmarks() {
           + "\(expected.tips) tips, \(expected.parameters) parameters, \(expected.events) events, "
           + "\(expected.rules) rules (\(imported.rules) #Rules)")
 
+    // The whole check (import or YAML, then checker, constant errors, lints) of each.
+    let swiftWarnings = Frontend.check(sources: [swift], keepingProgram: false).diagnostics
+    let yamlWarnings = Frontend.check(sources: [yaml], keepingProgram: false).diagnostics
+    precondition(swiftWarnings.errorCount == 0 && yamlWarnings.errorCount == 0, "the generated program has errors")
+
+    // All five in turns, so that a slower stretch of the machine weighs on each alike.
     let turns = 21
-    var imports: [Double] = [], lexes: [Double] = [], reads: [Double] = []
+    var imports: [Double] = [], lexes: [Double] = [], reads: [Double] = [], swiftChecks: [Double] = [], yamlChecks: [Double] = []
     for _ in 0..<turns {
         imports.append(FrontendBench.cpuTime { precondition(ImportBench.importSwift(swift) == imported, "the import changed its result") })
         lexes.append(FrontendBench.cpuTime { precondition(TipKitImporter.tokenCount(swift) == tokens, "the lexer changed its result") })
@@ -44,19 +50,6 @@ func runImportBenchmarks() {
             precondition(ImportBench.Counts(Frontend.parse(yaml, diagnostics: &diagnostics)) == expected && diagnostics.isEmpty,
                          "the YAML front end changed its result")
         })
-    }
-    let importTime = Measure.median(of: imports) / 1e6
-    Report.ratio("import, CPU (median of \(turns))", value: importTime, floor: Measure.median(of: lexes) / 1e6,
-                 floorLabel: "Swift lexer alone", unit: "ms")
-    Report.ratio("import, CPU (median of \(turns))", value: importTime, floor: Measure.median(of: reads) / 1e6,
-                 floorLabel: "the same program's YAML through the YAML front end", unit: "ms")
-
-    // The whole check (import or YAML, then checker, constant errors, lints) of each.
-    let swiftWarnings = Frontend.check(sources: [swift], keepingProgram: false).diagnostics
-    let yamlWarnings = Frontend.check(sources: [yaml], keepingProgram: false).diagnostics
-    precondition(swiftWarnings.errorCount == 0 && yamlWarnings.errorCount == 0, "the generated program has errors")
-    var swiftChecks: [Double] = [], yamlChecks: [Double] = []
-    for _ in 0..<turns {
         swiftChecks.append(FrontendBench.cpuTime {
             precondition(Frontend.check(sources: [swift], keepingProgram: false).diagnostics.count == swiftWarnings.count)
         })
@@ -64,6 +57,11 @@ func runImportBenchmarks() {
             precondition(Frontend.check(sources: [yaml], keepingProgram: false).diagnostics.count == yamlWarnings.count)
         })
     }
+    let importTime = Measure.median(of: imports) / 1e6
+    Report.ratio("import, CPU (median of \(turns))", value: importTime, floor: Measure.median(of: lexes) / 1e6,
+                 floorLabel: "Swift lexer alone", unit: "ms")
+    Report.ratio("import, CPU (median of \(turns))", value: importTime, floor: Measure.median(of: reads) / 1e6,
+                 floorLabel: "the same program's YAML through the YAML front end", unit: "ms")
     Report.ratio("tipc check of the Swift, CPU (median of \(turns))", value: Measure.median(of: swiftChecks) / 1e6,
                  floor: Measure.median(of: yamlChecks) / 1e6, floorLabel: "tipc check of the YAML", unit: "ms")
 }
