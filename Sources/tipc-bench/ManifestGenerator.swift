@@ -1,15 +1,19 @@
 /// Generates large, valid manifests for the front-end benchmark: parameters of every type,
-/// events with payloads, and tips with one to four rules that use them.
+/// events with payloads, and tips with one to four rules that use them. With `tipKit`, only
+/// what `generate tipkit --minimum-os ios26` can write: String parameters without `values`
+/// (compared with `==` instead of `in`), donation limits without a maximum age.
 struct ManifestGenerator {
     var parameters = 200
     var events = 200
     var tips = 10_000
+    var tipKit = false
     private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    init(parameters: Int = 200, events: Int = 200, tips: Int = 10_000) {
+    init(parameters: Int = 200, events: Int = 200, tips: Int = 10_000, tipKit: Bool = false) {
         self.parameters = parameters
         self.events = events
         self.tips = tips
+        self.tipKit = tipKit
     }
 
     private mutating func next(_ bound: Int) -> Int {
@@ -24,7 +28,9 @@ struct ManifestGenerator {
             case 0: out += "  flag\(p): { type: bool, default: false }\n"
             case 1: out += "  count\(p): { type: int, default: 0 }\n"
             case 2: out += "  score\(p): { type: double, default: 0.5 }\n"
-            default: out += "  plan\(p): { type: string, default: free, values: [free, pro, team] }\n"
+            default:
+                out += tipKit ? "  plan\(p): { type: string, default: free }\n"
+                    : "  plan\(p): { type: string, default: free, values: [free, pro, team] }\n"
             }
         }
         out += "\nevents:\n"
@@ -32,7 +38,8 @@ struct ManifestGenerator {
             if e % 2 == 0 {
                 out += "  event\(e): {}\n"
             } else {
-                out += "  event\(e):\n    donationLimit: { maximumCount: 5000, maximumAge: 90d }\n    value: { itemID: int, category: string }\n"
+                out += "  event\(e):\n    donationLimit: { maximumCount: 5000\(tipKit ? "" : ", maximumAge: 90d") }\n"
+                out += "    value: { itemID: int, category: string }\n"
             }
         }
         out += "\ntips:\n"
@@ -55,7 +62,7 @@ struct ManifestGenerator {
             case 0: return "$flag\(p)"
             case 1: return "$count\(p) >= \(next(10))"
             case 2: return "$score\(p) > 0.\(next(10))"
-            default: return "$plan\(p) in [\"pro\", \"team\"]"
+            default: return tipKit ? "$plan\(p) == \"pro\"" : "$plan\(p) in [\"pro\", \"team\"]"
             }
         case 1: return "event\(e).count >= \(1 + next(5)) within \(1 + next(7))d"
         case 2 where e % 2 == 1: return "event\(e).where(category == \"shoes\" and itemID != 0).count >= 2"

@@ -24,8 +24,8 @@ import Testing
         let news = Invocation(["generate", "tipkit", Self.examples + "/news", "--minimum-os", "ios18"])
         #expect(news.status == 1)
         #expect(news.stderr.contains("error[tipkit-unsupported]: a donation limit other than TipKit's 1,000 newest needs TipKit of ios26"))
-        let swift = Invocation(["generate", "swift", Self.examples + "/news"])
-        #expect(swift.status == 2)
-        #expect(swift.stderr.contains("'tipc generate swift' is not built"))
+        let unknown = Invocation(["generate", "kotlin", Self.examples + "/news"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown kind 'kotlin'"))
     }
 }

@@ -70,6 +70,21 @@ struct ReadmeTests {
         #expect((run.stdout + run.stderr).replacingOccurrences(of: Self.root.path + "/", with: "") == block)
     }
 
+    /// "Embedding the runtime": the typed-accessor example typechecks against the accessors
+    /// generated from the README's manifest and the built `TipRuntime`.
+    @Test func theAccessorExampleTypechecks() throws {
+        let example = try #require(try Self.blocks().first { $0.info == "swift" && $0.text.contains("AppTips(center: center)") }).text
+        let folder = try TemporaryFolder()
+        let manifest = try folder.write("app.yaml", try Self.manifest())
+        let generated = Invocation(["generate", "swift", manifest, "-o", folder.path + "/AppTips.swift"])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        try folder.write("Use.swift", "import TipRuntime\nfunc readme(center: TipCenter) async throws {\n"
+                         + example.replacingOccurrences(of: "{ … }", with: "{ _ = status }") + "    _ = offered\n}\n")
+        let run = try GenerateSwiftCommandTests.swiftc(["-typecheck", "AppTips.swift", "Use.swift"], in: folder.path)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(!run.output.contains("warning:"), "\(run.output)")
+    }
+
     /// "In a repository": the `.tipc.yml` reads cleanly, the suppression example leaves
     /// nothing to report (and each comment is needed), and the pre-commit configuration names
     /// a hook this repository defines.

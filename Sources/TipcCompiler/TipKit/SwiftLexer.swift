@@ -364,3 +364,11 @@ struct SwiftLexer {
         append(.string, String(decoding: decoded, as: UTF8.self), from: start, interpolated: interpolated)
     }
 }
+
+extension TipKitImporter {
+    /// The number of tokens the Swift lexer reads from `source`: the first step of an import
+    /// alone (the floor of `tipc-bench import`).
+    public static func tokenCount(_ source: SourceFile) -> Int {
+        SwiftLexer.tokenize(source.bytes).tokens.count
+    }
+}

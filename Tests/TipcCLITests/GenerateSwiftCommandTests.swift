@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+@testable import TipcCLI
+
+/// `tipc generate swift`: the generated accessors compile against the built `TipRuntime` module
+/// with `swiftc`, a misspelled name or a wrong-typed value does not, and a small program donates
+/// and reads statuses through them. One `swiftc` run per case (`-typecheck` where nothing runs).
+@Suite struct GenerateSwiftCommandTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let examples = root.appendingPathComponent("Examples").path
+
+    /// The build folder holding `Modules/TipRuntime.swiftmodule` and `TipRuntime.build/*.o`:
+    /// the one of this test binary, else the package's `.build/debug`.
+    static func buildFolder() throws -> URL {
+        let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = [own, root.appendingPathComponent(".build/debug")]
+        let found = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("Modules/TipRuntime.swiftmodule").path) }
+        return try #require(found, "no TipRuntime module among \(candidates.map(\.path))")
+    }
+
+    static func swiftc() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let found = path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return try #require(found, "no swiftc on PATH")
+    }
+
+    /// Runs swiftc in `folder` with `arguments` after `-swift-version 6 -I MODULES`.
+    static func swiftc(_ arguments: [String], in folder: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try swiftc())
+        process.arguments = ["-swift-version", "6", "-I", try buildFolder().appendingPathComponent("Modules").path] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static let foundation = "#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#else\nimport Foundation\n#endif\nimport TipRuntime\n"
+
+    /// Writes the accessors of `paths` to `folder/file` in a type named `type`.
+    static func generate(_ paths: [String], type: String, to file: String, in folder: TemporaryFolder) {
+        let run = Invocation(["generate", "swift"] + paths + ["-o", folder.path + "/" + file, "--type-name", type])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    /// Every example app's accessors, each in its own type, in one module with code that uses
+    /// them: they typecheck without a warning (two programs' accessors do not collide).
+    @Test func theExamplesAccessorsCompileTogether() throws {
+        let folder = try TemporaryFolder()
+        let apps = [("news", "NewsTips"), ("backyard-birds", "BirdsTips"), ("photo-privacy", "PhotoTips"),
+                    ("backyard-birds-swift", "SwiftBirdsTips"), ("rule-language", "RuleLanguageTips")]
+        for (app, type) in apps { Self.generate([Self.examples + "/" + app], type: type, to: "\(type).swift", in: folder) }
+        try folder.write("Use.swift", Self.foundation + """
+            func use(news: NewsTips, birds: BirdsTips, photos: PhotoTips, swiftBirds: SwiftBirdsTips, rules: RuleLanguageTips) throws {
+                try news.parameters.isSignedIn.set(true)
+                let signedIn: Bool = try news.parameters.isSignedIn.get()
+                try news.events.itemViewed.donate(itemID: 3, section: "world", at: Date(timeIntervalSince1970: 1_780_000_000))
+                try news.events.itemViewed.donate(NewsTips.ItemViewedDonation(itemID: 4, section: "sports"))
+                try news.events.appLaunched.donate()
+                let count: Int? = news.events.appLaunched.count()
+                let status: TipStatus = try news.tips.personalize.status()
+                if try news.tips.welcome.shouldDisplay() { try news.tips.welcome.recordDisplay(milliseconds: 1_500) }
+                try news.tips.favorites.invalidate(.actionPerformed)
+                try news.tips.favorites.reset()
+                let updates: AsyncStream<TipStatus> = try news.tips.share.statusUpdates()
+                let current: (any NewsTips.TipAccessor)? = try news.groups.onboarding.currentTip()
+                try photos.parameters.maskCount.set(2)
+                let masks: Int = try photos.parameters.maskCount.get()
+                _ = (signedIn, count, status, updates, current?.id, masks, birds.tips, swiftBirds.events, rules.groups)
+            }
+
+            """)
+        let run = try Self.swiftc(["-typecheck"] + apps.map { "\($0.1).swift" } + ["Use.swift"], in: folder.path)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(!run.output.contains("warning:"), "\(run.output)")
+    }
+
+    /// A misspelled parameter, event, tip or field, and a value of the wrong type for a
+    /// parameter or a payload field, are each a compile error at its line.
+    @Test func aMisspellingOrAWrongTypeDoesNotCompile() throws {
+        let folder = try TemporaryFolder()
+        Self.generate([Self.examples + "/news"], type: "AppTips", to: "Tips.swift", in: folder)
+        let mistakes = [
+            ("try tips.parameters.isSignedInn.set(true)", "has no member 'isSignedInn'"),
+            ("try tips.parameters.isSignedIn.set(\"yes\")", "'String'"),
+            ("let count: Int = try tips.parameters.isSignedIn.get(); _ = count", "'Bool'"),
+            ("try tips.events.itemViewd.donate()", "has no member 'itemViewd'"),
+            ("try tips.events.itemViewed.donate(itemID: \"3\", section: \"world\")", "'String'"),
+            ("try tips.events.itemViewed.donate(itemId: 3, section: \"world\")", "itemId"),
+            ("try tips.events.appLaunched.donate(itemID: 3)", "argument"),
+            ("_ = try tips.tips.personalise.status()", "has no member 'personalise'"),
+        ]
+        let body = mistakes.map { "    \($0.0)\n" }.joined()
+        try folder.write("Use.swift", Self.foundation + "func use(_ tips: AppTips) throws {\n" + body + "}\n")
+        let run = try Self.swiftc(["-typecheck", "Tips.swift", "Use.swift"], in: folder.path)
+        #expect(run.status != 0)
+        let firstLine = Self.foundation.split(separator: "\n").count + 2
+        for (offset, mistake) in mistakes.enumerated() {
+            let errors = run.output.split(separator: "\n").filter { $0.hasPrefix("Use.swift:\(firstLine + offset):") && $0.contains(": error: ") }
+            #expect(errors.contains { $0.contains(mistake.1) }, "line \(firstLine + offset) (\(mistake.0)): \(errors)\n\(run.output)")
+        }
+    }
+
+    /// Names that are Swift keywords, not identifiers, or taken, follow the rule of
+    /// docs/decisions.md; a closed set of values is an enum; dates and durations are `Date` and
+    /// `TimeInterval`.
+    @Test func awkwardNamesAndEveryTypeCompile() throws {
+        let folder = try TemporaryFolder()
+        let manifest = try folder.write("odd.yaml", """
+            tipkit: 1
+            parameters:
+              default:   { type: bool, default: false }
+              self:      { type: int, default: 0 }
+              Type:      { type: double, default: 0.5 }
+              center:    { type: string, default: "" }
+              _:         { type: bool, default: true }
+              init:      { type: bool, default: true }
+              entered-detail-view: { type: bool, default: false }
+              enteredDetailView: { type: bool, default: false }
+              plan:      { type: string, default: free, values: [free, "pro plan", 2x, default, free-tier, free_tier, ""] }
+              trialEnds: { type: date, default: "2026-01-01T00:00:00Z" }
+              cooldown:  { type: duration, default: 3d }
+            events:
+              app.launched: {}
+              let:
+                value: { item-id: int, self: string, when: date, default: bool, wait: duration, var: double }
+            tips:
+              Self:        { title: Self, rules: [ "$default or $_" ] }
+              Protocol:    { title: Type, rules: [ "`app.launched`.count > $self" ] }
+              welcome-tip: { title: "Welcome \\"friend\\"\\n" }
+              welcomeTip:  { title: Welcome }
+              switch:
+                title: Everything
+                rules:
+                  - $plan == "2x" and `let`.where(`item-id` > 1).count > 0 and $trialEnds < now and $cooldown > 1d
+                  - $Type > 0.0 and $center == "" and $init and $`entered-detail-view` and $enteredDetailView
+            groups:
+              return: { priority: ordered, tips: [Self, Protocol] }
+
+            """)
+        Self.generate([manifest], type: "OddTips", to: "Odd.swift", in: folder)
+        try folder.write("Use.swift", Self.foundation + """
+            func use(_ tips: OddTips) throws {
+                try tips.parameters.`default`.set(true)
+                try tips.parameters.`self`.set(3)
+                try tips.parameters.`Type`.set(2.5)
+                try tips.parameters.center_2.set("x")
+                try tips.parameters.__.set(false)
+                try tips.parameters.`init`.set(false)
+                try tips.parameters.enteredDetailView.set(true)
+                try tips.parameters.enteredDetailView_2.set(true)
+                try tips.parameters.plan.set(.proPlan)
+                let plan: OddTips.PlanValue = try tips.parameters.plan.get()
+                _ = [plan, .free, ._2x, .default, .freeTier, .free_tier, .__]
+                try tips.parameters.trialEnds.set(Date(timeIntervalSince1970: 0))
+                let ends: Date = try tips.parameters.trialEnds.get()
+                try tips.parameters.cooldown.set(3600)
+                let cooldown: TimeInterval = try tips.parameters.cooldown.get()
+                try tips.events.appLaunched.donate()
+                try tips.events.let.donate(itemId: 1, self: "s", when: ends, default: true, wait: cooldown, var: 0.5)
+                try tips.events.let.donate(OddTips.LetDonation(itemId: 1, self: "s", when: ends, default: true, wait: 1.5, var: 0.5))
+                _ = try [tips.tips.`Self`.status(), tips.tips.`Protocol`.status(), tips.tips.welcomeTip.status(),
+                         tips.tips.welcomeTip_2.status(), tips.tips.switch.status()]
+                _ = tips.groups.return.tips.map(\\.id)
+            }
+
+            """)
+        let run = try Self.swiftc(["-typecheck", "Odd.swift", "Use.swift"], in: folder.path)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(!run.output.contains("warning:"), "\(run.output)")
+    }
+
+    /// A program built with the accessors and the runtime's objects donates, sets and reads
+    /// through them against the news app's pack.
+    @Test func aProgramDonatesAndReadsThroughTheAccessors() throws {
+        let folder = try TemporaryFolder()
+        Self.generate([Self.examples + "/news"], type: "AppTips", to: "Tips.swift", in: folder)
+        let compiled = Invocation(["compile", Self.examples + "/news", "-o", folder.path + "/news.tippack"])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        try folder.write("main.swift", Self.foundation + """
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]))
+            let center = try TipCenter(pack: try RulePackLoader.load([UInt8](bytes)), persistence: MemoryPersistence(),
+                                       clock: ManualClock(now: 1_780_000_000_000))
+            let tips = AppTips(center: center)
+            print(try tips.tips.personalize.status())
+            try tips.parameters.onboardingCompleted.set(true)
+            try tips.events.articleSaved.donate()
+            print(try tips.tips.personalize.status())
+            try tips.events.itemViewed.donate(itemID: 7, section: "world")
+            print(tips.events.itemViewed.count() ?? -1)
+            try tips.tips.personalize.invalidate(.actionPerformed)
+            print(try tips.tips.personalize.status(), try tips.parameters.onboardingCompleted.get())
+            print(try tips.groups.onboarding.currentTip()?.id ?? "none")
+
+            """)
+        let objects = try FileManager.default.contentsOfDirectory(atPath: try Self.buildFolder().appendingPathComponent("TipRuntime.build").path)
+            .filter { $0.hasSuffix(".o") }.sorted().map { try Self.buildFolder().appendingPathComponent("TipRuntime.build/" + $0).path }
+        let build = try Self.swiftc(["main.swift", "Tips.swift"] + objects + ["-o", "program"], in: folder.path)
+        try #require(build.status == 0, "\(build.output)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: folder.path + "/program")
+        process.arguments = [folder.path + "/news.tippack"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: data, as: UTF8.self) == "pending\navailable\n1\ninvalidated(actionPerformed) true\nwelcome\n")
+    }
+
+    @Test func optionsOfTheOtherKindAndBadTypeNamesAreRefused() throws {
+        let news = Self.examples + "/news"
+        let minimum = Invocation(["generate", "swift", news, "--minimum-os", "ios18"])
+        #expect(minimum.status == 2 && minimum.stderr.contains("--minimum-os is for 'tipc generate tipkit'"))
+        let typeName = Invocation(["generate", "tipkit", news, "--minimum-os", "ios26", "--type-name", "X"])
+        #expect(typeName.status == 2 && typeName.stderr.contains("--type-name is for 'tipc generate swift'"))
+        for bad in ["2x", "my-tips", "class", "", "Events"] {
+            let run = Invocation(["generate", "swift", news, "--type-name", bad])
+            #expect(run.status == 2 && run.stderr.contains("is not a Swift type name"), "\(bad): \(run.stderr)")
+        }
+        let unknown = Invocation(["generate", "kotlin", news])
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown kind 'kotlin'"))
+    }
+}
