@@ -9,6 +9,12 @@ import TipRuntimeSQLite
 
 /// Options shared by the commands that open a store: which store, which pack, which instant.
 enum RuntimeOptions {
+    /// How long a command waits for another process's lock on the store before it fails with
+    /// "locked" (exit 2, nothing written). Longer than the runtime's 5 s default: scripts and CI
+    /// run several `tipc store` commands on one file at once, on machines that may be busy, and
+    /// a command waiting is better than one failing.
+    static let busyTimeout: Int32 = 30_000
+
     static let db = OptionDefinition.value("db", valueName: "file", help: "The SQLite store (created if missing by a command that writes).").required
     static let pack = OptionDefinition.value("pack", valueName: "file", help: "A compiled rule pack (.tippack).")
     static let manifest = OptionDefinition.value("manifest", valueName: "path", help: "A manifest file or folder, compiled on the fly (instead of --pack).")
@@ -47,9 +53,9 @@ enum RuntimeOptions {
             // creating it), so that a store of an older schema is upgraded, not refused; only
             // a file it may not write is opened read-only.
             do {
-                return try SQLitePersistence(path: path, create: access == .write)
+                return try SQLitePersistence(path: path, create: access == .write, busyTimeoutMilliseconds: Self.busyTimeout)
             } catch where error.kind == .readOnly && access == .read {
-                return try SQLitePersistence(path: path, readOnly: true)
+                return try SQLitePersistence(path: path, readOnly: true, busyTimeoutMilliseconds: Self.busyTimeout)
             }
         } catch {
             throw failure(error, path: path)
