@@ -18,10 +18,16 @@ public enum PackFormat {
     public static let noString: UInt32 = 0xFFFF_FFFF
 
     /// Table kinds. A kind with `optionalTableBit` set may be skipped by a reader that does not
-    /// know it; an unknown kind without it is refused. Required tables appear once, in this order.
+    /// know it; an unknown kind without it is refused. Required tables appear once, in this order;
+    /// the tables a pack has only when it needs them (`texts`) follow, at most once each, in
+    /// ascending kind order.
     public enum TableKind: UInt16, Sendable, CaseIterable {
         case strings = 1, settings = 2, parameters = 3, events = 4, tips = 5, groups = 6
+        /// Localized and templated texts (SPEC §7); absent from format-1 packs.
+        case texts = 8
     }
+    /// The tables every pack has, in order.
+    public static let requiredTables: [TableKind] = [.strings, .settings, .parameters, .events, .tips, .groups]
     public static let optionalTableBit: UInt16 = 0x8000
 
     /// Implementation limits, checked by the loader.

@@ -10,15 +10,18 @@ public struct RulePack: Sendable, Hashable {
     public var events: [PackEvent]
     public var tips: [PackTip]
     public var groups: [PackGroup]
+    /// The tips' localized and templated texts (table kind 8); nil when every text is plain.
+    public var texts: PackTexts?
 
     public init(strings: [String], displayFrequencyMilliseconds: Int64, parameters: [PackParameter],
-                events: [PackEvent], tips: [PackTip], groups: [PackGroup]) {
+                events: [PackEvent], tips: [PackTip], groups: [PackGroup], texts: PackTexts? = nil) {
         self.strings = strings
         self.displayFrequencyMilliseconds = displayFrequencyMilliseconds
         self.parameters = parameters
         self.events = events
         self.tips = tips
         self.groups = groups
+        self.texts = texts
     }
 }
 

@@ -15,7 +15,7 @@ public enum RulePackLoader {
     }
 }
 
-private struct PackDecoder {
+struct PackDecoder {
     let bytes: [UInt8]
     var strings: [String] = []
 
@@ -26,9 +26,11 @@ private struct PackDecoder {
         var reader = ByteReader(bytes, offset: PackFormat.headerSize)
         let tableCount = try reader.count("table count", elementSize: 6)
         var nextRequired = 0
-        let required = PackFormat.TableKind.allCases
+        let required = PackFormat.requiredTables
+        var lastKind: UInt16 = 0
         var displayFrequency: Int64 = 0
         var parameters: [PackParameter] = [], events: [PackEvent] = [], tips: [PackTip] = [], groups: [PackGroup] = []
+        var texts: PackTexts?
         var rules: [[VerifiedRule]] = []
         for _ in 0..<tableCount {
             let kindOffset = reader.offset
@@ -41,10 +43,15 @@ private struct PackDecoder {
             guard let kind = PackFormat.TableKind(rawValue: rawKind) else {
                 throw RulePackError(.unsupportedVersion, "unknown required table kind \(rawKind) (written by a newer tipc?)", offset: kindOffset)
             }
-            guard nextRequired < required.count, kind == required[nextRequired] else {
+            if nextRequired < required.count {
+                guard kind == required[nextRequired] else {
+                    throw RulePackError(.malformed, "table \(kind) out of order or repeated", offset: kindOffset)
+                }
+                nextRequired += 1
+            } else if required.contains(kind) || kind.rawValue <= lastKind {
                 throw RulePackError(.malformed, "table \(kind) out of order or repeated", offset: kindOffset)
             }
-            nextRequired += 1
+            lastKind = kind.rawValue
             switch kind {
             case .strings: try readStrings(&table)
             case .settings: displayFrequency = try table.i64("display frequency")
@@ -52,6 +59,7 @@ private struct PackDecoder {
             case .events: events = try readEvents(&table)
             case .tips: (tips, rules) = try readTips(&table, parameters: parameters, events: events)
             case .groups: groups = try readGroups(&table, tipCount: tips.count)
+            case .texts: texts = try readTexts(&table, tips: tips, parameterCount: parameters.count)
             }
             if table.remaining != 0 {
                 throw RulePackError(.malformed, "\(table.remaining) unexpected byte(s) at the end of the \(kind) table", offset: table.offset)
@@ -67,7 +75,7 @@ private struct PackDecoder {
             throw RulePackError(.malformed, "negative display frequency", offset: PackFormat.headerSize)
         }
         let pack = RulePack(strings: strings, displayFrequencyMilliseconds: displayFrequency, parameters: parameters,
-                            events: events, tips: tips, groups: groups)
+                            events: events, tips: tips, groups: groups, texts: texts)
         return VerifiedRulePack(pack: pack, rules: rules)
     }
 

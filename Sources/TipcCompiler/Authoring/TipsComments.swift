@@ -2,6 +2,7 @@
 public enum TipsItem: Sendable, Hashable {
     case version
     case displayFrequency
+    case defaultLocale
     case parameter(Int)
     case event(Int)
     /// The `tip NAME {` line of tip `index`.
@@ -13,7 +14,7 @@ public enum TipsItem: Sendable, Hashable {
 
     /// An attribute line inside a tip.
     public enum TipAttribute: Sendable, Hashable {
-        case title, message, image, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency
+        case title, message, image, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders
         case action(Int)
         case rule(Int)
     }

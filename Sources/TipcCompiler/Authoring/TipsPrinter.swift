@@ -25,6 +25,10 @@ public enum TipsPrinter {
             writer.line("displayFrequency \(spelling(of: frequency.value))", item: .displayFrequency)
             headLines = true
         }
+        if let locale = file.defaultLocale {
+            writer.line("defaultLocale \(NameSyntax.spelling(ofName: locale.value))", item: .defaultLocale)
+            headLines = true
+        }
         var needsSeparator = headLines
         func separate() {
             if needsSeparator { writer.blankLine() }
@@ -119,16 +123,20 @@ public enum TipsPrinter {
         func attribute(_ text: String, _ attribute: TipsItem.TipAttribute) {
             writer.line("  " + text, item: .tipAttribute(tip: index, attribute))
         }
-        if let title = tip.title { attribute("title \(ExpressionPrinter.quoted(title.value))", .title) }
-        if let message = tip.message { attribute("message \(ExpressionPrinter.quoted(message.value))", .message) }
+        if let title = tip.title { attribute(text("title", title), .title) }
+        if let message = tip.message { attribute(text("message", message), .message) }
         switch tip.image?.value {
         case .symbol(let symbol): attribute("image \(ExpressionPrinter.quoted(symbol))", .image)
         case .asset(let asset): attribute("image asset \(ExpressionPrinter.quoted(asset))", .image)
         case nil: break
         }
         for (offset, action) in tip.actions.enumerated() {
-            attribute("action \(ExpressionPrinter.quoted(action.id.name)) \(ExpressionPrinter.quoted(action.title?.value ?? ""))",
-                      .action(offset))
+            let head = "action \(ExpressionPrinter.quoted(action.id.name))"
+            attribute(action.title.map { text(head, $0) } ?? head + " \"\"", .action(offset))
+        }
+        if !tip.placeholders.isEmpty {
+            let fields = tip.placeholders.map { "\(name($0.name)): \($0.type?.value.tipsSpelling ?? "String")" }
+            attribute("placeholders { " + fields.joined(separator: ", ") + " }", .placeholders)
         }
         if let count = tip.maxDisplayCount { attribute("maxDisplayCount \(count.value)", .maxDisplayCount) }
         if let seconds = tip.maxDisplayDurationSeconds {
@@ -139,6 +147,20 @@ public enum TipsPrinter {
             attribute("rule " + ExpressionPrinter.print(rule), .rule(offset))
         }
         writer.line("}", item: .tipEnd(index), leadingIndent: "  ")
+    }
+
+    /// The longest line a localized text is written on; a longer one takes a line per locale.
+    static let maximumTextLineLength = 100
+
+    /// `head "text"` for a plain text; `head { en: "…", de: "…" }` for a localized one, or one
+    /// locale per line inside the braces when that line would be too long.
+    static func text(_ head: String, _ text: TextDecl) -> String {
+        guard text.isLocalized else { return head + " " + ExpressionPrinter.quoted(text.variants.first?.text.value ?? "") }
+        let entries = text.variants.map { "\(NameSyntax.spelling(ofName: $0.locale?.value ?? "")): \(ExpressionPrinter.quoted($0.text.value))" }
+        let line = head + " { " + entries.joined(separator: ", ") + " }"
+        if entries.isEmpty { return head + " {}" }
+        if line.count + 2 <= maximumTextLineLength { return line }
+        return head + " {\n" + entries.map { "    " + $0 + "\n" }.joined() + "  }"
     }
 
     /// Accumulates lines, placing each item's comments around it.

@@ -45,7 +45,15 @@ public enum RulePackCompiler {
             tips: tips,
             groups: program.groups.map { group in
                 PackGroup(name: group.name, priority: group.priority == .ordered ? .ordered : .firstAvailable, tips: group.tips)
-            })
+            },
+            texts: texts(of: program))
+    }
+
+    /// The texts table: present only when some tip's texts are localized or templates, so that
+    /// a program without them compiles to the same pack as before format 2.
+    private static func texts(of program: CheckedProgram) -> PackTexts? {
+        let entries = program.tips.compactMap(\.texts)
+        return entries.isEmpty ? nil : PackTexts(defaultLocale: program.defaultLocale, tips: entries)
     }
 
     /// The compile errors of constant sub-expressions (overflow, division by zero) without
