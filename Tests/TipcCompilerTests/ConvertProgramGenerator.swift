@@ -28,7 +28,7 @@ struct ProgramGenerator {
 
     static let nameStems = ["a", "item", "search-performed", "app.launched", "now", "within", "limit", "true", "null",
                             "in", "tip", "_x", "rule", "Title", "yes"]
-    static let texts = ["Try It", "Use: filters", "a # not a comment", "#hash", "- dash", "[brackets]", "{braces}",
+    static let texts = ["Try It", "Use: filters", "a # not a comment", "#hash", "- dash", "[brackets]", "{{braces}}",
                         "true", "42", "1.5", "null", "~", "", " padded ", "quote \" and \\ backslash", "it's",
                         "line\nbreak", "tab\there", "émoji 🎉", "colon:", "`tick`", "!bang", "&amp", "*star", "@at",
                         "%percent", "'single'", "? question", "a, b", "x: y # z"]

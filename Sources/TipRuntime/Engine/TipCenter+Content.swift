@@ -44,9 +44,10 @@ extension TipCenter {
     }
 
     /// `content(of:locale:values:)` over a pack and parameter values (by parameter index), for
-    /// tools that show a pack's texts without a runtime (`tipc explain --locale`).
+    /// tools that show a pack's texts (`tipc explain --locale`): with `keepingMissingPlaceholders`,
+    /// a placeholder without a value is shown as `{name}` instead of being an error.
     public static func content(of tip: String, in pack: RulePack, locale: String, parameters: [RuntimeValue],
-                               values: [String: RuntimeValue]) throws(TipCenterError) -> TipContent {
+                               values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false) throws(TipCenterError) -> TipContent {
         guard let index = pack.tips.firstIndex(where: { $0.name == tip }) else { throw .unknownTip(tip) }
         let declared = pack.tips[index]
         guard let entry = pack.texts?.entry(forTip: index) else {
@@ -58,6 +59,10 @@ extension TipCenter {
         var filled: [String] = []
         for placeholder in entry.placeholders {
             guard let value = values[placeholder.name] else {
+                if keepingMissingPlaceholders {
+                    filled.append("{\(placeholder.name)}")
+                    continue
+                }
                 if entry.allTexts.contains(where: { $0.variants[0].template.reads(placeholder: filled.count) }) {
                     throw .missingPlaceholderValue(tip: tip, placeholder: placeholder.name)
                 }

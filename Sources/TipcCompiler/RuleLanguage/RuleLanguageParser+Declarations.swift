@@ -23,7 +23,7 @@ extension RuleLanguageParser {
             guard keyword.kind == .identifier, DeclarationKeywords.topLevel.contains(text(of: keyword)) else {
                 let help = keyword.kind == .identifier
                     ? Suggestions.didYouMean(text(of: keyword), in: DeclarationKeywords.topLevel) : nil
-                reportExpected("a declaration (tipkit, displayFrequency, defaultLocale, param, event, tip or group)",
+                reportExpected("a declaration (tipkit, displayFrequency, param, event, tip or group)",
                                help: help ?? "a .tips file is a list of declarations, one per line")
                 skipToNextDeclaration()
                 previousEnd = stream.token(max(0, index - 1)).end
