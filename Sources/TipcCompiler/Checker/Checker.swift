@@ -30,7 +30,7 @@ struct DeclarationChecker {
 
     mutating func check(_ files: consuming [ManifestFile]) -> CheckedProgram {
         let frequency = checkHeaders(files)
-        let defaultLocale = checkDefaultLocale(files)
+        let (defaultLocale, defaultLocaleDeclared) = checkDefaultLocale(files)
         let parameterDecls = files.flatMap(\.parameters)
         let eventDecls = files.flatMap(\.events)
         let groupDecls = files.flatMap(\.groups)
@@ -45,7 +45,7 @@ struct DeclarationChecker {
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
-        var texts = TextChecker(defaultLocale: defaultLocale, parameters: parameters)
+        var texts = TextChecker(defaultLocale: defaultLocale, declared: defaultLocaleDeclared, parameters: parameters)
         var tips: [CheckedTip] = []
         tips.reserveCapacity(tipCount)
         for fileIndex in files.indices {

@@ -7,6 +7,8 @@ import TipRuntime
 struct TextChecker {
     /// The program's default locale, if declared (and well-formed).
     let defaultLocale: String?
+    /// Whether one is declared at all (an ill-formed one is reported once, not at every text).
+    let defaultLocaleDeclared: Bool
     let parameterIndex: [String: Int]
     let parameterNames: [String]
     private(set) var diagnostics: [Diagnostic] = []
@@ -15,8 +17,9 @@ struct TextChecker {
     /// Whether a localized text without a `defaultLocale` was already reported (once per program).
     private var reportedMissingDefault = false
 
-    init(defaultLocale: String?, parameters: [CheckedParameter]) {
+    init(defaultLocale: String?, declared: Bool, parameters: [CheckedParameter]) {
         self.defaultLocale = defaultLocale
+        defaultLocaleDeclared = declared
         var index: [String: Int] = [:]
         for (offset, parameter) in parameters.enumerated() where index[parameter.name] == nil { index[parameter.name] = offset }
         parameterIndex = index
@@ -27,6 +30,7 @@ struct TextChecker {
     /// brace-free (the tips table then holds them as they read).
     mutating func check(_ decl: TipDecl, tipIndex: Int) -> PackTipTexts? {
         let tip = decl.name.name
+        let diagnosticsBefore = diagnostics.count
         var placeholders: [PackPlaceholder] = []
         var placeholderIndex: [String: Int] = [:]
         var seen: [String: SourceRange] = [:]
@@ -51,7 +55,8 @@ struct TextChecker {
         var needsEntry = !decl.placeholders.isEmpty
         func lower(_ text: TextDecl?, _ what: String) -> PackLocalizedText? {
             guard let text else { return nil }
-            let lowered = check(text, what: what, placeholders: placeholderIndex, declared: Array(seen.keys), used: &used)
+            let lowered = check(text, what: what, tip: tip, placeholders: placeholderIndex, declared: decl.placeholders.map(\.name.name),
+                                used: &used)
             if text.isLocalized || !Self.isVerbatim(text) { needsEntry = true }
             return lowered
         }
@@ -62,7 +67,10 @@ struct TextChecker {
         for action in decl.actions where actionIDs.insert(action.id.name).inserted {
             if let lowered = lower(action.title, "the title of action '\(action.id.name)'") { actionTitles.append(lowered) }
         }
-        for (name, index) in placeholderIndex.sorted(by: { $0.value < $1.value }) where !used.contains(index) {
+        // Skipped when a text names an unknown placeholder: the "unused" one is most likely the
+        // one the typo meant.
+        let typo = diagnostics[diagnosticsBefore...].contains { $0.code == .unknownPlaceholder }
+        for (name, index) in placeholderIndex.sorted(by: { $0.value < $1.value }) where !used.contains(index) && !typo {
             diagnostics.append(Diagnostic(.unusedPlaceholder, "placeholder '\(name)' of tip '\(tip)' is not used by any of its texts",
                                           at: seen[name] ?? decl.name.range, help: "use it as '{\(name)}' in a text, or remove it"))
         }
@@ -75,13 +83,13 @@ struct TextChecker {
         text.variants.allSatisfy { variant in !variant.text.value.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) }
     }
 
-    private mutating func check(_ text: TextDecl, what: String, placeholders: [String: Int], declared: [String],
+    private mutating func check(_ text: TextDecl, what: String, tip: String, placeholders: [String: Int], declared: [String],
                                 used: inout Set<Int>) -> PackLocalizedText {
         if text.isLocalized, text.variants.isEmpty {
             diagnostics.append(Diagnostic(.invalidValue, "\(what) has no locales", at: text.range,
                                           help: "write a text per locale ('en: …'), or one text for every locale"))
         }
-        if text.isLocalized, defaultLocale == nil, !reportedMissingDefault {
+        if text.isLocalized, !defaultLocaleDeclared, !reportedMissingDefault {
             reportedMissingDefault = true
             diagnostics.append(Diagnostic(.missingKey, "\(what) is localized but the program has no 'defaultLocale'", at: text.range,
                                           help: "declare the locale shown when none matches, e.g. 'defaultLocale: \(text.variants.first?.locale?.value ?? "en")' at the top of a manifest"))
@@ -128,7 +136,7 @@ struct TextChecker {
                         let help = Suggestions.didYouMean(name, in: declared)
                             ?? (parameterIndex[name] != nil ? "'\(name)' is a parameter: write '{$\(name)}'"
                                 : "declare it under the tip's 'placeholders' (e.g. '\(name): string'), or write '{{' and '}}' for literal braces")
-                        diagnostics.append(Diagnostic(.unknownPlaceholder, "tip has no placeholder named '\(name)' (in \(what))", at: piece.range,
+                        diagnostics.append(Diagnostic(.unknownPlaceholder, "tip '\(tip)' has no placeholder named '\(name)'", at: piece.range,
                                                       help: help))
                     }
                 }
@@ -190,7 +198,7 @@ private extension String {
 
 extension DeclarationChecker {
     /// The program's `defaultLocale`: a well-formed tag, declared alike wherever declared.
-    mutating func checkDefaultLocale(_ files: [ManifestFile]) -> String? {
+    mutating func checkDefaultLocale(_ files: [ManifestFile]) -> (locale: String?, declared: Bool) {
         var first: Located<String>?
         for file in files {
             guard let declared = file.defaultLocale else { continue }
@@ -208,7 +216,7 @@ extension DeclarationChecker {
                 first = declared
             }
         }
-        return first?.value
+        return (first?.value, files.contains { $0.defaultLocale != nil })
     }
 
     /// The text as the tips table holds it: a plain text, or the default locale's (else the

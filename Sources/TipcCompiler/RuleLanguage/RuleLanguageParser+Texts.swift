@@ -18,11 +18,11 @@ extension RuleLanguageParser {
         advance()
         var variants: [TextVariantDecl] = []
         while current.kind != .rightBrace, !isAtEnd {
-            guard let locale = parseLocale("a locale") else { return nil }
-            guard expect(.colon, "':' after the locale") else { return nil }
+            guard let locale = parseLocale("a locale") else { return skipText() }
+            guard expect(.colon, "':' after the locale") else { return skipText() }
             guard current.kind == .string else {
                 reportExpected("the '\(locale.value)' text as a string")
-                return nil
+                return skipText()
             }
             let tokenIndex = index
             let (text, template) = parseTemplate()
@@ -39,6 +39,17 @@ extension RuleLanguageParser {
         }
         advance()
         return TextDecl(variants: variants, range: range(since: opening), isLocalized: true)
+    }
+
+    /// After an error inside a text's braces: skips past its `}` (stopping before a line that
+    /// starts another attribute or declaration), so that the tip's own `}` still closes the tip.
+    private func skipText() -> TextDecl? {
+        while !isAtEnd, current.kind != .rightBrace {
+            if current.isAtLineStart, current.kind == .identifier, DeclarationKeywords.all.contains(text(of: current)) { return nil }
+            advance()
+        }
+        if current.kind == .rightBrace { advance() }
+        return nil
     }
 
     /// A locale tag written as a name (`de`, `` `de-CH` ``); a well-formed tag is the checker's
