@@ -143,4 +143,39 @@ import TipRuntime
         let used = Frontend.check(sources: [SourceFile(path: "a.yaml", text: "tipkit: 1\nparameters:\n  n: { type: int, default: 0 }\ntips:\n  t: { title: \"{$n}\" }\n")])
         #expect(used.diagnostics.isEmpty)
     }
+
+    /// Property: a template written back with braces (`TextTemplate.source`, what `inspect`
+    /// shows) parses to the same pieces, whatever braces its literal text holds.
+    @Test func templatesWrittenBackParseToTheSamePieces() {
+        var random = SystemRandomNumberGenerator()
+        let literals = ["a", "{", "}", "{{", "}}", " {x} ", "$", "é {", "}{", "Press ", "{$y}"]
+        let names = ["shortcut", "user.name", "n-1", "_x"]
+        for _ in 0..<500 {
+            var segments: [TextTemplate.Segment] = []
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                switch Int.random(in: 0...2, using: &random) {
+                case 0:
+                    let literal = literals.randomElement(using: &random)!
+                    if case .literal(let previous)? = segments.last { segments[segments.count - 1] = .literal(previous + literal) }
+                    else { segments.append(.literal(literal)) }
+                case 1: segments.append(.parameter(Int.random(in: 0..<names.count, using: &random)))
+                default: segments.append(.placeholder(Int.random(in: 0..<names.count, using: &random)))
+                }
+            }
+            let template = TextTemplate(segments)
+            let source = template.source(parameterNames: names, placeholderNames: names)
+            var diagnostics: [Diagnostic] = []
+            let pieces = TextTemplateParser.parse(RuleText(text: source, path: "t.yaml", mapping: .singleLine(start: SourceLocation(line: 1, column: 1))),
+                                                  diagnostics: &diagnostics)
+            #expect(diagnostics.isEmpty, "\(source)")
+            let expected: [TemplatePiece.Kind] = segments.map { segment in
+                switch segment {
+                case .literal(let text): return .literal(text)
+                case .parameter(let index): return .parameter(names[index])
+                case .placeholder(let index): return .placeholder(names[index])
+                }
+            }
+            #expect(pieces.map(\.kind) == expected, "\(source)")
+        }
+    }
 }
