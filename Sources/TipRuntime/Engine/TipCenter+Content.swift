@@ -63,7 +63,7 @@ extension TipCenter {
                     filled.append("{\(placeholder.name)}")
                     continue
                 }
-                if entry.allTexts.contains(where: { $0.variants[0].template.reads(placeholder: filled.count) }) {
+                if entry.allTexts.contains(where: { $0.variants.first?.template.reads(placeholder: filled.count) ?? false }) {
                     throw .missingPlaceholderValue(tip: tip, placeholder: placeholder.name)
                 }
                 filled.append("")
@@ -74,14 +74,18 @@ extension TipCenter {
             }
             filled.append(TextValueFormatting.text(of: value))
         }
+        // Total over any pack (a `RulePack` built in memory is not verified): an index out of
+        // bounds reads as nothing.
         func render(_ text: PackLocalizedText) -> String {
-            let variant = text.variant(for: locale, defaultLocale: pack.texts?.defaultLocale) ?? text.variants[0]
+            guard let variant = text.variant(for: locale, defaultLocale: pack.texts?.defaultLocale) ?? text.variants.first else { return "" }
             var result = ""
             for segment in variant.template.segments {
                 switch segment {
                 case .literal(let literal): result += literal
-                case .parameter(let parameter): result += parameter < parameters.count ? TextValueFormatting.text(of: parameters[parameter]) : ""
-                case .placeholder(let placeholder): result += filled[placeholder]
+                case .parameter(let parameter):
+                    if parameters.indices.contains(parameter) { result += TextValueFormatting.text(of: parameters[parameter]) }
+                case .placeholder(let placeholder):
+                    if filled.indices.contains(placeholder) { result += filled[placeholder] }
                 }
             }
             return result
