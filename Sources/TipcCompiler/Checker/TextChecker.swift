@@ -148,8 +148,12 @@ struct TextChecker {
         }
         if text.isLocalized, let defaultLocale, !text.variants.isEmpty,
            !locales.contains(where: { LocaleTag.matches($0.tag, defaultLocale) }) {
+            // A text for a more specific tag (`en-US` where the default is `en`) is the usual slip.
+            let specific = locales.first { LocaleTag.lookupChain(for: $0.tag).contains { LocaleTag.matches($0, defaultLocale) } }
+            let help = specific.map { "'\($0.tag)' is more specific than the default locale '\(defaultLocale)': write '\(defaultLocale)' instead, or add a text for it" }
+                ?? "add '\(defaultLocale): …': it is shown when no other locale matches"
             diagnostics.append(Diagnostic(.missingLocale, "\(what) has no text for the default locale '\(defaultLocale)'", at: text.range,
-                                          help: "add '\(defaultLocale): …': it is shown when no other locale matches"))
+                                          help: help))
         }
         checkSamePlaceholders(text, variants, what: what)
         return PackLocalizedText(variants: variants)
