@@ -178,4 +178,29 @@ import TipRuntime
             #expect(pieces.map(\.kind) == expected, "\(source)")
         }
     }
+
+    @Test func commentsInsideATextStayWithTheirLocale() throws {
+        let source = """
+            tipkit 1
+            defaultLocale en
+
+            tip t {
+              // the title
+              title { en: "Hi", de: "Hallo" } // trailing
+              message {
+                // English first
+                en: "Hello"
+                de: "Hallo" // German
+              }
+              action "a" {
+                en: "A"
+                de: "B"
+              }
+            }
+
+            """
+        let once = try formatted(source, path: "app.tips")
+        #expect(once == source.replacingOccurrences(of: "  action \"a\" {\n    en: \"A\"\n    de: \"B\"\n  }\n", with: "  action \"a\" { en: \"A\", de: \"B\" }\n"))
+        #expect(try formatted(once, path: "app.tips") == once)
+    }
 }

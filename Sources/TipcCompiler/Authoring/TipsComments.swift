@@ -17,6 +17,14 @@ public enum TipsItem: Sendable, Hashable {
         case title, message, image, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders
         case action(Int)
         case rule(Int)
+        /// Locale `index` of a localized text written one locale per line.
+        case textLocale(TextSlot, Int)
+    }
+
+    /// Which text of a tip.
+    public enum TextSlot: Sendable, Hashable {
+        case title, message
+        case action(Int)
     }
 }
 

@@ -73,6 +73,18 @@ public enum TipsFormatter {
             add(.image, tip.image?.range)
             for (offset, action) in tip.actions.enumerated() { add(.action(offset), action.id.range) }
             add(.placeholders, tip.placeholders.first?.name.range)
+            // The locales of a text written over several lines, so that comments between them stay.
+            func addLocales(_ text: TextDecl?, _ slot: TipsItem.TextSlot) {
+                guard let text, text.isLocalized else { return }
+                for (offset, variant) in text.variants.enumerated() {
+                    if let locale = variant.locale, locale.range.start.line > text.range.start.line {
+                        add(.textLocale(slot, offset), locale.range)
+                    }
+                }
+            }
+            addLocales(tip.title, .title)
+            addLocales(tip.message, .message)
+            for (offset, action) in tip.actions.enumerated() { addLocales(action.title, .action(offset)) }
             add(.maxDisplayCount, tip.maxDisplayCount?.range)
             add(.maxDisplayDuration, tip.maxDisplayDurationSeconds?.range)
             add(.ignoresDisplayFrequency, tip.ignoresDisplayFrequency?.range)
