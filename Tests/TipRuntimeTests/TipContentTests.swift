@@ -179,6 +179,34 @@ struct TextsTableVerificationTests {
         #expect(try Self.refusal { _ in } == nil)
     }
 
+    /// Every pack has the texts table; an empty one, or none (a format-1 pack), reads as no texts.
+    @Test func anEmptyOrMissingTextsTableMeansPlainTexts() throws {
+        let plain = try verifiedPack("tipkit 1\ntip t {\n  title \"Hello\"\n}\n").pack
+        #expect(plain.texts == nil)
+        let bytes = RulePackWriter.encode(plain)
+        let body = Array(bytes[PackFormat.headerSize...])
+        var offset = 4
+        var tables: [[UInt8]] = []
+        for _ in 0..<Int(body[0]) {
+            let length = Int(body[offset + 2]) | Int(body[offset + 3]) << 8 | Int(body[offset + 4]) << 16 | Int(body[offset + 5]) << 24
+            tables.append(Array(body[offset..<offset + 6 + length]))
+            offset += 6 + length
+        }
+        #expect(tables.map { $0[0] } == [1, 2, 3, 4, 5, 6, 8])
+        #expect(tables.last == [8, 0, 8, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0])
+        #expect(try RulePackLoader.read(bytes) == plain)
+        // Without the table, as a format-1 pack: the same pack.
+        let withoutTexts: [UInt8] = [6, 0, 0, 0] + Array(tables.dropLast().joined())
+        var header = Array(bytes[0..<PackFormat.headerSize])
+        let length = UInt32(withoutTexts.count)
+        let crc = CRC32.checksum(withoutTexts)
+        for index in 0..<4 {
+            header[32 + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(index)))
+            header[36 + index] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(index)))
+        }
+        #expect(try RulePackLoader.read(header + withoutTexts) == plain)
+    }
+
     @Test func aTextsTableBeforeTheRequiredTablesIsRefused() throws {
         let bytes = RulePackWriter.encode(try Self.pack())
         // Move the last table (texts) to the front of the body.

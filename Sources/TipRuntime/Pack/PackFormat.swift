@@ -19,11 +19,11 @@ public enum PackFormat {
 
     /// Table kinds. A kind with `optionalTableBit` set may be skipped by a reader that does not
     /// know it; an unknown kind without it is refused. Required tables appear once, in this order;
-    /// the tables a pack has only when it needs them (`texts`) follow, at most once each, in
-    /// ascending kind order.
+    /// the tables format 2 added (`texts`), which a format-1 pack lacks, follow at most once
+    /// each, in ascending kind order (the writer always writes them).
     public enum TableKind: UInt16, Sendable, CaseIterable {
         case strings = 1, settings = 2, parameters = 3, events = 4, tips = 5, groups = 6
-        /// Localized and templated texts (SPEC §7); absent from format-1 packs.
+        /// Localized and templated texts (SPEC §7); lacking in format-1 packs.
         case texts = 8
     }
     /// The tables every pack has, in order.

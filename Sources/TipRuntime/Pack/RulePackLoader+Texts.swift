@@ -3,7 +3,9 @@
 /// declared, and every locale of one text reading the same parameters and placeholders (what
 /// the checker guarantees, so that `TipCenter.content` needs the same values in every locale).
 extension PackDecoder {
-    func readTexts(_ reader: inout ByteReader, tips: [PackTip], parameterCount: Int) throws(RulePackError) -> PackTexts {
+    /// The texts; nil for an empty table (no default locale, no entries), which means what a
+    /// format-1 pack's missing table means: every text is plain.
+    func readTexts(_ reader: inout ByteReader, tips: [PackTip], parameterCount: Int) throws(RulePackError) -> PackTexts? {
         let localeOffset = reader.offset
         let defaultLocale = try optionalString(&reader, "default locale")
         if let defaultLocale, !LocaleTag.isWellFormed(defaultLocale) {
@@ -51,7 +53,7 @@ extension PackDecoder {
                                         message: tips[tip].message == nil ? nil : texts[1],
                                         actionTitles: Array(texts.dropFirst(tips[tip].message == nil ? 1 : 2))))
         }
-        return PackTexts(defaultLocale: defaultLocale, tips: entries)
+        return defaultLocale == nil && entries.isEmpty ? nil : PackTexts(defaultLocale: defaultLocale, tips: entries)
     }
 
     private func readText(_ reader: inout ByteReader, tip: String, placeholders: Int, parameters: Int,

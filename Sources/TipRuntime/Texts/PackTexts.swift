@@ -1,7 +1,7 @@
 /// The localized texts of a pack (table kind 8, docs/bytecode.md): the default locale and, for
 /// each tip whose texts are templates or localized, its placeholders and every text. A tip
 /// without an entry shows the texts of the tips table verbatim (as every tip of a format-1
-/// pack does).
+/// pack, which lacks the table, does).
 public struct PackTexts: Sendable, Hashable {
     /// The locale used when no text matches the one asked for; nil when no text is localized.
     public var defaultLocale: String?

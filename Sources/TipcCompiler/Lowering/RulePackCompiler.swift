@@ -49,8 +49,8 @@ public enum RulePackCompiler {
             texts: texts(of: program))
     }
 
-    /// The texts table: present only when some tip's texts are localized or templates, so that
-    /// a program without them compiles to the same pack as before format 2.
+    /// The texts: nil when no tip's texts are localized or templates (the table is then empty,
+    /// and the pack's model equals a format-1 pack's of the same program).
     private static func texts(of program: CheckedProgram) -> PackTexts? {
         let entries = program.tips.compactMap(\.texts)
         return entries.isEmpty ? nil : PackTexts(defaultLocale: program.defaultLocale, tips: entries)
