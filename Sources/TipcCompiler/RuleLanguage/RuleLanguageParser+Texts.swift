@@ -35,7 +35,7 @@ extension RuleLanguageParser {
         }
         guard current.kind == .rightBrace else {
             reportExpected("',', a line break or '}'", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
-            return nil
+            return skipText()
         }
         advance()
         return TextDecl(variants: variants, range: range(since: opening), isLocalized: true)
@@ -49,6 +49,13 @@ extension RuleLanguageParser {
             advance()
         }
         if current.kind == .rightBrace { advance() }
+        return nil
+    }
+
+    /// After an error inside `placeholders { … }`: past its `}` when it is on the same line.
+    private func skipPlaceholders() -> [PlaceholderDecl]? {
+        while !isAtEnd, !current.isAtLineStart, current.kind != .rightBrace { advance() }
+        if !isAtEnd, !current.isAtLineStart, current.kind == .rightBrace { advance() }
         return nil
     }
 
@@ -99,17 +106,17 @@ extension RuleLanguageParser {
         guard expect(.leftBrace, "'{' and the placeholders (name: Type)") else { return nil }
         var placeholders: [PlaceholderDecl] = []
         while current.kind != .rightBrace {
-            guard let name = parseName("a placeholder") else { return nil }
-            guard expect(.colon, "':' after the placeholder name") else { return nil }
+            guard let name = parseName("a placeholder") else { return skipPlaceholders() }
+            guard expect(.colon, "':' after the placeholder name") else { return skipPlaceholders() }
             let typeIndex = index
             let type = parseType()
-            if type == nil && index == typeIndex { return nil }
+            if type == nil && index == typeIndex { return skipPlaceholders() }
             placeholders.append(PlaceholderDecl(name: name, type: type))
             if current.kind == .comma { advance() } else { break }
         }
         guard current.kind == .rightBrace else {
             reportExpected("',' or '}'", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
-            return nil
+            return skipPlaceholders()
         }
         advance()
         return placeholders
