@@ -203,4 +203,13 @@ import TipRuntime
         #expect(once == source.replacingOccurrences(of: "  action \"a\" {\n    en: \"A\"\n    de: \"B\"\n  }\n", with: "  action \"a\" { en: \"A\", de: \"B\" }\n"))
         #expect(try formatted(once, path: "app.tips") == once)
     }
+
+    @Test func theParserRecoversPastABadTextOrPlaceholders() {
+        var diagnostics: [Diagnostic] = []
+        let source = "tipkit 1\ndefaultLocale en\ntip t {\n  title { en: \"a\" de: \"b\" }\n  placeholders { x String }\n  message \"m\"\n}\ntip u {\n  title \"U\"\n}\n"
+        let file = Frontend.parse(SourceFile(path: "r.tips", text: source), diagnostics: &diagnostics)
+        #expect(diagnostics.map(\.code) == [.syntax, .syntax])
+        #expect(file.tips.map(\.name.name) == ["t", "u"])
+        #expect(file.tips.first?.message?.value == "m")
+    }
 }
