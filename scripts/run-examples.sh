@@ -12,7 +12,7 @@ mkdir -p "$out"
 
 "$tipc" check Examples
 "$tipc" fmt --check Examples
-for app in news photo-privacy backyard-birds; do
+for app in news photo-privacy backyard-birds hiking; do
   "$tipc" compile "Examples/$app" -o "$out/$app.tippack"
   "$tipc" simulate "$out/$app.tippack" --timeline "Examples/$app/$app.timeline.yaml" --db "$out/$app.sqlite" --fresh
 done
@@ -32,3 +32,6 @@ for pair in backyard-birds:ios17 photo-privacy:ios18 news:ios26; do
 done
 
 "$tipc" explain Examples/news --db "$out/news.sqlite" --tip personalize --at 2026-03-08T12:00:00Z
+# A localized tip's texts in Swiss German (de-CH, else de, else the default en), with the
+# parameters' values the replay left in the store.
+"$tipc" explain Examples/hiking --db "$out/hiking.sqlite" --tip offlineMaps --locale de-CH --at 2026-05-03T16:00:00Z

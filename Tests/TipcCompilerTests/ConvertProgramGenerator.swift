@@ -28,7 +28,7 @@ struct ProgramGenerator {
 
     static let nameStems = ["a", "item", "search-performed", "app.launched", "now", "within", "limit", "true", "null",
                             "in", "tip", "_x", "rule", "Title", "yes"]
-    static let texts = ["Try It", "Use: filters", "a # not a comment", "#hash", "- dash", "[brackets]", "{braces}",
+    static let texts = ["Try It", "Use: filters", "a # not a comment", "#hash", "- dash", "[brackets]", "{{braces}}",
                         "true", "42", "1.5", "null", "~", "", " padded ", "quote \" and \\ backslash", "it's",
                         "line\nbreak", "tab\there", "émoji 🎉", "colon:", "`tick`", "!bang", "&amp", "*star", "@at",
                         "%percent", "'single'", "? question", "a, b", "x: y # z"]
@@ -52,6 +52,9 @@ struct ProgramGenerator {
     }
 
     mutating func located<T>(_ value: T) -> Located<T> { Located(value, at: at) }
+
+    /// One text for every locale (its template is compared through the text).
+    mutating func plainText(_ text: String) -> TextDecl { .plain(Located(text, at: at), template: []) }
 
     mutating func comments() -> [String] {
         (0..<int(0...2)).map { _ in pick(["about this", "", "  indented", "uses: colons # and hashes", "ünïcödé"]) }
@@ -141,12 +144,12 @@ struct ProgramGenerator {
     }
 
     private mutating func tipDecl(parameters: [Parameter], events: [Event]) -> TipDecl {
-        var tip = TipDecl(name: name(), title: located(nonEmptyText()), comments: comments(), range: at)
-        if chance(60) { tip.message = located(nonEmptyText()) }
+        var tip = TipDecl(name: name(), title: plainText(nonEmptyText()), comments: comments(), range: at)
+        if chance(60) { tip.message = plainText(nonEmptyText()) }
         if chance(60) { tip.image = located(chance(70) ? .symbol(pick(Self.symbols)) : .asset(text().isEmpty ? "asset" : "asset-\(int(1...9))")) }
         for index in 0..<int(0...2) {
             tip.actions.append(ActionDecl(id: Identifier(pick(["learn-more", "ok", "not.now", "true"]) + "\(index)", at: at),
-                                          title: located(nonEmptyText())))
+                                          title: plainText(nonEmptyText())))
         }
         if chance(40) { tip.maxDisplayCount = located(int(1...10)) }
         if chance(30) { tip.maxDisplayDurationSeconds = located(int(1...100_000)) }

@@ -97,7 +97,7 @@ import Testing
         let tip = manifest.tips[0]
         #expect(tip.name == Identifier("advancedSearch", at: range(24, 3, 24, 17)))
         #expect(tip.comments == ["Shown after a few searches.", "Second line."])
-        #expect(tip.title == Located("Try Advanced Search", at: range(25, 12, 25, 31)))
+        #expect(tip.title?.plainText == Located("Try Advanced Search", at: range(25, 12, 25, 31)))
         #expect(tip.message?.value == "Use filters and operators to find exactly what you need.")
         #expect(tip.image?.value == .symbol("magnifyingglass"))
         #expect(tip.actions.map(\.id.name) == ["learn-more"])

@@ -199,4 +199,47 @@ struct SchemaTests {
                     "\(fixture.name): \(failures.map { "\($0.path): \($0.message)" })")
         }
     }
+
+    /// Localized texts and placeholders (SPEC §7): the valid forms validate, and a bad locale, a
+    /// blank localized text and a duration placeholder do not.
+    @Test func localizedTextsValidate() throws {
+        let folder = try workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let valid = """
+            tipkit: 1
+            defaultLocale: en
+            parameters:
+              userName: { type: string, default: friend }
+            tips:
+              quickSearch:
+                title: { en: Search faster, de: Schneller suchen, de-CH: Schnäller sueche, zh-Hans: 更快搜索 }
+                message: "Press {shortcut}, {$userName}."
+                placeholders: { shortcut: string, count: int, ratio: double, on: bool, at: date }
+                actions:
+                  - { id: learn-more, title: { en: Learn more, de: Mehr erfahren } }
+                  - { id: later, title: Later }
+            """
+        let validFile = folder.appendingPathComponent("valid.yaml")
+        try valid.write(to: validFile, atomically: true, encoding: .utf8)
+        let invalid: [(yaml: String, complaint: String)] = [
+            ("tipkit: 1\ndefaultLocale: en_US\n", "does not match"),
+            ("tipkit: 1\ntips:\n  t: { title: { de_DE: Hallo } }\n", "does not match"),
+            ("tipkit: 1\ntips:\n  t: { title: { en: '  ' } }\n", "does not match"),
+            ("tipkit: 1\ntips:\n  t: { title: {} }\n", "does not have enough properties"),
+            ("tipkit: 1\ntips:\n  t: { title: T, placeholders: { p: duration } }\n", "is not one of"),
+        ]
+        var files: [String] = []
+        for (index, fixture) in invalid.enumerated() {
+            let file = folder.appendingPathComponent("texts-\(index).yaml")
+            try fixture.yaml.write(to: file, atomically: true, encoding: .utf8)
+            files.append(file.path)
+        }
+        let schema = folder.appendingPathComponent("schema.json").path
+        guard let good = try runValidator([schema, validFile.path]) else { return }
+        #expect(good.status == 0, "\(good.output)")
+        for (index, fixture) in invalid.enumerated() {
+            guard let bad = try runValidator([schema, files[index]]) else { return }
+            #expect(bad.status == 1 && bad.output.contains(fixture.complaint), "\(fixture.yaml): \(bad.output)")
+        }
+    }
 }

@@ -67,11 +67,11 @@ struct TipKitProgramGenerator {
             events.append(Event(name: name.name, fields: fields))
         }
         for _ in 0..<int(0...4) {
-            var tip = TipDecl(name: base.name(), title: located(base.nonEmptyText()), range: at)
-            if chance(60) { tip.message = located(base.nonEmptyText()) }
+            var tip = TipDecl(name: base.name(), title: .verbatim(located(base.nonEmptyText())), range: at)
+            if chance(60) { tip.message = .verbatim(located(base.nonEmptyText())) }
             if chance(60) { tip.image = located(chance(70) ? .symbol(pick(ProgramGenerator.symbols)) : .asset("asset-\(int(1...9))")) }
             for index in 0..<int(0...2) {
-                tip.actions.append(ActionDecl(id: id(pick(["learn-more", "ok", "not.now", "true"]) + "\(index)"), title: located(base.nonEmptyText())))
+                tip.actions.append(ActionDecl(id: id(pick(["learn-more", "ok", "not.now", "true"]) + "\(index)"), title: .verbatim(located(base.nonEmptyText()))))
             }
             if chance(40) { tip.maxDisplayCount = located(int(1...10)) }
             if minimumOS >= .ios18, chance(30) { tip.maxDisplayDurationSeconds = located(int(1...100_000)) }

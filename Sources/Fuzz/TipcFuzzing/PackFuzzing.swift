@@ -31,6 +31,11 @@ public enum PackFuzzing {
                 for rule in pack.tips[tip].rules.indices {
                     _ = evaluator.trace(tip: tip, rule: rule, parameters: parameters, store: store, now: now)
                 }
+                // The tip's texts, filled (placeholders as names) in a few locales.
+                for locale in ["de-CH", "en", "", "x-private_A@b"] {
+                    _ = try? TipCenter.content(of: pack.tips[tip].name, in: pack, locale: locale, parameters: parameters.values,
+                                               values: [:], keepingMissingPlaceholders: true)
+                }
             }
         }
         let inspector = RulePackInspector(pack: pack)

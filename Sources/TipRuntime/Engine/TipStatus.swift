@@ -59,6 +59,10 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
     case valueNotAllowed(parameter: String, value: String, allowed: [String])
     case donation(DonationError)
     case store(TipStoreError)
+    /// `content(of:locale:values:)` was not given a value for a placeholder the tip's texts use.
+    case missingPlaceholderValue(tip: String, placeholder: String)
+    /// `content(of:locale:values:)` was given a value of another type than the placeholder's.
+    case wrongPlaceholderType(tip: String, placeholder: String, expected: ValueType, actual: ValueType)
 
     public var description: String {
         switch self {
@@ -71,6 +75,10 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
             return "'\(value)' is not a value of parameter '\(name)' (allowed: \(allowed.joined(separator: ", ")))"
         case .donation(let error): return error.description
         case .store(let error): return error.description
+        case .missingPlaceholderValue(let tip, let placeholder):
+            return "no value for placeholder '\(placeholder)' of tip '\(tip)'"
+        case .wrongPlaceholderType(let tip, let placeholder, let expected, let actual):
+            return "placeholder '\(placeholder)' of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"
         }
     }
 }

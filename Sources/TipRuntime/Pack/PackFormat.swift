@@ -21,15 +21,19 @@ public enum PackFormat {
     public static let noString: UInt32 = 0xFFFF_FFFF
 
     /// Table kinds. A kind with `optionalTableBit` set may be skipped by a reader that does not
-    /// know it; an unknown kind without it is refused. Required tables appear once, in this order.
+    /// know it; an unknown kind without it is refused. The tables a pack's version requires
+    /// appear once each, in ascending kind order (the writer always writes every one).
     public enum TableKind: UInt16, Sendable, CaseIterable {
         case strings = 1, settings = 2, parameters = 3, events = 4, tips = 5, groups = 6
+        /// Localized and templated texts (SPEC §7).
+        case texts = 8
 
         /// The first format version in which this table is required; a pack of an earlier
-        /// version lacks it (and means what the table's absence means: no keys, no texts…).
+        /// version lacks it (and means what the table's absence means: no keys, plain texts).
         public var introducedIn: UInt32 {
             switch self {
             case .strings, .settings, .parameters, .events, .tips, .groups: 1
+            case .texts: 2
             }
         }
     }

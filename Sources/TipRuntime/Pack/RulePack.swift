@@ -13,9 +13,11 @@ public struct RulePack: Sendable, Hashable {
     public var events: [PackEvent]
     public var tips: [PackTip]
     public var groups: [PackGroup]
+    /// The tips' localized and templated texts (table kind 8); nil when every text is plain.
+    public var texts: PackTexts?
 
     public init(formatVersion: UInt32 = PackFormat.version, strings: [String], displayFrequencyMilliseconds: Int64,
-                parameters: [PackParameter], events: [PackEvent], tips: [PackTip], groups: [PackGroup]) {
+                parameters: [PackParameter], events: [PackEvent], tips: [PackTip], groups: [PackGroup], texts: PackTexts? = nil) {
         self.formatVersion = formatVersion
         self.strings = strings
         self.displayFrequencyMilliseconds = displayFrequencyMilliseconds
@@ -23,6 +25,7 @@ public struct RulePack: Sendable, Hashable {
         self.events = events
         self.tips = tips
         self.groups = groups
+        self.texts = texts
     }
 }
 

@@ -15,7 +15,7 @@ public enum RulePackLoader {
     }
 }
 
-private struct PackDecoder {
+struct PackDecoder {
     let bytes: [UInt8]
     var strings: [String] = []
     /// The format version the header states (checked to be readable).
@@ -31,6 +31,7 @@ private struct PackDecoder {
         let required = PackFormat.TableKind.allCases.filter { $0.introducedIn <= version }
         var displayFrequency: Int64 = 0
         var parameters: [PackParameter] = [], events: [PackEvent] = [], tips: [PackTip] = [], groups: [PackGroup] = []
+        var texts: PackTexts?
         var rules: [[VerifiedRule]] = []
         for _ in 0..<tableCount {
             let kindOffset = reader.offset
@@ -44,7 +45,8 @@ private struct PackDecoder {
                 throw RulePackError(.unsupportedVersion, "unknown required table kind \(rawKind) (written by a newer tipc?)", offset: kindOffset)
             }
             guard nextRequired < required.count, kind == required[nextRequired] else {
-                throw RulePackError(.malformed, "table \(kind) out of order or repeated", offset: kindOffset)
+                let what = kind.introducedIn > version ? "not part of format \(version)" : "out of order or repeated"
+                throw RulePackError(.malformed, "table \(kind) \(what)", offset: kindOffset)
             }
             nextRequired += 1
             switch kind {
@@ -54,6 +56,7 @@ private struct PackDecoder {
             case .events: events = try readEvents(&table)
             case .tips: (tips, rules) = try readTips(&table, parameters: parameters, events: events)
             case .groups: groups = try readGroups(&table, tipCount: tips.count)
+            case .texts: texts = try readTexts(&table, tips: tips, parameterCount: parameters.count)
             }
             if table.remaining != 0 {
                 throw RulePackError(.malformed, "\(table.remaining) unexpected byte(s) at the end of the \(kind) table", offset: table.offset)
@@ -69,7 +72,7 @@ private struct PackDecoder {
             throw RulePackError(.malformed, "negative display frequency", offset: PackFormat.headerSize)
         }
         let pack = RulePack(formatVersion: version, strings: strings, displayFrequencyMilliseconds: displayFrequency,
-                            parameters: parameters, events: events, tips: tips, groups: groups)
+                            parameters: parameters, events: events, tips: tips, groups: groups, texts: texts)
         return VerifiedRulePack(pack: pack, rules: rules)
     }
 

@@ -12,10 +12,13 @@ public enum RulePackWriter {
         let events = encode(pack.events, &interner)
         let tips = encode(pack.tips, &interner)
         let groups = encode(pack.groups, &interner)
-        let tables: [(PackFormat.TableKind, [UInt8])] = [
-            (.strings, encode(interner.strings)), (.settings, settings.bytes), (.parameters, parameters),
-            (.events, events), (.tips, tips), (.groups, groups),
+        // Always written (empty when no text needs it): a pack that lacks it is a format-1 pack.
+        let texts = encode(pack.texts ?? PackTexts(defaultLocale: nil, tips: []), &interner)
+        var tables: [(PackFormat.TableKind, [UInt8])] = [
+            (.strings, []), (.settings, settings.bytes), (.parameters, parameters),
+            (.events, events), (.tips, tips), (.groups, groups), (.texts, texts),
         ]
+        tables[0].1 = encode(interner.strings)
         var body = ByteWriter()
         body.u32(UInt32(tables.count))
         for (kind, bytes) in tables {

@@ -7,6 +7,8 @@ public enum ExplainCommand: TipcCommand {
 
     static let tip = OptionDefinition.value("tip", valueName: "id", help: "The tip to explain.").required
     static let format = OptionDefinition.choice("format", of: Format.self, default: .text, help: "Text for people, JSON for tools.")
+    static let locale = OptionDefinition.value("locale", valueName: "tag",
+                                               help: "Also show the tip's texts in this locale (e.g. de-CH); placeholders show as {name}.")
     static let paths = PositionalDefinition("paths", repeated: true, help: "A rule pack (.tippack), or manifest files and folders forming one program.")
 
     public static var signature: CommandSignature {
@@ -14,7 +16,7 @@ public enum ExplainCommand: TipcCommand {
             name: "explain",
             abstract: "Explain why a tip is or is not shown: status, rules and their parts, gates.",
             positionals: [paths],
-            options: [RuntimeOptions.db, tip, RuntimeOptions.at, format])
+            options: [RuntimeOptions.db, tip, RuntimeOptions.at, locale, format])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -33,7 +35,10 @@ public enum ExplainCommand: TipcCommand {
             }
             throw error.failure(store: arguments.value(RuntimeOptions.db))
         }
-        let renderer = ExplanationRenderer(explanation: explanation, sources: input.sources)
+        var renderer = ExplanationRenderer(explanation: explanation, sources: input.sources)
+        if let requested = arguments.value(locale) {
+            renderer.texts = try ExplainTexts(center: center, tip: name, locale: requested, store: arguments.value(RuntimeOptions.db))
+        }
         switch arguments.choice(format, as: Format.self) ?? .text {
         case .text: context.standardOutput.write(renderer.text())
         case .json: context.standardOutput.write(renderer.json().serialized(pretty: true) + "\n")
@@ -46,6 +51,14 @@ public enum ExplainCommand: TipcCommand {
 struct ExplanationRenderer {
     let explanation: TipExplanation
     let sources: [String: SourceFile]
+    /// The tip's texts in the locale asked for (`--locale`).
+    var texts: ExplainTexts?
+
+    init(explanation: TipExplanation, sources: [String: SourceFile], texts: ExplainTexts? = nil) {
+        self.explanation = explanation
+        self.sources = sources
+        self.texts = texts
+    }
 
     /// The text of `range` from the sources, or its position when the sources are not known.
     func quote(_ range: PackSourceRange) -> String {
@@ -79,6 +92,7 @@ struct ExplanationRenderer {
         var out = "tip \(e.tip) at \(ISO8601.string(fromMilliseconds: Int(e.now)))\n"
         out += "  status: \(e.status)\n"
         out += "  should display: \(e.shouldDisplay)" + (e.shouldDisplay ? "" : " — \(DisplayReason.whyNot(e))") + "\n"
+        if let texts { out += texts.text() }
         if e.rules.isEmpty { out += "  rules: none (always available)\n" }
         for rule in e.rules {
             let head = rule.range.map { quote($0) } ?? "rule \(rule.index + 1)"
@@ -114,6 +128,7 @@ struct ExplanationRenderer {
             ("status", .string(e.status.description)), ("shouldDisplay", .bool(e.shouldDisplay)),
         ]
         if !e.shouldDisplay { members.append(("reason", .string(DisplayReason.whyNot(e)))) }
+        if let texts { members.append(("texts", texts.json())) }
         members.append(("rules", .array(e.rules.map { rule in
             var ruleMembers: [(String, JSONValue)] = [("index", .integer(rule.index + 1))]
             if let range = rule.range { ruleMembers.append(("text", .string(quote(range)))) }

@@ -84,7 +84,37 @@ public struct RulePackInspector {
             let names = group.tips.map { $0 < pack.tips.count ? pack.tips[$0].name : "#\($0)" }
             lines.append("  \(group.name) \(group.priority == .ordered ? "ordered" : "firstAvailable") { \(names.joined(separator: ", ")) }")
         }
+        if let texts = pack.texts { lines += textLines(texts) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The texts table: each entry's placeholders and texts, a line per text and locale.
+    private func textLines(_ texts: PackTexts) -> [String] {
+        var lines = ["texts (\(texts.tips.count)), default locale: \(texts.defaultLocale ?? "none"):"]
+        for entry in texts.tips {
+            let tip = pack.tips[entry.tip]
+            var head = "  \(tip.name)"
+            if !entry.placeholders.isEmpty {
+                head += " placeholders { " + entry.placeholders.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + " }"
+            }
+            lines.append(head)
+            for (label, text) in labeledTexts(entry) {
+                for variant in text.variants {
+                    lines.append("    \(label) \(variant.locale ?? "*"): \(RuntimeValue.string(source(variant, entry)))")
+                }
+            }
+        }
+        return lines
+    }
+
+    private func labeledTexts(_ entry: PackTipTexts) -> [(String, PackLocalizedText)] {
+        let actions = pack.tips[entry.tip].actions
+        return [("title", entry.title)] + (entry.message.map { [("message", $0)] } ?? [])
+            + zip(actions, entry.actionTitles).map { ("action \"\($0.id)\"", $1) }
+    }
+
+    private func source(_ variant: PackLocalizedText.Variant, _ entry: PackTipTexts) -> String {
+        variant.template.source(parameterNames: pack.parameters.map(\.name), placeholderNames: entry.placeholders.map(\.name))
     }
 
     private struct Document: Encodable {
@@ -99,6 +129,11 @@ public struct RulePackInspector {
             var ignoresDisplayFrequency: Bool; var rules: [Rule]
         }
         struct Group: Encodable { var name, priority: String; var tips: [String] }
+        struct Variant: Encodable { var locale: String?; var text: String }
+        struct Text: Encodable { var of: String; var variants: [Variant] }
+        struct Placeholder: Encodable { var name, type: String }
+        struct TipTexts: Encodable { var tip: String; var placeholders: [Placeholder]; var texts: [Text] }
+        struct Texts: Encodable { var defaultLocale: String?; var tips: [TipTexts] }
         var formatVersion: UInt32
         var byteCount: Int?
         var checksum: String?
@@ -108,6 +143,7 @@ public struct RulePackInspector {
         var events: [Event]
         var tips: [Tip]
         var groups: [Group]
+        var texts: Texts?
     }
 
     /// The JSON rendering (keys sorted, so the output is stable).
@@ -134,6 +170,15 @@ public struct RulePackInspector {
             groups: pack.groups.map { group in
                 .init(name: group.name, priority: group.priority == .ordered ? "ordered" : "firstAvailable",
                       tips: group.tips.map { $0 < pack.tips.count ? pack.tips[$0].name : "#\($0)" })
+            },
+            texts: pack.texts.map { texts in
+                .init(defaultLocale: texts.defaultLocale, tips: texts.tips.map { entry in
+                    .init(tip: pack.tips[entry.tip].name,
+                          placeholders: entry.placeholders.map { .init(name: $0.name, type: $0.type.description) },
+                          texts: labeledTexts(entry).map { label, text in
+                              .init(of: label, variants: text.variants.map { .init(locale: $0.locale, text: source($0, entry)) })
+                          })
+                })
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

@@ -118,9 +118,9 @@ public enum TipImage: Sendable, Hashable {
 
 public struct ActionDecl: Sendable, Hashable {
     public var id: Identifier
-    public var title: Located<String>?
+    public var title: TextDecl?
 
-    public init(id: Identifier, title: Located<String>?) {
+    public init(id: Identifier, title: TextDecl?) {
         self.id = id
         self.title = title
     }
@@ -128,8 +128,8 @@ public struct ActionDecl: Sendable, Hashable {
 
 public struct TipDecl: Sendable, Hashable {
     public var name: Identifier
-    public var title: Located<String>?
-    public var message: Located<String>?
+    public var title: TextDecl?
+    public var message: TextDecl?
     public var image: Located<TipImage>?
     public var actions: [ActionDecl]
     public var maxDisplayCount: Located<Int>?
@@ -138,10 +138,12 @@ public struct TipDecl: Sendable, Hashable {
     public var ignoresDisplayFrequency: Located<Bool>?
     /// All must hold (AND).
     public var rules: [Expression]
+    /// The values the app passes for the texts' `{name}`s (SPEC §7).
+    public var placeholders: [PlaceholderDecl] = []
     public var comments: [String]
     public var range: SourceRange
 
-    public init(name: Identifier, title: Located<String>? = nil, message: Located<String>? = nil,
+    public init(name: Identifier, title: TextDecl? = nil, message: TextDecl? = nil,
                 image: Located<TipImage>? = nil, actions: [ActionDecl] = [], maxDisplayCount: Located<Int>? = nil,
                 maxDisplayDurationSeconds: Located<Int>? = nil, ignoresDisplayFrequency: Located<Bool>? = nil,
                 rules: [Expression] = [], comments: [String] = [], range: SourceRange) {
@@ -195,6 +197,9 @@ public struct ManifestFile: Sendable, Hashable {
     /// `tipkit: 1` / `tipkit 1`; nil when absent (the checker reports `missing-key`).
     public var version: Located<Int>?
     public var displayFrequency: Located<DisplayFrequencySpec>?
+    /// The locale of texts when none matches the one asked for (SPEC §7); required once a text
+    /// is localized.
+    public var defaultLocale: Located<String>?
     public var parameters: [ParameterDecl]
     public var events: [EventDecl]
     public var tips: [TipDecl]

@@ -11,6 +11,15 @@ extension ManifestFile {
         func id(_ identifier: Identifier) -> Identifier { Identifier(identifier.name, at: none) }
         var copy = ManifestFile(path: "", format: .tips, version: located(version), displayFrequency: located(displayFrequency),
                                 headRange: none)
+        copy.defaultLocale = located(defaultLocale)
+        func text(_ text: TextDecl?) -> TextDecl? {
+            text.map { text in
+                TextDecl(variants: text.variants.map { variant in
+                    // The template is read from the text: comparing the texts compares them.
+                    TextVariantDecl(locale: located(variant.locale), text: Located(variant.text.value, at: none), template: [])
+                }, range: none, isLocalized: text.isLocalized)
+            }
+        }
         copy.parameters = parameters.map { parameter in
             ParameterDecl(name: id(parameter.name), type: located(parameter.type), defaultValue: located(parameter.defaultValue),
                           values: parameter.values?.map { Located($0.value, at: none) }, isTransient: parameter.isTransient,
@@ -26,11 +35,13 @@ extension ManifestFile {
                       range: none)
         }
         copy.tips = tips.map { tip in
-            TipDecl(name: id(tip.name), title: located(tip.title), message: located(tip.message), image: located(tip.image),
-                    actions: tip.actions.map { ActionDecl(id: id($0.id), title: located($0.title)) },
-                    maxDisplayCount: located(tip.maxDisplayCount), maxDisplayDurationSeconds: located(tip.maxDisplayDurationSeconds),
-                    ignoresDisplayFrequency: located(tip.ignoresDisplayFrequency),
-                    rules: tip.rules.map { $0.strippingLayout() }, range: none)
+            var copy = TipDecl(name: id(tip.name), title: text(tip.title), message: text(tip.message), image: located(tip.image),
+                               actions: tip.actions.map { ActionDecl(id: id($0.id), title: text($0.title)) },
+                               maxDisplayCount: located(tip.maxDisplayCount), maxDisplayDurationSeconds: located(tip.maxDisplayDurationSeconds),
+                               ignoresDisplayFrequency: located(tip.ignoresDisplayFrequency),
+                               rules: tip.rules.map { $0.strippingLayout() }, range: none)
+            copy.placeholders = tip.placeholders.map { PlaceholderDecl(name: id($0.name), type: located($0.type)) }
+            return copy
         }
         copy.groups = groups.map { group in
             GroupDecl(name: id(group.name), priority: Located(group.priority?.value ?? .firstAvailable, at: none), tips: group.tips.map(id), range: none)

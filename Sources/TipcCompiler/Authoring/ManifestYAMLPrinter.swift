@@ -12,6 +12,7 @@ public enum ManifestYAMLPrinter {
         if let frequency = file.displayFrequency {
             output += "displayFrequency: \(TipsPrinter.spelling(of: frequency.value))\n"
         }
+        if let locale = file.defaultLocale { output += "defaultLocale: \(blockString(locale.value))\n" }
         var sections: [String] = []
         if !file.parameters.isEmpty {
             sections.append("parameters:\n" + file.parameters.map(parameter).joined())
@@ -64,8 +65,8 @@ public enum ManifestYAMLPrinter {
     private static func tip(_ tip: TipDecl) -> String {
         var output = comments(tip.comments) + "  \(key(tip.name.name)):"
         var lines: [String] = []
-        if let title = tip.title { lines.append("title: \(blockString(title.value))") }
-        if let message = tip.message { lines.append("message: \(blockString(message.value))") }
+        if let title = tip.title { lines += text("title", title) }
+        if let message = tip.message { lines += text("message", message) }
         switch tip.image?.value {
         case .symbol(let symbol): lines.append("image: \(blockString(symbol))")
         case .asset(let asset): lines.append("image: { asset: \(flowString(asset)) }")
@@ -75,9 +76,13 @@ public enum ManifestYAMLPrinter {
             lines.append("actions:")
             for action in tip.actions {
                 var fields = ["id: \(flowString(action.id.name))"]
-                if let title = action.title { fields.append("title: \(flowString(title.value))") }
+                if let title = action.title { fields.append("title: \(flowText(title))") }
                 lines.append("  - \(flowMapping(fields))")
             }
+        }
+        if !tip.placeholders.isEmpty {
+            let fields = tip.placeholders.map { "\(flowString($0.name.name)): \($0.type?.value.rawValue ?? "string")" }
+            lines.append("placeholders: \(flowMapping(fields))")
         }
         if let count = tip.maxDisplayCount { lines.append("maxDisplayCount: \(count.value)") }
         if let seconds = tip.maxDisplayDurationSeconds {
@@ -92,6 +97,21 @@ public enum ManifestYAMLPrinter {
         output += "\n"
         for line in lines { output += "    " + line + "\n" }
         return output
+    }
+
+    /// A tip's text under `key`: a plain text as a scalar; a localized one as a flow mapping of
+    /// locales, or a block mapping when that line would be too long.
+    private static func text(_ key: String, _ text: TextDecl) -> [String] {
+        guard text.isLocalized else { return ["\(key): \(blockString(text.variants.first?.text.value ?? ""))"] }
+        let flow = "\(key): \(flowText(text))"
+        if text.variants.isEmpty || flow.count + 4 <= TipsPrinter.maximumTextLineLength { return [flow] }
+        return ["\(key):"] + text.variants.map { "  \(self.key($0.locale?.value ?? "")): \(blockString($0.text.value))" }
+    }
+
+    /// A text inside a flow mapping: a scalar, or `{ en: …, de: … }`.
+    private static func flowText(_ text: TextDecl) -> String {
+        guard text.isLocalized else { return flowString(text.variants.first?.text.value ?? "") }
+        return flowMapping(text.variants.map { "\(flowString($0.locale?.value ?? "")): \(flowString($0.text.value))" })
     }
 
     private static func group(_ group: GroupDecl) -> String {

@@ -2,6 +2,7 @@
 public enum TipsItem: Sendable, Hashable {
     case version
     case displayFrequency
+    case defaultLocale
     case parameter(Int)
     case event(Int)
     /// The `tip NAME {` line of tip `index`.
@@ -13,9 +14,17 @@ public enum TipsItem: Sendable, Hashable {
 
     /// An attribute line inside a tip.
     public enum TipAttribute: Sendable, Hashable {
-        case title, message, image, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency
+        case title, message, image, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders
         case action(Int)
         case rule(Int)
+        /// Locale `index` of a localized text written one locale per line.
+        case textLocale(TextSlot, Int)
+    }
+
+    /// Which text of a tip.
+    public enum TextSlot: Sendable, Hashable {
+        case title, message
+        case action(Int)
     }
 }
 

@@ -59,6 +59,7 @@ public enum TipsFormatter {
         var items: [(TipsItem, SourceLocation)] = []
         if let version = file.version { items.append((.version, version.range.start)) }
         if let frequency = file.displayFrequency { items.append((.displayFrequency, frequency.range.start)) }
+        if let locale = file.defaultLocale { items.append((.defaultLocale, locale.range.start)) }
         for (index, parameter) in file.parameters.enumerated() { items.append((.parameter(index), parameter.range.start)) }
         for (index, event) in file.events.enumerated() { items.append((.event(index), event.range.start)) }
         for (index, group) in file.groups.enumerated() { items.append((.group(index), group.range.start)) }
@@ -71,6 +72,19 @@ public enum TipsFormatter {
             add(.message, tip.message?.range)
             add(.image, tip.image?.range)
             for (offset, action) in tip.actions.enumerated() { add(.action(offset), action.id.range) }
+            add(.placeholders, tip.placeholders.first?.name.range)
+            // The locales of a text written over several lines, so that comments between them stay.
+            func addLocales(_ text: TextDecl?, _ slot: TipsItem.TextSlot) {
+                guard let text, text.isLocalized else { return }
+                for (offset, variant) in text.variants.enumerated() {
+                    if let locale = variant.locale, locale.range.start.line > text.range.start.line {
+                        add(.textLocale(slot, offset), locale.range)
+                    }
+                }
+            }
+            addLocales(tip.title, .title)
+            addLocales(tip.message, .message)
+            for (offset, action) in tip.actions.enumerated() { addLocales(action.title, .action(offset)) }
             add(.maxDisplayCount, tip.maxDisplayCount?.range)
             add(.maxDisplayDuration, tip.maxDisplayDurationSeconds?.range)
             add(.ignoresDisplayFrequency, tip.ignoresDisplayFrequency?.range)

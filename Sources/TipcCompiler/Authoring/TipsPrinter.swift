@@ -25,6 +25,10 @@ public enum TipsPrinter {
             writer.line("displayFrequency \(spelling(of: frequency.value))", item: .displayFrequency)
             headLines = true
         }
+        if let locale = file.defaultLocale {
+            writer.line("defaultLocale \(NameSyntax.spelling(ofName: locale.value))", item: .defaultLocale)
+            headLines = true
+        }
         var needsSeparator = headLines
         func separate() {
             if needsSeparator { writer.blankLine() }
@@ -119,16 +123,23 @@ public enum TipsPrinter {
         func attribute(_ text: String, _ attribute: TipsItem.TipAttribute) {
             writer.line("  " + text, item: .tipAttribute(tip: index, attribute))
         }
-        if let title = tip.title { attribute("title \(ExpressionPrinter.quoted(title.value))", .title) }
-        if let message = tip.message { attribute("message \(ExpressionPrinter.quoted(message.value))", .message) }
+        func text(_ head: String, _ text: TextDecl, _ attribute: TipsItem.TipAttribute, _ slot: TipsItem.TextSlot) {
+            writeText(head, text, tip: index, attribute: attribute, slot: slot, into: &writer)
+        }
+        if let title = tip.title { text("title", title, .title, .title) }
+        if let message = tip.message { text("message", message, .message, .message) }
         switch tip.image?.value {
         case .symbol(let symbol): attribute("image \(ExpressionPrinter.quoted(symbol))", .image)
         case .asset(let asset): attribute("image asset \(ExpressionPrinter.quoted(asset))", .image)
         case nil: break
         }
         for (offset, action) in tip.actions.enumerated() {
-            attribute("action \(ExpressionPrinter.quoted(action.id.name)) \(ExpressionPrinter.quoted(action.title?.value ?? ""))",
-                      .action(offset))
+            let head = "action \(ExpressionPrinter.quoted(action.id.name))"
+            if let title = action.title { text(head, title, .action(offset), .action(offset)) } else { attribute(head + " \"\"", .action(offset)) }
+        }
+        if !tip.placeholders.isEmpty {
+            let fields = tip.placeholders.map { "\(name($0.name)): \($0.type?.value.tipsSpelling ?? "String")" }
+            attribute("placeholders { " + fields.joined(separator: ", ") + " }", .placeholders)
         }
         if let count = tip.maxDisplayCount { attribute("maxDisplayCount \(count.value)", .maxDisplayCount) }
         if let seconds = tip.maxDisplayDurationSeconds {
@@ -141,6 +152,31 @@ public enum TipsPrinter {
         writer.line("}", item: .tipEnd(index), leadingIndent: "  ")
     }
 
+    /// The longest line a localized text is written on; a longer one takes a line per locale.
+    static let maximumTextLineLength = 100
+
+    /// `head "text"` for a plain text; `head { en: "…", de: "…" }` for a localized one, or one
+    /// locale per line inside the braces when that line would be too long or a comment goes
+    /// with one of its locales.
+    private static func writeText(_ head: String, _ text: TextDecl, tip: Int, attribute: TipsItem.TipAttribute,
+                                  slot: TipsItem.TextSlot, into writer: inout Writer) {
+        let item = TipsItem.tipAttribute(tip: tip, attribute)
+        guard text.isLocalized else {
+            writer.line("  " + head + " " + ExpressionPrinter.quoted(text.variants.first?.text.value ?? ""), item: item)
+            return
+        }
+        let entries = text.variants.map { "\(NameSyntax.spelling(ofName: $0.locale?.value ?? "")): \(ExpressionPrinter.quoted($0.text.value))" }
+        let localeItems = entries.indices.map { TipsItem.tipAttribute(tip: tip, .textLocale(slot, $0)) }
+        let line = "  " + head + (entries.isEmpty ? " {}" : " { " + entries.joined(separator: ", ") + " }")
+        if entries.isEmpty || (line.count <= maximumTextLineLength && !localeItems.contains(where: writer.hasComments)) {
+            writer.line(line, item: item)
+            return
+        }
+        writer.line("  " + head + " {", item: item)
+        for (entry, localeItem) in zip(entries, localeItems) { writer.line("    " + entry, item: localeItem) }
+        writer.line("  }", item: nil)
+    }
+
     /// Accumulates lines, placing each item's comments around it.
     private struct Writer {
         let comments: TipsComments
@@ -150,12 +186,16 @@ public enum TipsPrinter {
             self.comments = comments
         }
 
-        mutating func line(_ text: String, item: TipsItem, leadingIndent: String? = nil) {
+        mutating func line(_ text: String, item: TipsItem?, leadingIndent: String? = nil) {
             let indent = leadingIndent ?? String(text.prefix(while: { $0 == " " }))
-            for comment in comments.leading[item] ?? [] { self.comment(comment, indent: indent) }
+            for comment in item.flatMap({ comments.leading[$0] }) ?? [] { self.comment(comment, indent: indent) }
             output += text
-            if let trailing = comments.trailing[item] { output += " " + Self.commentText(trailing) }
+            if let trailing = item.flatMap({ comments.trailing[$0] }) { output += " " + Self.commentText(trailing) }
             output += "\n"
+        }
+
+        func hasComments(_ item: TipsItem) -> Bool {
+            comments.leading[item] != nil || comments.trailing[item] != nil
         }
 
         mutating func comment(_ text: String, indent: String) {

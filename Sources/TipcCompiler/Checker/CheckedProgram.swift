@@ -171,6 +171,8 @@ public struct CheckedTip: Sendable, Hashable {
     /// Each of type Bool; all must hold.
     public var rules: [CheckedExpression]
     public var range: SourceRange
+    /// The texts entry of the pack (SPEC §7), when the tip's texts are localized or templates.
+    public var texts: PackTipTexts?
 
     public init(name: String, title: String, message: String? = nil, image: TipImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int? = nil, maxDisplayDurationMilliseconds: Int? = nil, ignoresDisplayFrequency: Bool = false,
@@ -210,9 +212,12 @@ public struct CheckedProgram: Sendable, Hashable {
     public var events: [PackEvent]
     public var tips: [CheckedTip]
     public var groups: [CheckedGroup]
+    /// The locale of texts when none matches the one asked for (when any tip has a texts entry).
+    public var defaultLocale: String?
 
     public init(displayFrequency: DisplayFrequencySpec = .immediate, parameters: [CheckedParameter] = [], events: [PackEvent] = [],
-                tips: [CheckedTip] = [], groups: [CheckedGroup] = []) {
+                tips: [CheckedTip] = [], groups: [CheckedGroup] = [], defaultLocale: String? = nil) {
+        self.defaultLocale = defaultLocale
         self.displayFrequency = displayFrequency
         self.parameters = parameters
         self.events = events

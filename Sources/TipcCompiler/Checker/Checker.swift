@@ -30,6 +30,7 @@ struct DeclarationChecker {
 
     mutating func check(_ files: consuming [ManifestFile]) -> CheckedProgram {
         let frequency = checkHeaders(files)
+        let (defaultLocale, defaultLocaleDeclared) = checkDefaultLocale(files)
         let parameterDecls = files.flatMap(\.parameters)
         let eventDecls = files.flatMap(\.events)
         let groupDecls = files.flatMap(\.groups)
@@ -44,6 +45,7 @@ struct DeclarationChecker {
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
+        var texts = TextChecker(defaultLocale: defaultLocale, declared: defaultLocaleDeclared, parameters: parameters)
         var tips: [CheckedTip] = []
         tips.reserveCapacity(tipCount)
         for fileIndex in files.indices {
@@ -53,15 +55,19 @@ struct DeclarationChecker {
             for index in files[fileIndex].tips.indices {
                 let decl = files[fileIndex].tips[index]
                 files[fileIndex].tips[index] = TipDecl(name: decl.name, range: decl.range)
-                tips.append(checkTip(decl, expressions: &expressions))
+                var tip = checkTip(decl, defaultLocale: defaultLocale, expressions: &expressions)
+                tip.texts = texts.check(decl, tipIndex: tips.count)
+                tips.append(tip)
             }
             files[fileIndex].tips = []
         }
         diagnostics += expressions.diagnostics
+        diagnostics += texts.diagnostics
         let groups = checkGroups(groupDecls)
-        reportUnused(parameterDecls, eventDecls, used: expressions)
+        reportUnused(parameterDecls, eventDecls, used: expressions, usedByTexts: texts.usedParameters)
 
-        return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups)
+        return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups,
+                              defaultLocale: tips.contains { $0.texts != nil } ? defaultLocale : nil)
     }
 
     /// Declares every name, file by file in the order given, so that a duplicate is reported
@@ -241,17 +247,19 @@ struct DeclarationChecker {
 
     // MARK: - Tips
 
-    private mutating func checkTip(_ decl: TipDecl, expressions: inout ExpressionChecker) -> CheckedTip {
+    private mutating func checkTip(_ decl: TipDecl, defaultLocale: String?, expressions: inout ExpressionChecker) -> CheckedTip {
         let name = decl.name.name
         var title = ""
-        if let declared = decl.title {
-            // A title starting with a visible ASCII character is not blank; only others are
-            // checked character by character.
-            let startsVisibly = declared.value.utf8.first.map { $0 > 0x20 && $0 < 0x7F } ?? false
-            if !startsVisibly, declared.value.allSatisfy(\.isWhitespace) {
-                diagnostics.append(Diagnostic(.invalidValue, "title of tip '\(name)' is empty", at: declared.range))
+        if let declaredText = decl.title {
+            if let declared = declaredText.plainText {
+                // A title starting with a visible ASCII character is not blank; only others are
+                // checked character by character.
+                let startsVisibly = declared.value.utf8.first.map { $0 > 0x20 && $0 < 0x7F } ?? false
+                if !startsVisibly, declared.value.allSatisfy(\.isWhitespace) {
+                    diagnostics.append(Diagnostic(.invalidValue, "title of tip '\(name)' is empty", at: declared.range))
+                }
             }
-            title = declared.value
+            title = Self.tableText(declaredText, defaultLocale: defaultLocale)
         } else {
             diagnostics.append(Diagnostic(.missingKey, "tip '\(name)' has no title", at: decl.name.range,
                                           help: "every tip needs a title, the text users read first"))
@@ -264,7 +272,7 @@ struct DeclarationChecker {
                 diagnostics.append(Diagnostic(.missingKey, "action '\(action.id.name)' has no title", at: action.id.range))
                 continue
             }
-            actions.append(PackAction(id: action.id.name, title: actionTitle.value))
+            actions.append(PackAction(id: action.id.name, title: Self.tableText(actionTitle, defaultLocale: defaultLocale)))
         }
         var maxDisplayCount: Int?
         if let count = decl.maxDisplayCount {
@@ -287,7 +295,8 @@ struct DeclarationChecker {
         var rules: [CheckedExpression] = []
         rules.reserveCapacity(min(written.count, Checker.maximumRulesPerTip))
         for index in written.indices.prefix(Checker.maximumRulesPerTip) { rules.append(expressions.checkRule(written[index])) }
-        return CheckedTip(name: name, title: title, message: decl.message?.value, image: decl.image?.value, actions: actions,
+        return CheckedTip(name: name, title: title, message: decl.message.map { Self.tableText($0, defaultLocale: defaultLocale) },
+                          image: decl.image?.value, actions: actions,
                           maxDisplayCount: maxDisplayCount, maxDisplayDurationMilliseconds: maxDuration,
                           ignoresDisplayFrequency: decl.ignoresDisplayFrequency?.value ?? false, rules: rules, range: decl.name.range)
     }
@@ -329,10 +338,10 @@ struct DeclarationChecker {
 
     /// Warns about parameters and events no rule uses. Skipped when a rule names something
     /// unknown: the "unused" declaration is then most likely the one the typo meant.
-    private mutating func reportUnused(_ parameters: [ParameterDecl], _ events: [EventDecl], used: ExpressionChecker) {
+    private mutating func reportUnused(_ parameters: [ParameterDecl], _ events: [EventDecl], used: ExpressionChecker, usedByTexts: Set<Int>) {
         let unresolved: Set<DiagnosticCode> = [.unknownParameter, .unknownEvent, .unknownField]
         if used.diagnostics.contains(where: { unresolved.contains($0.code) }) { return }
-        for (index, decl) in parameters.enumerated() where !used.usedParameters[index] {
+        for (index, decl) in parameters.enumerated() where !used.usedParameters[index] && !usedByTexts.contains(index) {
             diagnostics.append(Diagnostic(.unused, "parameter '\(decl.name.name)' is not used by any rule", at: decl.name.range,
                                           help: "use it in a rule as '$\(decl.name.name)', or remove it"))
         }

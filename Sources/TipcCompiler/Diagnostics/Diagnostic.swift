@@ -38,11 +38,23 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case unusedSuppression = "unused-suppression"
     /// A suppression comment that names an unknown code, or one that cannot be suppressed.
     case invalidSuppression = "invalid-suppression"
+    /// A text's locale (or `defaultLocale`) that is not a well-formed BCP 47 tag.
+    case invalidLocale = "invalid-locale"
+    /// A localized text that lacks the default locale.
+    case missingLocale = "missing-locale"
+    /// Two locales of one text that read different placeholders or parameters.
+    case placeholderMismatch = "placeholder-mismatch"
+    /// A text's `{name}` that names no declared placeholder.
+    case unknownPlaceholder = "unknown-placeholder"
+    /// A lone `{` or `}` in a text, or braces around something that is not a name.
+    case unbalancedBrace = "unbalanced-brace"
+    /// A declared placeholder that no text of its tip uses.
+    case unusedPlaceholder = "unused-placeholder"
 
     /// The severity a diagnostic of this code has.
     public var defaultSeverity: Severity {
         switch self {
-        case .unsatisfiable, .alwaysTrue, .unused, .importApproximated, .unusedSuppression: return .warning
+        case .unsatisfiable, .alwaysTrue, .unused, .importApproximated, .unusedSuppression, .unusedPlaceholder: return .warning
         default: return .error
         }
     }
@@ -73,6 +85,12 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .tipkitUnsupported: return "A rule or option that TipKit cannot express at the minimum OS (tipc generate tipkit)."
         case .unusedSuppression: return "A suppression comment that suppresses nothing."
         case .invalidSuppression: return "A suppression comment that names no code, an unknown code, or one that cannot be suppressed."
+        case .invalidLocale: return "A locale that is not a well-formed BCP 47 language tag."
+        case .missingLocale: return "A localized text that lacks the default locale."
+        case .placeholderMismatch: return "The locales of one text use different placeholders or parameters."
+        case .unknownPlaceholder: return "A text names a placeholder the tip does not declare."
+        case .unbalancedBrace: return "A text has a lone '{' or '}', or braces around something that is not a name."
+        case .unusedPlaceholder: return "A declared placeholder that no text of its tip uses."
         }
     }
 }

@@ -49,6 +49,18 @@ extension DiagnosticCode {
             return "Swift read by `tipc import` or `tipc check` uses a TipKit construct that a manifest cannot hold: text built at run time, an action without an id, a rule closure the rule language has no form for, `#if` variants, a parameter of an enum type. The manifest holds the closest literal (or leaves the part out) with a comment saying what was left out; the warning points at the Swift text. See docs/tipkit-bridge.md for what is read exactly."
         case .unusedSuppression:
             return "A `tipc-disable-next-line`, `tipc-disable-line` or `tipc-disable-file` comment names a code that is not reported where it points (the problem was fixed, or the comment is on the wrong line). Remove the code from the comment, so that suppressions do not pile up and hide the next real finding."
+        case .invalidLocale:
+            return "A text's locale, or `defaultLocale`, is not a well-formed BCP 47 language tag: a language (`de`), optionally a script (`zh-Hans`), a region (`de-CH`, `es-419`) and further subtags, separated by hyphens. Apple's identifiers with an underscore (`de_CH`) are written with a hyphen."
+        case .missingLocale:
+            return "A text written per locale lacks the default locale (`defaultLocale`), which the runtime shows when no locale matches the one asked for. Add the text in the default locale."
+        case .placeholderMismatch:
+            return "The locales of one text use different placeholders or parameters (`{name}`, `{$p}`): the app passes the same values whatever the locale, so every translation must use each of them. Add the missing one to the translation, or remove it from the others."
+        case .unknownPlaceholder:
+            return "A text reads `{name}`, but the tip declares no placeholder of that name under `placeholders`. Declare it (`placeholders: { name: string }`), fix the name, write `{$name}` for a parameter, or `{{`/`}}` for literal braces."
+        case .unbalancedBrace:
+            return "A text has a `{` that is not closed, a `}` that was not opened, or braces around something that is not a name (`{ x }`). In texts `{name}` is a placeholder and `{$p}` a parameter's value; write `{{` and `}}` for literal braces."
+        case .unusedPlaceholder:
+            return "The tip declares a placeholder that none of its texts uses, so the app would pass a value for nothing. Use it as `{name}` in a text, or remove it."
         case .invalidSuppression:
             return "A suppression comment names no code, an unknown code (a typo: the help suggests the closest), or a code that cannot be suppressed (`syntax`, `yaml`, `limit`, `io`: the file must be readable). Write `# tipc-disable-next-line CODE` in YAML or `// tipc-disable-line CODE` in `.tips`; `tipc codes` lists the codes."
         }
@@ -78,6 +90,12 @@ extension DiagnosticCode {
         case .importApproximated: return ("Tips.swift", "import TipKit\n\nstruct GreetingTip: Tip {\n    var name = \"friend\"\n    var title: Text { Text(\"Hello, \\(name)\") }\n}\n")
         case .unusedSuppression: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count > 0 // tipc-disable-line always-true\n}\n")
         case .invalidSuppression: return ("app.yaml", "tipkit: 1\nevents:\n  opened: {}  # tipc-disable-line unsued\n")
+        case .invalidLocale: return ("app.yaml", "tipkit: 1\ndefaultLocale: en\ntips:\n  t:\n    title: { en: Hello, de_DE: Hallo }\n")
+        case .missingLocale: return ("app.yaml", "tipkit: 1\ndefaultLocale: en\ntips:\n  t:\n    title: { de: Hallo, fr: Bonjour }\n")
+        case .placeholderMismatch: return ("app.yaml", "tipkit: 1\ndefaultLocale: en\ntips:\n  t:\n    title: { en: \"Hello, {name}\", de: Hallo }\n    placeholders: { name: string }\n")
+        case .unknownPlaceholder: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: \"Press {shortcut} to search\"\n    placeholders: { shortcat: string }\n")
+        case .unbalancedBrace: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: \"Use {braces to group\"\n")
+        case .unusedPlaceholder: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: Search faster\n    placeholders: { shortcut: string }\n")
         case .limit, .io, .tipkitUnsupported: return nil
         }
     }

@@ -87,7 +87,7 @@ public enum Frontend {
         return checked.filter { diagnostic in
             switch diagnostic.code {
             case .missingKey: return !brokenYAML.contains(diagnostic.range.file)
-            case .unused: return !unparsedRules
+            case .unused, .unusedPlaceholder: return !unparsedRules
             default: return true
             }
         }

@@ -45,7 +45,15 @@ public enum RulePackCompiler {
             tips: tips,
             groups: program.groups.map { group in
                 PackGroup(name: group.name, priority: group.priority == .ordered ? .ordered : .firstAvailable, tips: group.tips)
-            })
+            },
+            texts: texts(of: program))
+    }
+
+    /// The texts: nil when no tip's texts are localized or templates (the table is then empty,
+    /// and the pack's model equals a format-1 pack's of the same program).
+    private static func texts(of program: CheckedProgram) -> PackTexts? {
+        let entries = program.tips.compactMap(\.texts)
+        return entries.isEmpty ? nil : PackTexts(defaultLocale: program.defaultLocale, tips: entries)
     }
 
     /// The compile errors of constant sub-expressions (overflow, division by zero) without

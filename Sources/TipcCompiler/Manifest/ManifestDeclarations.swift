@@ -93,8 +93,9 @@ extension ManifestValueReader {
         while let (field, pair) = nextEntry(of: pairs, at: &index, for: what(), keys: ManifestKeys.Tip.self) {
             let value = pair.value
             switch field {
-            case .title: tip.title = text(value, for: "the title of \(what())")
-            case .message: tip.message = text(value, for: "the message of \(what())")
+            case .title: tip.title = localizedText(value, for: "the title of \(what())")
+            case .message: tip.message = localizedText(value, for: "the message of \(what())")
+            case .placeholders: tip.placeholders = placeholders(value, for: what())
             case .image: tip.image = image(value, for: what())
             case .actions: tip.actions = actions(value, for: what())
             case .maxDisplayCount: tip.maxDisplayCount = count(value, for: "'maxDisplayCount'")
@@ -128,12 +129,12 @@ extension ManifestValueReader {
         var actions: [ActionDecl] = []
         for item in items {
             var id: Identifier?
-            var title: Located<String>?
+            var title: TextDecl?
             for (field, pair) in entries(of: item, for: "an action of \(what())", keys: ManifestKeys.Action.self) {
                 if field == .id {
                     id = identifier(pair.value, for: "an action id")
                 } else {
-                    title = text(pair.value, for: "the title of an action")
+                    title = localizedText(pair.value, for: "the title of an action")
                 }
             }
             if let id {

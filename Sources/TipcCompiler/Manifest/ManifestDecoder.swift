@@ -38,6 +38,8 @@ public enum ManifestDecoder {
                 manifest.version = reader.integer(value, for: "'tipkit'")
             case "displayFrequency":
                 manifest.displayFrequency = displayFrequency(value, reader: &reader)
+            case "defaultLocale":
+                manifest.defaultLocale = reader.text(value, for: "'defaultLocale'")
             case "parameters", "events", "tips", "groups":
                 // A streamed section is an empty mapping here; anything else is reported here.
                 _ = reader.entries(of: value, for: "'\(name)'", allowed: nil)

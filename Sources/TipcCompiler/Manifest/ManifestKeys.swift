@@ -1,7 +1,7 @@
 /// The keys of each kind of mapping in a manifest (SPEC §2), for `unknown-key` and its
 /// did-you-mean.
 enum ManifestKeys {
-    static let fileKeys = ["tipkit", "displayFrequency", "parameters", "events", "tips", "groups"]
+    static let fileKeys = ["tipkit", "displayFrequency", "defaultLocale", "parameters", "events", "tips", "groups"]
 
     /// The keys of a parameter.
     enum Parameter: String, ManifestKeySet {
@@ -23,7 +23,7 @@ enum ManifestKeys {
 
     /// The keys of a tip.
     enum Tip: String, ManifestKeySet {
-        case title, message, image, actions, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, rules
+        case title, message, image, actions, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, rules, placeholders
         static let lookup = ManifestKeyLookup<Self>()
     }
 

@@ -1,8 +1,8 @@
 /// The words that start declarations and tip attributes in `.tips` files.
 enum DeclarationKeywords {
-    static let topLevel: [String] = ["tipkit", "displayFrequency", "param", "event", "tip", "group"]
+    static let topLevel: [String] = ["tipkit", "displayFrequency", "defaultLocale", "param", "event", "tip", "group"]
     static let tipAttributes: [String] = ["title", "message", "image", "action", "maxDisplayCount", "maxDisplayDuration",
-                                          "ignoresDisplayFrequency", "rule"]
+                                          "ignoresDisplayFrequency", "rule", "placeholders"]
     static let all: Set<String> = Set(topLevel + tipAttributes)
 }
 
@@ -15,6 +15,7 @@ extension RuleLanguageParser {
         var previousEnd = 0
         var firstVersionRange: SourceRange?
         var firstFrequencyRange: SourceRange?
+        var firstLocaleRange: SourceRange?
         while !isAtEnd {
             let start = index
             let keyword = current
@@ -40,6 +41,11 @@ extension RuleLanguageParser {
                 if let frequency = parseDisplayFrequency() {
                     reportIfRepeated("displayFrequency", first: &firstFrequencyRange, at: range(since: start))
                     manifest.displayFrequency = frequency
+                } else { complete = false }
+            case "defaultLocale":
+                if let locale = parseLocale("the default locale") {
+                    reportIfRepeated("defaultLocale", first: &firstLocaleRange, at: range(since: start))
+                    manifest.defaultLocale = locale
                 } else { complete = false }
             case "param":
                 if let parameter = parseParameter(start: start, comments: comments) {
@@ -127,7 +133,7 @@ extension RuleLanguageParser {
     // MARK: - Small pieces
 
     /// A declared name: an identifier or a backticked name.
-    private func parseName(_ what: String) -> Identifier? {
+    func parseName(_ what: String) -> Identifier? {
         guard current.kind == .identifier || current.kind == .quotedName else {
             reportExpected("\(what) name")
             return nil
@@ -136,7 +142,7 @@ extension RuleLanguageParser {
         return Identifier(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
-    private func expect(_ kind: RuleTokenKind, _ text: String) -> Bool {
+    func expect(_ kind: RuleTokenKind, _ text: String) -> Bool {
         if current.kind == kind {
             advance()
             return true
@@ -174,7 +180,7 @@ extension RuleLanguageParser {
         return Located(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
-    private func parseType() -> Located<ValueTypeName>? {
+    func parseType() -> Located<ValueTypeName>? {
         guard current.kind == .identifier else {
             reportExpected("a type (Bool, Int, Double, String, Date or Duration)")
             return nil
@@ -408,24 +414,27 @@ extension RuleLanguageParser {
     private func parseTipAttribute(into tip: inout TipDecl, seen: inout [String: SourceRange]) -> Bool {
         let start = index
         guard current.kind == .identifier else {
-            reportExpected("a tip attribute (title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency or rule)")
+            reportExpected("a tip attribute (title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders or rule)")
             return false
         }
         let word = text(of: current)
         guard DeclarationKeywords.tipAttributes.contains(word) else {
             report(.unknownKey, "unknown tip attribute '\(word)'", at: range(ofToken: index),
                    help: Suggestions.didYouMean(word, in: DeclarationKeywords.tipAttributes)
-                       ?? "the attributes are title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency and rule")
+                       ?? "the attributes are title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders and rule")
             return false
         }
         advance()
         switch word {
         case "title":
-            guard let text = parseString("the title as a string") else { return false }
+            guard let text = parseText("the title") else { return false }
             tip.title = text
         case "message":
-            guard let text = parseString("the message as a string") else { return false }
+            guard let text = parseText("the message") else { return false }
             tip.message = text
+        case "placeholders":
+            guard let placeholders = parsePlaceholders() else { return false }
+            tip.placeholders = placeholders
         case "image":
             let isAsset = isAtWord("asset") && token(after: 1).kind == .string
             if isAsset { advance() }
@@ -438,7 +447,7 @@ extension RuleLanguageParser {
                 return false
             }
             let id = Identifier(text(of: advance()), at: range(ofToken: idIndex))
-            guard let title = parseString("the action's title as a string") else { return false }
+            guard let title = parseText("the action's title") else { return false }
             tip.actions.append(ActionDecl(id: id, title: title))
         case "maxDisplayCount":
             guard let count = parseInteger("a number of displays") else { return false }

@@ -20,6 +20,22 @@ public enum ManifestSchema {
     static let instantPattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:?[0-9]{2}))?$"
 
     static let typeNames = ValueTypeName.allCases.map(\.rawValue)
+    /// A BCP 47 tag's shape (the checker verifies the subtags' order and lengths).
+    static let localePattern = "^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$"
+    /// What a text may contain, for the descriptions.
+    static let templateHelp = " {$p} is parameter p's current value, {name} a placeholder the app passes, {{ and }} are braces."
+
+    /// A tip's text: a string (one text for every locale; not blank when `nonEmpty`), or a
+    /// mapping of locales to texts.
+    static func text(_ description: String, nonEmpty: Bool) -> Node {
+        .object([
+            ("description", .string(description + templateHelp)),
+            ("type", .array([.string("string"), .string("object")])),
+            ("if", .object([("type", .string("string"))])),
+            ("then", .object(nonEmpty ? [("pattern", .string("\\S"))] : [])),
+            ("else", reference("localizedText")),
+        ])
+    }
 
     static var document: Node {
         .object([
@@ -42,6 +58,10 @@ public enum ManifestSchema {
                         reference("positiveDuration"),
                     ])),
                 ])),
+                ("defaultLocale", .object([
+                    ("description", .string("The locale whose texts are shown when none matches the one asked for; required once any text is localized.")),
+                    ("allOf", .array([reference("locale")])),
+                ])),
                 ("parameters", namedMap("Typed values the app sets; rules read them as $name.", value: reference("parameter"))),
                 ("events", namedMap("Things that happen in the app, donated with a timestamp (and an optional payload); rules count them.", value: reference("event"))),
                 ("tips", namedMap("The tips, each with its texts, options and rules.", value: reference("tip"))),
@@ -58,6 +78,18 @@ public enum ManifestSchema {
                     ("type", .string("string")),
                     ("pattern", .string(durationPattern)),
                     ("not", .object([("pattern", .string(zeroDurationPattern))])),
+                ])),
+                ("locale", .object([
+                    ("description", .string("A BCP 47 language tag: de, de-CH, zh-Hans, es-419.")),
+                    ("type", .string("string")),
+                    ("pattern", .string(localePattern)),
+                ])),
+                ("localizedText", .object([
+                    ("description", .string("A text per locale (locale → text), the default locale among them.")),
+                    ("type", .string("object")),
+                    ("minProperties", .integer(1)),
+                    ("propertyNames", reference("locale")),
+                    ("additionalProperties", .object([("type", .string("string")), ("pattern", .string("\\S"))])),
                 ])),
                 ("valueType", .object([
                     ("description", .string("A value type.")),
@@ -164,14 +196,17 @@ public enum ManifestSchema {
             ("additionalProperties", .bool(false)),
             ("required", .array([.string("title")])),
             ("properties", .object([
-                ("title", .object([
-                    ("description", .string("The tip's title (required, not empty), passed to the app verbatim (Markdown included).")),
-                    ("type", .string("string")),
-                    ("pattern", .string("\\S")),
-                ])),
-                ("message", .object([
-                    ("description", .string("The tip's message, passed to the app verbatim (Markdown included).")),
-                    ("type", .string("string")),
+                ("title", text("The tip's title (required, not empty), passed to the app as written (Markdown included): one text, or one per locale.",
+                               nonEmpty: true)),
+                ("message", text("The tip's message, passed to the app as written (Markdown included): one text, or one per locale.", nonEmpty: false)),
+                ("placeholders", .object([
+                    ("description", .string("Values the app passes when it shows the tip, by name → type; texts read them as {name}.")),
+                    ("type", .string("object")),
+                    ("propertyNames", reference("name")),
+                    ("additionalProperties", .object([
+                        ("type", .string("string")),
+                        ("enum", .array(ValueTypeName.allCases.filter { $0 != .duration }.map { .string($0.rawValue) })),
+                    ])),
                 ])),
                 ("image", .object([
                     ("description", .string("A symbol name, or {asset: NAME} for an image in the app's asset catalog.")),
@@ -231,10 +266,7 @@ public enum ManifestSchema {
                     ("description", .string("The id the app receives when the button is tapped, unique within the tip.")),
                     ("allOf", .array([reference("name")])),
                 ])),
-                ("title", .object([
-                    ("description", .string("The button's text.")),
-                    ("type", .string("string")),
-                ])),
+                ("title", text("The button's text: one text, or one per locale.", nonEmpty: false)),
             ])),
         ])
     }

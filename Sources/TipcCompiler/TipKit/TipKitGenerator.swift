@@ -234,11 +234,30 @@ struct TipKitSwiftWriter {
 
     // MARK: - Tips
 
+    /// A plain text without placeholders, as it reads; nil (reported) for a localized text or
+    /// one with placeholders, which TipKit's `Text(verbatim:)` cannot hold (the app localizes
+    /// its TipKit texts through its own string catalog).
+    private mutating func verbatim(_ text: TextDecl) -> String? {
+        guard !text.isLocalized, let variant = text.variants.first else {
+            unsupported("localized texts have no TipKit form here; TipKit apps localize through their string catalog", at: text.range)
+            return nil
+        }
+        var result = ""
+        for piece in variant.template {
+            guard case .literal(let literal) = piece.kind else {
+                unsupported("a text with placeholders or parameter values has no TipKit form here", at: variant.text.range)
+                return nil
+            }
+            result += literal
+        }
+        return result
+    }
+
     private mutating func tip(_ tip: TipDecl) -> String {
         let type = tipTypes[tip.name.name] ?? Self.typeName(tip.name.name)
         var body = "    var id: String { \(Self.stringLiteral(tip.name.name)) }\n"
-        if let title = tip.title { body += "    var title: Text { Text(verbatim: \(Self.stringLiteral(title.value))) }\n" }
-        if let message = tip.message { body += "    var message: Text? { Text(verbatim: \(Self.stringLiteral(message.value))) }\n" }
+        if let title = tip.title.flatMap({ verbatim($0) }) { body += "    var title: Text { Text(verbatim: \(Self.stringLiteral(title))) }\n" }
+        if let message = tip.message.flatMap({ verbatim($0) }) { body += "    var message: Text? { Text(verbatim: \(Self.stringLiteral(message))) }\n" }
         switch tip.image?.value {
         case .symbol(let name)?: body += "    var image: Image? { Image(systemName: \(Self.stringLiteral(name))) }\n"
         case .asset(let name)?: body += "    var image: Image? { Image(\(Self.stringLiteral(name))) }\n"
@@ -246,7 +265,7 @@ struct TipKitSwiftWriter {
         }
         if !tip.actions.isEmpty {
             let actions = tip.actions.map { action in
-                "Action(id: \(Self.stringLiteral(action.id.name)), title: \(Self.stringLiteral(action.title?.value ?? action.id.name)))"
+                "Action(id: \(Self.stringLiteral(action.id.name)), title: \(Self.stringLiteral(action.title.flatMap { verbatim($0) } ?? action.id.name)))"
             }
             body += "    var actions: [Action] {\n        [\n" + actions.map { "            \($0),\n" }.joined() + "        ]\n    }\n"
         }

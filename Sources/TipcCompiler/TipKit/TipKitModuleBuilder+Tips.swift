@@ -52,10 +52,10 @@ extension TipKitModuleBuilder {
     mutating func read(_ property: SwiftOutline.Property, file: Int, tipPath: [String], into tip: inout TipDecl) {
         switch property.name {
         case "title":
-            if let value = singleValue(property) { tip.title = text(of: value, file: file, member: "title", comments: &tip.comments) }
+            if let value = singleValue(property) { tip.title = TextDecl.verbatim(text(of: value, file: file, member: "title", comments: &tip.comments)) }
         case "message":
             if let value = singleValue(property), !isNil(value) {
-                tip.message = text(of: value, file: file, member: "message", comments: &tip.comments)
+                tip.message = TextDecl.verbatim(text(of: value, file: file, member: "message", comments: &tip.comments))
             }
         case "image":
             if let value = singleValue(property), !isNil(value) { tip.image = image(of: value, file: file, comments: &tip.comments) }
@@ -188,7 +188,7 @@ extension TipKitModuleBuilder {
             approximated("an action without a literal id cannot be invalidated by id; it is imported as 'action\(number)'", at: at)
             comments.append("left out: the id of action \(number) (none in Swift, imported as action\(number))")
         }
-        return ActionDecl(id: identifier, title: title)
+        return ActionDecl(id: identifier, title: title.map(TextDecl.verbatim))
     }
 
     mutating func readOption(_ expression: SwiftExpression, file: Int, into tip: inout TipDecl) {

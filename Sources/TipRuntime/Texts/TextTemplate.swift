@@ -1,0 +1,68 @@
+/// A text as the runtime fills it: literal pieces, a parameter's current value (`{$p}`) and a
+/// placeholder the app passes (`{name}`). The compiler parses the braces; the pack stores the
+/// pieces, so the runtime never parses a text.
+public struct TextTemplate: Sendable, Hashable {
+    public enum Segment: Sendable, Hashable {
+        /// Text as it reads (`{{` and `}}` already turned into single braces).
+        case literal(String)
+        /// The current value of parameter N of the pack.
+        case parameter(Int)
+        /// Placeholder N of the tip's declared placeholders.
+        case placeholder(Int)
+    }
+
+    public var segments: [Segment]
+
+    public init(_ segments: [Segment]) {
+        self.segments = segments
+    }
+
+    /// The parameters and placeholders the text reads (for the "same placeholders in every
+    /// locale" check).
+    public var references: Set<Segment> {
+        Set(segments.filter { if case .literal = $0 { return false } else { return true } })
+    }
+
+    /// The template written back with braces (`{$name}`, `{name}`, `{{`), for inspection.
+    public func source(parameterNames: [String], placeholderNames: [String]) -> String {
+        var text = ""
+        for segment in segments {
+            switch segment {
+            case .literal(let literal):
+                text += literal.replacingBraces()
+            case .parameter(let index):
+                text += "{$" + (index < parameterNames.count ? parameterNames[index] : "#\(index)") + "}"
+            case .placeholder(let index):
+                text += "{" + (index < placeholderNames.count ? placeholderNames[index] : "#\(index)") + "}"
+            }
+        }
+        return text
+    }
+}
+
+private extension String {
+    func replacingBraces() -> String {
+        var text = ""
+        for character in self {
+            text.append(character)
+            if character == "{" || character == "}" { text.append(character) }
+        }
+        return text
+    }
+}
+
+/// The text form of a value in a filled template (SPEC §7): Int in decimal, Double in its
+/// shortest round-trip form (Swift's `description`), Bool `true`/`false`, Date in ISO 8601,
+/// String verbatim, Duration as a duration literal (`1d12h`).
+public enum TextValueFormatting {
+    public static func text(of value: RuntimeValue) -> String {
+        switch value {
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return String(number)
+        case .double(let number): return number.description
+        case .string(let text): return text
+        case .date(let milliseconds): return ISO8601.string(fromMilliseconds: Int(milliseconds))
+        case .duration(let milliseconds): return DurationFormatting.describe(milliseconds: milliseconds)
+        }
+    }
+}
