@@ -46,7 +46,7 @@ let package = Package(
 
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcCLI", "TipcFuzzing"], exclude: ["Fixtures"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite"], exclude: ["Fixtures"]),
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
