@@ -207,6 +207,50 @@ struct ServeTests {
         #expect(throws: (any Error).self) { try server.request("GET", "/healthz") }
     }
 
+    @Test func anInFlightRequestFinishesAfterSIGTERM() throws {
+        let (folder, manifest, store) = try ServeFixture.folder()
+        _ = folder
+        let server = try ServerProcess(pack: manifest, store: store)
+        let body = Array(#"{"value":{"itemID":5}}"#.utf8)
+        let descriptor = try HTTPClient.connect(port: server.port)
+        defer { close(descriptor) }
+        let head = "POST /v1/users/ann/events/opened HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n"
+        try HTTPClient.write(descriptor, Array(head.utf8) + body.prefix(5))
+        usleep(100_000)
+        kill(server.process.processIdentifier, SIGTERM)
+        usleep(100_000)
+        try HTTPClient.write(descriptor, Array(body.dropFirst(5)))
+        let reply = try HTTPClient.read(descriptor)
+        #expect(reply.status == 201, "\(reply.text)")
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+        let again = try ServerProcess(pack: manifest, store: store)
+        let snapshot = try again.request("POST", "/v1/users/ann/sync", body: "{}")
+        #expect(snapshot.text.contains(#""itemID":5"#))
+    }
+
+    @Test func aNewPackServesEveryUserWithoutARestart() throws {
+        let (folder, manifest, store) = try ServeFixture.folder()
+        let server = try ServerProcess(pack: manifest, store: store)
+        #expect(try server.request("PUT", "/v1/users/ann/parameters/isSignedIn", body: #"{"value":true}"#).status == 200)
+        let next = try folder.write("next/app.yaml", ServeFixture.manifest.replacingOccurrences(of: "title: Welcome", with: "title: Welcome back"))
+        let packPath = folder.path + "/next.tippack"
+        #expect(try ExecutableTests.run(["compile", (next as NSString).deletingLastPathComponent, "-o", packPath]).status == 0)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: packPath)))
+        let before = try server.request("GET", "/v1/pack").headers["etag"]
+        // A damaged pack changes nothing.
+        var damaged = bytes
+        damaged[damaged.count / 2] ^= 0xFF
+        #expect(try HTTPClient.send(port: server.port, method: "PUT", path: "/v1/pack", body: damaged).status == 422)
+        #expect(try server.request("GET", "/v1/pack").headers["etag"] == before)
+        #expect(try HTTPClient.send(port: server.port, method: "PUT", path: "/v1/pack", body: bytes).status == 200)
+        #expect(try server.request("GET", "/v1/pack").headers["etag"] != before)
+        #expect(try server.request("GET", "/v1/users/zoe/tips?tip=welcome").text.contains(#""title":"Welcome back""#))
+        // The user's records were kept: ann is still signed in.
+        let ann = try server.request("POST", "/v1/users/ann/sync", body: "{}")
+        #expect(ann.json?["parameters"]?["isSignedIn"] == .bool(true))
+    }
+
     @Test func randomRequestsNeverCrashTheServer() throws {
         let (folder, manifest, store) = try ServeFixture.folder()
         _ = folder
