@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite", "CMicroHTTPD"]),
         .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "CYAML"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its
