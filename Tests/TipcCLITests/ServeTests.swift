@@ -117,13 +117,19 @@ struct ServeTests {
 
     @Test func commandLineRefusals() throws {
         let (folder, manifest, store) = try ServeFixture.folder()
-        _ = folder
         let open = try ExecutableTests.run(["serve", "--pack", manifest, "--store", "sqlite:" + store, "--listen", "0.0.0.0:0"])
         #expect(open.status == 2)
         #expect(open.stderr.contains("loopback only"))
         let postgres = try ExecutableTests.run(["serve", "--pack", manifest, "--store", "postgres://localhost/tips", "--listen", "127.0.0.1:0"])
         #expect(postgres.status == 2)
         #expect(postgres.stderr.contains("PostgreSQL support is not in this build"))
+        let missing = try ExecutableTests.run(["serve", "--pack", folder.path + "/missing.tippack", "--store", "sqlite:" + store])
+        #expect(missing.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: store), "a wrong pack left a store behind")
+        let badKeys = try folder.write("keys", "client not-a-digest\n")
+        let keys = try ExecutableTests.run(["serve", "--pack", manifest, "--store", "sqlite:" + store, "--keys", badKeys])
+        #expect(keys.status == 2)
+        #expect(keys.stderr.contains("keys:1: expected the SHA-256 of the token as 64 hex digits"))
     }
 
     @Test func concurrentClientsOfOneUserLoseNothing() throws {
