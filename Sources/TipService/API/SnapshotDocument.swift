@@ -156,5 +156,25 @@ public enum SnapshotDocument {
         return TipEventRecord(id: id, tip: tip, stamp: Stamp(milliseconds: ms, device: device), kind: parsed)
     }
 
+    /// `records.donationDeletions` (format 2's `StoreSnapshot.donationDeletions`, by event the
+    /// instant in milliseconds through which its donations are deleted): written and read by
+    /// these two once main's format-2 runtime is merged (`encode` appends
+    /// `("donationDeletions", deletions(snapshot.donationDeletions))` to `records` when not
+    /// empty; `decode` sets `snapshot.donationDeletions = try deletions(records?["donationDeletions"])`).
+    static func deletions(_ deletions: [String: Int64]) -> JSON {
+        .object(deletions.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })
+    }
+
+    static func deletions(_ json: JSON?) throws(ServiceError) -> [String: Int64] {
+        guard let json else { return [:] }
+        guard case .object(let members) = json else { throw bad("'records.donationDeletions' must be an object") }
+        var deletions: [String: Int64] = [:]
+        for (event, instant) in members {
+            guard case .integer(let ms) = instant else { throw bad("'records.donationDeletions.\(event)' must be an integer (milliseconds)") }
+            deletions[event] = max(deletions[event] ?? .min, ms)
+        }
+        return deletions
+    }
+
     private static func bad(_ message: String) -> ServiceError { .badRequest("bad-snapshot", message) }
 }

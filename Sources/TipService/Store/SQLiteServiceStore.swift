@@ -12,8 +12,10 @@ public final class SQLiteServiceStore: ServiceStore {
 
     /// The schema, one step per version (like the device store's `SQLiteMigrations`).
     static let migrations = SQLiteMigrations([
-        // 1: users (the frequency gap's latest first display), donations, parameters and tip
-        // records, each keyed by the user id first, so the schema distributes by user.
+        // 1: users (the frequency gap's latest first display), donations, parameters, tip
+        // records and donation deletions (format 2's `deleteDonations`: per event, the latest
+        // instant through which its donations are deleted), each keyed by the user id first,
+        // so the schema distributes by user.
         """
         CREATE TABLE service_users(
             user_id TEXT NOT NULL PRIMARY KEY, latest_first_display INTEGER
@@ -33,6 +35,9 @@ public final class SQLiteServiceStore: ServiceStore {
             stamp_ms INTEGER NOT NULL, stamp_device TEXT NOT NULL,
             count INTEGER NOT NULL DEFAULT 0, duration_ms INTEGER NOT NULL DEFAULT 0, reason TEXT,
             PRIMARY KEY(user_id, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE service_donation_deletions(
+            user_id TEXT NOT NULL, event TEXT NOT NULL, instant INTEGER NOT NULL, PRIMARY KEY(user_id, event)
         ) WITHOUT ROWID;
         """,
     ])

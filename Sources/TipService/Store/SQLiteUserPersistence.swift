@@ -97,10 +97,43 @@ final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
 
     func clear() throws(TipStoreError) {
         try write { session in
-            for table in ["service_donations", "service_parameters", "service_tip_records", "service_users"] {
+            for table in ["service_donations", "service_parameters", "service_tip_records", "service_donation_deletions", "service_users"] {
                 try session.run("DELETE FROM \(table) WHERE user_id = ?1", [.text(self.user)])
             }
         }
+    }
+
+    /// `deleteDonations(of:)` (format 2): records that the donations of `event` dated at or
+    /// before `instant` are deleted (a later recorded instant stays), and removes them: the
+    /// device store's rule, keyed by the user. (`TipPersistence` requires it once main's
+    /// format-2 runtime is merged; `read` and `merge` then use `deletions(_:)` and
+    /// `raiseDeletion` for `StoreSnapshot.donationDeletions`.)
+    func deleteDonations(of event: String, through instant: Int64) throws(TipStoreError) {
+        try write { session in
+            try self.raiseDeletion(of: event, to: instant, session)
+            try session.run("""
+                DELETE FROM service_donations WHERE user_id = ?1 AND event = ?2
+                  AND date <= (SELECT instant FROM service_donation_deletions WHERE user_id = ?1 AND event = ?2)
+                """, [.text(self.user), .text(event)])
+        }
+    }
+
+    /// The user's donation deletions, by event.
+    private func deletions(_ session: SQLiteConnection.Session) throws -> [String: Int64] {
+        try session.query("SELECT event, instant FROM service_donation_deletions WHERE user_id = ?1", [.text(user)]) { rows in
+            var deletions: [String: Int64] = [:]
+            while try rows.next() { deletions[rows.text(0)] = Int64(rows.int(1)) }
+            return deletions
+        }
+    }
+
+    /// Records a deletion of `event`'s donations through `instant`; a later one stays.
+    private func raiseDeletion(of event: String, to instant: Int64, _ session: SQLiteConnection.Session) throws {
+        try session.run("""
+            INSERT INTO service_donation_deletions(user_id, event, instant) VALUES (?1, ?2, ?3)
+            ON CONFLICT(user_id, event) DO UPDATE SET instant = excluded.instant
+            WHERE excluded.instant > service_donation_deletions.instant
+            """, [.text(user), .text(event), .integer(Int(instant))])
     }
 
     // MARK: - Rows (the device store's rules, keyed by the user)
