@@ -21,6 +21,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Runtime half: must never depend on the compiler half or on libyaml. The SQLite store
         // is a module of its own, so an app that keeps tips in memory links no SQLite.
@@ -29,9 +30,12 @@ let package = Package(
 
         // Compiler half.
         .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime"]),
-        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite"]),
+        // The tip service (SPEC §10): HTTP over libmicrohttpd, many users' state in a
+        // `ServiceStore` (SQLite here; PostgreSQL in its own module).
+        .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite", "CMicroHTTPD"]),
+        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "CYAML"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its
@@ -42,7 +46,7 @@ let package = Package(
 
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcCLI", "TipcFuzzing"], exclude: ["Fixtures"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite"], exclude: ["Fixtures"]),
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

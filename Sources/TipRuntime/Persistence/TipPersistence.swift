@@ -57,6 +57,9 @@ public struct TipStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case collision
         /// Any other I/O failure.
         case io
+        /// The database cannot be reached (a server store's connection failed or was lost);
+        /// the tip service answers 503.
+        case unavailable
     }
 
     public var kind: Kind

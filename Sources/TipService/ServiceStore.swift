@@ -1,0 +1,21 @@
+import TipRuntime
+
+/// Many users' tip state, for the tip service (SPEC §10). Every table is keyed by the user id
+/// first and no transaction reads across users, so a store distributes by user.
+///
+/// `transaction(user:_:)` runs `body` as ONE database transaction over that user's records
+/// only, serialised with every other transaction of the same user (across threads, processes
+/// and servers); it commits when `body` returns and rolls back when it throws. The
+/// `any TipPersistence` handed to `body` is a user-scoped view whose reads and writes all run
+/// inside that transaction (its own "one transaction" writes become parts of the outer one);
+/// it must not be used after `body` returns. Its `deviceID` is `ServiceDeviceID.forUser(user)`,
+/// the same in every store, so a user's stamps do not depend on which store wrote them. A commit that fails throws, so a caller answers
+/// 2xx only once the transaction is durable.
+///
+/// Errors: `TipStoreError` (kind `.unavailable` when the database cannot be reached: the
+/// service answers 503), or whatever `body` throws, unchanged.
+public protocol ServiceStore: Sendable {
+    func transaction<T>(user: String, _ body: (any TipPersistence) throws -> T) throws -> T
+    /// Cheap liveness probe of the database (for /healthz and 503s).
+    func checkHealth() throws(TipStoreError)
+}
