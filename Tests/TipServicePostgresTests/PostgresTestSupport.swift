@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TipRuntime
+@testable import TipServicePostgres
+
+/// The PostgreSQL cluster the tests run against: scripts/test.sh starts a throw-away one and
+/// exports its URL. Without it these tests fail (they are part of the suite, not optional).
+enum TestCluster {
+    struct Missing: Error, CustomStringConvertible {
+        var description: String {
+            "TIPC_TEST_POSTGRES_URL is not set: run the tests with scripts/test.sh, which starts a throw-away PostgreSQL cluster for them"
+        }
+    }
+
+    static func url() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["TIPC_TEST_POSTGRES_URL"], !url.isEmpty else { throw Missing() }
+        return url
+    }
+
+    /// The cluster's URL with another database name (the path's last part).
+    static func url(database: String) throws -> String {
+        let base = try url()
+        let query = base.firstIndex(of: "?") ?? base.endIndex
+        guard let slash = base[..<query].lastIndex(of: "/") else { return base }
+        return base[...slash] + database + base[query...]
+    }
+
+    /// A new, empty database on the cluster; its URL.
+    static func freshDatabase() throws -> String {
+        let name = "tipc_test_" + RecordID.random().prefix(12)
+        let admin = try PostgresConnection(url: try url())
+        try admin.execute("CREATE DATABASE \(name)")
+        return try url(database: name)
+    }
+
+    /// Runs the cluster's control script (`stop`, `start-again`), as scripts/test.sh exported it.
+    static func control(_ action: String) throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let script = environment["TIPC_TEST_POSTGRES_CONTROL"], let cluster = environment["TIPC_TEST_POSTGRES_CLUSTER"] else {
+            throw Missing()
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = [action, cluster]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TipStoreError(.io, "\(script) \(action) exited with \(process.terminationStatus)")
+        }
+    }
+}
+
+/// SplitMix64: a small seeded generator, so every run sees the same cases.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A user id no other test uses.
+func freshUser(_ prefix: String = "user") -> String { prefix + "-" + RecordID.random() }
+
+extension PostgresServiceStore {
+    /// Everything stored for `user`, as one consistent state.
+    func load(user: String) throws -> StoreSnapshot {
+        try transaction(user: user) { try $0.load() }
+    }
+}
