@@ -4,7 +4,9 @@
 #
 #   scripts/postgres-test-cluster.sh start DIR     create the cluster in DIR (new or empty) and start it;
 #                                                  prints its URL (postgres:///postgres?host=DIR&user=tipc)
-#   scripts/postgres-test-cluster.sh stop DIR      stop it (fast: open transactions roll back)
+#   scripts/postgres-test-cluster.sh stop DIR [immediate]
+#                                                  stop it (fast: open transactions roll back;
+#                                                  immediate: as a crash, recovered at the next start)
 #   scripts/postgres-test-cluster.sh start-again DIR  start a stopped cluster again
 #   scripts/postgres-test-cluster.sh remove DIR    stop it if running, and delete DIR
 #   scripts/postgres-test-cluster.sh sweep         remove the clusters of runs that died without
@@ -45,8 +47,8 @@ case "${1:-}" in
     echo "postgres:///postgres?host=$dir&user=tipc"
     ;;
   stop)
-    dir=${2:?usage: $0 stop DIR}
-    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    dir=${2:?usage: $0 stop DIR [immediate]}
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m "${3:-fast}" -w stop >/dev/null
     ;;
   start-again)
     dir=${2:?usage: $0 start-again DIR}
