@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job, on the example manifests and the embedded default store (SQLite):
 # lint every example as CI would, compile each app to a rule pack, replay each app's timeline
-# on an SQLite store, and explain one tip from the store that replay left behind.
+# on an SQLite store, explain one tip from the store that replay left behind, and serve one
+# pack over HTTP (`tipc serve`) to a few curl requests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -32,3 +33,19 @@ for pair in backyard-birds:ios17 photo-privacy:ios18 news:ios26; do
 done
 
 "$tipc" explain Examples/news --db "$out/news.sqlite" --tip personalize --at 2026-03-08T12:00:00Z
+
+# The tip service: serve the backyard-birds pack on a free loopback port, sign a user in,
+# donate three visits to one backyard, and read the tip it makes available; SIGTERM stops it.
+rm -f "$out/serve.sqlite"
+"$tipc" serve --pack "$out/backyard-birds.tippack" --store "sqlite:$out/serve.sqlite" --listen 127.0.0.1:0 > "$out/serve.out" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+until grep -q '^listening on ' "$out/serve.out"; do sleep 0.1; done
+base=$(sed -n 's/^listening on //p' "$out/serve.out")
+curl -sf -X PUT "$base/v1/users/ann/parameters/isSignedIn" -d '{"value": true}'
+for _ in 1 2 3; do curl -sf -X POST "$base/v1/users/ann/events/backyardDetailOpened" -d '{"value": {"backyardID": 7}}'; done
+curl -sf "$base/v1/users/ann/tips?tip=favoriteBackyard" | tee "$out/serve-tips.json"
+grep -q '"status":"available","shouldDisplay":true' "$out/serve-tips.json"
+kill -TERM $server
+wait $server
+trap - EXIT

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tipc needs, when they are missing:
 #   scripts/setup.sh          what building tipc needs: pkg-config and the system libraries it
-#                             links (libyaml, SQLite, libpq);
+#                             links (libyaml, SQLite, libmicrohttpd for `tipc serve`, libpq
+#                             for its PostgreSQL store), and curl, which the main job talks to
+#                             `tipc serve` with;
 #   scripts/setup.sh --tests  those, and what the tests run: Debian's own Python with its
 #                             JSON Schema validator and YAML reader (python3-jsonschema,
 #                             python3-yaml), used as /usr/bin/python3 whatever python3 is first
@@ -18,7 +20,9 @@ missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
 pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 if $tests && ! /usr/bin/python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
   missing+=(python3-jsonschema python3-yaml)
 fi

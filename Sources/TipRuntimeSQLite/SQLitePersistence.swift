@@ -312,7 +312,7 @@ public final class SQLitePersistence: TipPersistence {
         }
     }
 
-    static func storeError(_ error: SQLiteError) -> TipStoreError {
+    package static func storeError(_ error: SQLiteError) -> TipStoreError {
         if error.isCorrupt { return TipStoreError(.corrupt, "the store is not a tipc database or is damaged: \(error.message)") }
         if error.isBusy { return TipStoreError(.locked, "the store is locked by another process: \(error.description)") }
         if error.isReadOnly { return TipStoreError(.readOnly, "the store cannot be written: \(error.message)") }

@@ -17,13 +17,13 @@ enum PostgresMigrations {
 
     /// `steps[0]` brings version 0 to 1, and so on.
     static let steps: [String] = [
-        // 1: users (each one's device id, which stamps its writes, and latest first display;
-        // its row is also the lock that serialises the user's transactions), donations,
-        // parameters with last-writer-wins stamps, and tip records, as in the device store.
+        // 1: users (the latest first display; the row is also the lock that serialises the
+        // user's transactions), donations, parameters with last-writer-wins stamps, and tip
+        // records, as in the device store. The device id that stamps the service's writes is
+        // derived from the user id (`ServiceDeviceID`), as in the SQLite service store.
         """
         CREATE TABLE users(
             user_id bytea PRIMARY KEY,
-            device_id bytea NOT NULL,
             latest_first_display bigint
         );
         CREATE TABLE donations(

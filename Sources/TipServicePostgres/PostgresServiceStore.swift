@@ -25,9 +25,9 @@ public final class PostgresServiceStore: ServiceStore {
 
     public func transaction<T>(user: String, _ body: (any TipPersistence) throws -> T) throws -> T {
         let userID = Array(user.utf8)
-        let (connection, deviceID, latestFirstDisplay) = try begin(user: userID)
+        let (connection, latestFirstDisplay) = try begin(user: userID)
         defer { pool.giveBack(connection) }
-        let view = PostgresUserPersistence(connection: connection, user: userID, deviceID: deviceID,
+        let view = PostgresUserPersistence(connection: connection, user: userID, deviceID: ServiceDeviceID.forUser(user),
                                            latestFirstDisplay: latestFirstDisplay)
         let result: T
         do {
@@ -55,11 +55,11 @@ public final class PostgresServiceStore: ServiceStore {
     }
 
     /// Opens the user's transaction: BEGIN, then the user's row locked (created first when
-    /// new). Returns the connection, the user's device id and latest first display.
-    private func begin(user: [UInt8]) throws(TipStoreError) -> (PostgresConnection, String, Int64?) {
-        var locked: (String, Int64?) = ("", nil)
-        let connection = try open { (connection) throws(PostgresError) in locked = try lock(user: user, on: connection) }
-        return (connection, locked.0, locked.1)
+    /// new). Returns the connection and the user's latest first display.
+    private func begin(user: [UInt8]) throws(TipStoreError) -> (PostgresConnection, Int64?) {
+        var latestFirstDisplay: Int64?
+        let connection = try open { (connection) throws(PostgresError) in latestFirstDisplay = try lock(user: user, on: connection) }
+        return (connection, latestFirstDisplay)
     }
 
     /// A connection on which `first` succeeded. An idle connection that turns out broken here
@@ -89,21 +89,20 @@ public final class PostgresServiceStore: ServiceStore {
     }
 
     /// BEGIN and the user's row locked; on failure the transaction is rolled back.
-    private func lock(user: [UInt8], on connection: PostgresConnection) throws(PostgresError) -> (String, Int64?) {
+    private func lock(user: [UInt8], on connection: PostgresConnection) throws(PostgresError) -> Int64? {
         try connection.execute("BEGIN")
         do throws(PostgresError) {
-            let select = "SELECT device_id, latest_first_display FROM users WHERE user_id = $1 FOR UPDATE"
+            let select = "SELECT latest_first_display FROM users WHERE user_id = $1 FOR UPDATE"
             var row = try connection.query(select, [.bytea(user)])
             if row.count == 0 {
                 // Two servers may create the same user at once: one insert wins, both then lock it.
-                try connection.query("INSERT INTO users(user_id, device_id) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING",
-                                     [.bytea(user), .utf8("server-" + RecordID.random().prefix(16))])
+                try connection.query("INSERT INTO users(user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING", [.bytea(user)])
                 row = try connection.query(select, [.bytea(user)])
             }
-            guard row.count == 1, let deviceID = row.string(0, 0) else {
-                throw PostgresError(sqlState: "", message: "the users table has no readable row for the user", connectionLost: false)
+            guard row.count == 1 else {
+                throw PostgresError(sqlState: "", message: "the users table has no row for the user after creating it", connectionLost: false)
             }
-            return (deviceID, row.int64(0, 1))
+            return row.int64(0, 0)
         } catch {
             _ = try? connection.execute("ROLLBACK")
             throw error

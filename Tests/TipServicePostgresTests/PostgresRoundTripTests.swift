@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TipRuntime
+import TipService
 @testable import TipServicePostgres
 
 extension PostgresTests {
@@ -66,14 +67,11 @@ extension PostgresTests {
             }
         }
 
-        /// Each user gets a device id of its own, kept across stores opened on the database.
-        @Test func eachUserHasAStableDeviceID() throws {
-            let url = try TestCluster.url()
-            let user = freshUser(), other = freshUser()
-            let first = try PostgresServiceStore(url: url).transaction(user: user) { $0.deviceID }
-            let again = try PostgresServiceStore(url: url).transaction(user: user) { $0.deviceID }
-            let second = try PostgresServiceStore(url: url).transaction(user: other) { $0.deviceID }
-            #expect(first == again && first != second && !first.isEmpty)
+        /// The device id stamping a user's writes is the one every service store uses for the user.
+        @Test func theDeviceIDIsTheServicesForTheUser() throws {
+            let user = freshUser()
+            let deviceID = try PostgresServiceStore(url: try TestCluster.url()).transaction(user: user) { $0.deviceID }
+            #expect(deviceID == ServiceDeviceID.forUser(user))
         }
     }
 }

@@ -1,6 +1,7 @@
 import TipcCompiler
 import TipRuntime
 import TipRuntimeSQLite
+import TipService
 
 /// `tipc store`: work on a store by hand — donate, set, status, invalidate, reset, merge, export.
 public enum StoreCommand: TipcCommand {
@@ -181,33 +182,9 @@ public enum StoreCommand: TipcCommand {
         context.standardOutput.write("merged \(other): \(try center.snapshot().donations.count) donations\n")
     }
 
+    /// The store as `SnapshotDocument`'s JSON: what `POST /v1/users/{user}/sync` takes.
     private static func export(_ center: TipCenter, _ context: CommandContext) throws {
-        let snapshot = try center.snapshot()
-        let donations = snapshot.donations.values.sorted(by: DonationRecord.precedes).map { record -> JSONValue in
-            var members: [(String, JSONValue)] = [("id", .string(record.id)), ("event", .string(record.event)),
-                                                  ("date", .string(ISO8601.string(fromMilliseconds: Int(record.date))))]
-            if !record.value.isEmpty {
-                members.append(("value", .object(record.value.sorted { $0.key < $1.key }.map { ($0.key, ValueText.json($0.value)) })))
-            }
-            return .object(members)
-        }
-        // Only values this pack can read: a store outlives its pack, and a value stored under
-        // another pack's type is kept in the store but never shown as this one's.
-        let parameters = center.pack.parameters.compactMap { declaration -> (String, JSONValue)? in
-            guard let record = snapshot.parameters[declaration.name], declaration.accepts(record.value) else { return nil }
-            return (declaration.name, ValueText.json(record.value))
-        }.sorted { $0.0 < $1.0 }
-        let histories = snapshot.histories
-        var tips: [(String, JSONValue)] = []
-        for tip in center.pack.tips.map(\.name) {
-            let record = histories[tip] ?? TipHistory()
-            tips.append((tip, .object([
-                ("status", .string(try center.status(of: tip).description)),
-                ("displayCount", .integer(Int(record.displayCount))),
-                ("displayDuration", .string(ValueText.display(.duration(milliseconds: record.displayDurationMilliseconds)))),
-            ])))
-        }
-        let document = JSONValue.object([("donations", .array(donations)), ("parameters", .object(parameters)), ("tips", .object(tips))])
+        let document = try SnapshotDocument.encode(try center.snapshot(), pack: center.pack) { try center.status(of: $0) }
         context.standardOutput.write(document.serialized(pretty: true) + "\n")
     }
 }

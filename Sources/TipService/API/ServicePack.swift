@@ -1,0 +1,25 @@
+import TipRuntime
+
+/// The pack the service evaluates: verified, with its bytes (what `GET /v1/pack` sends) and
+/// their ETag (the SHA-256 of the bytes).
+public struct ServicePack: Sendable {
+    public let verified: VerifiedRulePack
+    public let bytes: [UInt8]
+    public let etag: String
+
+    /// Verifies `bytes` as a rule pack.
+    public init(bytes: [UInt8]) throws(RulePackError) {
+        verified = try RulePackLoader.load(bytes)
+        self.bytes = bytes
+        etag = "\"" + SHA256.hex(bytes) + "\""
+    }
+
+    /// A pack compiled in memory (from manifests), encoded for `GET /v1/pack`.
+    public init(verified: VerifiedRulePack) {
+        self.verified = verified
+        bytes = RulePackWriter.encode(verified.pack)
+        etag = "\"" + SHA256.hex(bytes) + "\""
+    }
+
+    public var pack: RulePack { verified.pack }
+}

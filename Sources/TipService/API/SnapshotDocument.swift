@@ -1,0 +1,160 @@
+import TipRuntime
+
+/// A store snapshot as JSON: `tipc store export`'s document and the body `POST …/sync` takes
+/// and answers. `donations`, `parameters` (values the pack can read) and `tips` (status and
+/// display figures) are what a person reads; `records` holds what a merge needs and the
+/// others lack: each parameter's stamp, each tip record, the frequency gap's start. Reading,
+/// `donations` and `records` are merged; `parameters` without a stamp in `records` count as
+/// written at the epoch by no device (any stamped write wins over them); `tips` is derived
+/// and ignored.
+public enum SnapshotDocument {
+    /// The document of `snapshot` under `pack`, with each tip's status now from `status`.
+    public static func encode(_ snapshot: StoreSnapshot, pack: RulePack, status: (String) throws -> TipStatus) rethrows -> JSON {
+        let donations = snapshot.donations.values.sorted(by: DonationRecord.precedes).map { record -> JSON in
+            var members: [(String, JSON)] = [("id", .string(record.id)), ("event", .string(record.event)),
+                                             ("date", .string(ISO8601.string(fromMilliseconds: Int(record.date))))]
+            if !record.value.isEmpty {
+                members.append(("value", .object(record.value.sorted { $0.key < $1.key }.map { ($0.key, ValueJSON.json($0.value)) })))
+            }
+            return .object(members)
+        }
+        // Only values this pack can read: a value stored under another pack's type is kept in
+        // the store but never shown as this one's.
+        let readable = pack.parameters.compactMap { declaration -> (String, ParameterRecord)? in
+            guard let record = snapshot.parameters[declaration.name], declaration.accepts(record.value) else { return nil }
+            return (declaration.name, record)
+        }.sorted { $0.0 < $1.0 }
+        let histories = snapshot.histories
+        var tips: [(String, JSON)] = []
+        for tip in pack.tips.map(\.name) {
+            let history = histories[tip] ?? TipHistory()
+            tips.append((tip, .object([
+                ("status", .string(try status(tip).description)),
+                ("displayCount", .integer(history.displayCount)),
+                ("displayDuration", .string(DurationFormatting.describe(milliseconds: history.displayDurationMilliseconds))),
+            ])))
+        }
+        var records: [(String, JSON)] = [
+            ("parameters", .object(snapshot.parameters.sorted { $0.key < $1.key }.map { name, record in
+                (name, .object([("value", .string(record.value.storageText)), ("stampMilliseconds", .integer(record.stamp.milliseconds)),
+                                ("device", .string(record.stamp.device))]))
+            })),
+            ("tips", .array(snapshot.tipRecords.values.sorted { $0.id < $1.id }.map(encode))),
+        ]
+        if let latest = snapshot.latestFirstDisplay { records.append(("latestFirstDisplayMilliseconds", .integer(latest))) }
+        return .object([("donations", .array(donations)),
+                        ("parameters", .object(readable.map { ($0.0, ValueJSON.json($0.1.value)) })),
+                        ("tips", .object(tips)),
+                        ("records", .object(records))])
+    }
+
+    private static func encode(_ record: TipEventRecord) -> JSON {
+        var members: [(String, JSON)] = [("id", .string(record.id)), ("tip", .string(record.tip))]
+        switch record.kind {
+        case .display(let count, let milliseconds):
+            members += [("kind", .string("display")), ("count", .integer(count)), ("milliseconds", .integer(milliseconds))]
+        case .invalidation(let reason): members += [("kind", .string("invalidation")), ("reason", .string(reason.rawValue))]
+        case .reset: members.append(("kind", .string("reset")))
+        }
+        members += [("stampMilliseconds", .integer(record.stamp.milliseconds)), ("device", .string(record.stamp.device))]
+        return .object(members)
+    }
+
+    /// Reads a document back; payload values take their event's declared field types where
+    /// the pack has the event (a donation of an event it lacks is kept as JSON gives it).
+    public static func decode(_ json: JSON, pack: RulePack) throws(ServiceError) -> StoreSnapshot {
+        guard case .object = json else { throw bad("the snapshot must be a JSON object, not \(json.kindDescription)") }
+        var snapshot = StoreSnapshot()
+        if let donations = json["donations"] {
+            guard case .array(let list) = donations else { throw bad("'donations' must be an array") }
+            for (index, item) in list.enumerated() {
+                let record = try donation(item, at: index, pack: pack)
+                snapshot.donations[record.id] = record
+            }
+        }
+        let records = json["records"]
+        if let stamped = records?["parameters"] {
+            guard case .object(let members) = stamped else { throw bad("'records.parameters' must be an object") }
+            for (name, item) in members {
+                guard case .string(let text)? = item["value"], let value = RuntimeValue(storageText: text),
+                      case .integer(let ms)? = item["stampMilliseconds"], case .string(let device)? = item["device"] else {
+                    throw bad("'records.parameters.\(name)' needs 'value' (stored text), 'stampMilliseconds' and 'device'")
+                }
+                snapshot.parameters[name] = ParameterRecord(value: value, stamp: Stamp(milliseconds: ms, device: device))
+            }
+        }
+        if case .object(let plain)? = json["parameters"] {
+            for (name, item) in plain where snapshot.parameters[name] == nil {
+                guard let declaration = pack.parameters.first(where: { $0.name == name }), !declaration.isTransient else { continue }
+                guard let value = ValueJSON.value(item, as: declaration.type) else {
+                    throw bad("parameter '\(name)' must be \(ValueJSON.expected(declaration.type))")
+                }
+                snapshot.parameters[name] = ParameterRecord(value: value, stamp: Stamp(milliseconds: 0, device: ""))
+            }
+        } else if let plain = json["parameters"] {
+            throw bad("'parameters' must be an object, not \(plain.kindDescription)")
+        }
+        if let tips = records?["tips"] {
+            guard case .array(let list) = tips else { throw bad("'records.tips' must be an array") }
+            for (index, item) in list.enumerated() {
+                let record = try tipRecord(item, at: index)
+                snapshot.tipRecords[record.id] = record
+            }
+        }
+        if let latest = records?["latestFirstDisplayMilliseconds"] {
+            guard case .integer(let ms) = latest else { throw bad("'records.latestFirstDisplayMilliseconds' must be an integer") }
+            snapshot.latestFirstDisplay = ms
+        }
+        return snapshot
+    }
+
+    private static func donation(_ item: JSON, at index: Int, pack: RulePack) throws(ServiceError) -> DonationRecord {
+        guard case .string(let id)? = item["id"], !id.isEmpty, case .string(let event)? = item["event"],
+              case .string(let dateText)? = item["date"] else {
+            throw bad("donation \(index) needs 'id', 'event' and 'date'")
+        }
+        guard let date = ISO8601.milliseconds(from: dateText) else { throw bad("donation \(index): '\(dateText)' is not an ISO-8601 date") }
+        var value: [String: RuntimeValue] = [:]
+        if let payload = item["value"] {
+            guard case .object(let fields) = payload else { throw bad("donation \(index): 'value' must be an object") }
+            let declaration = pack.events.first { $0.name == event }
+            for (name, json) in fields {
+                let converted: RuntimeValue?
+                if let type = declaration?.fields.first(where: { $0.name == name })?.type {
+                    converted = ValueJSON.value(json, as: type)
+                } else {
+                    converted = ValueJSON.natural(json)
+                }
+                guard let converted else { throw bad("donation \(index): field '\(name)' has a value of the wrong type") }
+                value[name] = converted
+            }
+        }
+        return DonationRecord(id: id, event: event, date: Int64(date), value: value)
+    }
+
+    private static func tipRecord(_ item: JSON, at index: Int) throws(ServiceError) -> TipEventRecord {
+        guard case .string(let id)? = item["id"], !id.isEmpty, case .string(let tip)? = item["tip"], case .string(let kind)? = item["kind"],
+              case .integer(let ms)? = item["stampMilliseconds"], case .string(let device)? = item["device"] else {
+            throw bad("tip record \(index) needs 'id', 'tip', 'kind', 'stampMilliseconds' and 'device'")
+        }
+        let parsed: TipEventRecord.Kind
+        switch kind {
+        case "display":
+            guard case .integer(let count)? = item["count"], case .integer(let milliseconds)? = item["milliseconds"],
+                  count >= 0, milliseconds >= 0 else {
+                throw bad("tip record \(index): a display needs a 'count' and 'milliseconds' (integers, not negative)")
+            }
+            parsed = .display(count: count, milliseconds: milliseconds)
+        case "invalidation":
+            guard case .string(let text)? = item["reason"], let reason = InvalidationReason(rawValue: text) else {
+                throw bad("tip record \(index): an invalidation needs a 'reason' (\(InvalidationReason.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            parsed = .invalidation(reason)
+        case "reset": parsed = .reset
+        default: throw bad("tip record \(index): unknown kind '\(kind)' (display, invalidation, reset)")
+        }
+        return TipEventRecord(id: id, tip: tip, stamp: Stamp(milliseconds: ms, device: device), kind: parsed)
+    }
+
+    private static func bad(_ message: String) -> ServiceError { .badRequest("bad-snapshot", message) }
+}

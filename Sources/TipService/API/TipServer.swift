@@ -1,0 +1,299 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TipRuntime
+
+/// The tip service (SPEC §10): answers each request by running the device runtime
+/// (`TipCenter`) over the user's records inside one store transaction, so every decision is
+/// the one a device would make and a 2xx answer means the write is durable.
+public final class TipServer: Sendable {
+    /// Bodies over this are refused (413) before they are read.
+    public static let maximumBodyBytes = 64 * 1024
+    /// `PUT /v1/pack` may send a pack up to this size.
+    public static let maximumPackBytes = 16 * 1024 * 1024
+    /// User ids are opaque strings of at most this many bytes (UTF-8).
+    public static let maximumUserBytes = 128
+
+    let store: any ServiceStore
+    let keys: ServiceKeys?
+    public let metrics = ServiceMetrics()
+    private let current: RuntimeLock<ServicePack>
+    private let clock: any TipClock
+
+    public init(pack: ServicePack, store: any ServiceStore, keys: ServiceKeys?, clock: any TipClock = SystemClock()) {
+        current = RuntimeLock(pack)
+        self.store = store
+        self.keys = keys
+        self.clock = clock
+    }
+
+    /// The pack every request evaluates now.
+    public var pack: ServicePack { current.withLock { $0 } }
+
+    /// Replaces the pack for every user (`PUT /v1/pack`): the next request of each user opens
+    /// its records with the new pack, by the rules of a store that outlives its pack (SPEC §6).
+    public func replacePack(_ pack: ServicePack) {
+        current.withLock { $0 = pack }
+    }
+
+    /// The body limit of a request, from its method and path.
+    public static func bodyLimit(method: String, path: String) -> Int {
+        method == "PUT" && path == "/v1/pack" ? maximumPackBytes : maximumBodyBytes
+    }
+
+    /// Answers one request. Never throws and never traps on any input.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = monotonicSeconds()
+        let (route, response) = answer(request)
+        metrics.record(route: route, status: response.status, seconds: monotonicSeconds() - started)
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest) -> (String, HTTPResponse) {
+        let route: ServiceRoute
+        do {
+            route = try ServiceRoute(method: request.method, path: request.path)
+        } catch {
+            return ("unmatched", error.response)
+        }
+        do {
+            try authorize(request, route)
+            return (route.pattern, try respond(route, request))
+        } catch let error as ServiceError {
+            return (route.pattern, error.response)
+        } catch let error as TipStoreError {
+            metrics.recordStoreError(error.kind.rawValue)
+            return (route.pattern, ServiceError.store(error).response)
+        } catch let error as TipCenterError {
+            if case .store(let store) = error { metrics.recordStoreError(store.kind.rawValue) }
+            return (route.pattern, ServiceError.runtime(error, pack: pack.pack).response)
+        } catch {
+            return (route.pattern, ServiceError(500, "internal", "\(error)").response)
+        }
+    }
+
+    /// With keys: every route but `/healthz` needs one (401), admin routes an admin key (403).
+    private func authorize(_ request: HTTPRequest, _ route: ServiceRoute) throws(ServiceError) {
+        guard let keys, route.endpoint != .health else { return }
+        guard let key = keys.key(authorization: request.headers["authorization"]) else {
+            throw ServiceError(401, "unauthorized", request.headers["authorization"] == nil
+                                   ? "this route needs an API key: send 'Authorization: Bearer TOKEN'"
+                                   : "the API key is not known",
+                               headers: [("WWW-Authenticate", "Bearer")])
+        }
+        if route.endpoint.isAdmin, key.role != .admin {
+            throw ServiceError(403, "forbidden", "this route needs an admin key; '\(key.name.isEmpty ? "this key" : key.name)' is a client key")
+        }
+    }
+
+    private func respond(_ route: ServiceRoute, _ request: HTTPRequest) throws -> HTTPResponse {
+        switch route.endpoint {
+        case .health:
+            try store.checkHealth()
+            return .json(200, .object([("status", .string("ok"))]))
+        case .metrics:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(metrics.render().utf8))
+        case .getPack:
+            let pack = self.pack
+            if let tags = request.headers["if-none-match"],
+               tags.split(separator: ",").contains(where: { $0.trimmingCharacters == pack.etag || $0.trimmingCharacters == "*" }) {
+                return HTTPResponse(status: 304, headers: [("ETag", pack.etag)])
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/vnd.tipc.tippack"), ("ETag", pack.etag)], body: pack.bytes)
+        case .putPack:
+            let replacement: ServicePack
+            do {
+                replacement = try ServicePack(bytes: request.body)
+            } catch {
+                throw ServiceError(422, "invalid-pack", "the pack does not verify: \(error)")
+            }
+            replacePack(replacement)
+            return .json(200, .object([("etag", .string(replacement.etag)), ("tips", .integer(Int64(replacement.pack.tips.count)))]),
+                         headers: [("ETag", replacement.etag)])
+        case .tips(let user):
+            return try tips(user, request)
+        case .donate(let user, let event):
+            return try donate(user, event, request)
+        case .setParameter(let user, let name):
+            return try setParameter(user, name, request)
+        case .tipAction(let user, let tip, let action):
+            return try tipAction(user, tip, action, request)
+        case .sync(let user):
+            return try sync(user, request)
+        }
+    }
+
+    // MARK: - Users' routes
+
+    /// Runs `body` with the user's runtime, inside one store transaction.
+    private func withCenter<T>(_ user: String, _ pack: ServicePack, _ body: (TipCenter) throws -> T) throws -> T {
+        try store.transaction(user: user) { persistence in
+            let center = try TipCenter(pack: pack.verified, persistence: persistence, clock: clock)
+            return try body(center)
+        }
+    }
+
+    private func tips(_ user: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let pack = self.pack
+        var selected = pack.pack.tips
+        if let tip = request.query["tip"] {
+            guard let found = selected.first(where: { $0.name == tip }) else {
+                throw ServiceError.unknown("tip", tip, in: pack.pack.tips.map(\.name))
+            }
+            selected = [found]
+        }
+        let entries = try withCenter(user, pack) { center in
+            let statuses = center.statuses()
+            return try selected.map { tip in
+                TipsDocument.Entry(tip: tip, key: nil, status: statuses[tip.name] ?? .pending, shouldDisplay: try center.shouldDisplay(tip.name))
+            }
+        }
+        return .json(200, TipsDocument.render(entries, locale: request.query["locale"]))
+    }
+
+    private func donate(_ user: String, _ event: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let pack = self.pack
+        guard let declaration = pack.pack.events.first(where: { $0.name == event }) else {
+            throw ServiceError.unknown("event", event, in: pack.pack.events.map(\.name))
+        }
+        let body = try RequestBody(request.body, members: ["value", "date"])
+        var value: [String: RuntimeValue] = [:]
+        if let payload = body["value"] {
+            guard case .object(let fields) = payload else {
+                throw ServiceError.badRequest("wrong-type", "'value' must be an object of the event's fields, not \(payload.kindDescription)")
+            }
+            for (name, json) in fields {
+                // A value of another type goes to the runtime as JSON types it, which refuses
+                // it with its own message (`wrong-field-type`, `unknown-field`).
+                let type = declaration.fields.first { $0.name == name }?.type
+                guard let converted = type.flatMap({ ValueJSON.value(json, as: $0) }) ?? ValueJSON.natural(json) else {
+                    throw ServiceError.badRequest("wrong-field-type", "field '\(name)' of event '\(event)' must be "
+                                                  + (type.map(ValueJSON.expected) ?? "a value") + ", not \(json.kindDescription)")
+                }
+                value[name] = converted
+            }
+        }
+        var date: Int64?
+        if let text = body["date"] {
+            guard case .string(let string) = text, let ms = ISO8601.milliseconds(from: string) else {
+                throw ServiceError.badRequest("wrong-type", "'date' must be an ISO-8601 date string such as \"2026-03-01T09:00:00Z\"")
+            }
+            date = Int64(ms)
+        }
+        let record = try withCenter(user, pack) { center in try center.donate(event, value: value, at: date) }
+        return .json(201, .object([("id", .string(record.id)), ("date", .string(ISO8601.string(fromMilliseconds: Int(record.date))))]))
+    }
+
+    private func setParameter(_ user: String, _ name: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let pack = self.pack
+        guard let declaration = pack.pack.parameters.first(where: { $0.name == name }) else {
+            throw ServiceError.unknown("parameter", name, in: pack.pack.parameters.map(\.name))
+        }
+        let body = try RequestBody(request.body, members: ["value"])
+        guard let json = body["value"] else { throw ServiceError.badRequest("missing-value", "the body needs a 'value'") }
+        guard let value = ValueJSON.value(json, as: declaration.type) ?? ValueJSON.natural(json) else {
+            throw ServiceError.badRequest("wrong-parameter-type", "parameter '\(name)' is \(ValueJSON.expected(declaration.type)), not \(json.kindDescription)")
+        }
+        try withCenter(user, pack) { center in try center.setParameter(name, to: value) }
+        return .json(200, .object([("name", .string(name)), ("value", ValueJSON.json(value))]))
+    }
+
+    private func tipAction(_ user: String, _ tip: String, _ action: ServiceRoute.TipAction, _ request: HTTPRequest) throws -> HTTPResponse {
+        let pack = self.pack
+        guard let declaration = pack.pack.tips.first(where: { $0.name == tip }) else {
+            throw ServiceError.unknown("tip", tip, in: pack.pack.tips.map(\.name))
+        }
+        let change: (TipCenter) throws -> Void
+        switch action {
+        case .displays:
+            let body = try RequestBody(request.body, members: ["milliseconds"])
+            var milliseconds: Int64 = 0
+            if let json = body["milliseconds"] {
+                guard case .integer(let ms) = json, ms >= 0 else {
+                    throw ServiceError.badRequest("wrong-type", "'milliseconds' must be a whole number of milliseconds, not negative")
+                }
+                milliseconds = ms
+            }
+            change = { try $0.recordDisplay(tip, milliseconds: milliseconds) }
+        case .invalidate:
+            let body = try RequestBody(request.body, members: ["reason"])
+            let reasons = InvalidationReason.allCases.map(\.rawValue)
+            guard case .string(let text)? = body["reason"] else {
+                throw ServiceError.badRequest("missing-reason", "the body needs a 'reason': \(reasons.joined(separator: ", "))")
+            }
+            guard let reason = InvalidationReason(rawValue: text) else {
+                throw ServiceError.badRequest("unknown-reason", "unknown reason '\(text)'"
+                                              + (Suggestion.closest(to: text, in: reasons).map { "; did you mean '\($0)'?" } ?? "; reasons: \(reasons.joined(separator: ", "))"))
+            }
+            change = { try $0.invalidate(tip, reason: reason) }
+        case .reset:
+            _ = try RequestBody(request.body, members: [])
+            change = { try $0.resetEligibility(tip) }
+        }
+        let entry = try withCenter(user, pack) { center in
+            try change(center)
+            return TipsDocument.Entry(tip: declaration, key: nil, status: try center.status(of: tip), shouldDisplay: try center.shouldDisplay(tip))
+        }
+        return .json(200, TipsDocument.render(entry, locale: request.query["locale"]))
+    }
+
+    private func sync(_ user: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let pack = self.pack
+        let json: JSON
+        do {
+            json = try JSON.parse(request.body)
+        } catch {
+            throw ServiceError.badRequest("bad-json", error.description)
+        }
+        let incoming = try SnapshotDocument.decode(json, pack: pack.pack)
+        let merged = try withCenter(user, pack) { center in
+            try center.merge(incoming)
+            return try SnapshotDocument.encode(try center.snapshot(), pack: pack.pack) { try center.status(of: $0) }
+        }
+        return .json(200, merged)
+    }
+
+    private func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
+
+/// A JSON object body with known members (an empty body is an empty object); anything else
+/// is a 400 that says what is wrong.
+struct RequestBody {
+    let members: [(String, JSON)]
+
+    init(_ bytes: [UInt8], members allowed: [String]) throws(ServiceError) {
+        guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { members = []; return }
+        let json: JSON
+        do {
+            json = try JSON.parse(bytes)
+        } catch {
+            throw .badRequest("bad-json", error.description)
+        }
+        guard case .object(let members) = json else {
+            throw .badRequest("wrong-type", "the body must be a JSON object, not \(json.kindDescription)")
+        }
+        for (name, _) in members where !allowed.contains(name) {
+            throw .badRequest("unknown-member", "unknown member '\(name)'"
+                              + (Suggestion.closest(to: name, in: allowed).map { "; did you mean '\($0)'?" }
+                                 ?? (allowed.isEmpty ? "; this route takes no body" : "; members: \(allowed.joined(separator: ", "))")))
+        }
+        self.members = members
+    }
+
+    subscript(name: String) -> JSON? { members.last { $0.0 == name }?.1 }
+}
+
+extension Substring {
+    var trimmingCharacters: Substring {
+        var text = self
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,100 @@
+import TipRuntime
+import TipRuntimeSQLite
+
+/// The tip service's embedded store: every user's records in one SQLite file (WAL,
+/// `synchronous=FULL`), each table keyed by the user id first. A transaction is one
+/// `BEGIN IMMEDIATE … COMMIT`: SQLite's write lock serialises it with every other
+/// transaction on the file — this process's and other processes' — so one user's requests
+/// never interleave, and a transaction that returned is durable.
+public final class SQLiteServiceStore: ServiceStore {
+    public let path: String
+    private let connection: SQLiteConnection
+
+    /// The schema, one step per version (like the device store's `SQLiteMigrations`).
+    static let migrations = SQLiteMigrations([
+        // 1: users (the frequency gap's latest first display), donations, parameters and tip
+        // records, each keyed by the user id first, so the schema distributes by user.
+        """
+        CREATE TABLE service_users(
+            user_id TEXT NOT NULL PRIMARY KEY, latest_first_display INTEGER
+        ) WITHOUT ROWID;
+        CREATE TABLE service_donations(
+            user_id TEXT NOT NULL, id TEXT NOT NULL, event TEXT NOT NULL, date INTEGER NOT NULL,
+            value TEXT NOT NULL DEFAULT '', PRIMARY KEY(user_id, id)
+        ) WITHOUT ROWID;
+        CREATE INDEX service_donations_by_date ON service_donations(user_id, date, id);
+        CREATE INDEX service_donations_by_event ON service_donations(user_id, event, date);
+        CREATE TABLE service_parameters(
+            user_id TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL,
+            stamp_ms INTEGER NOT NULL, stamp_device TEXT NOT NULL, PRIMARY KEY(user_id, name)
+        ) WITHOUT ROWID;
+        CREATE TABLE service_tip_records(
+            user_id TEXT NOT NULL, id TEXT NOT NULL, tip TEXT NOT NULL, kind TEXT NOT NULL,
+            stamp_ms INTEGER NOT NULL, stamp_device TEXT NOT NULL,
+            count INTEGER NOT NULL DEFAULT 0, duration_ms INTEGER NOT NULL DEFAULT 0, reason TEXT,
+            PRIMARY KEY(user_id, id)
+        ) WITHOUT ROWID;
+        """,
+    ])
+
+    /// Opens (creating and migrating when needed) the service store at `path`. Several
+    /// servers may open one new file at the same instant: the schema is created once.
+    /// - Parameter busyTimeoutMilliseconds: how long a transaction waits for another
+    ///   process's write lock before failing with `TipStoreError.Kind.locked` (503).
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(TipStoreError) {
+        self.path = path
+        do {
+            connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } catch {
+            throw SQLitePersistence.storeError(error)
+        }
+        do {
+            try Self.refuseDeviceStore(connection, path: path)
+            try Self.migrations.apply(to: connection)
+        } catch {
+            switch error {
+            case .newerSchema: throw TipStoreError(.newerSchema, error.description)
+            case .foreignDatabase, .notMigrated: throw TipStoreError(.corrupt, "\(path): \(error.description)")
+            case .sqlite(let sqlite): throw SQLitePersistence.storeError(sqlite)
+            }
+        }
+    }
+
+    /// A device store (`tipc store`'s file) has a schema version too: it is refused rather
+    /// than given the service's tables beside its own.
+    private static func refuseDeviceStore(_ connection: SQLiteConnection, path: String) throws(SQLiteMigrations.Failure) {
+        let outcome: Result<Bool, SQLiteError> = connection.withSession { session in
+            Result { () throws(SQLiteError) -> Bool in
+                let version = try session.scalar("PRAGMA user_version")
+                let tables = try session.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'service_users'")
+                return version != .integer(0) && tables == .integer(0)
+            }
+        }
+        switch outcome {
+        case .success(false): return
+        case .success(true): throw .sqlite(SQLiteError(code: 26, message: "the file is a tipc device store, not a service store", context: "open \(path)"))
+        case .failure(let error): throw .sqlite(error)
+        }
+    }
+
+    public func transaction<T>(user: String, _ body: (any TipPersistence) throws -> T) throws -> T {
+        do {
+            return try connection.withSession { session in
+                try session.transaction { tx in
+                    let view = SQLiteUserPersistence(session: tx, user: user)
+                    defer { view.close() }
+                    return try body(view)
+                }
+            }
+        } catch let error as SQLiteError {
+            throw SQLitePersistence.storeError(error)
+        }
+    }
+
+    public func checkHealth() throws(TipStoreError) {
+        let outcome: Result<SQLiteValue?, SQLiteError> = connection.withSession { session in
+            Result { () throws(SQLiteError) -> SQLiteValue? in try session.scalar("SELECT count(*) FROM service_users WHERE user_id = ''") }
+        }
+        if case .failure(let error) = outcome { throw SQLitePersistence.storeError(error) }
+    }
+}

@@ -1,0 +1,218 @@
+import TipRuntime
+import TipRuntimeSQLite
+
+/// One user's records in the service's SQLite file, as a `TipPersistence` whose every read
+/// and write runs inside the transaction `SQLiteServiceStore.transaction` opened. Each
+/// method's writes sit in a savepoint, so a method that fails leaves nothing behind (the
+/// "one transaction" each promises), while the whole request stays one transaction.
+final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
+    // @unchecked: the session is a C handle that the connection's lock guards; the view is
+    // used only inside the transaction's closure, on its thread, and closed when it returns.
+    private var session: SQLiteConnection.Session?
+    let user: String
+    let deviceID: String
+
+    init(session: SQLiteConnection.Session, user: String) {
+        self.session = session
+        self.user = user
+        deviceID = ServiceDeviceID.forUser(user)
+    }
+
+    /// Ends the view with its transaction: later use fails rather than touch another one.
+    func close() { session = nil }
+
+    func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
+        try run { session -> StoreSnapshot in
+            var snapshot = StoreSnapshot()
+            let user = SQLiteValue.text(self.user)
+            try session.query("SELECT id, event, date, value FROM service_donations WHERE user_id = ?1 ORDER BY date, id", [user]) { rows in
+                while try rows.next() {
+                    guard let value = PayloadStorage.decode(rows.text(3)) else { continue }
+                    body(DonationRecord(id: rows.text(0), event: rows.text(1), date: Int64(rows.int(2)), value: value))
+                }
+            }
+            try session.query("SELECT name, value, stamp_ms, stamp_device FROM service_parameters WHERE user_id = ?1", [user]) { rows in
+                while try rows.next() {
+                    guard let value = RuntimeValue(storageText: rows.text(1)) else { continue }
+                    snapshot.parameters[rows.text(0)] = ParameterRecord(
+                        value: value, stamp: Stamp(milliseconds: Int64(rows.int(2)), device: rows.text(3)))
+                }
+            }
+            try session.query("""
+                SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM service_tip_records WHERE user_id = ?1
+                """, [user]) { rows in
+                while try rows.next() {
+                    if let record = Self.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
+                }
+            }
+            if case .integer(let latest) = try session.scalar("SELECT latest_first_display FROM service_users WHERE user_id = ?1", [user]) {
+                snapshot.latestFirstDisplay = Int64(latest)
+            }
+            return snapshot
+        }
+    }
+
+    func append(_ donations: [DonationRecord]) throws(TipStoreError) {
+        try write { session in
+            for donation in donations { try self.insert(donation, session) }
+        }
+    }
+
+    func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError) {
+        try write { session in
+            if let age = maximumAgeMilliseconds {
+                try session.run("DELETE FROM service_donations WHERE user_id = ?1 AND event = ?2 AND date < ?3",
+                                [.text(self.user), .text(event), .integer(Int(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age)))])
+            }
+            if let limit = maximumCount {
+                try session.run("""
+                    DELETE FROM service_donations WHERE user_id = ?1 AND id IN (
+                      SELECT id FROM service_donations WHERE user_id = ?1 AND event = ?2 ORDER BY date DESC, id DESC LIMIT -1 OFFSET ?3)
+                    """, [.text(self.user), .text(event), .integer(Int(clamping: max(0, limit)))])
+            }
+        }
+    }
+
+    func write(parameters: [String: ParameterRecord]) throws(TipStoreError) {
+        try write { session in
+            for (name, record) in parameters { try self.write(parameter: name, record, session) }
+        }
+    }
+
+    func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError) {
+        try write { session in
+            for record in records { try self.insert(record, session) }
+            try self.raiseLatestFirstDisplay(latestFirstDisplay, session)
+        }
+    }
+
+    func merge(_ other: StoreSnapshot) throws(TipStoreError) {
+        try write { session in
+            for donation in other.donations.values { try self.insert(donation, session) }
+            for record in other.tipRecords.values { try self.insert(record, session) }
+            for (name, record) in other.parameters { try self.write(parameter: name, record, session) }
+            try self.raiseLatestFirstDisplay(other.latestFirstDisplay, session)
+        }
+    }
+
+    func clear() throws(TipStoreError) {
+        try write { session in
+            for table in ["service_donations", "service_parameters", "service_tip_records", "service_users"] {
+                try session.run("DELETE FROM \(table) WHERE user_id = ?1", [.text(self.user)])
+            }
+        }
+    }
+
+    // MARK: - Rows (the device store's rules, keyed by the user)
+
+    /// The same donation again is fine (a sync seeing it twice); another under its id is a collision.
+    private func insert(_ donation: DonationRecord, _ session: SQLiteConnection.Session) throws {
+        let payload = PayloadStorage.encode(donation.value)
+        try session.run("""
+            INSERT INTO service_donations(user_id, id, event, date, value) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT(user_id, id) DO NOTHING
+            """, [.text(user), .text(donation.id), .text(donation.event), .integer(Int(donation.date)), .text(payload)])
+        guard session.changes == 0 else { return }
+        let same = try session.query("SELECT event, date, value FROM service_donations WHERE user_id = ?1 AND id = ?2",
+                                     [.text(user), .text(donation.id)]) { rows in
+            try rows.next() && rows.text(0) == donation.event && Int64(rows.int(1)) == donation.date
+                && rows.text(2).utf8.elementsEqual(payload.utf8)
+        }
+        if !same { throw TipStoreError.collision("donation", id: donation.id) }
+    }
+
+    /// Records merge by union; copies of one version-1 display counter merge to the larger
+    /// figures (`TipEventRecord.mergingCopies`), as in the device store.
+    private func insert(_ record: TipEventRecord, _ session: SQLiteConnection.Session) throws {
+        let (kind, count, milliseconds, reason) = Self.columns(of: record.kind)
+        try session.run("""
+            INSERT INTO service_tip_records(user_id, id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            ON CONFLICT(user_id, id) DO UPDATE SET count = max(count, excluded.count), duration_ms = max(duration_ms, excluded.duration_ms),
+                                                   stamp_ms = min(stamp_ms, excluded.stamp_ms)
+            WHERE service_tip_records.id LIKE 'v1-display:%' AND service_tip_records.kind = 'display' AND excluded.kind = 'display'
+            """, [.text(user), .text(record.id), .text(record.tip), .text(kind), .integer(Int(record.stamp.milliseconds)),
+                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null])
+        guard session.changes == 0 else { return }
+        let stored = try session.query("""
+            SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM service_tip_records WHERE user_id = ?1 AND id = ?2
+            """, [.text(user), .text(record.id)]) { rows in try rows.next() ? Self.tipRecord(rows) : nil }
+        if stored != record { throw TipStoreError.collision("tip record", id: record.id) }
+    }
+
+    /// Last writer wins, by the order of `ParameterRecord.later`.
+    private func write(parameter name: String, _ record: ParameterRecord, _ session: SQLiteConnection.Session) throws {
+        try session.run("""
+            INSERT INTO service_parameters(user_id, name, value, stamp_ms, stamp_device) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT(user_id, name) DO UPDATE SET value = excluded.value, stamp_ms = excluded.stamp_ms, stamp_device = excluded.stamp_device
+            WHERE (excluded.stamp_ms, excluded.stamp_device, CAST(excluded.value AS BLOB))
+                > (service_parameters.stamp_ms, service_parameters.stamp_device, CAST(service_parameters.value AS BLOB))
+            """, [.text(user), .text(name), .text(record.value.storageText), .integer(Int(record.stamp.milliseconds)), .text(record.stamp.device)])
+    }
+
+    private func raiseLatestFirstDisplay(_ value: Int64?, _ session: SQLiteConnection.Session) throws {
+        guard let value else { return }
+        try session.run("""
+            INSERT INTO service_users(user_id, latest_first_display) VALUES (?1, ?2)
+            ON CONFLICT(user_id) DO UPDATE SET latest_first_display = excluded.latest_first_display
+            WHERE service_users.latest_first_display IS NULL OR excluded.latest_first_display > service_users.latest_first_display
+            """, [.text(user), .integer(Int(value))])
+    }
+
+    private static func columns(of kind: TipEventRecord.Kind) -> (String, Int64, Int64, String?) {
+        switch kind {
+        case .display(let count, let milliseconds): return ("display", count, milliseconds, nil)
+        case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue)
+        case .reset: return ("reset", 0, 0, nil)
+        }
+    }
+
+    /// The record in the current row; nil for a kind or reason this version does not know.
+    private static func tipRecord(_ rows: SQLiteConnection.Rows) -> TipEventRecord? {
+        let kind: TipEventRecord.Kind
+        switch rows.text(2) {
+        case "display": kind = .display(count: Int64(rows.int(5)), milliseconds: Int64(rows.int(6)))
+        case "invalidation":
+            guard let reason = InvalidationReason(rawValue: rows.text(7)) else { return nil }
+            kind = .invalidation(reason)
+        case "reset": kind = .reset
+        default: return nil
+        }
+        return TipEventRecord(id: rows.text(0), tip: rows.text(1),
+                              stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)), kind: kind)
+    }
+
+    // MARK: - Plumbing
+
+    /// Runs reads in the open transaction.
+    private func run<T>(_ body: (SQLiteConnection.Session) throws -> T) throws(TipStoreError) -> T {
+        guard let session else { throw TipStoreError(.io, "the user's transaction has ended") }
+        do {
+            return try body(session)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs writes in a savepoint of the open transaction: all of them, or none.
+    private func write(_ body: (SQLiteConnection.Session) throws -> Void) throws(TipStoreError) {
+        try run { session in
+            try session.execute("SAVEPOINT tipc_write")
+            do {
+                try body(session)
+                try session.execute("RELEASE tipc_write")
+            } catch {
+                try? session.execute("ROLLBACK TO tipc_write; RELEASE tipc_write")
+                throw error
+            }
+        }
+    }
+
+    private static func storeError(_ error: any Error) -> TipStoreError {
+        switch error {
+        case let error as TipStoreError: return error
+        case let error as SQLiteError: return SQLitePersistence.storeError(error)
+        default: return TipStoreError(.io, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TipRuntime
+import TipService
+import TipServicePostgres
+
+/// `tipc serve`: the tip service of SPEC §10 — tips evaluated for many users over HTTP.
+public enum ServeCommand: TipcCommand {
+    static let pack = OptionDefinition.value("pack", valueName: "path", help: "The rule pack (.tippack), or a manifest folder compiled at start.").required
+    static let store = OptionDefinition.value("store", valueName: "store", help: "sqlite:PATH (default: sqlite:tipc-serve.sqlite in the current folder) or postgres://…")
+    static let listen = OptionDefinition.value("listen", valueName: "host:port", help: "Where to listen (default 127.0.0.1:8080; port 0 picks a free one). Without --keys, loopback only.")
+    static let keys = OptionDefinition.value("keys", valueName: "file", help: "API keys: lines 'client|admin SHA256-OF-TOKEN [name]'; requests send 'Authorization: Bearer TOKEN'.")
+    static let threads = OptionDefinition.value("threads", valueName: "n", help: "Worker threads (default 8).")
+
+    public static var signature: CommandSignature {
+        CommandSignature(
+            name: "serve",
+            abstract: "Serve tips over HTTP for many users (JSON; SQLite or PostgreSQL store).",
+            discussion: """
+            Prints 'listening on http://HOST:PORT' once ready. SIGTERM or SIGINT stops accepting,
+            lets the requests in flight finish, and exits 0. Routes: docs/api.md.
+            """,
+            positionals: [],
+            options: [pack, store, listen, keys, threads])
+    }
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard let packPath = arguments.value(pack) else { throw UsageError("missing '--pack <path>'") }
+        let address: ListenAddress
+        do {
+            address = try ListenAddress(parsing: arguments.value(listen) ?? "127.0.0.1:8080")
+        } catch {
+            throw UsageError(error.description)
+        }
+        var workers = 8
+        if let text = arguments.value(threads) {
+            guard let parsed = Int(text), (1...256).contains(parsed) else { throw UsageError("--threads must be a whole number from 1 to 256") }
+            workers = parsed
+        }
+        let keyring = try arguments.value(keys).map { path -> ServiceKeys in
+            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure.io("cannot read keys file '\(path)'") }
+            do {
+                return try ServiceKeys(text: String(decoding: data, as: UTF8.self), file: path)
+            } catch {
+                throw CommandFailure.io("\(error)")
+            }
+        }
+        let serviceStore = try openStore(arguments.value(store) ?? "sqlite:tipc-serve.sqlite", context: context)
+        let servicePack = try loadPack(packPath, context: context)
+        let listener: ListenSocket
+        do {
+            listener = try ListenSocket(address)
+        } catch {
+            throw CommandFailure.io("\(error)")
+        }
+        if keyring == nil, !listener.isLoopback {
+            listener.close()
+            throw UsageError("without --keys the service listens on loopback only; '\(address)' is not a loopback address",
+                             help: "listen on 127.0.0.1 or ::1, or give --keys FILE")
+        }
+        // SIGTERM and SIGINT wait for `sigwait` below: blocked before the workers start, so no
+        // worker takes them; SIGPIPE (a client gone) must not end the server.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        signal(SIGPIPE, SIG_IGN)
+        let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(listener: listener, threads: workers, bodyLimit: { TipServer.bodyLimit(method: $0, path: $1) },
+                                    handler: { service.handle($0) })
+        } catch {
+            listener.close()
+            throw CommandFailure.io("\(error)")
+        }
+        context.standardOutput.write("listening on http://\(server.address)\n")
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        context.standardError.write("tipc serve: stopping (signal \(received)): finishing the requests in flight\n")
+        server.stop()
+        return .success
+    }
+
+    /// A `.tippack` as its bytes (what `GET /v1/pack` serves), or manifests compiled now.
+    private static func loadPack(_ path: String, context: CommandContext) throws -> ServicePack {
+        guard PackInput.isPack(path) else {
+            return ServicePack(verified: try PackInput.load(pack: nil, manifests: [path], context: context).pack)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure.io("cannot read '\(path)'") }
+        do {
+            return try ServicePack(bytes: [UInt8](data))
+        } catch {
+            throw CommandFailure.input("\(path): \(error)")
+        }
+    }
+
+    /// `sqlite:PATH` (or a bare path) or a `postgres://` URL.
+    private static func openStore(_ text: String, context: CommandContext) throws -> any ServiceStore {
+        if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+            do {
+                return try PostgresServiceStore(url: text)
+            } catch {
+                throw CommandFailure.io("cannot open the PostgreSQL service store: \(error.message)")
+            }
+        }
+        let path = text.hasPrefix("sqlite:") ? String(text.dropFirst("sqlite:".count)) : text
+        guard !path.isEmpty else { throw UsageError("--store sqlite: needs a path", help: "e.g. --store sqlite:tipc-serve.sqlite") }
+        let resolved = path.hasPrefix("/") ? path : context.workingDirectory + "/" + path
+        do {
+            return try SQLiteServiceStore(path: resolved)
+        } catch {
+            throw CommandFailure.io("cannot open the service store '\(path)': \(error.message)")
+        }
+    }
+}
