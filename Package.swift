@@ -52,7 +52,8 @@ let package = Package(
         // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports
         // TIPC_TEST_POSTGRES_URL.
         .testTarget(name: "TipServicePostgresTests", dependencies: ["TipServicePostgres", "TipService", "TipRuntime", "TipRuntimeSQLite"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService"], exclude: ["Fixtures"]),
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService", "TipServicePostgres"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,8 @@
 #                                                  stop it (fast: open transactions roll back;
 #                                                  immediate: as a crash, recovered at the next start)
 #   scripts/postgres-test-cluster.sh start-again DIR  start a stopped cluster again
-#   scripts/postgres-test-cluster.sh remove DIR    stop it if running, and delete DIR
+#   scripts/postgres-test-cluster.sh remove DIR    stop it (and clusters in DIR's subfolders) if running,
+#                                                  and delete DIR
 #   scripts/postgres-test-cluster.sh sweep         remove the clusters of runs that died without
 #                                                  cleaning up (their runner.pid is not alive)
 #
@@ -56,9 +57,11 @@ case "${1:-}" in
     ;;
   remove)
     dir=${2:?usage: $0 remove DIR}
-    if [ -f "$dir/data/postmaster.pid" ]; then
-      as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
-    fi
+    for data in "$dir"/data "$dir"/*/data; do
+      if [ -f "$data/postmaster.pid" ]; then
+        as_owner "$bin/pg_ctl" -D "$data" -m immediate -w stop >/dev/null 2>&1 || true
+      fi
+    done
     rm -rf "$dir"
     ;;
   sweep)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The test command: sets up what is missing, builds, starts a throw-away PostgreSQL cluster
-# for the PostgreSQL store's tests (scripts/postgres-test-cluster.sh; its URL goes to the tests
-# in TIPC_TEST_POSTGRES_URL), runs the whole test suite, and removes the cluster on exit.
+# The test command: sets up what is missing, builds, starts throw-away PostgreSQL clusters
+# for the PostgreSQL store's tests (scripts/postgres-test-cluster.sh; their URLs go to the
+# tests in TIPC_TEST_POSTGRES_URL and TIPC_TEST_POSTGRES_RESTARTABLE_URL), runs the whole test
+# suite, and removes the clusters on exit.
 # Clusters that crashed runs left behind are removed first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,14 +10,16 @@ scripts/setup.sh --tests
 swift build --build-tests
 
 scripts/postgres-test-cluster.sh sweep
-cluster=$(mktemp -d "${TMPDIR:-/tmp}/tipc-pg.XXXXXX")
-echo $$ >"$cluster/runner.pid"
-trap 'scripts/postgres-test-cluster.sh remove "$cluster"' EXIT
+clusters=$(mktemp -d "${TMPDIR:-/tmp}/tipc-pg.XXXXXX")
+chmod 755 "$clusters"  # the clusters' owner (tipcpg when run as root) reaches its folders
+echo $$ >"$clusters/runner.pid"
+trap 'scripts/postgres-test-cluster.sh remove "$clusters"' EXIT
 trap 'exit 130' INT TERM
-TIPC_TEST_POSTGRES_URL=$(scripts/postgres-test-cluster.sh start "$cluster")
-export TIPC_TEST_POSTGRES_URL
-# The restart tests stop and start the cluster with these.
-export TIPC_TEST_POSTGRES_CLUSTER="$cluster"
+# One cluster for every test, and one that the restart tests stop and start.
+TIPC_TEST_POSTGRES_URL=$(scripts/postgres-test-cluster.sh start "$clusters/shared")
+TIPC_TEST_POSTGRES_RESTARTABLE_URL=$(scripts/postgres-test-cluster.sh start "$clusters/restartable")
+export TIPC_TEST_POSTGRES_URL TIPC_TEST_POSTGRES_RESTARTABLE_URL
+export TIPC_TEST_POSTGRES_RESTARTABLE_CLUSTER="$clusters/restartable"
 export TIPC_TEST_POSTGRES_CONTROL="$PWD/scripts/postgres-test-cluster.sh"
 
 swift test --skip-build "$@"

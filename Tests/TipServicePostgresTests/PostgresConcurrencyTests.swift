@@ -73,10 +73,10 @@ extension PostgresTests {
     }
 
     /// The server goes away and comes back while the store is in use.
-    @Suite("PostgreSQL restarts")
+    @Suite("PostgreSQL restarts", .serialized)
     struct Restarts {
         @Test func aStoppedServerIsUnavailableThenTheStoreRecoversWithNothingPartial() throws {
-            let store = try PostgresServiceStore(url: try TestCluster.url())
+            let store = try PostgresServiceStore(url: try TestCluster.restartableURL())
             let user = freshUser()
             let kept = DonationRecord(id: "kept", event: "e", date: 1)
             try store.transaction(user: user) { try $0.append([kept]) }
@@ -108,7 +108,7 @@ extension PostgresTests {
         /// and comes back: every commit the store acknowledged is there, failures are only
         /// "unavailable", and the writers succeed again afterwards.
         @Test func acknowledgedWritesSurviveACrashOfTheServerUnderLoad() throws {
-            let store = try PostgresServiceStore(url: try TestCluster.url())
+            let store = try PostgresServiceStore(url: try TestCluster.restartableURL())
             let user = freshUser()
             let state = RuntimeLock((acknowledged: [String](), failures: [TipStoreError.Kind](), phase: 0, afterRestart: 0))
             let writers = DispatchGroup()

@@ -4,8 +4,9 @@ import TipRuntime
 import TipService
 @testable import TipServicePostgres
 
-/// Every PostgreSQL test, one at a time: the restart tests stop the shared cluster.
-@Suite("PostgreSQL store", .serialized)
+/// Every PostgreSQL test. They share one cluster, and use users or databases of their own; the
+/// restart tests have a cluster to themselves, as they stop it.
+@Suite("PostgreSQL store")
 struct PostgresTests {}
 
 extension PostgresTests {

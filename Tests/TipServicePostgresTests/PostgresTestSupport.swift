@@ -8,13 +8,18 @@ import TipRuntime
 enum TestCluster {
     struct Missing: Error, CustomStringConvertible {
         var description: String {
-            "TIPC_TEST_POSTGRES_URL is not set: run the tests with scripts/test.sh, which starts a throw-away PostgreSQL cluster for them"
+            "TIPC_TEST_POSTGRES_URL (or another TIPC_TEST_POSTGRES_ variable) is not set: run the tests with scripts/test.sh, which starts throw-away PostgreSQL clusters for them"
         }
     }
 
-    static func url() throws -> String {
-        guard let url = ProcessInfo.processInfo.environment["TIPC_TEST_POSTGRES_URL"], !url.isEmpty else { throw Missing() }
-        return url
+    static func url() throws -> String { try environment("TIPC_TEST_POSTGRES_URL") }
+
+    /// The cluster that the restart tests stop and start (no other test uses it).
+    static func restartableURL() throws -> String { try environment("TIPC_TEST_POSTGRES_RESTARTABLE_URL") }
+
+    private static func environment(_ name: String) throws -> String {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { throw Missing() }
+        return value
     }
 
     /// The cluster's URL with another database name (the path's last part).
@@ -33,12 +38,10 @@ enum TestCluster {
         return try url(database: name)
     }
 
-    /// Runs the cluster's control script (`stop`, `start-again`), as scripts/test.sh exported it.
+    /// Runs the control script (`stop`, `start-again`) on the restartable cluster, as
+    /// scripts/test.sh exported them.
     static func control(_ action: String, _ mode: String? = nil) throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let script = environment["TIPC_TEST_POSTGRES_CONTROL"], let cluster = environment["TIPC_TEST_POSTGRES_CLUSTER"] else {
-            throw Missing()
-        }
+        let script = try environment("TIPC_TEST_POSTGRES_CONTROL"), cluster = try environment("TIPC_TEST_POSTGRES_RESTARTABLE_CLUSTER")
         // posix_spawn and waitpid, not Foundation's Process: its exit notification (a SIGCHLD
         // source) was seen to miss the child's exit while exit tests run beside it.
         let arguments = [script, action, cluster] + (mode.map { [$0] } ?? [])
