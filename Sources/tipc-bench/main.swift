@@ -1,6 +1,7 @@
 // tipc-bench: speed and memory figures, each beside a floor measured in the same run.
 // Build and run in release: swift build -c release && taskset -c 0 .build/release/tipc-bench [frontend] [vm] [runtime] [phases]
 //   … tipc-bench check-once [TIPS]        one check of the generated manifest (10,000 tips, or TIPS), for callgrind
+//   … tipc-bench serve [USERS…]           the tip service over loopback (default 1,000 and 100,000 users)
 //   … tipc-bench manifest TIPS PATH       writes the generated manifest of TIPS tips (200: the README's realistic one)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selected = Set(arguments)
@@ -13,3 +14,5 @@ if wanted("frontend") { runFrontendBenchmarks() }
 if selected.contains("phases") { runFrontendPhases() }
 if wanted("vm") { runVMBenchmarks() }
 if wanted("runtime") { runRuntimeBenchmarks() }
+// The tip service over loopback (many threads: not for taskset -c 0): `serve [USERS…]`.
+if selected.contains("serve") { runServeBenchmarks(users: arguments.compactMap { Int($0) }) }

@@ -98,7 +98,7 @@ public final class TipServer: Sendable {
         case .getPack:
             let pack = self.pack
             if let tags = request.headers["if-none-match"],
-               tags.split(separator: ",").contains(where: { $0.trimmingCharacters == pack.etag || $0.trimmingCharacters == "*" }) {
+               tags.split(separator: ",").contains(where: { $0.trimmedOfSpaces == pack.etag || $0.trimmedOfSpaces == "*" }) {
                 return HTTPResponse(status: 304, headers: [("ETag", pack.etag)])
             }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/vnd.tipc.tippack"), ("ETag", pack.etag)], body: pack.bytes)
@@ -290,7 +290,7 @@ struct RequestBody {
 }
 
 extension Substring {
-    var trimmingCharacters: Substring {
+    var trimmedOfSpaces: Substring {
         var text = self
         while text.first == " " { text.removeFirst() }
         while text.last == " " { text.removeLast() }

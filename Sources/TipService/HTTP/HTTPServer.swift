@@ -54,6 +54,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    deinit { stop(graceSeconds: 0) }
+
     /// Stops accepting connections, waits (at most `graceSeconds`) for the requests in flight
     /// to be answered, then stops the workers.
     public func stop(graceSeconds: Int = 30) {

@@ -48,6 +48,10 @@ public final class SQLiteServiceStore: ServiceStore {
         } catch {
             throw SQLitePersistence.storeError(error)
         }
+        let cache: Result<Void, SQLiteError> = connection.withSession { session in
+            Result { () throws(SQLiteError) in try session.execute("PRAGMA cache_size=-\(Self.cacheKilobytes)") }
+        }
+        if case .failure(let error) = cache { throw SQLitePersistence.storeError(error) }
         do {
             try Self.refuseDeviceStore(connection, path: path)
             try Self.migrations.apply(to: connection)
@@ -76,6 +80,10 @@ public final class SQLiteServiceStore: ServiceStore {
         case .failure(let error): throw .sqlite(error)
         }
     }
+
+    /// The page cache of the service's connection: every request reads one user's rows from
+    /// anywhere in the file, so the default 2 MB cache leaves most reads to the kernel.
+    static let cacheKilobytes = 65_536
 
     public func transaction<T>(user: String, _ body: (any TipPersistence) throws -> T) throws -> T {
         do {
