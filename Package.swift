@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "TipServicePostgres", dependencies: ["TipService", "TipRuntime", "CLibPQ"]),
         .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "CYAML"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its

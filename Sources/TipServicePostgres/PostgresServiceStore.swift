@@ -6,8 +6,9 @@ import TipService
 /// connection of its own: it starts by locking the user's row in `users` (`SELECT … FOR
 /// UPDATE`, after creating the row if needed), so the user's transactions run one at a time
 /// across threads, processes and servers, and touch that user's rows only — which is what a
-/// sharded PostgreSQL runs too. It commits when the body returns; any failure, inside the body
-/// or of one of its store operations (even one the body caught), rolls everything back.
+/// sharded PostgreSQL runs too. It commits when the body returns (a body that only read ends
+/// with a rollback: same state, no wait for the disk); any failure, inside the body or of one
+/// of its store operations (even one the body caught), rolls everything back.
 ///
 /// A lost connection or a server that is down is `TipStoreError.Kind.unavailable`; the next
 /// transaction connects again, so the store recovers by itself once the server is back.
@@ -37,9 +38,16 @@ public final class PostgresServiceStore: ServiceStore {
             _ = try? connection.execute("ROLLBACK")
             throw error
         }
-        if let failure = view.close() {
+        let (failure, wrote) = view.close()
+        if let failure {
             _ = try? connection.execute("ROLLBACK")
             throw failure
+        }
+        if !wrote {
+            // Only read (and locked the user's row): ending it without a commit gives the same
+            // state and spares the commit's wait for the WAL on disk.
+            try Self.mapping { () throws(PostgresError) in try connection.execute("ROLLBACK") }
+            return result
         }
         let committed = try Self.mapping { () throws(PostgresError) in try connection.execute("COMMIT") }
         // COMMIT of a transaction the server already failed answers ROLLBACK, not an error.

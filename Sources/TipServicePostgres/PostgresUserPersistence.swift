@@ -15,6 +15,8 @@ final class PostgresUserPersistence: TipPersistence {
         var open = true
         /// The first failure, which dooms the transaction.
         var failure: TipStoreError?
+        /// Whether any operation wrote (or tried to).
+        var wrote = false
         /// The user's latest first display as this transaction sees it (the user's row is
         /// locked, so nobody else changes it meanwhile).
         var latestFirstDisplay: Int64?
@@ -28,12 +30,12 @@ final class PostgresUserPersistence: TipPersistence {
     }
 
     /// Ends the view's use (the transaction is ending); returns the failure that dooms the
-    /// transaction, if any.
+    /// transaction, if any, and whether anything was written.
     @discardableResult
-    func close() -> TipStoreError? {
+    func close() -> (failure: TipStoreError?, wrote: Bool) {
         state.withLock { state in
             state.open = false
-            return state.failure
+            return (state.failure, state.wrote)
         }
     }
 
@@ -67,13 +69,13 @@ final class PostgresUserPersistence: TipPersistence {
     }
 
     func append(_ donations: [DonationRecord]) throws(TipStoreError) {
-        try run { () throws(PostgresError) in
+        try run(writing: true) { () throws(PostgresError) in
             for donation in donations { try insert(donation) }
         }
     }
 
     func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError) {
-        try run { () throws(PostgresError) in
+        try run(writing: true) { () throws(PostgresError) in
             if let age = maximumAgeMilliseconds {
                 try connection.query("DELETE FROM donations WHERE user_id = $1 AND event = $2 AND date < $3",
                                      [user, .utf8(event), .bigint(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age))])
@@ -88,20 +90,20 @@ final class PostgresUserPersistence: TipPersistence {
     }
 
     func write(parameters: [String: ParameterRecord]) throws(TipStoreError) {
-        try run { () throws(PostgresError) in
+        try run(writing: true) { () throws(PostgresError) in
             for (name, record) in parameters { try write(parameter: name, record) }
         }
     }
 
     func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError) {
-        try run { () throws(PostgresError) in
+        try run(writing: true) { () throws(PostgresError) in
             for record in records { try insert(record) }
             try raiseLatestFirstDisplay(latestFirstDisplay)
         }
     }
 
     func merge(_ other: StoreSnapshot) throws(TipStoreError) {
-        try run { () throws(PostgresError) in
+        try run(writing: true) { () throws(PostgresError) in
             for donation in other.donations.values { try insert(donation) }
             for record in other.tipRecords.values { try insert(record) }
             for (name, record) in other.parameters { try write(parameter: name, record) }
@@ -110,7 +112,7 @@ final class PostgresUserPersistence: TipPersistence {
     }
 
     func clear() throws(TipStoreError) {
-        try run { () throws(PostgresError) in
+        try run(writing: true) { () throws(PostgresError) in
             try connection.query("DELETE FROM donations WHERE user_id = $1", [user])
             try connection.query("DELETE FROM parameters WHERE user_id = $1", [user])
             try connection.query("DELETE FROM tip_records WHERE user_id = $1", [user])
@@ -215,10 +217,12 @@ final class PostgresUserPersistence: TipPersistence {
 
     /// Runs one operation's statements: refused once the transaction has ended or failed; a
     /// failure dooms the transaction.
-    private func run<T>(_ body: () throws(PostgresError) -> T) throws(TipStoreError) -> T {
+    private func run<T>(writing: Bool = false, _ body: () throws(PostgresError) -> T) throws(TipStoreError) -> T {
         let refusal = state.withLock { state -> TipStoreError? in
             if !state.open { return TipStoreError(.io, "the user's transaction has ended; its store cannot be used any more") }
-            return state.failure.map { TipStoreError($0.kind, "an earlier failure ended the user's transaction: \($0.message)") }
+            if let failure = state.failure { return TipStoreError(failure.kind, "an earlier failure ended the user's transaction: \(failure.message)") }
+            if writing { state.wrote = true }
+            return nil
         }
         if let refusal { throw refusal }
         do throws(PostgresError) {

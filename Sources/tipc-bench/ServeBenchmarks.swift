@@ -13,7 +13,9 @@ import TipService
 /// the same run: an empty handler (HTTP alone) and a handler reading the same user's rows with
 /// one prepared SELECT (HTTP and the store's read, without the runtime). Stores of 1,000 and
 /// 100,000 users, each with a parameter and 4 donations; every answer's status is checked.
-func runServeBenchmarks(users counts: [Int]) {
+/// With `postgresURL`, the same on `PostgresServiceStore`, each size in a new database made on
+/// that server (and dropped after), the floor's SELECT run through a pool of connections.
+func runServeBenchmarks(users counts: [Int], postgresURL: String? = nil) {
     let source = """
         tipkit 1
         param isSignedIn: Bool = false
@@ -32,17 +34,18 @@ func runServeBenchmarks(users counts: [Int]) {
         print("serve: the benchmark's pack does not compile: \(result.diagnostics.map(\.message))")
         return
     }
-    print("## tip service (loopback, \(ProcessInfo.processInfo.activeProcessorCount) cores, 8 server threads, 32 clients)")
+    print("## tip service on \(postgresURL == nil ? "SQLite" : "PostgreSQL") (loopback, \(ProcessInfo.processInfo.activeProcessorCount) cores, 8 server threads, 32 clients)")
     for users in counts.isEmpty ? [1_000, 100_000] : counts {
         do {
-            try ServeBench(users: users, pack: ServicePack(verified: verified)).run()
+            let bench = ServeBench(users: users, pack: ServicePack(verified: verified))
+            if let postgresURL { try bench.runOnPostgres(postgresURL) } else { try bench.run() }
         } catch {
             print("serve: \(error)")
         }
     }
 }
 
-private struct ServeBench {
+struct ServeBench {
     let users: Int
     let pack: ServicePack
     let clients = 32
@@ -78,6 +81,10 @@ private struct ServeBench {
         let tips = try measure("GET /v1/users/{user}/tips", method: "GET", path: { "/v1/users/\($0)/tips" }, expect: 200) { server.handle($0) }
         let donations = try measure("POST /v1/users/{user}/events/opened", method: "POST", path: { "/v1/users/\($0)/events/opened" },
                                     body: #"{"value":{"itemID":1}}"#, expect: 201) { server.handle($0) }
+        report(empty: empty, select: select, tips: tips, donations: donations)
+    }
+
+    func report(empty: (String, Figures), select: (String, Figures), tips: (String, Figures), donations: (String, Figures)) {
         print("\(users) users:")
         for (name, figures) in [empty, select, tips, donations] {
             print("  \(name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(fixed(figures.rate, 0)) req/s   p50 \(fixed(figures.p50 * 1000, 2)) ms   p99 \(fixed(figures.p99 * 1000, 2)) ms")
@@ -109,7 +116,7 @@ private struct ServeBench {
 
     /// Serves `handler` on a free loopback port and drives it with `clients` keep-alive clients
     /// for `seconds`, each request for a random user; every answer must have status `expect`.
-    private func measure(_ name: String, method: String, path: @escaping @Sendable (String) -> String, body: String = "",
+    func measure(_ name: String, method: String, path: @escaping @Sendable (String) -> String, body: String = "",
                          expect: Int, handler: @escaping HTTPServer.Handler) throws -> (String, Figures) {
         let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
         let server = try HTTPServer(listener: listener, threads: 8, bodyLimit: { _, _ in 65_536 }, handler: handler)
@@ -159,7 +166,7 @@ private func monotonic() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
-private struct ServeBenchError: Error, CustomStringConvertible {
+struct ServeBenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }

@@ -58,6 +58,22 @@ extension PostgresTests {
             #expect(rows.int64(0, 0) == Int64(acknowledged.count))
         }
 
+        /// A transaction that only read ends without a commit and leaves nothing behind (not
+        /// even the row it created to lock a new user); one that wrote keeps it.
+        @Test func aReadOnlyTransactionLeavesNothing() throws {
+            let url = try TestCluster.url()
+            let store = try PostgresServiceStore(url: url)
+            let user = freshUser()
+            let snapshot = try store.load(user: user)
+            #expect(snapshot == StoreSnapshot())
+            let connection = try PostgresConnection(url: url)
+            let count = "SELECT count(*) FROM users WHERE user_id = $1"
+            #expect(try connection.query(count, [.utf8(user)]).int64(0, 0) == 0)
+            try store.transaction(user: user) { try $0.write(parameters: ["p": ParameterRecord(value: .int(1), stamp: Stamp(milliseconds: 1, device: "d"))]) }
+            #expect(try connection.query(count, [.utf8(user)]).int64(0, 0) == 1)
+            #expect(try store.load(user: user).parameters["p"]?.value == .int(1))
+        }
+
         /// Users do not wait for each other: one user's open transaction does not block another's.
         @Test func anotherUsersTransactionDoesNotWait() throws {
             let store = try PostgresServiceStore(url: try TestCluster.url())
