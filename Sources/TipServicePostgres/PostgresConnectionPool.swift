@@ -5,13 +5,16 @@ import TipRuntime
 /// its own and idle ones are reused. A connection that failed is closed, never given back.
 final class PostgresConnectionPool: Sendable {
     let url: String
+    /// Run on every new connection (session settings such as `lock_timeout`).
+    let setup: String
     /// Idle connections kept beyond this many are closed (the service's worker threads bound
     /// how many are in use at once).
     let maximumIdle: Int
     private let idle: RuntimeLock<[PostgresConnection]>
 
-    init(url: String, maximumIdle: Int = 64) {
+    init(url: String, setup: String, maximumIdle: Int = 64) {
         self.url = url
+        self.setup = setup
         self.maximumIdle = maximumIdle
         idle = RuntimeLock([])
     }
@@ -20,12 +23,14 @@ final class PostgresConnectionPool: Sendable {
     /// server restarted) or a new one.
     func take() throws(PostgresError) -> (connection: PostgresConnection, reused: Bool) {
         if let connection = idle.withLock({ $0.popLast() }) { return (connection, true) }
-        return (try PostgresConnection(url: url), false)
+        return (try connect(), false)
     }
 
     /// A new connection, whatever is idle.
     func connect() throws(PostgresError) -> PostgresConnection {
-        try PostgresConnection(url: url)
+        let connection = try PostgresConnection(url: url)
+        try connection.execute(setup)
+        return connection
     }
 
     /// Gives back a connection after a transaction ended (committed or rolled back); a failed

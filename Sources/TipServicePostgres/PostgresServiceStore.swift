@@ -17,8 +17,11 @@ public final class PostgresServiceStore: ServiceStore {
 
     /// Connects to `url` (`postgres://user@host:port/db`, or libpq's `key=value` form) and
     /// brings the schema up to date (see `PostgresMigrations`).
-    public init(url: String) throws(TipStoreError) {
-        pool = PostgresConnectionPool(url: url)
+    /// - Parameter lockTimeoutMilliseconds: how long a transaction waits for the user's lock
+    ///   (another server's transaction of the same user) before failing with
+    ///   `TipStoreError.Kind.locked` (503), rather than hanging behind a stuck server.
+    public init(url: String, lockTimeoutMilliseconds: Int = 10_000) throws(TipStoreError) {
+        pool = PostgresConnectionPool(url: url, setup: "SET lock_timeout = \(max(1, lockTimeoutMilliseconds))")
         let connection = try Self.mapping { () throws(PostgresError) in try pool.connect() }
         try PostgresMigrations.apply(on: connection)
         pool.giveBack(connection)

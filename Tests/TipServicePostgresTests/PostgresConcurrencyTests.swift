@@ -74,6 +74,22 @@ extension PostgresTests {
             #expect(try store.load(user: user).parameters["p"]?.value == .int(1))
         }
 
+        /// A user locked by a transaction that does not end (a stuck server) makes the next one
+        /// fail as locked after the lock timeout, not hang; once it ends, the user is usable.
+        @Test func aStuckTransactionTimesOutAsLocked() throws {
+            let url = try TestCluster.url()
+            let store = try PostgresServiceStore(url: url, lockTimeoutMilliseconds: 200)
+            let user = freshUser()
+            try store.transaction(user: user) { try $0.append([PendingDonation(event: "e", date: 1).record()]) }
+            let stuck = try PostgresConnection(url: url)
+            try stuck.execute("BEGIN")
+            try stuck.query("SELECT 1 FROM users WHERE user_id = $1 FOR UPDATE", [.utf8(user)])
+            let error = #expect(throws: TipStoreError.self) { try store.transaction(user: user) { try $0.load() } }
+            #expect(error?.kind == .locked)
+            try stuck.execute("ROLLBACK")
+            #expect(try store.load(user: user).donations.count == 1)
+        }
+
         /// Users do not wait for each other: one user's open transaction does not block another's.
         @Test func anotherUsersTransactionDoesNotWait() throws {
             let store = try PostgresServiceStore(url: try TestCluster.url())
