@@ -54,6 +54,8 @@ enum PostgresMigrations {
         try PostgresServiceStore.mapping { () throws(PostgresError) in try connection.execute("BEGIN") }
         do throws(TipStoreError) {
             let found = try PostgresServiceStore.mapping { () throws(PostgresError) -> Int in
+                // However long another server's migration takes: no lock timeout here.
+                try connection.execute("SET LOCAL lock_timeout = 0")
                 try connection.query("SELECT pg_advisory_xact_lock($1)", [.bigint(lockKey)])
                 try connection.execute("""
                     CREATE TABLE IF NOT EXISTS schema_migrations(
