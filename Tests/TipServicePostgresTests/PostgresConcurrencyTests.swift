@@ -8,8 +8,8 @@ extension PostgresTests {
     /// every acknowledged donation is stored exactly once, and no read-modify-write is lost.
     @Suite("One user, many writers")
     struct Serialisation {
-        /// In each transaction: read the user's state, add one donation, and write the count of
-        /// donations read plus one as a parameter (a lost update would leave it short).
+        /// In each transaction: read the user's state, add one donation dated by the number of
+        /// donations read, and write that number plus one as a parameter.
         static func donateOnce(_ store: PostgresServiceStore, user: String) throws -> String {
             try store.transaction(user: user) { persistence in
                 let before = try persistence.load()
@@ -53,6 +53,9 @@ extension PostgresTests {
             let stored = try store.load(user: user)
             #expect(Set(stored.donations.keys) == Set(acknowledged))
             #expect(stored.donations.count == acknowledged.count, "each once")
+            // Each transaction dated its donation by how many it read: one at a time, they read
+            // 0, 1, 2, …; two at once would have read the same number.
+            #expect(stored.donations.values.map(\.date).sorted() == (0..<Int64(acknowledged.count)).map { $0 }, "transactions interleaved")
             #expect(stored.parameters["count"]?.value == .int(Int64(acknowledged.count)), "no lost update")
             let rows = try PostgresConnection(url: url).query("SELECT count(*) FROM donations WHERE user_id = $1", [.utf8(user)])
             #expect(rows.int64(0, 0) == Int64(acknowledged.count))
