@@ -8,7 +8,8 @@ import TipRuntime
 /// and servers); it commits when `body` returns and rolls back when it throws. The
 /// `any TipPersistence` handed to `body` is a user-scoped view whose reads and writes all run
 /// inside that transaction (its own "one transaction" writes become parts of the outer one);
-/// it must not be used after `body` returns. A commit that fails throws, so a caller answers
+/// it must not be used after `body` returns. Its `deviceID` is `ServiceDeviceID.forUser(user)`,
+/// the same in every store, so a user's stamps do not depend on which store wrote them. A commit that fails throws, so a caller answers
 /// 2xx only once the transaction is durable.
 ///
 /// Errors: `TipStoreError` (kind `.unavailable` when the database cannot be reached: the

@@ -49,7 +49,7 @@ struct ServeBench {
     let users: Int
     let pack: ServicePack
     let clients = 32
-    let seconds = 5.0
+    let rounds = 5
 
     func run() throws {
         var template = Array("/tmp/tipc-bench-serve-XXXXXX".utf8CString)
@@ -63,33 +63,42 @@ struct ServeBench {
         try reader.withSession { try $0.execute("PRAGMA cache_size=-65536") }
         let server = TipServer(pack: pack, store: store, keys: nil)
 
-        let empty = try measure("floor: empty handler", method: "GET", path: { _ in "/x" }, expect: 200) { _ in
-            HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array("{}\n".utf8))
-        }
-        let select = try measure("floor: one prepared SELECT", method: "GET", path: { "/\($0)" }, expect: 200) { request in
-            let user = String(request.path.dropFirst())
-            let rows: Int? = try? reader.withSession { session in
-                try session.query("SELECT id, event, date, value FROM service_donations WHERE user_id = ?1 ORDER BY date, id", [.text(user)]) { rows in
-                    var count = 0
-                    while try rows.next() { count += rows.text(0).utf8.count > 0 ? 1 : 0 }
-                    return count
+        let phases = [
+            try Phase("floor: empty handler", method: "GET", path: { _ in "/x" }, expect: 200) { _ in
+                HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array("{}\n".utf8))
+            },
+            try Phase("floor: one prepared SELECT", method: "GET", path: { "/\($0)" }, expect: 200) { request in
+                let user = String(request.path.dropFirst())
+                let rows: Int? = try? reader.withSession { session in
+                    try session.query("SELECT id, event, date, value FROM service_donations WHERE user_id = ?1 ORDER BY date, id", [.text(user)]) { rows in
+                        var count = 0
+                        while try rows.next() { count += rows.text(0).utf8.count > 0 ? 1 : 0 }
+                        return count
+                    }
                 }
-            }
-            guard let rows, rows == 4 else { return HTTPResponse(status: 500) }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array("{\"rows\":\(rows)}\n".utf8))
-        }
-        let tips = try measure("GET /v1/users/{user}/tips", method: "GET", path: { "/v1/users/\($0)/tips" }, expect: 200) { server.handle($0) }
-        let donations = try measure("POST /v1/users/{user}/events/opened", method: "POST", path: { "/v1/users/\($0)/events/opened" },
-                                    body: #"{"value":{"itemID":1}}"#, expect: 201) { server.handle($0) }
-        report(empty: empty, select: select, tips: tips, donations: donations)
+                guard let rows, rows >= 4 else { return HTTPResponse(status: 500) }  // 4, and any donations the POST figure added
+                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array("{\"rows\":\(rows)}\n".utf8))
+            },
+            try Phase("GET /v1/users/{user}/tips", method: "GET", path: { "/v1/users/\($0)/tips" }, expect: 200) { server.handle($0) },
+            try Phase("POST /v1/users/{user}/events/opened", method: "POST", path: { "/v1/users/\($0)/events/opened" },
+                      body: #"{"value":{"itemID":1}}"#, expect: 201) { server.handle($0) },
+        ]
+        try measure(phases)
     }
 
-    func report(empty: (String, Figures), select: (String, Figures), tips: (String, Figures), donations: (String, Figures)) {
-        print("\(users) users:")
-        for (name, figures) in [empty, select, tips, donations] {
-            print("  \(name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(fixed(figures.rate, 0)) req/s   p50 \(fixed(figures.p50 * 1000, 2)) ms   p99 \(fixed(figures.p99 * 1000, 2)) ms")
+    /// Runs the phases (the two floors, GET tips, POST a donation) and prints their figures.
+    func measure(_ phases: [Phase]) throws {
+        // In turns: each round gives every phase one second, so a neighbour's load falls on all.
+        var figures = [Samples](repeating: Samples(), count: phases.count)
+        for _ in 0..<rounds {
+            for (index, phase) in phases.enumerated() { figures[index].add(try load(phase)) }
         }
-        print("  GET tips throughput: \(fixed(select.1.rate / tips.1.rate, 2))× below the SELECT floor, \(fixed(empty.1.rate / tips.1.rate, 2))× below the empty handler")
+        for phase in phases { phase.server.stop() }
+        print("\(users) users (\(rounds) rounds of 1 s per figure, in turns):")
+        for (phase, samples) in zip(phases, figures) {
+            print("  \(phase.name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(fixed(samples.rate, 0)) req/s   p50 \(fixed(samples.percentile(50) * 1000, 2)) ms   p99 \(fixed(samples.percentile(99) * 1000, 2)) ms")
+        }
+        print("  GET tips throughput: \(fixed(figures[1].rate / figures[2].rate, 2))× below the SELECT floor, \(fixed(figures[0].rate / figures[2].rate, 2))× below the empty handler")
     }
 
     /// Every user with `isSignedIn` and 4 donations, written in one transaction (setup only).
@@ -112,21 +121,51 @@ struct ServeBench {
         }
     }
 
-    struct Figures { var rate: Double; var p50: Double; var p99: Double }
+    /// One figure's server, on a free loopback port, and the requests that drive it.
+    struct Phase {
+        let name: String
+        let method: String
+        let path: @Sendable (String) -> String
+        let body: [UInt8]
+        let expect: Int
+        let server: HTTPServer
 
-    /// Serves `handler` on a free loopback port and drives it with `clients` keep-alive clients
-    /// for `seconds`, each request for a random user; every answer must have status `expect`.
-    func measure(_ name: String, method: String, path: @escaping @Sendable (String) -> String, body: String = "",
-                         expect: Int, handler: @escaping HTTPServer.Handler) throws -> (String, Figures) {
-        let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
-        let server = try HTTPServer(listener: listener, threads: 8, bodyLimit: { _, _ in 65_536 }, handler: handler)
-        defer { server.stop() }
+        init(_ name: String, method: String, path: @escaping @Sendable (String) -> String, body: String = "", expect: Int,
+             handler: @escaping HTTPServer.Handler) throws {
+            self.name = name
+            self.method = method
+            self.path = path
+            self.body = Array(body.utf8)
+            self.expect = expect
+            let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
+            server = try HTTPServer(listener: listener, threads: 8, bodyLimit: { _, _ in 65_536 }, handler: handler)
+        }
+    }
+
+    /// Latencies and the time they took, over rounds.
+    struct Samples {
+        var latencies: [Double] = []
+        var seconds = 0.0
+        mutating func add(_ round: (latencies: [Double], seconds: Double)) {
+            latencies += round.latencies
+            seconds += round.seconds
+        }
+        var rate: Double { Double(latencies.count) / seconds }
+        func percentile(_ p: Int) -> Double {
+            let sorted = latencies.sorted()
+            return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, sorted.count * p / 100)]
+        }
+    }
+
+    /// Drives `phase` with `clients` keep-alive clients for one second, each request for a
+    /// random user; every answer must have the phase's status.
+    private func load(_ phase: Phase) throws -> (latencies: [Double], seconds: Double) {
         let latencies = RuntimeLock<[Double]>([])
         let failures = RuntimeLock<[String]>([])
-        let users = self.users, seconds = self.seconds, port = server.address.port
+        let users = self.users, port = phase.server.address.port
         let started = monotonic()
         // One thread per client: `concurrentPerform` runs only as many iterations at once as
-        // there are cores, which made "32 clients" two on this machine.
+        // there are cores, which made the 32 clients two on this machine.
         let running = DispatchGroup()
         for client in 0..<clients {
             running.enter()
@@ -136,12 +175,12 @@ struct ServeBench {
                 var mine: [Double] = []
                 do {
                     let connection = try KeepAliveConnection(port: port)
-                    while monotonic() - started < seconds {
+                    while monotonic() - started < 1 {
                         let user = "u\(Int.random(in: 0..<users, using: &generator))"
                         let sent = monotonic()
-                        let status = try connection.send(method: method, path: path(user), body: Array(body.utf8))
+                        let status = try connection.send(method: phase.method, path: phase.path(user), body: phase.body)
                         mine.append(monotonic() - sent)
-                        if status != expect { throw ServeBenchError("\(name): status \(status) for \(user)") }
+                        if status != phase.expect { throw ServeBenchError("\(phase.name): status \(status) for \(user)") }
                     }
                 } catch {
                     failures.withLock { $0.append("client \(client): \(error)") }
@@ -152,9 +191,7 @@ struct ServeBench {
         running.wait()
         let elapsed = monotonic() - started
         if let failure = failures.withLock({ $0.first }) { throw ServeBenchError(failure) }
-        let sorted = latencies.withLock { $0 }.sorted()
-        guard !sorted.isEmpty else { throw ServeBenchError("\(name): no request answered") }
-        return (name, Figures(rate: Double(sorted.count) / elapsed, p50: sorted[sorted.count / 2], p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)]))
+        return (latencies.withLock { $0 }, elapsed)
     }
 }
 

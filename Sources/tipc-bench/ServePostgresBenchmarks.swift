@@ -18,24 +18,25 @@ extension ServeBench {
         try populate(try PostgresConnection(url: database))
         let floorConnections = RuntimeLock<[PostgresConnection]>([])
         let server = TipServer(pack: pack, store: store, keys: nil)
-
-        let empty = try measure("floor: empty handler", method: "GET", path: { _ in "/x" }, expect: 200) { _ in
-            HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array("{}\n".utf8))
-        }
-        let select = try measure("floor: one prepared SELECT", method: "GET", path: { "/\($0)" }, expect: 200) { request in
-            let user = String(request.path.dropFirst())
-            guard let connection = floorConnections.withLock({ $0.popLast() }) ?? (try? PostgresConnection(url: database)) else {
-                return HTTPResponse(status: 503)
-            }
-            defer { floorConnections.withLock { $0.append(connection) } }
-            let rows = try? connection.query("SELECT id, event, date, value FROM donations WHERE user_id = $1 ORDER BY date, id", [.utf8(user)])
-            guard let rows, rows.count == 4, (0..<rows.count).allSatisfy({ !rows.bytes($0, 0).isEmpty }) else { return HTTPResponse(status: 500) }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array("{\"rows\":\(rows.count)}\n".utf8))
-        }
-        let tips = try measure("GET /v1/users/{user}/tips", method: "GET", path: { "/v1/users/\($0)/tips" }, expect: 200) { server.handle($0) }
-        let donations = try measure("POST /v1/users/{user}/events/opened", method: "POST", path: { "/v1/users/\($0)/events/opened" },
-                                    body: #"{"value":{"itemID":1}}"#, expect: 201) { server.handle($0) }
-        report(empty: empty, select: select, tips: tips, donations: donations)
+        try measure([
+            try Phase("floor: empty handler", method: "GET", path: { _ in "/x" }, expect: 200) { _ in
+                HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array("{}\n".utf8))
+            },
+            try Phase("floor: one prepared SELECT", method: "GET", path: { "/\($0)" }, expect: 200) { request in
+                let user = String(request.path.dropFirst())
+                guard let connection = floorConnections.withLock({ $0.popLast() }) ?? (try? PostgresConnection(url: database)) else {
+                    return HTTPResponse(status: 503)
+                }
+                defer { floorConnections.withLock { $0.append(connection) } }
+                let rows = try? connection.query("SELECT id, event, date, value FROM donations WHERE user_id = $1 ORDER BY date, id", [.utf8(user)])
+                // 4, and any donations the POST figure added.
+                guard let rows, rows.count >= 4, (0..<rows.count).allSatisfy({ !rows.bytes($0, 0).isEmpty }) else { return HTTPResponse(status: 500) }
+                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array("{\"rows\":\(rows.count)}\n".utf8))
+            },
+            try Phase("GET /v1/users/{user}/tips", method: "GET", path: { "/v1/users/\($0)/tips" }, expect: 200) { server.handle($0) },
+            try Phase("POST /v1/users/{user}/events/opened", method: "POST", path: { "/v1/users/\($0)/events/opened" },
+                      body: #"{"value":{"itemID":1}}"#, expect: 201) { server.handle($0) },
+        ])
     }
 
     /// Every user with `isSignedIn` and 4 donations, made by the server in one transaction

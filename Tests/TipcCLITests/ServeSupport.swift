@@ -110,6 +110,11 @@ enum HTTPClient {
             if count <= 0 { break }
             received += buffer[0..<count]
         }
+        return try parse(received)
+    }
+
+    /// Parses an answer, skipping interim `100 Continue` ones.
+    static func parse(_ received: [UInt8]) throws -> HTTPReply {
         guard let end = received.indices.first(where: { received[$0...].starts(with: [13, 10, 13, 10]) }) else {
             throw ServeTestError("no HTTP answer (\(received.count) bytes)")
         }
@@ -121,6 +126,7 @@ enum HTTPClient {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
+        if status == 100 { return try parse(Array(received[(end + 4)...])) }
         return HTTPReply(status: status, headers: headers, body: Array(received[(end + 4)...]))
     }
 }

@@ -117,7 +117,6 @@ struct ServeTests {
 
     @Test func commandLineRefusals() throws {
         let (folder, manifest, store) = try ServeFixture.folder()
-        _ = folder
         let open = try ExecutableTests.run(["serve", "--pack", manifest, "--store", "sqlite:" + store, "--listen", "0.0.0.0:0"])
         #expect(open.status == 2)
         #expect(open.stderr.contains("loopback only"))
@@ -127,17 +126,26 @@ struct ServeTests {
         #expect(postgres.status == 2)
         #expect(postgres.stderr.contains("cannot open the PostgreSQL service store"))
         #expect(postgres.stderr.contains("/nonexistent-tipc-socket-folder"))
+        let missing = try ExecutableTests.run(["serve", "--pack", folder.path + "/missing.tippack", "--store", "sqlite:" + store])
+        #expect(missing.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: store), "a wrong pack left a store behind")
+        let badKeys = try folder.write("keys", "client not-a-digest\n")
+        let keys = try ExecutableTests.run(["serve", "--pack", manifest, "--store", "sqlite:" + store, "--keys", badKeys])
+        #expect(keys.status == 2)
+        #expect(keys.stderr.contains("keys:1: expected the SHA-256 of the token as 64 hex digits"))
     }
 
+    /// Eight clients of one user, over two server processes sharing the SQLite file.
     @Test func concurrentClientsOfOneUserLoseNothing() throws {
         let (folder, manifest, store) = try ServeFixture.folder()
         let server = try ServerProcess(pack: manifest, store: store)
+        let second = try ServerProcess(pack: manifest, store: store)
         _ = folder
         let acknowledged = RuntimeLock<[String]>([])
-        let port = server.port
+        let ports = [server.port, second.port]
         DispatchQueue.concurrentPerform(iterations: 8) { client in
             for index in 0..<8 {
-                guard let reply = try? HTTPClient.send(port: port, method: "POST", path: "/v1/users/shared/events/opened",
+                guard let reply = try? HTTPClient.send(port: ports[client % 2], method: "POST", path: "/v1/users/shared/events/opened",
                                                        body: Array(#"{"value":{"itemID":\#(client * 100 + index)}}"#.utf8)),
                       reply.status == 201, case .string(let id)? = reply.json?["id"] else { continue }
                 acknowledged.withLock { $0.append(id) }
@@ -265,13 +273,18 @@ struct ServeTests {
         let bodies = ["", "{}", "[]", "null", #"{"value":true}"#, #"{"value":{"itemID":1}}"#, #"{"reason":"tipClosed"}"#,
                       #"{"milliseconds":-1}"#, #"{"donations":[{"id":"x"}]}"#, "{\"value\":\"\u{0}\"}", "\u{FF}\u{FE}", #"{"a":"#,
                       String(repeating: "[", count: 100), #"{"value":1e999}"#, #"{"records":{"tips":[{"id":"r","tip":"t","kind":"display","stampMilliseconds":1,"device":"d","count":-1,"milliseconds":0}]}}"#]
+        let headerSets: [[String: String]] = [
+            [:], ["Authorization": "Bearer x", "If-None-Match": "*"], ["Authorization": "Basic dXNlcg=="],
+            ["If-None-Match": "\"nope\", W/\"x\""], ["Content-Type": "text/plain; charset=latin1"],
+            ["X-Anything": String(repeating: "é", count: 500)], ["Authorization": "Bearer"], ["Accept": "*/*", "Expect": "100-continue"],
+        ]
         for _ in 0..<300 {
             let method = methods.randomElement(using: &generator)!
             let count = Int.random(in: 1...6, using: &generator)
             var path = "/" + (0..<count).map { _ in segments.randomElement(using: &generator)! }.joined(separator: "/")
             if Bool.random(using: &generator) { path += "?tip=" + segments.randomElement(using: &generator)! }
             let body = bodies.randomElement(using: &generator)!
-            let headers = Bool.random(using: &generator) ? ["Authorization": "Bearer x", "If-None-Match": "*"] : [:]
+            let headers = headerSets.randomElement(using: &generator)!
             let reply = try server.request(method, path, body: body, headers: headers)
             #expect(reply.status < 500, "\(method) \(path) \(body): \(reply.status) \(reply.text)")
             if method != "HEAD", reply.status != 304, !path.hasPrefix("/metrics"), !(path.hasPrefix("/v1/pack") && reply.status == 200) {

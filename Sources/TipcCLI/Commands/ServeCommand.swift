@@ -24,10 +24,8 @@ public enum ServeCommand: TipcCommand {
         CommandSignature(
             name: "serve",
             abstract: "Serve tips over HTTP for many users (JSON; SQLite or PostgreSQL store).",
-            discussion: """
-            Prints 'listening on http://HOST:PORT' once ready. SIGTERM or SIGINT stops accepting,
-            lets the requests in flight finish, and exits 0. Routes: docs/api.md.
-            """,
+            discussion: "Prints 'listening on http://HOST:PORT' once ready. SIGTERM or SIGINT stops accepting, "
+                + "lets the requests in flight finish, and exits 0. Routes: docs/api.md.",
             positionals: [],
             options: [pack, store, listen, keys, threads])
     }
@@ -53,7 +51,7 @@ public enum ServeCommand: TipcCommand {
                 throw CommandFailure.io("\(error)")
             }
         }
-        let serviceStore = try openStore(arguments.value(store) ?? "sqlite:tipc-serve.sqlite", context: context)
+        // The pack and the address first: a wrong one leaves no store behind.
         let servicePack = try loadPack(packPath, context: context)
         let listener: ListenSocket
         do {
@@ -65,6 +63,13 @@ public enum ServeCommand: TipcCommand {
             listener.close()
             throw UsageError("without --keys the service listens on loopback only; '\(address)' is not a loopback address",
                              help: "listen on 127.0.0.1 or ::1, or give --keys FILE")
+        }
+        let serviceStore: any ServiceStore
+        do {
+            serviceStore = try openStore(arguments.value(store) ?? "sqlite:tipc-serve.sqlite", context: context)
+        } catch {
+            listener.close()
+            throw error
         }
         // SIGTERM and SIGINT wait for `sigwait` below: blocked before the workers start, so no
         // worker takes them; SIGPIPE (a client gone) must not end the server.
