@@ -41,27 +41,38 @@ final class PostgresUserPersistence: TipPersistence {
 
     // MARK: - TipPersistence
 
+    /// Everything in one statement (one round trip): the three tables' rows in one shape, the
+    /// tip records' columns from the second on, marked by their source ('d', 'p', 'r'), the
+    /// donations in their order (by date, then id).
+    static let readAll = """
+        SELECT 'd'::text AS source, id, event AS name, NULL::text AS kind, date AS ms, NULL::bytea AS device,
+               0::bigint AS count, 0::bigint AS duration_ms, NULL::text AS reason, value
+          FROM donations WHERE user_id = $1
+        UNION ALL
+        SELECT 'p', NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value FROM parameters WHERE user_id = $1
+        UNION ALL
+        SELECT 'r', id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, NULL FROM tip_records WHERE user_id = $1
+        ORDER BY source, ms, id
+        """
+
     func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
         try run { () throws(PostgresError) -> StoreSnapshot in
             var snapshot = StoreSnapshot()
-            let donations = try connection.query("SELECT id, event, date, value FROM donations WHERE user_id = $1 ORDER BY date, id", [user])
-            for row in 0..<donations.count {
-                // A payload this version cannot read (a newer tipc's) stays stored, unused.
-                guard let id = donations.string(row, 0), let event = donations.string(row, 1), let date = donations.int64(row, 2),
-                      let text = donations.string(row, 3), let value = PayloadStorage.decode(text) else { continue }
-                body(DonationRecord(id: id, event: event, date: date, value: value))
-            }
-            let parameters = try connection.query("SELECT name, value, stamp_ms, stamp_device FROM parameters WHERE user_id = $1", [user])
-            for row in 0..<parameters.count {
-                guard let name = parameters.string(row, 0), let text = parameters.string(row, 1),
-                      let value = RuntimeValue(storageText: text), let milliseconds = parameters.int64(row, 2),
-                      let device = parameters.string(row, 3) else { continue }
-                snapshot.parameters[name] = ParameterRecord(value: value, stamp: Stamp(milliseconds: milliseconds, device: device))
-            }
-            let records = try connection.query(
-                "SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM tip_records WHERE user_id = $1", [user])
-            for row in 0..<records.count {
-                if let record = Self.tipRecord(records, row) { snapshot.tipRecords[record.id] = record }
+            let rows = try connection.query(Self.readAll, [user])
+            for row in 0..<rows.count {
+                switch rows.string(row, 0) {
+                case "d":
+                    // A payload this version cannot read (a newer tipc's) stays stored, unused.
+                    guard let id = rows.string(row, 1), let event = rows.string(row, 2), let date = rows.int64(row, 4),
+                          let text = rows.string(row, 9), let value = PayloadStorage.decode(text) else { continue }
+                    body(DonationRecord(id: id, event: event, date: date, value: value))
+                case "p":
+                    guard let name = rows.string(row, 2), let text = rows.string(row, 9), let value = RuntimeValue(storageText: text),
+                          let milliseconds = rows.int64(row, 4), let device = rows.string(row, 5) else { continue }
+                    snapshot.parameters[name] = ParameterRecord(value: value, stamp: Stamp(milliseconds: milliseconds, device: device))
+                default:
+                    if let record = Self.tipRecord(rows, row, from: 1) { snapshot.tipRecords[record.id] = record }
+                }
             }
             snapshot.latestFirstDisplay = state.withLock { $0.latestFirstDisplay }
             return snapshot
@@ -192,15 +203,16 @@ final class PostgresUserPersistence: TipPersistence {
     }
 
     /// The record in a row of `SELECT id, tip, kind, stamp_ms, stamp_device, count,
-    /// duration_ms, reason`; nil for a kind or reason this version does not know (kept, unused).
-    private static func tipRecord(_ rows: PostgresResult, _ row: Int) -> TipEventRecord? {
-        guard let id = rows.string(row, 0), let tip = rows.string(row, 1), let milliseconds = rows.int64(row, 3),
-              let device = rows.string(row, 4) else { return nil }
+    /// duration_ms, reason` (from column `first` on); nil for a kind or reason this version
+    /// does not know (kept, unused).
+    private static func tipRecord(_ rows: PostgresResult, _ row: Int, from first: Int = 0) -> TipEventRecord? {
+        guard let id = rows.string(row, first), let tip = rows.string(row, first + 1), let milliseconds = rows.int64(row, first + 3),
+              let device = rows.string(row, first + 4) else { return nil }
         let kind: TipEventRecord.Kind
-        switch rows.string(row, 2) {
-        case "display": kind = .display(count: rows.int64(row, 5) ?? 0, milliseconds: rows.int64(row, 6) ?? 0)
+        switch rows.string(row, first + 2) {
+        case "display": kind = .display(count: rows.int64(row, first + 5) ?? 0, milliseconds: rows.int64(row, first + 6) ?? 0)
         case "invalidation":
-            guard let reason = rows.string(row, 7).flatMap(InvalidationReason.init(rawValue:)) else { return nil }
+            guard let reason = rows.string(row, first + 7).flatMap(InvalidationReason.init(rawValue:)) else { return nil }
             kind = .invalidation(reason)
         case "reset": kind = .reset
         default: return nil
