@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Runtime half: must never depend on the compiler half or on libyaml. The SQLite store
         // is a module of its own, so an app that keeps tips in memory links no SQLite.
@@ -33,9 +34,11 @@ let package = Package(
         // The tip service (SPEC §10): HTTP over libmicrohttpd, many users' state in a
         // `ServiceStore` (SQLite here; PostgreSQL in its own module).
         .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite", "CMicroHTTPD"]),
-        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService"]),
+        // The service's store for more than one machine: PostgreSQL through libpq.
+        .target(name: "TipServicePostgres", dependencies: ["TipService", "TipRuntime", "CLibPQ"]),
+        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "CYAML"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its
@@ -46,7 +49,11 @@ let package = Package(
 
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcCLI", "TipcFuzzing"], exclude: ["Fixtures"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService"], exclude: ["Fixtures"]),
+        // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports
+        // TIPC_TEST_POSTGRES_URL.
+        .testTarget(name: "TipServicePostgresTests", dependencies: ["TipServicePostgres", "TipService", "TipRuntime", "TipRuntimeSQLite"]),
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService", "TipServicePostgres"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

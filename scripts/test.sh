@@ -1,7 +1,25 @@
 #!/usr/bin/env bash
-# The test command: sets up what is missing, builds, and runs the whole test suite.
+# The test command: sets up what is missing, builds, starts throw-away PostgreSQL clusters
+# for the PostgreSQL store's tests (scripts/postgres-test-cluster.sh; their URLs go to the
+# tests in TIPC_TEST_POSTGRES_URL and TIPC_TEST_POSTGRES_RESTARTABLE_URL), runs the whole test
+# suite, and removes the clusters on exit.
+# Clusters that crashed runs left behind are removed first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
 swift build --build-tests
+
+scripts/postgres-test-cluster.sh sweep
+clusters=$(mktemp -d "${TMPDIR:-/tmp}/tipc-pg.XXXXXX")
+chmod 755 "$clusters"  # the clusters' owner (tipcpg when run as root) reaches its folders
+echo $$ >"$clusters/runner.pid"
+trap 'scripts/postgres-test-cluster.sh remove "$clusters"' EXIT
+trap 'exit 130' INT TERM
+# One cluster for every test, and one that the restart tests stop and start.
+TIPC_TEST_POSTGRES_URL=$(scripts/postgres-test-cluster.sh start "$clusters/shared")
+TIPC_TEST_POSTGRES_RESTARTABLE_URL=$(scripts/postgres-test-cluster.sh start "$clusters/restartable")
+export TIPC_TEST_POSTGRES_URL TIPC_TEST_POSTGRES_RESTARTABLE_URL
+export TIPC_TEST_POSTGRES_RESTARTABLE_CLUSTER="$clusters/restartable"
+export TIPC_TEST_POSTGRES_CONTROL="$PWD/scripts/postgres-test-cluster.sh"
+
 swift test --skip-build "$@"

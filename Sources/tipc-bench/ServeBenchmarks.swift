@@ -13,7 +13,9 @@ import TipService
 /// the same run: an empty handler (HTTP alone) and a handler reading the same user's rows with
 /// one prepared SELECT (HTTP and the store's read, without the runtime). Stores of 1,000 and
 /// 100,000 users, each with a parameter and 4 donations; every answer's status is checked.
-func runServeBenchmarks(users counts: [Int]) {
+/// With `postgresURL`, the same on `PostgresServiceStore`, each size in a new database made on
+/// that server (and dropped after), the floor's SELECT run through a pool of connections.
+func runServeBenchmarks(users counts: [Int], postgresURL: String? = nil) {
     let source = """
         tipkit 1
         param isSignedIn: Bool = false
@@ -32,17 +34,18 @@ func runServeBenchmarks(users counts: [Int]) {
         print("serve: the benchmark's pack does not compile: \(result.diagnostics.map(\.message))")
         return
     }
-    print("## tip service (loopback, \(ProcessInfo.processInfo.activeProcessorCount) cores, 8 server threads, 32 clients)")
+    print("## tip service on \(postgresURL == nil ? "SQLite" : "PostgreSQL") (loopback, \(ProcessInfo.processInfo.activeProcessorCount) cores, 8 server threads, 32 clients)")
     for users in counts.isEmpty ? [1_000, 100_000] : counts {
         do {
-            try ServeBench(users: users, pack: ServicePack(verified: verified)).run()
+            let bench = ServeBench(users: users, pack: ServicePack(verified: verified))
+            if let postgresURL { try bench.runOnPostgres(postgresURL) } else { try bench.run() }
         } catch {
             print("serve: \(error)")
         }
     }
 }
 
-private struct ServeBench {
+struct ServeBench {
     let users: Int
     let pack: ServicePack
     let clients = 32
@@ -80,6 +83,11 @@ private struct ServeBench {
             try Phase("POST /v1/users/{user}/events/opened", method: "POST", path: { "/v1/users/\($0)/events/opened" },
                       body: #"{"value":{"itemID":1}}"#, expect: 201) { server.handle($0) },
         ]
+        try measure(phases)
+    }
+
+    /// Runs the phases (the two floors, GET tips, POST a donation) and prints their figures.
+    func measure(_ phases: [Phase]) throws {
         // In turns: each round gives every phase one second, so a neighbour's load falls on all.
         var figures = [Samples](repeating: Samples(), count: phases.count)
         for _ in 0..<rounds {
@@ -156,23 +164,31 @@ private struct ServeBench {
         let failures = RuntimeLock<[String]>([])
         let users = self.users, port = phase.server.address.port
         let started = monotonic()
-        DispatchQueue.concurrentPerform(iterations: clients) { client in
-            var generator = SystemRandomNumberGenerator()
-            var mine: [Double] = []
-            do {
-                let connection = try KeepAliveConnection(port: port)
-                while monotonic() - started < 1 {
-                    let user = "u\(Int.random(in: 0..<users, using: &generator))"
-                    let sent = monotonic()
-                    let status = try connection.send(method: phase.method, path: phase.path(user), body: phase.body)
-                    mine.append(monotonic() - sent)
-                    if status != phase.expect { throw ServeBenchError("\(phase.name): status \(status) for \(user)") }
+        // One thread per client: `concurrentPerform` runs only as many iterations at once as
+        // there are cores, which made the 32 clients two on this machine.
+        let running = DispatchGroup()
+        for client in 0..<clients {
+            running.enter()
+            Thread {
+                defer { running.leave() }
+                var generator = SystemRandomNumberGenerator()
+                var mine: [Double] = []
+                do {
+                    let connection = try KeepAliveConnection(port: port)
+                    while monotonic() - started < 1 {
+                        let user = "u\(Int.random(in: 0..<users, using: &generator))"
+                        let sent = monotonic()
+                        let status = try connection.send(method: phase.method, path: phase.path(user), body: phase.body)
+                        mine.append(monotonic() - sent)
+                        if status != phase.expect { throw ServeBenchError("\(phase.name): status \(status) for \(user)") }
+                    }
+                } catch {
+                    failures.withLock { $0.append("client \(client): \(error)") }
                 }
-            } catch {
-                failures.withLock { $0.append("client \(client): \(error)") }
-            }
-            latencies.withLock { $0 += mine }
+                latencies.withLock { $0 += mine }
+            }.start()
         }
+        running.wait()
         let elapsed = monotonic() - started
         if let failure = failures.withLock({ $0.first }) { throw ServeBenchError(failure) }
         return (latencies.withLock { $0 }, elapsed)
@@ -195,7 +211,7 @@ private func monotonic() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
-private struct ServeBenchError: Error, CustomStringConvertible {
+struct ServeBenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,7 +1,10 @@
+import Foundation
 // tipc-bench: speed and memory figures, each beside a floor measured in the same run.
 // Build and run in release: swift build -c release && taskset -c 0 .build/release/tipc-bench [frontend] [vm] [runtime] [import] [phases]
 //   … tipc-bench check-once [TIPS]        one check of the generated manifest (10,000 tips, or TIPS), for callgrind
 //   … tipc-bench serve [USERS…]           the tip service over loopback (default 1,000 and 100,000 users)
+//   … tipc-bench serve-postgres [USERS…]  the same on PostgreSQL: TIPC_BENCH_POSTGRES_URL names a server where
+//                                          the benchmark may create (and drop) databases
 //   … tipc-bench manifest TIPS PATH       writes the generated manifest of TIPS tips (200: the README's realistic one)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selected = Set(arguments)
@@ -17,3 +20,10 @@ if wanted("runtime") { runRuntimeBenchmarks() }
 if wanted("import") { runImportBenchmarks() }
 // The tip service over loopback (many threads: not for taskset -c 0): `serve [USERS…]`.
 if selected.contains("serve") { runServeBenchmarks(users: arguments.compactMap { Int($0) }) }
+if selected.contains("serve-postgres") {
+    if let url = ProcessInfo.processInfo.environment["TIPC_BENCH_POSTGRES_URL"], !url.isEmpty {
+        runServeBenchmarks(users: arguments.compactMap { Int($0) }, postgresURL: url)
+    } else {
+        print("serve-postgres: set TIPC_BENCH_POSTGRES_URL to a PostgreSQL server where the benchmark may create databases")
+    }
+}

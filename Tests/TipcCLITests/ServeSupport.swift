@@ -8,10 +8,12 @@ final class ServerProcess {
     let port: Int
     private let output = Pipe()
 
-    /// Starts the built `tipc serve` and waits for its "listening on" line.
+    /// Starts the built `tipc serve` and waits for its "listening on" line. `store` is an
+    /// SQLite file's path or a `postgres://` URL.
     init(pack: String, store: String, extra: [String] = []) throws {
         process.executableURL = try ExecutableTests.executable()
-        process.arguments = ["serve", "--pack", pack, "--store", "sqlite:" + store, "--listen", "127.0.0.1:0", "--threads", "4"] + extra
+        let storeOption = store.hasPrefix("postgres://") ? store : "sqlite:" + store
+        process.arguments = ["serve", "--pack", pack, "--store", storeOption, "--listen", "127.0.0.1:0", "--threads", "4"] + extra
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -120,9 +120,12 @@ struct ServeTests {
         let open = try ExecutableTests.run(["serve", "--pack", manifest, "--store", "sqlite:" + store, "--listen", "0.0.0.0:0"])
         #expect(open.status == 2)
         #expect(open.stderr.contains("loopback only"))
-        let postgres = try ExecutableTests.run(["serve", "--pack", manifest, "--store", "postgres://localhost/tips", "--listen", "127.0.0.1:0"])
+        // A PostgreSQL server that is not there: a clear error at start, not a server without a store.
+        let postgres = try ExecutableTests.run(["serve", "--pack", manifest, "--store", "postgres:///tips?host=/nonexistent-tipc-socket-folder",
+                                                "--listen", "127.0.0.1:0"])
         #expect(postgres.status == 2)
-        #expect(postgres.stderr.contains("PostgreSQL support is not in this build"))
+        #expect(postgres.stderr.contains("cannot open the PostgreSQL service store"))
+        #expect(postgres.stderr.contains("/nonexistent-tipc-socket-folder"))
         let missing = try ExecutableTests.run(["serve", "--pack", folder.path + "/missing.tippack", "--store", "sqlite:" + store])
         #expect(missing.status == 2)
         #expect(!FileManager.default.fileExists(atPath: store), "a wrong pack left a store behind")

@@ -10,6 +10,7 @@ import Darwin
 #endif
 import TipRuntime
 import TipService
+import TipServicePostgres
 
 /// `tipc serve`: the tip service of SPEC §10 — tips evaluated for many users over HTTP.
 public enum ServeCommand: TipcCommand {
@@ -111,7 +112,11 @@ public enum ServeCommand: TipcCommand {
     /// `sqlite:PATH` (or a bare path) or a `postgres://` URL.
     private static func openStore(_ text: String, context: CommandContext) throws -> any ServiceStore {
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
-            throw UsageError("PostgreSQL support is not in this build of tipc", help: "use --store sqlite:PATH")
+            do {
+                return try PostgresServiceStore(url: text)
+            } catch {
+                throw CommandFailure.io("cannot open the PostgreSQL service store: \(error.message)")
+            }
         }
         let path = text.hasPrefix("sqlite:") ? String(text.dropFirst("sqlite:".count)) : text
         guard !path.isEmpty else { throw UsageError("--store sqlite: needs a path", help: "e.g. --store sqlite:tipc-serve.sqlite") }

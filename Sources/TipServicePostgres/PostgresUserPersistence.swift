@@ -1,0 +1,250 @@
+import TipRuntime
+
+/// One user's records inside one open transaction of `PostgresServiceStore`: the
+/// `TipPersistence` a service request works on. Every statement names the user, so nothing
+/// reads or writes another user's rows. The transaction, not each call, is the unit of
+/// atomicity: the first failing operation dooms it (the store then rolls it back even if the
+/// body caught the error), and once the transaction has ended every call fails.
+final class PostgresUserPersistence: TipPersistence {
+    let deviceID: String
+    private let connection: PostgresConnection
+    private let user: PostgresValue
+    private let state: RuntimeLock<State>
+
+    private struct State {
+        var open = true
+        /// The first failure, which dooms the transaction.
+        var failure: TipStoreError?
+        /// Whether any operation wrote (or tried to).
+        var wrote = false
+        /// The user's latest first display as this transaction sees it (the user's row is
+        /// locked, so nobody else changes it meanwhile).
+        var latestFirstDisplay: Int64?
+    }
+
+    init(connection: PostgresConnection, user: [UInt8], deviceID: String, latestFirstDisplay: Int64?) {
+        self.connection = connection
+        self.user = .bytea(user)
+        self.deviceID = deviceID
+        state = RuntimeLock(State(latestFirstDisplay: latestFirstDisplay))
+    }
+
+    /// Ends the view's use (the transaction is ending); returns the failure that dooms the
+    /// transaction, if any, and whether anything was written.
+    @discardableResult
+    func close() -> (failure: TipStoreError?, wrote: Bool) {
+        state.withLock { state in
+            state.open = false
+            return (state.failure, state.wrote)
+        }
+    }
+
+    // MARK: - TipPersistence
+
+    /// Everything in one statement (one round trip): the three tables' rows in one shape, the
+    /// tip records' columns from the second on, marked by their source ('d', 'p', 'r'), the
+    /// donations in their order (by date, then id).
+    static let readAll = """
+        SELECT 'd'::text AS source, id, event AS name, NULL::text AS kind, date AS ms, NULL::bytea AS device,
+               0::bigint AS count, 0::bigint AS duration_ms, NULL::text AS reason, value
+          FROM donations WHERE user_id = $1
+        UNION ALL
+        SELECT 'p', NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value FROM parameters WHERE user_id = $1
+        UNION ALL
+        SELECT 'r', id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, NULL FROM tip_records WHERE user_id = $1
+        ORDER BY source, ms, id
+        """
+
+    func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
+        try run { () throws(PostgresError) -> StoreSnapshot in
+            var snapshot = StoreSnapshot()
+            let rows = try connection.query(Self.readAll, [user])
+            for row in 0..<rows.count {
+                switch rows.string(row, 0) {
+                case "d":
+                    // A payload this version cannot read (a newer tipc's) stays stored, unused.
+                    guard let id = rows.string(row, 1), let event = rows.string(row, 2), let date = rows.int64(row, 4),
+                          let text = rows.string(row, 9), let value = PayloadStorage.decode(text) else { continue }
+                    body(DonationRecord(id: id, event: event, date: date, value: value))
+                case "p":
+                    guard let name = rows.string(row, 2), let text = rows.string(row, 9), let value = RuntimeValue(storageText: text),
+                          let milliseconds = rows.int64(row, 4), let device = rows.string(row, 5) else { continue }
+                    snapshot.parameters[name] = ParameterRecord(value: value, stamp: Stamp(milliseconds: milliseconds, device: device))
+                default:
+                    if let record = Self.tipRecord(rows, row, from: 1) { snapshot.tipRecords[record.id] = record }
+                }
+            }
+            snapshot.latestFirstDisplay = state.withLock { $0.latestFirstDisplay }
+            return snapshot
+        }
+    }
+
+    func append(_ donations: [DonationRecord]) throws(TipStoreError) {
+        try run(writing: true) { () throws(PostgresError) in
+            for donation in donations { try insert(donation) }
+        }
+    }
+
+    func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError) {
+        try run(writing: true) { () throws(PostgresError) in
+            if let age = maximumAgeMilliseconds {
+                try connection.query("DELETE FROM donations WHERE user_id = $1 AND event = $2 AND date < $3",
+                                     [user, .utf8(event), .bigint(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age))])
+            }
+            if let limit = maximumCount {
+                try connection.query("""
+                    DELETE FROM donations WHERE user_id = $1 AND id IN (
+                      SELECT id FROM donations WHERE user_id = $1 AND event = $2 ORDER BY date DESC, id DESC OFFSET $3)
+                    """, [user, .utf8(event), .bigint(max(0, limit))])
+            }
+        }
+    }
+
+    func write(parameters: [String: ParameterRecord]) throws(TipStoreError) {
+        try run(writing: true) { () throws(PostgresError) in
+            for (name, record) in parameters { try write(parameter: name, record) }
+        }
+    }
+
+    func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError) {
+        try run(writing: true) { () throws(PostgresError) in
+            for record in records { try insert(record) }
+            try raiseLatestFirstDisplay(latestFirstDisplay)
+        }
+    }
+
+    func merge(_ other: StoreSnapshot) throws(TipStoreError) {
+        try run(writing: true) { () throws(PostgresError) in
+            for donation in other.donations.values { try insert(donation) }
+            for record in other.tipRecords.values { try insert(record) }
+            for (name, record) in other.parameters { try write(parameter: name, record) }
+            try raiseLatestFirstDisplay(other.latestFirstDisplay)
+        }
+    }
+
+    func clear() throws(TipStoreError) {
+        try run(writing: true) { () throws(PostgresError) in
+            try connection.query("DELETE FROM donations WHERE user_id = $1", [user])
+            try connection.query("DELETE FROM parameters WHERE user_id = $1", [user])
+            try connection.query("DELETE FROM tip_records WHERE user_id = $1", [user])
+            try connection.query("UPDATE users SET latest_first_display = NULL WHERE user_id = $1", [user])
+            state.withLock { $0.latestFirstDisplay = nil }
+        }
+    }
+
+    // MARK: - Rows (the same rules as the SQLite store's)
+
+    /// Adds a donation; the same donation already stored is fine (a merge seeing it again),
+    /// another one under its id is a collision.
+    private func insert(_ donation: DonationRecord) throws(PostgresError) {
+        let payload = Array(PayloadStorage.encode(donation.value).utf8)
+        let inserted = try connection.query("""
+            INSERT INTO donations(user_id, id, event, date, value) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (user_id, id) DO NOTHING
+            """, [user, .utf8(donation.id), .utf8(donation.event), .bigint(donation.date), .bytea(payload)])
+        guard inserted.affectedRows == 0 else { return }
+        let stored = try connection.query("SELECT event, date, value FROM donations WHERE user_id = $1 AND id = $2",
+                                          [user, .utf8(donation.id)])
+        let same = stored.count == 1 && stored.bytes(0, 0) == Array(donation.event.utf8) && stored.int64(0, 1) == donation.date
+            && stored.bytes(0, 2) == payload
+        if !same { try collide(TipStoreError.collision("donation", id: donation.id)) }
+    }
+
+    private func insert(_ record: TipEventRecord) throws(PostgresError) {
+        let (kind, count, milliseconds, reason) = Self.columns(of: record.kind)
+        // Two copies of one version-1 display counter merge to the larger figures (as on the device).
+        let inserted = try connection.query("""
+            INSERT INTO tip_records(user_id, id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (user_id, id) DO UPDATE SET count = greatest(tip_records.count, excluded.count),
+                duration_ms = greatest(tip_records.duration_ms, excluded.duration_ms),
+                stamp_ms = least(tip_records.stamp_ms, excluded.stamp_ms)
+            WHERE substr(tip_records.id, 1, 11) = 'v1-display:'::bytea AND tip_records.kind = 'display' AND excluded.kind = 'display'
+            """, [user, .utf8(record.id), .utf8(record.tip), .text(kind), .bigint(record.stamp.milliseconds),
+                  .utf8(record.stamp.device), .bigint(count), .bigint(milliseconds), reason.map { .text($0) } ?? .null])
+        guard inserted.affectedRows == 0 else { return }
+        let stored = try connection.query("""
+            SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM tip_records WHERE user_id = $1 AND id = $2
+            """, [user, .utf8(record.id)])
+        if stored.count != 1 || Self.tipRecord(stored, 0) != record {
+            try collide(TipStoreError.collision("tip record", id: record.id))
+        }
+    }
+
+    private func write(parameter name: String, _ record: ParameterRecord) throws(PostgresError) {
+        // Last writer wins, by the same order as `ParameterRecord.later` (bytea compares bytes).
+        try connection.query("""
+            INSERT INTO parameters(user_id, name, value, stamp_ms, stamp_device) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (user_id, name) DO UPDATE
+                SET value = excluded.value, stamp_ms = excluded.stamp_ms, stamp_device = excluded.stamp_device
+                WHERE (excluded.stamp_ms, excluded.stamp_device, excluded.value)
+                    > (parameters.stamp_ms, parameters.stamp_device, parameters.value)
+            """, [user, .utf8(name), .utf8(record.value.storageText), .bigint(record.stamp.milliseconds), .utf8(record.stamp.device)])
+    }
+
+    private func raiseLatestFirstDisplay(_ value: Int64?) throws(PostgresError) {
+        guard let value else { return }
+        let raised = state.withLock { state -> Bool in
+            guard state.latestFirstDisplay.map({ value > $0 }) ?? true else { return false }
+            state.latestFirstDisplay = value
+            return true
+        }
+        if raised {
+            try connection.query("UPDATE users SET latest_first_display = $2 WHERE user_id = $1", [user, .bigint(value)])
+        }
+    }
+
+    private static func columns(of kind: TipEventRecord.Kind) -> (String, Int64, Int64, String?) {
+        switch kind {
+        case .display(let count, let milliseconds): return ("display", count, milliseconds, nil)
+        case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue)
+        case .reset: return ("reset", 0, 0, nil)
+        }
+    }
+
+    /// The record in a row of `SELECT id, tip, kind, stamp_ms, stamp_device, count,
+    /// duration_ms, reason` (from column `first` on); nil for a kind or reason this version
+    /// does not know (kept, unused).
+    private static func tipRecord(_ rows: PostgresResult, _ row: Int, from first: Int = 0) -> TipEventRecord? {
+        guard let id = rows.string(row, first), let tip = rows.string(row, first + 1), let milliseconds = rows.int64(row, first + 3),
+              let device = rows.string(row, first + 4) else { return nil }
+        let kind: TipEventRecord.Kind
+        switch rows.string(row, first + 2) {
+        case "display": kind = .display(count: rows.int64(row, first + 5) ?? 0, milliseconds: rows.int64(row, first + 6) ?? 0)
+        case "invalidation":
+            guard let reason = rows.string(row, first + 7).flatMap(InvalidationReason.init(rawValue:)) else { return nil }
+            kind = .invalidation(reason)
+        case "reset": kind = .reset
+        default: return nil
+        }
+        return TipEventRecord(id: id, tip: tip, stamp: Stamp(milliseconds: milliseconds, device: device), kind: kind)
+    }
+
+    // MARK: - Failures
+
+    private func collide(_ error: TipStoreError) throws(PostgresError) {
+        state.withLock { $0.failure = $0.failure ?? error }
+        throw PostgresError(sqlState: "", message: error.message, connectionLost: false)
+    }
+
+    /// Runs one operation's statements: refused once the transaction has ended or failed; a
+    /// failure dooms the transaction.
+    private func run<T>(writing: Bool = false, _ body: () throws(PostgresError) -> T) throws(TipStoreError) -> T {
+        let refusal = state.withLock { state -> TipStoreError? in
+            if !state.open { return TipStoreError(.io, "the user's transaction has ended; its store cannot be used any more") }
+            if let failure = state.failure { return TipStoreError(failure.kind, "an earlier failure ended the user's transaction: \(failure.message)") }
+            if writing { state.wrote = true }
+            return nil
+        }
+        if let refusal { throw refusal }
+        do throws(PostgresError) {
+            return try body()
+        } catch {
+            let failure = state.withLock { state -> TipStoreError in
+                if state.failure == nil { state.failure = PostgresServiceStore.storeError(error) }
+                return state.failure!
+            }
+            throw failure
+        }
+    }
+}
