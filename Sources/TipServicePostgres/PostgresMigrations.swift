@@ -44,6 +44,10 @@ enum PostgresMigrations {
             count bigint NOT NULL DEFAULT 0, duration_ms bigint NOT NULL DEFAULT 0, reason text,
             PRIMARY KEY(user_id, id)
         );
+        CREATE TABLE donation_deletions(
+            user_id bytea NOT NULL, event bytea NOT NULL, instant bigint NOT NULL,
+            PRIMARY KEY(user_id, event)
+        );
         """,
     ]
 

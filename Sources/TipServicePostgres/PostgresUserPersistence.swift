@@ -41,8 +41,9 @@ final class PostgresUserPersistence: TipPersistence {
 
     // MARK: - TipPersistence
 
-    /// Everything in one statement (one round trip): the three tables' rows in one shape, the
-    /// tip records' columns from the second on, marked by their source ('d', 'p', 'r'), the
+    /// Everything in one statement (one round trip): the four tables' rows in one shape, the
+    /// tip records' columns from the second on, marked by their source ('d', 'p', 'r', 'x' for
+    /// donation deletions), the
     /// donations in their order (by date, then id).
     static let readAll = """
         SELECT 'd'::text AS source, id, event AS name, NULL::text AS kind, date AS ms, NULL::bytea AS device,
@@ -52,6 +53,8 @@ final class PostgresUserPersistence: TipPersistence {
         SELECT 'p', NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value FROM parameters WHERE user_id = $1
         UNION ALL
         SELECT 'r', id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, NULL FROM tip_records WHERE user_id = $1
+        UNION ALL
+        SELECT 'x', NULL, event, NULL, instant, NULL, 0, 0, NULL, NULL FROM donation_deletions WHERE user_id = $1
         ORDER BY source, ms, id
         """
 
@@ -70,6 +73,9 @@ final class PostgresUserPersistence: TipPersistence {
                     guard let name = rows.string(row, 2), let text = rows.string(row, 9), let value = RuntimeValue(storageText: text),
                           let milliseconds = rows.int64(row, 4), let device = rows.string(row, 5) else { continue }
                     snapshot.parameters[name] = ParameterRecord(value: value, stamp: Stamp(milliseconds: milliseconds, device: device))
+                case "x":
+                    guard let event = rows.string(row, 2), let instant = rows.int64(row, 4) else { continue }
+                    snapshot.donationDeletions[event] = instant
                 default:
                     if let record = Self.tipRecord(rows, row, from: 1) { snapshot.tipRecords[record.id] = record }
                 }
@@ -119,6 +125,17 @@ final class PostgresUserPersistence: TipPersistence {
             for record in other.tipRecords.values { try insert(record) }
             for (name, record) in other.parameters { try write(parameter: name, record) }
             try raiseLatestFirstDisplay(other.latestFirstDisplay)
+            for (event, instant) in other.donationDeletions { try raiseDeletion(of: event, to: instant) }
+        }
+    }
+
+    func deleteDonations(of event: String, through instant: Int64) throws(TipStoreError) {
+        try run(writing: true) { () throws(PostgresError) in
+            try raiseDeletion(of: event, to: instant)
+            try connection.query("""
+                DELETE FROM donations WHERE user_id = $1 AND event = $2
+                  AND date <= (SELECT instant FROM donation_deletions WHERE user_id = $1 AND event = $2)
+                """, [user, .utf8(event)])
         }
     }
 
@@ -127,12 +144,23 @@ final class PostgresUserPersistence: TipPersistence {
             try connection.query("DELETE FROM donations WHERE user_id = $1", [user])
             try connection.query("DELETE FROM parameters WHERE user_id = $1", [user])
             try connection.query("DELETE FROM tip_records WHERE user_id = $1", [user])
+            try connection.query("DELETE FROM donation_deletions WHERE user_id = $1", [user])
             try connection.query("UPDATE users SET latest_first_display = NULL WHERE user_id = $1", [user])
             state.withLock { $0.latestFirstDisplay = nil }
         }
     }
 
     // MARK: - Rows (the same rules as the SQLite store's)
+
+    /// Records that `event`'s donations dated at or before `instant` are deleted; a later
+    /// recorded instant stays (merge keeps the later one).
+    private func raiseDeletion(of event: String, to instant: Int64) throws(PostgresError) {
+        try connection.query("""
+            INSERT INTO donation_deletions(user_id, event, instant) VALUES ($1, $2, $3)
+            ON CONFLICT (user_id, event) DO UPDATE SET instant = excluded.instant
+            WHERE excluded.instant > donation_deletions.instant
+            """, [user, .utf8(event), .bigint(instant)])
+    }
 
     /// Adds a donation; the same donation already stored is fine (a merge seeing it again),
     /// another one under its id is a collision.

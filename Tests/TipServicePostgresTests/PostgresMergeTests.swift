@@ -40,6 +40,9 @@ enum RandomReplicas {
             snapshot.parameters[name] = ParameterRecord(value: values.randomElement(using: &g)!, stamp: stamp(&g))
         }
         if Bool.random(using: &g) { snapshot.latestFirstDisplay = Int64.random(in: 0..<10, using: &g) }
+        for event in ["e0", "e1"] where Int.random(in: 0..<3, using: &g) == 0 {
+            snapshot.donationDeletions[event] = Int64.random(in: 0..<8, using: &g) * 1000
+        }
         return snapshot
     }
 }

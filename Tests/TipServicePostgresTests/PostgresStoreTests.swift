@@ -28,7 +28,7 @@ extension PostgresTests {
                 ORDER BY 1
                 """)
             let firstColumns = (0..<keys.count).map { "\(keys.string($0, 0) ?? "")(\(keys.string($0, 1) ?? ""))" }
-            #expect(firstColumns == ["donations(user_id)", "parameters(user_id)", "tip_records(user_id)", "users(user_id)"])
+            #expect(firstColumns == ["donation_deletions(user_id)", "donations(user_id)", "parameters(user_id)", "tip_records(user_id)", "users(user_id)"])
             let sequences = try connection.query("SELECT count(*) FROM pg_sequences WHERE schemaname = 'public'")
             #expect(sequences.int64(0, 0) == 0, "no sequence shared by users")
         }
