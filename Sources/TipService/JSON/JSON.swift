@@ -291,3 +291,8 @@ public enum JSON: Sendable, Hashable {
         }
     }
 }
+
+extension JSON {
+    /// An integer of the platform's width (counts, indices, line numbers).
+    public static func integer(_ value: Int) -> JSON { .integer(Int64(value)) }
+}

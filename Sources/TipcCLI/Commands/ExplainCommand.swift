@@ -1,5 +1,6 @@
 import TipcCompiler
 import TipRuntime
+import TipService
 
 /// `tipc explain (PACK | PATHS) --db DB --tip ID [--at DATE]`: why a tip is or is not shown.
 public enum ExplainCommand: TipcCommand {
@@ -121,16 +122,16 @@ struct ExplanationRenderer {
         return out
     }
 
-    func json() -> JSONValue {
+    func json() -> JSON {
         let e = explanation
-        var members: [(String, JSONValue)] = [
+        var members: [(String, JSON)] = [
             ("tip", .string(e.tip)), ("at", .string(ISO8601.string(fromMilliseconds: Int(e.now)))),
             ("status", .string(e.status.description)), ("shouldDisplay", .bool(e.shouldDisplay)),
         ]
         if !e.shouldDisplay { members.append(("reason", .string(DisplayReason.whyNot(e)))) }
         if let texts { members.append(("texts", texts.json())) }
         members.append(("rules", .array(e.rules.map { rule in
-            var ruleMembers: [(String, JSONValue)] = [("index", .integer(rule.index + 1))]
+            var ruleMembers: [(String, JSON)] = [("index", .integer(rule.index + 1))]
             if let range = rule.range { ruleMembers.append(("text", .string(quote(range)))) }
             ruleMembers.append(("value", .bool(rule.outcome.holds)))
             if case .failed(let failure, _) = rule.outcome { ruleMembers.append(("failure", .string(failure.rawValue))) }

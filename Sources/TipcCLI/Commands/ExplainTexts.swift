@@ -1,4 +1,5 @@
 import TipRuntime
+import TipService
 
 /// A tip's texts in one locale for `tipc explain --locale`: parameters at their current values,
 /// placeholders (which only the app knows) shown as `{name}`.
@@ -27,7 +28,7 @@ struct ExplainTexts {
         return out
     }
 
-    func json() -> JSONValue {
+    func json() -> JSON {
         .object([
             ("locale", .string(locale)),
             ("title", .string(content.title)),

@@ -1,5 +1,6 @@
 import TipcCompiler
 import TipRuntime
+import TipService
 
 /// `tipc simulate PATHS --timeline FILE`: replay a user's timeline and print what each step
 /// displays and why; failed expectations exit 1.
@@ -89,7 +90,7 @@ public enum SimulateCommand: TipcCommand {
         return out
     }
 
-    static func json(_ runner: TimelineRunner, path: String) -> JSONValue {
+    static func json(_ runner: TimelineRunner, path: String) -> JSON {
         .object([
             ("timeline", .string(path)),
             ("steps", .array(runner.steps.map { step in

@@ -82,13 +82,13 @@ public enum StoreCommand: TipcCommand {
 
     /// The options of `donate` and `invalidate`, read before the store is opened.
     private struct DonationOptions {
-        var payload: [String: JSONInput]?
+        var payload: [(String, JSON)]?
         var times = 1
         var reason = InvalidationReason.actionPerformed
 
         init(_ arguments: ParsedArguments, verb: String) throws {
             if let text = arguments.value(StoreCommand.value) {
-                guard case .object(let fields)? = JSONInput.parse(text) else { throw UsageError("--value must be a JSON object", help: "e.g. --value '{\"itemID\": 3}'") }
+                guard case .object(let fields)? = try? JSON.parse(Array(text.utf8)) else { throw UsageError("--value must be a JSON object", help: "e.g. --value '{\"itemID\": 3}'") }
                 payload = fields
             }
             if let text = arguments.value(count) {
@@ -110,7 +110,7 @@ public enum StoreCommand: TipcCommand {
             throw CommandFailure.input("no event named '\(event)'" + (Suggestions.didYouMean(event, in: center.pack.events.map(\.name)).map { "; \($0)" } ?? ""))
         }
         var payload: [String: RuntimeValue] = [:]
-        for (name, json) in options.payload ?? [:] {
+        for (name, json) in options.payload ?? [] {
             guard let field = declaration.fields.first(where: { $0.name == name }) else {
                 throw CommandFailure.input("event '\(event)' has no field '\(name)'")
             }

@@ -1,4 +1,5 @@
 import TipcCompiler
+import TipService
 
 /// `--format json` (SPEC §4): one object on one line,
 /// `{"version":1,"diagnostics":[{"file","line","column","endLine","endColumn","severity","code","message","help"?,"notes"?}],"summary":{"files","errors","warnings"}}`,
@@ -9,8 +10,8 @@ public struct JSONReporter: Sendable {
     public init() {}
 
     public func render(_ report: DiagnosticReport) -> String {
-        let diagnostics = report.diagnostics.map { diagnostic -> JSONValue in
-            var members: [(String, JSONValue)] = [
+        let diagnostics = report.diagnostics.map { diagnostic -> JSON in
+            var members: [(String, JSON)] = [
                 ("file", .string(diagnostic.range.file)),
                 ("line", .integer(diagnostic.range.start.line)),
                 ("column", .integer(diagnostic.range.start.column)),
@@ -23,7 +24,7 @@ public struct JSONReporter: Sendable {
             if let help = diagnostic.help { members.append(("help", .string(help))) }
             if !diagnostic.notes.isEmpty {
                 members.append(("notes", .array(diagnostic.notes.map { note in
-                    var fields: [(String, JSONValue)] = [("message", .string(note.message))]
+                    var fields: [(String, JSON)] = [("message", .string(note.message))]
                     if let range = note.range {
                         fields += [("file", .string(range.file)), ("line", .integer(range.start.line)), ("column", .integer(range.start.column))]
                     }
@@ -32,7 +33,7 @@ public struct JSONReporter: Sendable {
             }
             return .object(members)
         }
-        let document = JSONValue.object([
+        let document = JSON.object([
             ("version", .integer(1)),
             ("diagnostics", .array(diagnostics)),
             ("summary", .object([

@@ -1,4 +1,5 @@
 import TipcCompiler
+import TipService
 
 /// `--format sarif`: SARIF 2.1.0 with one run whose tool is `tipc`, for code-scanning
 /// services. Every diagnostic code is a rule (stable ids and indexes); regions count
@@ -14,7 +15,7 @@ public struct SARIFReporter: Sendable {
 
     public func render(_ report: DiagnosticReport) -> String {
         let codes = DiagnosticCode.allCases
-        let rules = codes.map { code -> JSONValue in
+        let rules = codes.map { code -> JSON in
             .object([
                 ("id", .string(code.rawValue)),
                 ("shortDescription", .object([("text", .string(code.summary))])),
@@ -23,8 +24,8 @@ public struct SARIFReporter: Sendable {
                 ("defaultConfiguration", .object([("level", .string(Self.level(code.defaultSeverity)))])),
             ])
         }
-        let results = report.diagnostics.map { diagnostic -> JSONValue in
-            var members: [(String, JSONValue)] = [
+        let results = report.diagnostics.map { diagnostic -> JSON in
+            var members: [(String, JSON)] = [
                 ("ruleId", .string(diagnostic.code.rawValue)),
                 ("ruleIndex", .integer(codes.firstIndex(of: diagnostic.code) ?? 0)),
                 ("level", .string(Self.level(diagnostic.severity))),
@@ -44,17 +45,17 @@ public struct SARIFReporter: Sendable {
             }
             return .object(members)
         }
-        let driver: JSONValue = .object([
+        let driver: JSON = .object([
             ("name", .string("tipc")),
             ("version", .string(toolVersion)),
             ("rules", .array(rules)),
         ])
-        let run: JSONValue = .object([
+        let run: JSON = .object([
             ("tool", .object([("driver", driver)])),
             ("columnKind", .string("unicodeCodePoints")),
             ("results", .array(results)),
         ])
-        let document: JSONValue = .object([
+        let document: JSON = .object([
             ("$schema", .string(Self.schema)),
             ("version", .string("2.1.0")),
             ("runs", .array([run])),
@@ -93,7 +94,7 @@ public struct SARIFReporter: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    static func physicalLocation(_ range: SourceRange) -> JSONValue {
+    static func physicalLocation(_ range: SourceRange) -> JSON {
         let startLine = max(1, range.start.line)
         let startColumn = max(1, range.start.column)
         let endLine = max(startLine, range.end.line)

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import TipcCompiler
 import TipRuntime
+import TipService
 
 /// Values as people type them (command lines, timelines) and as JSON shows them.
 enum ValueText {
@@ -27,7 +28,7 @@ enum ValueText {
     }
 
     /// A JSON value as a value of `type` (dates and durations as strings).
-    static func fromJSON(_ json: JSONInput, as type: ValueType) -> RuntimeValue? {
+    static func fromJSON(_ json: JSON, as type: ValueType) -> RuntimeValue? {
         switch (type, json) {
         case (.bool, .bool(let flag)): return .bool(flag)
         case (.int, .integer(let number)): return .int(number)
@@ -52,41 +53,14 @@ enum ValueText {
     }
 
     /// The value as JSON.
-    static func json(_ value: RuntimeValue) -> JSONValue {
+    static func json(_ value: RuntimeValue) -> JSON {
         switch value {
         case .bool(let flag): return .bool(flag)
-        case .int(let number): return .integer(Int(number))
+        case .int(let number): return .integer(number)
         case .double(let number): return .number(number)
         case .string(let text): return .string(text)
         case .date(let ms): return .string(ISO8601.string(fromMilliseconds: Int(ms)))
         case .duration(let ms): return .string(display(.duration(milliseconds: ms)))
         }
-    }
-}
-
-/// JSON read from a command line (`--value '{"itemID": 3}'`).
-enum JSONInput: Decodable, Sendable, Hashable {
-    case bool(Bool)
-    case integer(Int64)
-    case number(Double)
-    case string(String)
-    case object([String: JSONInput])
-    case array([JSONInput])
-    case null
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
-        else if let number = try? container.decode(Int64.self) { self = .integer(number) }
-        else if let number = try? container.decode(Double.self) { self = .number(number) }
-        else if let text = try? container.decode(String.self) { self = .string(text) }
-        else if let object = try? container.decode([String: JSONInput].self) { self = .object(object) }
-        else { self = .array(try container.decode([JSONInput].self)) }
-    }
-
-    /// Parses `text`, or nil when it is not JSON.
-    static func parse(_ text: String) -> JSONInput? {
-        try? JSONDecoder().decode(JSONInput.self, from: Data(text.utf8))
     }
 }
