@@ -71,6 +71,12 @@ public final class SQLitePersistence: TipPersistence {
         DROP TABLE display_counters;
         DELETE FROM meta WHERE key = 'next_sequence';
         """,
+        // 3 (format 2, tip instances): a record of an instance of a keyed tip carries its key,
+        // an INTEGER or a TEXT as the tip declares (the column has no affinity, so each keeps
+        // its type); NULL for a tip without a key, as every record before this step.
+        """
+        ALTER TABLE tip_records ADD COLUMN instance_key;
+        """,
     ])
 
     /// Opens the store at `path`, creating it when `create` is true and it is missing.
@@ -138,7 +144,7 @@ public final class SQLitePersistence: TipPersistence {
                             value: value, stamp: Stamp(milliseconds: Int64(rows.int(2)), device: rows.text(3)))
                     }
                 }
-                try tx.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM tip_records") { rows in
+                try tx.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key FROM tip_records") { rows in
                     while try rows.next() {
                         if let record = Self.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
                     }
@@ -241,15 +247,16 @@ public final class SQLitePersistence: TipPersistence {
     private static func insert(_ record: TipEventRecord, into session: SQLiteConnection.Session) throws {
         let (kind, count, milliseconds, reason) = columns(of: record.kind)
         try session.run("""
-            INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT(id) DO UPDATE SET count = max(count, excluded.count), duration_ms = max(duration_ms, excluded.duration_ms),
                                           stamp_ms = min(stamp_ms, excluded.stamp_ms)
             WHERE tip_records.id LIKE 'v1-display:%' AND tip_records.kind = 'display' AND excluded.kind = 'display'
             """, [.text(record.id), .text(record.tip), .text(kind), .integer(Int(record.stamp.milliseconds)),
-                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null])
+                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null,
+                  keyValue(record.key)])
         guard session.changes == 0 else { return }
-        let stored = try session.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM tip_records WHERE id = ?1",
+        let stored = try session.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key FROM tip_records WHERE id = ?1",
                                        [.text(record.id)]) { rows in try rows.next() ? tipRecord(rows) : nil }
         if stored != record { throw TipStoreError.collision("tip record", id: record.id) }
     }
@@ -281,8 +288,18 @@ public final class SQLitePersistence: TipPersistence {
         }
     }
 
+    /// The stored form of an instance's key.
+    private static func keyValue(_ key: TipKey?) -> SQLiteValue {
+        switch key {
+        case .int(let number)?: return .integer(Int(number))
+        case .string(let text)?: return .text(text)
+        case nil: return .null
+        }
+    }
+
     /// The record in the current row of `SELECT id, tip, kind, stamp_ms, stamp_device, count,
-    /// duration_ms, reason`; nil for a kind or reason this version does not know (kept, unused).
+    /// duration_ms, reason, instance_key`; nil for a kind, reason or key this version does not
+    /// know (kept, unused).
     private static func tipRecord(_ rows: SQLiteConnection.Rows) -> TipEventRecord? {
         let kind: TipEventRecord.Kind
         switch rows.text(2) {
@@ -293,7 +310,14 @@ public final class SQLitePersistence: TipPersistence {
         case "reset": kind = .reset
         default: return nil
         }
-        return TipEventRecord(id: rows.text(0), tip: rows.text(1),
+        let key: TipKey?
+        switch rows.value(8) {
+        case .null: key = nil
+        case .integer(let number): key = .int(Int64(number))
+        case .text(let text): key = .string(text)
+        case .real, .blob: return nil
+        }
+        return TipEventRecord(id: rows.text(0), tip: rows.text(1), key: key,
                               stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)), kind: kind)
     }
 

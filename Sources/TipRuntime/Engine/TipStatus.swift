@@ -58,6 +58,12 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
     case valueNotAllowed(parameter: String, value: String, allowed: [String])
     case donation(DonationError)
     case store(TipStoreError)
+    /// A keyed tip was named without a key (SPEC §7: each key value is its own instance).
+    case missingKey(tip: String, type: ValueType)
+    /// A key was given for a tip that declares none.
+    case unexpectedKey(tip: String)
+    /// The key is not of the type the tip declares.
+    case wrongKeyType(tip: String, expected: ValueType, actual: ValueType)
 
     public var description: String {
         switch self {
@@ -69,6 +75,10 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
             return "'\(value)' is not a value of parameter '\(name)' (allowed: \(allowed.joined(separator: ", ")))"
         case .donation(let error): return error.description
         case .store(let error): return error.description
+        case .missingKey(let tip, let type): return "tip '\(tip)' has \(EnglishText.withArticle("\(type)")) key: name an instance, e.g. '\(tip)[\(type == .int ? "1" : "id")]'"
+        case .unexpectedKey(let tip): return "tip '\(tip)' has no key: name it without '[…]'"
+        case .wrongKeyType(let tip, let expected, let actual):
+            return "the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"
         }
     }
 }

@@ -23,6 +23,9 @@ public enum PackFormat {
         case strings = 1, settings = 2, parameters = 3, events = 4, tips = 5, groups = 6
     }
     public static let optionalTableBit: UInt16 = 0x8000
+    /// Format 2: the keys of keyed tips (SPEC §7, "Tip instances"). Optional in that a pack
+    /// without keyed tips lacks it; when present it follows the groups table, once.
+    public static let tipKeysTable: UInt16 = 7
 
     /// Implementation limits, checked by the loader.
     public static let maximumStackDepth = 256

@@ -12,14 +12,19 @@ public enum RulePackWriter {
         let events = encode(pack.events, &interner)
         let tips = encode(pack.tips, &interner)
         let groups = encode(pack.groups, &interner)
-        let tables: [(PackFormat.TableKind, [UInt8])] = [
-            (.strings, encode(interner.strings)), (.settings, settings.bytes), (.parameters, parameters),
-            (.events, events), (.tips, tips), (.groups, groups),
+        // The format-2 tables follow the required ones, each only when the pack uses it, so a
+        // pack without format-2 features has the bytes it always had.
+        let tipKeys = pack.tips.contains { $0.key != nil } ? encodeTipKeys(pack.tips, &interner) : nil
+        var tables: [(UInt16, [UInt8])] = [
+            (PackFormat.TableKind.strings.rawValue, encode(interner.strings)), (PackFormat.TableKind.settings.rawValue, settings.bytes),
+            (PackFormat.TableKind.parameters.rawValue, parameters), (PackFormat.TableKind.events.rawValue, events),
+            (PackFormat.TableKind.tips.rawValue, tips), (PackFormat.TableKind.groups.rawValue, groups),
         ]
+        if let tipKeys { tables.append((PackFormat.tipKeysTable, tipKeys)) }
         var body = ByteWriter()
         body.u32(UInt32(tables.count))
         for (kind, bytes) in tables {
-            body.u16(kind.rawValue)
+            body.u16(kind)
             body.u32(UInt32(bytes.count))
             body.bytes.append(contentsOf: bytes)
         }
@@ -134,6 +139,21 @@ public enum RulePackWriter {
             table.u8(group.priority.rawValue)
             table.u32(UInt32(group.tips.count))
             for tip in group.tips { table.u32(UInt32(truncatingIfNeeded: tip)) }
+        }
+        return table.bytes
+    }
+
+    /// The `tipKeys` table (kind 7): count, then (tip index u32, key name string u32, key type u8)
+    /// per keyed tip, in tip order.
+    private static func encodeTipKeys(_ tips: [PackTip], _ interner: inout StringInterner) -> [UInt8] {
+        var table = ByteWriter()
+        let keyed = tips.enumerated().filter { $0.element.key != nil }
+        table.u32(UInt32(keyed.count))
+        for (index, tip) in keyed {
+            guard let key = tip.key else { continue }
+            table.u32(UInt32(truncatingIfNeeded: index))
+            table.u32(interner.index(key.name))
+            table.u8(key.type.rawValue)
         }
         return table.bytes
     }

@@ -89,12 +89,15 @@ public struct TipEventRecord: Sendable, Hashable {
 
     public var id: String
     public var tip: String
+    /// The instance's key, for a record of an instance of a keyed tip (SPEC §7).
+    public var key: TipKey?
     public var stamp: Stamp
     public var kind: Kind
 
-    public init(id: String = RecordID.random(), tip: String, stamp: Stamp, kind: Kind) {
+    public init(id: String = RecordID.random(), tip: String, key: TipKey? = nil, stamp: Stamp, kind: Kind) {
         self.id = id
         self.tip = tip
+        self.key = key
         self.stamp = stamp
         self.kind = kind
     }
@@ -110,9 +113,14 @@ public struct TipEventRecord: Sendable, Hashable {
 public struct TipHistory: Sendable, Hashable {
     /// The tip's records, in their order (`TipEventRecord.precedes`).
     public private(set) var records: [TipEventRecord] = []
+    /// What rules read of the records since the latest reset (`tip(X).displays`,
+    /// `tip(X).invalidations`), kept with them.
+    public private(set) var displayColumns = DonationColumns()
+    public private(set) var invalidationColumns = DonationColumns(fields: [PayloadColumn(type: .string)])
 
     public init(records: [TipEventRecord] = []) {
         self.records = records.sorted(by: TipEventRecord.precedes)
+        updateColumns()
     }
 
     /// Adds a record in its place in the order (usually the end: a new record is the latest).
@@ -120,6 +128,33 @@ public struct TipHistory: Sendable, Hashable {
         var position = records.endIndex
         while position > records.startIndex, TipEventRecord.precedes(record, records[position - 1]) { position -= 1 }
         records.insert(record, at: position)
+        updateColumns()
+    }
+
+    /// Derives the columns from the records since the latest reset: one display entry per
+    /// display counted (a record of more time on screen adds none), one invalidation entry
+    /// per invalidation record, each dated by its record's stamp (ascending, as records are).
+    private mutating func updateColumns() {
+        var displays: [Int64] = [], invalidations: [Int64] = [], reasons: [Int64] = [], reasonTexts: [String] = []
+        for record in current {
+            switch record.kind {
+            case .display(let count, _):
+                // A version-1 counter carries many displays under one stamp; bounded.
+                for _ in 0..<min(max(count, 0), 1 << 16) { displays.append(record.stamp.milliseconds) }
+            case .invalidation(let reason):
+                invalidations.append(record.stamp.milliseconds)
+                if let code = reasonTexts.firstIndex(of: reason.rawValue) {
+                    reasons.append(Int64(code))
+                } else {
+                    reasons.append(Int64(reasonTexts.count))
+                    reasonTexts.append(reason.rawValue)
+                }
+            case .reset:
+                break
+            }
+        }
+        displayColumns = DonationColumns(timestamps: displays)
+        invalidationColumns = DonationColumns(timestamps: invalidations, fields: [PayloadColumn(type: .string, slots: reasons, strings: reasonTexts)])
     }
 
     /// The records since the latest reset.
@@ -187,8 +222,8 @@ public struct StoreSnapshot: Sendable, Hashable {
 
     public static let empty = StoreSnapshot()
 
-    /// The history of every tip that has records, by tip name.
-    public var histories: [String: TipHistory] {
-        Dictionary(grouping: tipRecords.values, by: \.tip).mapValues { TipHistory(records: $0) }
+    /// The history of every tip and instance that has records.
+    public var histories: [TipInstance: TipHistory] {
+        Dictionary(grouping: tipRecords.values, by: { TipInstance(tip: $0.tip, key: $0.key) }).mapValues { TipHistory(records: $0) }
     }
 }

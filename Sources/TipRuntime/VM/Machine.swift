@@ -40,9 +40,33 @@ struct Machine<Store: DonationStore> {
     var currentIndex = 0
     var failure: (EvaluationFailure, Int)?
 
+    /// The number of the pack's events: a collection whose `event` is at least this is a tip's
+    /// records, at `tipCollections[event - eventCount]`.
+    let eventCount: Int
+    /// The instance being evaluated (SPEC §7): its key's slot for `LOAD_KEY` (a String key is
+    /// `StringReference.instanceKey`, resolved to `keyText`).
+    let keySlot: Int64
+    let keyText: String
+    /// Where `TIP_*` instructions read other tips' records; nil reads every tip as never
+    /// displayed nor invalidated.
+    let tipRecords: (any TipRecordReader)?
+    /// Per tip of the pack, its key's type (nil without a key).
+    let tipKeyTypes: UnsafeBufferPointer<ValueType?>
+    /// The tips' records this evaluation has read, as collections.
+    var tipCollections: [DonationColumns] = []
+
     init(code: UnsafeBufferPointer<UInt32>, strings: UnsafeBufferPointer<String>, parameterSlots: UnsafeBufferPointer<Int64>,
          parameterValues: UnsafeBufferPointer<RuntimeValue>, reader: StoreReader<Store>, now: Int64,
-         stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>, members: MemberStack) {
+         stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>, members: MemberStack,
+         tipKeyTypes: UnsafeBufferPointer<ValueType?>, instance: RuleInstance) {
+        self.tipKeyTypes = tipKeyTypes
+        eventCount = reader.eventFieldTypes.count
+        switch instance.key {
+        case .int(let number)?: (keySlot, keyText) = (number, "")
+        case .string(let text)?: (keySlot, keyText) = (StringReference.instanceKey, text)
+        case nil: (keySlot, keyText) = (0, "")
+        }
+        tipRecords = instance.records
         self.code = code
         self.strings = strings
         self.parameterSlots = parameterSlots
@@ -61,6 +85,7 @@ struct Machine<Store: DonationStore> {
         currentEvent = -1
         failure = nil
         members.removeAll()
+        if !tipCollections.isEmpty { tipCollections.removeAll(keepingCapacity: true) }
         if let result = run(from: start, sp: 0) {
             return .value(result)
         }
@@ -75,11 +100,12 @@ struct Machine<Store: DonationStore> {
         case 0:
             return strings[index]
         case 1:
+            if reference == StringReference.instanceKey { return keyText }
             if case .string(let text) = parameterValues[index] { return text }
             return ""
         default:
             let event = Int((bits >> 42) & 0xF_FFFF), field = Int((bits >> 32) & 0x3FF)
-            guard let column = event == currentEvent ? currentFields[field] : reader.columns(event)?.fields[field] else { return "" }
+            guard let column = event == currentEvent ? currentFields[field] : columns(event)?.fields[field] else { return "" }
             return index < column.strings.count ? column.strings[index] : ""
         }
     }
@@ -106,7 +132,37 @@ struct Machine<Store: DonationStore> {
     @inline(__always)
     func windowRange(_ event: Int, _ window: Int64) -> Range<Int>? {
         let now = self.now
+        if event >= eventCount {
+            return tipCollections[event &- eventCount].timestamps.withUnsafeBufferPointer { Window.bounds($0, now: now, window: window) }
+        }
         return reader.withTimestamps(event) { Window.bounds($0, now: now, window: window) }
+    }
+
+    /// The columns of a collection's source: an event's donations (nil when the store's data
+    /// does not fit the pack), or a tip's records read by this evaluation.
+    func columns(_ event: Int) -> DonationColumns? {
+        event < eventCount ? reader.columns(event) : tipCollections[event - eventCount]
+    }
+
+    /// `TIP_*`: the records of `tip` (of the instance with `key`), as read once by this
+    /// evaluation.
+    @inline(never)
+    private func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns {
+        tipRecords?.records(ofTip: tip, key: key) ?? TipRecordColumns()
+    }
+
+    /// Pushes a tip's displays or invalidations as a collection.
+    @inline(never)
+    private mutating func pushTipCollection(_ columns: DonationColumns) {
+        tipCollections.append(columns)
+        collections[collectionCount] = CollectionValue(event: eventCount + tipCollections.count - 1, low: 0, high: columns.count, isList: false)
+        collectionCount += 1
+    }
+
+    /// The key a keyed `TIP_*` instruction popped, of the tip's key type.
+    @inline(never)
+    private func poppedKey(_ slot: Int64, tip: Int) -> TipKey {
+        tipKeyTypes[tip] == .string ? .string(resolve(slot)) : .int(slot)
     }
 
     /// Turns the top collection into a list collection (its indices appended to `members`).
@@ -162,6 +218,21 @@ struct Machine<Store: DonationStore> {
                 } else {
                     pc &+= 2
                 }
+            case Opcode.loadKey.rawValue:
+                stack[sp] = keySlot; sp &+= 1; pc &+= 1
+            case Opcode.tipInvalidated.rawValue:
+                stack[sp] = records(ofTip: a, key: nil).invalidated ? 1 : 0; sp &+= 1; pc &+= 1
+            case Opcode.tipInvalidatedKeyed.rawValue:
+                stack[sp &- 1] = records(ofTip: a, key: poppedKey(stack[sp &- 1], tip: a)).invalidated ? 1 : 0; pc &+= 1
+            case Opcode.tipDisplays.rawValue, Opcode.tipInvalidations.rawValue:
+                let records = records(ofTip: a, key: nil)
+                pushTipCollection(opcode == Opcode.tipDisplays.rawValue ? records.displays : records.invalidations)
+                pc &+= 1
+            case Opcode.tipDisplaysKeyed.rawValue, Opcode.tipInvalidationsKeyed.rawValue:
+                let records = records(ofTip: a, key: poppedKey(stack[sp &- 1], tip: a))
+                sp &-= 1
+                pushTipCollection(opcode == Opcode.tipDisplaysKeyed.rawValue ? records.displays : records.invalidations)
+                pc &+= 1
             case Opcode.loadField.rawValue:
                 let fields = currentFields
                 let slot = fields[a].slots[currentIndex]
@@ -320,12 +391,14 @@ struct Machine<Store: DonationStore> {
             var kept = top.low
             let now = self.now
             let reader = self.reader
-            let read: Void? = reader.withTimestamps(top.event) { timestamps in
+            let own = top.event >= eventCount ? tipCollections[top.event - eventCount].timestamps : nil
+            func keep(_ timestamps: UnsafeBufferPointer<Int64>) {
                 for position in top.low..<top.high where Window.contains(timestamps[members[position]], now: now, window: window) {
                     members[kept] = members[position]
                     kept += 1
                 }
             }
+            let read: Void? = if let own { own.withUnsafeBufferPointer(keep) } else { reader.withTimestamps(top.event, keep) }
             guard read != nil else { return false }
             truncate(&top, to: kept)
         } else {
@@ -342,7 +415,7 @@ struct Machine<Store: DonationStore> {
     @inline(never)
     private mutating func filterTop(predicateAt start: Int, sp: Int, at: Int) -> Bool {
         var top = collections[collectionCount &- 1]
-        guard let columns = reader.columns(top.event) else { return fail(.inconsistentStore, at) ?? false }
+        guard let columns = columns(top.event) else { return fail(.inconsistentStore, at) ?? false }
         materialize(&top)
         collections[collectionCount &- 1] = top
         var kept = top.low
@@ -374,7 +447,7 @@ struct Machine<Store: DonationStore> {
     @inline(never)
     private mutating func narrowTopToSubset(field: Int, largest: Bool) -> Bool {
         var top = collections[collectionCount &- 1]
-        guard let column = reader.columns(top.event)?.fields[field] else { return false }
+        guard let column = columns(top.event)?.fields[field] else { return false }
         materialize(&top)
         let type = column.type
         var kept = top.low
@@ -416,7 +489,7 @@ struct Machine<Store: DonationStore> {
     @inline(never)
     private mutating func popDistinctCount(field: Int) -> Int? {
         let top = collections[collectionCount &- 1]
-        guard let column = reader.columns(top.event)?.fields[field] else { return nil }
+        guard let column = columns(top.event)?.fields[field] else { return nil }
         var seen = Set<Int64>(minimumCapacity: top.count)
         if top.isList {
             for position in top.low..<top.high { seen.insert(Self.key(column.slots[members[position]], column.type)) }
