@@ -71,11 +71,13 @@ public final class SQLitePersistence: TipPersistence {
         DROP TABLE display_counters;
         DELETE FROM meta WHERE key = 'next_sequence';
         """,
-        // 3 (format 2, tip instances): a record of an instance of a keyed tip carries its key,
-        // an INTEGER or a TEXT as the tip declares (the column has no affinity, so each keeps
-        // its type); NULL for a tip without a key, as every record before this step.
+        // 3 (format 2, tip instances and tips about tips): a record of an instance of a keyed
+        // tip carries its key, an INTEGER or a TEXT as the tip declares (the column has no
+        // affinity, so each keeps its type; NULL for a tip without a key), and every record the
+        // instant it happened as rules read it (`date_ms`; NULL for older records: their stamp's).
         """
         ALTER TABLE tip_records ADD COLUMN instance_key;
+        ALTER TABLE tip_records ADD COLUMN date_ms INTEGER;
         """,
     ])
 
@@ -144,7 +146,7 @@ public final class SQLitePersistence: TipPersistence {
                             value: value, stamp: Stamp(milliseconds: Int64(rows.int(2)), device: rows.text(3)))
                     }
                 }
-                try tx.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key FROM tip_records") { rows in
+                try tx.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms FROM tip_records") { rows in
                     while try rows.next() {
                         if let record = Self.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
                     }
@@ -247,16 +249,16 @@ public final class SQLitePersistence: TipPersistence {
     private static func insert(_ record: TipEventRecord, into session: SQLiteConnection.Session) throws {
         let (kind, count, milliseconds, reason) = columns(of: record.kind)
         try session.run("""
-            INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             ON CONFLICT(id) DO UPDATE SET count = max(count, excluded.count), duration_ms = max(duration_ms, excluded.duration_ms),
                                           stamp_ms = min(stamp_ms, excluded.stamp_ms)
             WHERE tip_records.id LIKE 'v1-display:%' AND tip_records.kind = 'display' AND excluded.kind = 'display'
             """, [.text(record.id), .text(record.tip), .text(kind), .integer(Int(record.stamp.milliseconds)),
                   .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null,
-                  keyValue(record.key)])
+                  keyValue(record.key), record.date == record.stamp.milliseconds ? .null : .integer(Int(record.date))])
         guard session.changes == 0 else { return }
-        let stored = try session.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key FROM tip_records WHERE id = ?1",
+        let stored = try session.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms FROM tip_records WHERE id = ?1",
                                        [.text(record.id)]) { rows in try rows.next() ? tipRecord(rows) : nil }
         if stored != record { throw TipStoreError.collision("tip record", id: record.id) }
     }
@@ -318,7 +320,8 @@ public final class SQLitePersistence: TipPersistence {
         case .real, .blob: return nil
         }
         return TipEventRecord(id: rows.text(0), tip: rows.text(1), key: key,
-                              stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)), kind: kind)
+                              stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)), kind: kind,
+                              date: rows.value(9) == .null ? nil : Int64(rows.int(9)))
     }
 
     // MARK: - Errors

@@ -200,7 +200,7 @@ struct EngineState {
         let firstEver = history(of: tip, key: key).displayCount == 0 && count > 0
         let wasInvalidated = invalidation(of: tip, key: key) != nil
         let display = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now),
-                                     kind: .display(count: count, milliseconds: max(0, milliseconds)))
+                                     kind: .display(count: count, milliseconds: max(0, milliseconds)), date: now)
         records = records.adding(display, tip: tip)
         if firstEver, !model.tips[tip].ignoresDisplayFrequency {
             latestFirstDisplay = max(latestFirstDisplay ?? .min, now)
@@ -215,7 +215,7 @@ struct EngineState {
     /// and the invalidation must win over that reset when the stores merge. Returns the records
     /// to store.
     mutating func invalidate(_ tip: Int, key: TipKey? = nil, reason: InvalidationReason, now: Int64) -> [TipEventRecord] {
-        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now), kind: .invalidation(reason))
+        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now), kind: .invalidation(reason), date: now)
         records = records.adding(record, tip: tip)
         return [record]
     }
@@ -223,7 +223,7 @@ struct EngineState {
     /// Makes `tip` eligible again with its displays and time on screen restarted. Returns the
     /// records to store.
     mutating func resetEligibility(_ tip: Int, key: TipKey? = nil, now: Int64) -> [TipEventRecord] {
-        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now), kind: .reset)
+        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now), kind: .reset, date: now)
         records = records.adding(record, tip: tip)
         return [record]
     }

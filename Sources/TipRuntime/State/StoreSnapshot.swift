@@ -93,11 +93,16 @@ public struct TipEventRecord: Sendable, Hashable {
     public var key: TipKey?
     public var stamp: Stamp
     public var kind: Kind
+    /// When it happened (milliseconds since 1970), as rules see it (`tip(X).displays`): the
+    /// instant of the call. The stamp may be a little later, as a device's stamps are strictly
+    /// increasing; a record stored before format 2 has its stamp's instant.
+    public var date: Int64
 
-    public init(id: String = RecordID.random(), tip: String, key: TipKey? = nil, stamp: Stamp, kind: Kind) {
+    public init(id: String = RecordID.random(), tip: String, key: TipKey? = nil, stamp: Stamp, kind: Kind, date: Int64? = nil) {
         self.id = id
         self.tip = tip
         self.key = key
+        self.date = date ?? stamp.milliseconds
         self.stamp = stamp
         self.kind = kind
     }
@@ -135,22 +140,30 @@ public struct TipHistory: Sendable, Hashable {
     /// display counted (a record of more time on screen adds none), one invalidation entry
     /// per invalidation record, each dated by its record's stamp (ascending, as records are).
     private mutating func updateColumns() {
-        var displays: [Int64] = [], invalidations: [Int64] = [], reasons: [Int64] = [], reasonTexts: [String] = []
+        var displays: [Int64] = [], dated: [(date: Int64, reason: String)] = []
         for record in current {
             switch record.kind {
             case .display(let count, _):
                 // A version-1 counter carries many displays under one stamp; bounded.
-                for _ in 0..<min(max(count, 0), 1 << 16) { displays.append(record.stamp.milliseconds) }
+                for _ in 0..<min(max(count, 0), 1 << 16) { displays.append(record.date) }
             case .invalidation(let reason):
-                invalidations.append(record.stamp.milliseconds)
-                if let code = reasonTexts.firstIndex(of: reason.rawValue) {
-                    reasons.append(Int64(code))
-                } else {
-                    reasons.append(Int64(reasonTexts.count))
-                    reasonTexts.append(reason.rawValue)
-                }
+                dated.append((record.date, reason.rawValue))
             case .reset:
                 break
+            }
+        }
+        // By date (a clock set back may date a later record earlier); stable, so records of
+        // one instant keep their order.
+        displays.sort()
+        dated = dated.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+        var invalidations: [Int64] = [], reasons: [Int64] = [], reasonTexts: [String] = []
+        for (date, reason) in dated {
+            invalidations.append(date)
+            if let code = reasonTexts.firstIndex(of: reason) {
+                reasons.append(Int64(code))
+            } else {
+                reasons.append(Int64(reasonTexts.count))
+                reasonTexts.append(reason)
             }
         }
         displayColumns = DonationColumns(timestamps: displays)

@@ -64,6 +64,9 @@ public enum ManifestYAMLPrinter {
     private static func tip(_ tip: TipDecl) -> String {
         var output = comments(tip.comments) + "  \(key(tip.name.name)):"
         var lines: [String] = []
+        if let tipKey = tip.key, let type = tipKey.type {
+            lines.append("key: { name: \(flowString(tipKey.name.name)), type: \(type.value.rawValue) }")
+        }
         if let title = tip.title { lines.append("title: \(blockString(title.value))") }
         if let message = tip.message { lines.append("message: \(blockString(message.value))") }
         switch tip.image?.value {

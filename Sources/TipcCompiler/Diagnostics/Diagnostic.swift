@@ -38,6 +38,12 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case unusedSuppression = "unused-suppression"
     /// A suppression comment that names an unknown code, or one that cannot be suppressed.
     case invalidSuppression = "invalid-suppression"
+    /// Format 2: a keyed tip listed in a group (each instance is its own tip; groups list tips).
+    case keyedGroupMember = "keyed-group-member"
+    /// Format 2: `tip(X)` of a keyed tip without naming the instance.
+    case missingTipKey = "missing-tip-key"
+    /// Format 2: `tip(X, k)` of a tip that has no key.
+    case unexpectedTipKey = "unexpected-tip-key"
 
     /// The severity a diagnostic of this code has.
     public var defaultSeverity: Severity {
@@ -73,6 +79,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .tipkitUnsupported: return "A rule or option that TipKit cannot express at the minimum OS (tipc generate tipkit)."
         case .unusedSuppression: return "A suppression comment that suppresses nothing."
         case .invalidSuppression: return "A suppression comment that names no code, an unknown code, or one that cannot be suppressed."
+        case .keyedGroupMember: return "A tip with a key listed as a group member."
+        case .missingTipKey: return "tip(X) of a tip with a key, without the instance's key."
+        case .unexpectedTipKey: return "tip(X, key) of a tip that has no key."
         }
     }
 }
