@@ -136,17 +136,24 @@ public struct TipHistory: Sendable, Hashable {
         updateColumns()
     }
 
-    /// Derives the columns from the records since the latest reset: one display entry per
+    /// Derives the state and the columns from the records since the latest reset, once per
+    /// change (rules read them on every evaluation): one display entry per
     /// display counted (a record of more time on screen adds none), one invalidation entry
     /// per invalidation record, each dated by its record's stamp (ascending, as records are).
     private mutating func updateColumns() {
         var displays: [Int64] = [], dated: [(date: Int64, reason: String)] = []
+        currentInvalidation = nil
+        displayCount = 0
+        displayDurationMilliseconds = 0
         for record in current {
             switch record.kind {
-            case .display(let count, _):
+            case .display(let count, let milliseconds):
+                displayCount = displayCount.addingSaturating(count)
+                displayDurationMilliseconds = displayDurationMilliseconds.addingSaturating(milliseconds)
                 // A version-1 counter carries many displays under one stamp; bounded.
                 for _ in 0..<min(max(count, 0), 1 << 16) { displays.append(record.date) }
             case .invalidation(let reason):
+                if currentInvalidation == nil { currentInvalidation = reason }
                 dated.append((record.date, reason.rawValue))
             case .reset:
                 break
@@ -178,29 +185,14 @@ public struct TipHistory: Sendable, Hashable {
 
     /// The reason the tip is invalidated now (the first invalidation since the latest reset),
     /// or nil when it is eligible.
-    public var currentInvalidation: InvalidationReason? {
-        for record in current {
-            if case .invalidation(let reason) = record.kind { return reason }
-        }
-        return nil
-    }
+    public private(set) var currentInvalidation: InvalidationReason?
 
     /// Displays since the latest reset, all devices together.
-    public var displayCount: Int64 {
-        current.reduce(0) { total, record in
-            if case .display(let count, _) = record.kind { return total.addingSaturating(count) }
-            return total
-        }
-    }
+    public private(set) var displayCount: Int64 = 0
 
     /// Milliseconds on screen since the latest reset, all devices together; saturates at
     /// `Int64.max` rather than wrapping.
-    public var displayDurationMilliseconds: Int64 {
-        current.reduce(0) { total, record in
-            if case .display(_, let milliseconds) = record.kind { return total.addingSaturating(milliseconds) }
-            return total
-        }
-    }
+    public private(set) var displayDurationMilliseconds: Int64 = 0
 }
 
 extension Int64 {
