@@ -22,6 +22,16 @@ public protocol TipRecordReader {
     /// the tip has a key. A tip or instance without records reads as never displayed nor
     /// invalidated.
     func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns
+    /// Parts of `records(ofTip:key:)`, which the VM reads one at a time; by default, from it.
+    func isInvalidated(tip: Int, key: TipKey?) -> Bool
+    func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns
+    func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns
+}
+
+extension TipRecordReader {
+    public func isInvalidated(tip: Int, key: TipKey?) -> Bool { records(ofTip: tip, key: key).invalidated }
+    public func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns { records(ofTip: tip, key: key).displays }
+    public func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns { records(ofTip: tip, key: key).invalidations }
 }
 
 /// The instance a rule is evaluated for: its key (nil for a tip without one), and where

@@ -66,6 +66,21 @@ final class TipRecordTable: TipRecordReader, Sendable {
         return nil
     }
 
+    func isInvalidated(tip: Int, key: TipKey?) -> Bool {
+        if key == nil, histories[tip].currentInvalidation != nil { return true }
+        return invalidation(of: tip, key: key) != nil
+    }
+
+    func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns {
+        guard let key else { return histories[tip].displayColumns }
+        return instances[tip]?[key]?.displayColumns ?? DonationColumns()
+    }
+
+    func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns {
+        guard let key else { return histories[tip].invalidationColumns }
+        return instances[tip]?[key]?.invalidationColumns ?? DonationColumns(fields: [PayloadColumn(type: .string)])
+    }
+
     func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns {
         let history = history(tip, key)
         return TipRecordColumns(invalidated: invalidation(of: tip, key: key) != nil,

@@ -52,14 +52,15 @@ struct Machine<Store: DonationStore> {
     let tipRecords: (any TipRecordReader)?
     /// Per tip of the pack, its key's type (nil without a key).
     let tipKeyTypes: UnsafeBufferPointer<ValueType?>
-    /// The tips' records this evaluation has read, as collections.
-    var tipCollections: [DonationColumns] = []
+    /// The tips' records this evaluation has read, as collections (freed by the machine's owner).
+    var tipCollections: TipColumnStack
 
     init(code: UnsafeBufferPointer<UInt32>, strings: UnsafeBufferPointer<String>, parameterSlots: UnsafeBufferPointer<Int64>,
          parameterValues: UnsafeBufferPointer<RuntimeValue>, reader: StoreReader<Store>, now: Int64,
          stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>, members: MemberStack,
-         tipKeyTypes: UnsafeBufferPointer<ValueType?>, instance: RuleInstance) {
+         tipKeyTypes: UnsafeBufferPointer<ValueType?>, instance: RuleInstance, tipCollections: TipColumnStack) {
         self.tipKeyTypes = tipKeyTypes
+        self.tipCollections = tipCollections
         eventCount = reader.eventFieldTypes.count
         switch instance.key {
         case .int(let number)?: (keySlot, keyText) = (number, "")
@@ -85,7 +86,7 @@ struct Machine<Store: DonationStore> {
         currentEvent = -1
         failure = nil
         members.removeAll()
-        if !tipCollections.isEmpty { tipCollections.removeAll(keepingCapacity: true) }
+        if tipCollections.count > 0 { tipCollections.removeAll() }
         if let result = run(from: start, sp: 0) {
             return .value(result)
         }
@@ -144,11 +145,17 @@ struct Machine<Store: DonationStore> {
         event < eventCount ? reader.columns(event) : tipCollections[event - eventCount]
     }
 
-    /// `TIP_*`: the records of `tip` (of the instance with `key`), as read once by this
-    /// evaluation.
+    /// `TIP_INVALIDATED*`: whether `tip` (its instance `key`) is invalidated now.
     @inline(never)
-    private func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns {
-        tipRecords?.records(ofTip: tip, key: key) ?? TipRecordColumns()
+    private func isInvalidated(_ tip: Int, key: TipKey?) -> Bool {
+        tipRecords?.isInvalidated(tip: tip, key: key) ?? false
+    }
+
+    /// `TIP_DISPLAYS*` / `TIP_INVALIDATIONS*`: the records of `tip` (its instance `key`).
+    @inline(never)
+    private func tipColumns(_ tip: Int, key: TipKey?, displays: Bool) -> DonationColumns {
+        guard let tipRecords else { return displays ? DonationColumns() : DonationColumns(fields: [PayloadColumn(type: .string)]) }
+        return displays ? tipRecords.displays(ofTip: tip, key: key) : tipRecords.invalidations(ofTip: tip, key: key)
     }
 
     /// Pushes a tip's displays or invalidations as a collection.
@@ -221,17 +228,16 @@ struct Machine<Store: DonationStore> {
             case Opcode.loadKey.rawValue:
                 stack[sp] = keySlot; sp &+= 1; pc &+= 1
             case Opcode.tipInvalidated.rawValue:
-                stack[sp] = records(ofTip: a, key: nil).invalidated ? 1 : 0; sp &+= 1; pc &+= 1
+                stack[sp] = isInvalidated(a, key: nil) ? 1 : 0; sp &+= 1; pc &+= 1
             case Opcode.tipInvalidatedKeyed.rawValue:
-                stack[sp &- 1] = records(ofTip: a, key: poppedKey(stack[sp &- 1], tip: a)).invalidated ? 1 : 0; pc &+= 1
+                stack[sp &- 1] = isInvalidated(a, key: poppedKey(stack[sp &- 1], tip: a)) ? 1 : 0; pc &+= 1
             case Opcode.tipDisplays.rawValue, Opcode.tipInvalidations.rawValue:
-                let records = records(ofTip: a, key: nil)
-                pushTipCollection(opcode == Opcode.tipDisplays.rawValue ? records.displays : records.invalidations)
+                pushTipCollection(tipColumns(a, key: nil, displays: opcode == Opcode.tipDisplays.rawValue))
                 pc &+= 1
             case Opcode.tipDisplaysKeyed.rawValue, Opcode.tipInvalidationsKeyed.rawValue:
-                let records = records(ofTip: a, key: poppedKey(stack[sp &- 1], tip: a))
+                let key = poppedKey(stack[sp &- 1], tip: a)
                 sp &-= 1
-                pushTipCollection(opcode == Opcode.tipDisplaysKeyed.rawValue ? records.displays : records.invalidations)
+                pushTipCollection(tipColumns(a, key: key, displays: opcode == Opcode.tipDisplaysKeyed.rawValue))
                 pc &+= 1
             case Opcode.loadField.rawValue:
                 let fields = currentFields
@@ -416,6 +422,10 @@ struct Machine<Store: DonationStore> {
     private mutating func filterTop(predicateAt start: Int, sp: Int, at: Int) -> Bool {
         var top = collections[collectionCount &- 1]
         guard let columns = columns(top.event) else { return fail(.inconsistentStore, at) ?? false }
+        if !tracing, let test = fieldTest(at: start) {
+            filterTop(&top, columns.fields[test.field].slots, test.comparison, test.value)
+            return true
+        }
         materialize(&top)
         collections[collectionCount &- 1] = top
         var kept = top.low
@@ -439,6 +449,57 @@ struct Machine<Store: DonationStore> {
         truncate(&top, to: kept)
         collections[collectionCount &- 1] = top
         return true
+    }
+
+    /// A `WHERE` predicate of the form `field cmp value`, where the field is an Int, Date or
+    /// Duration and the value is the same for every donation (a constant, a parameter, the
+    /// instance's key): `LOAD_FIELD f; PUSH_INT k | LOAD_PARAM p | LOAD_KEY; CMP_INT c; RETURN`
+    /// or `LOAD_FIELD f; CMP_INT_K c k; RETURN`. Nil for any other predicate. Such a predicate
+    /// cannot fail, so the filter compares slots in one loop instead of running the block per
+    /// donation (`trailViewed.where(trailID == key)`).
+    private func fieldTest(at start: Int) -> (field: Int, comparison: ComparisonCode, value: Int64)? {
+        let code = self.code
+        guard UInt8(truncatingIfNeeded: code[start]) == Opcode.loadField.rawValue else { return nil }
+        let field = Int(code[start] >> 8)
+        let second = code[start &+ 1]
+        let value: Int64, compare: Int
+        switch UInt8(truncatingIfNeeded: second) {
+        case Opcode.compareIntImmediate.rawValue:
+            guard UInt8(truncatingIfNeeded: code[start &+ 4]) == Opcode.ret.rawValue else { return nil }
+            return (field, ComparisonCode(verified: Int(second >> 8)), Instruction.immediate(code[start &+ 2], code[start &+ 3]))
+        case Opcode.pushInt.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
+            (value, compare) = (Instruction.immediate(code[start &+ 2], code[start &+ 3]), start &+ 4)
+        case Opcode.loadParameter.rawValue:
+            (value, compare) = (parameterSlots[Int(second >> 8)], start &+ 2)
+        case Opcode.loadKey.rawValue:
+            (value, compare) = (keySlot, start &+ 2)
+        default:
+            return nil
+        }
+        // CMP_INT over two slots the verifier proved Ints, Dates or Durations alike.
+        guard UInt8(truncatingIfNeeded: code[compare]) == Opcode.compareInt.rawValue,
+              UInt8(truncatingIfNeeded: code[compare &+ 1]) == Opcode.ret.rawValue else { return nil }
+        return (field, ComparisonCode(verified: Int(code[compare] >> 8)), value)
+    }
+
+    /// WHERE by a `fieldTest`: keeps the donations of the top collection whose slot of the field
+    /// compares with `value` as `comparison` says.
+    private mutating func filterTop(_ top: inout CollectionValue, _ slots: [Int64], _ comparison: ComparisonCode, _ value: Int64) {
+        slots.withUnsafeBufferPointer { slots in
+            if top.isList {
+                var kept = top.low
+                for position in top.low..<top.high where comparison.holds(slots[members[position]], value) {
+                    members[kept] = members[position]
+                    kept += 1
+                }
+                truncate(&top, to: kept)
+            } else {
+                let start = members.count
+                for index in top.low..<top.high where comparison.holds(slots[index], value) { members.append(index) }
+                top = CollectionValue(event: top.event, low: start, high: members.count, isList: true)
+            }
+        }
+        collections[collectionCount &- 1] = top
     }
 
     /// LARGEST_SUBSET / SMALLEST_SUBSET: keeps the donations of the largest (smallest) group by

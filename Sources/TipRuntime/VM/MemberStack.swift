@@ -39,6 +39,14 @@ struct MemberStack {
         count = position
     }
 
+    /// Pushes one index.
+    @inline(__always)
+    mutating func append(_ index: Int) {
+        if count == capacity { reserve(count + 1) }
+        base.unsafelyUnwrapped[count] = index
+        count += 1
+    }
+
     /// Drops every index from `position` on.
     mutating func truncate(to position: Int) {
         assert(position >= 0 && position <= count)

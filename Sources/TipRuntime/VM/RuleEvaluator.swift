@@ -10,6 +10,9 @@ public struct RuleEvaluator: Sendable {
     private let eventFieldTypes: [[ValueType]]
     /// Per tip, its key's type (nil for a tip without a key).
     private let tipKeyTypes: [ValueType?]
+    /// Whether some rule reads tips' records as collections (then each evaluation has room on
+    /// the call stack for a few).
+    private let readsTipRecords: Bool
     private let strings: [String]
     private let parameterCount: Int
     /// Every rule's code, concatenated in tip order.
@@ -33,6 +36,14 @@ public struct RuleEvaluator: Sendable {
         self.pack = pack
         eventFieldTypes = pack.pack.events.map { $0.fields.map(\.type) }
         tipKeyTypes = pack.pack.tips.map { $0.key?.type }
+        readsTipRecords = pack.rules.contains { rules in
+            rules.contains { rule in
+                rule.code.contains { word in
+                    guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else { return false }
+                    return opcode.info.result == .tipDisplays || opcode.info.result == .tipInvalidations
+                }
+            }
+        }
         strings = pack.pack.strings
         parameterCount = pack.pack.parameters.count
         var code: [UInt32] = [], ruleStarts: [Int] = [], tipFirstRule: [Int] = [], isStraightLine: [Bool] = []
@@ -110,14 +121,18 @@ public struct RuleEvaluator: Sendable {
                         parameters.values.withUnsafeBufferPointer { parameterValues in
                             withUnsafePointer(to: store) { store in
                                 withStacks { stack, collections, members in
+                                  withUnsafeTemporaryAllocation(of: DonationColumns.self, capacity: readsTipRecords ? 4 : 0) { tipColumns in
                                     let reader = StoreReader(store: store, snapshots: snapshots, eventFieldTypes: eventFieldTypes)
                                     var machine = Machine(code: code, strings: strings, parameterSlots: parameterSlots,
                                                           parameterValues: parameterValues, reader: reader, now: now,
                                                           stack: stack, collections: collections, members: MemberStack(initial: members),
-                                                          tipKeyTypes: tipKeyTypes, instance: instance)
+                                                          tipKeyTypes: tipKeyTypes, instance: instance,
+                                                          tipCollections: TipColumnStack(initial: tipColumns))
                                     let result = body(&machine)
                                     machine.members.deallocate()
+                                    machine.tipCollections.deallocate()
                                     return result
+                                  }
                                 }
                             }
                         }
