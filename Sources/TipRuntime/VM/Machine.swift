@@ -134,7 +134,7 @@ struct Machine<Store: DonationStore> {
     func windowRange(_ event: Int, _ window: Int64) -> Range<Int>? {
         let now = self.now
         if event >= eventCount {
-            return tipCollections[event &- eventCount].timestamps.withUnsafeBufferPointer { Window.bounds($0, now: now, window: window) }
+            return tipCollections.withTimestamps(at: event &- eventCount) { Window.bounds($0, now: now, window: window) }
         }
         return reader.withTimestamps(event) { Window.bounds($0, now: now, window: window) }
     }
@@ -494,8 +494,16 @@ struct Machine<Store: DonationStore> {
                 }
                 truncate(&top, to: kept)
             } else {
-                let start = members.count
-                for index in top.low..<top.high where comparison.holds(slots[index], value) { members.append(index) }
+                let start = members.count, range = top.low..<top.high
+                // One loop per comparison, so that the comparison is not decided per donation.
+                switch comparison {
+                case .equal: members.append(range) { slots[$0] == value }
+                case .notEqual: members.append(range) { slots[$0] != value }
+                case .less: members.append(range) { slots[$0] < value }
+                case .lessOrEqual: members.append(range) { slots[$0] <= value }
+                case .greater: members.append(range) { slots[$0] > value }
+                case .greaterOrEqual: members.append(range) { slots[$0] >= value }
+                }
                 top = CollectionValue(event: top.event, low: start, high: members.count, isList: true)
             }
         }

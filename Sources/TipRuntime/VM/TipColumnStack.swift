@@ -20,6 +20,13 @@ struct TipColumnStack {
         return base.unsafelyUnwrapped[position]
     }
 
+    /// Calls `body` with the timestamps of the columns at `position`, read in place.
+    @inline(__always)
+    func withTimestamps<Result>(at position: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result {
+        assert(position >= 0 && position < count)
+        return base.unsafelyUnwrapped[position].timestamps.withUnsafeBufferPointer(body)
+    }
+
     mutating func append(_ columns: DonationColumns) {
         if count == capacity {
             let newCapacity = max(8, capacity * 2)
