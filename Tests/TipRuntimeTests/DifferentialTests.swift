@@ -49,7 +49,7 @@ import TipcCompiler
 }
 
 /// Random tips' records, as the VM reads them and as the reference evaluator does.
-struct RandomTipRecords: TipRecordReader {
+final class RandomTipRecords: TipRecordReader {
     var columns: [ReferenceEvaluator.TipSlot: TipRecordColumns] = [:]
     var states: [ReferenceEvaluator.TipSlot: ReferenceEvaluator.TipState] = [:]
 

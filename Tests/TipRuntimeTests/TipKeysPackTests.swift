@@ -63,8 +63,9 @@ import Testing
         let history = TipHistory(records: [
             TipEventRecord(tip: "welcome", stamp: Stamp(milliseconds: 1_000, device: "a"), kind: .invalidation(.tipClosed)),
         ])
-        struct Records: TipRecordReader {
+        final class Records: TipRecordReader {
             let history: TipHistory
+            init(history: TipHistory) { self.history = history }
             func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns {
                 tip == 1 ? TipRecordColumns(invalidated: true, displays: history.displayColumns, invalidations: history.invalidationColumns)
                     : TipRecordColumns()

@@ -16,8 +16,9 @@ public struct TipRecordColumns: Sendable, Hashable {
     }
 }
 
-/// Where the VM reads other tips' records during an evaluation (`tip(X).displays` …).
-public protocol TipRecordReader {
+/// Where the VM reads other tips' records during an evaluation (`tip(X).displays` …). A class:
+/// the machine borrows it for the evaluation without retaining it on each read.
+public protocol TipRecordReader: AnyObject {
     /// The records of tip `tip` (an index into the pack's tips), of its instance `key` when
     /// the tip has a key. A tip or instance without records reads as never displayed nor
     /// invalidated.

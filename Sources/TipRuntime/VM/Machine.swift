@@ -48,8 +48,9 @@ struct Machine<Store: DonationStore> {
     let keySlot: Int64
     let keyText: String
     /// Where `TIP_*` instructions read other tips' records; nil reads every tip as never
-    /// displayed nor invalidated.
-    let tipRecords: (any TipRecordReader)?
+    /// displayed nor invalidated. Borrowed: the caller's `RuleInstance` keeps it alive for the
+    /// machine's lifetime (as the evaluator lends the store).
+    unowned(unsafe) let tipRecords: (any TipRecordReader)?
     /// Per tip of the pack, its key's type (nil without a key).
     let tipKeyTypes: UnsafeBufferPointer<ValueType?>
     /// The tips' records this evaluation has read, as collections (freed by the machine's owner).

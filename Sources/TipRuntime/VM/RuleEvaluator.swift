@@ -128,7 +128,8 @@ public struct RuleEvaluator: Sendable {
                                                           stack: stack, collections: collections, members: MemberStack(initial: members),
                                                           tipKeyTypes: tipKeyTypes, instance: instance,
                                                           tipCollections: TipColumnStack(initial: tipColumns))
-                                    let result = body(&machine)
+                                    // The machine borrows the instance's record reader (unowned).
+                                    let result = withExtendedLifetime(instance) { body(&machine) }
                                     machine.members.deallocate()
                                     machine.tipCollections.deallocate()
                                     return result
