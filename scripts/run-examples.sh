@@ -24,7 +24,9 @@ done
 "$tipc" compile Examples/backyard-birds-swift -o "$out/backyard-birds-swift.tippack"
 "$tipc" simulate "$out/backyard-birds-swift.tippack" --timeline Examples/backyard-birds/backyard-birds.timeline.yaml
 # And back: each app generated as TipKit Swift, checked as Swift and replayed on its timeline.
-for pair in backyard-birds:ios17 photo-privacy:ios18 news:ios26; do
+# (news is left out: its follow-up reads the welcome tip's record, which TipKit cannot say, and
+# `generate tipkit` refuses it; GenerateCommandTests pins that.)
+for pair in backyard-birds:ios17 photo-privacy:ios18; do
   app=${pair%%:*}
   mkdir -p "$out/generated/$app"
   "$tipc" generate tipkit "Examples/$app" -o "$out/generated/$app/Tips.swift" --minimum-os "${pair##*:}"

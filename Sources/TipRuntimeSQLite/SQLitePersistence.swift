@@ -71,10 +71,16 @@ public final class SQLitePersistence: TipPersistence {
         DROP TABLE display_counters;
         DELETE FROM meta WHERE key = 'next_sequence';
         """,
-        // 3 (format 2, `deleteDonations`): per event, the latest instant up to which its
-        // donations are deleted. Existing stores gain the empty table and keep everything.
+        // 3 (format 2): `deleteDonations` keeps, per event, the latest instant up to which its
+        // donations are deleted; a record of an instance of a keyed tip carries its key, an
+        // INTEGER or a TEXT as the tip declares (the column has no affinity, so each keeps its
+        // type; NULL for a tip without a key), and every record the instant it happened as
+        // rules read it (`date_ms`; NULL for older records: their stamp's). Existing stores
+        // gain the empty table and columns and keep everything.
         """
         CREATE TABLE donation_deletions(event TEXT PRIMARY KEY, instant INTEGER NOT NULL);
+        ALTER TABLE tip_records ADD COLUMN instance_key;
+        ALTER TABLE tip_records ADD COLUMN date_ms INTEGER;
         """,
     ])
 
@@ -143,7 +149,7 @@ public final class SQLitePersistence: TipPersistence {
                             value: value, stamp: Stamp(milliseconds: Int64(rows.int(2)), device: rows.text(3)))
                     }
                 }
-                try tx.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM tip_records") { rows in
+                try tx.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms FROM tip_records") { rows in
                     while try rows.next() {
                         if let record = Self.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
                     }
@@ -260,15 +266,16 @@ public final class SQLitePersistence: TipPersistence {
     private static func insert(_ record: TipEventRecord, into session: SQLiteConnection.Session) throws {
         let (kind, count, milliseconds, reason) = columns(of: record.kind)
         try session.run("""
-            INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             ON CONFLICT(id) DO UPDATE SET count = max(count, excluded.count), duration_ms = max(duration_ms, excluded.duration_ms),
                                           stamp_ms = min(stamp_ms, excluded.stamp_ms)
             WHERE tip_records.id LIKE 'v1-display:%' AND tip_records.kind = 'display' AND excluded.kind = 'display'
             """, [.text(record.id), .text(record.tip), .text(kind), .integer(Int(record.stamp.milliseconds)),
-                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null])
+                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null,
+                  keyValue(record.key), record.date == record.stamp.milliseconds ? .null : .integer(Int(record.date))])
         guard session.changes == 0 else { return }
-        let stored = try session.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM tip_records WHERE id = ?1",
+        let stored = try session.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms FROM tip_records WHERE id = ?1",
                                        [.text(record.id)]) { rows in try rows.next() ? tipRecord(rows) : nil }
         if stored != record { throw TipStoreError.collision("tip record", id: record.id) }
     }
@@ -300,7 +307,7 @@ public final class SQLitePersistence: TipPersistence {
             """, [.text(event), .integer(Int(instant))])
     }
 
-    private static func columns(of kind: TipEventRecord.Kind) -> (String, Int64, Int64, String?) {
+    package static func columns(of kind: TipEventRecord.Kind) -> (String, Int64, Int64, String?) {
         switch kind {
         case .display(let count, let milliseconds): return ("display", count, milliseconds, nil)
         case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue)
@@ -308,9 +315,19 @@ public final class SQLitePersistence: TipPersistence {
         }
     }
 
+    /// The stored form of an instance's key.
+    package static func keyValue(_ key: TipKey?) -> SQLiteValue {
+        switch key {
+        case .int(let number)?: return .integer(Int(number))
+        case .string(let text)?: return .text(text)
+        case nil: return .null
+        }
+    }
+
     /// The record in the current row of `SELECT id, tip, kind, stamp_ms, stamp_device, count,
-    /// duration_ms, reason`; nil for a kind or reason this version does not know (kept, unused).
-    private static func tipRecord(_ rows: SQLiteConnection.Rows) -> TipEventRecord? {
+    /// duration_ms, reason, instance_key`; nil for a kind, reason or key this version does not
+    /// know (kept, unused).
+    package static func tipRecord(_ rows: SQLiteConnection.Rows) -> TipEventRecord? {
         let kind: TipEventRecord.Kind
         switch rows.text(2) {
         case "display": kind = .display(count: Int64(rows.int(5)), milliseconds: Int64(rows.int(6)))
@@ -320,8 +337,16 @@ public final class SQLitePersistence: TipPersistence {
         case "reset": kind = .reset
         default: return nil
         }
-        return TipEventRecord(id: rows.text(0), tip: rows.text(1),
-                              stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)), kind: kind)
+        let key: TipKey?
+        switch rows.value(8) {
+        case .null: key = nil
+        case .integer(let number): key = .int(Int64(number))
+        case .text(let text): key = .string(text)
+        case .real, .blob: return nil
+        }
+        return TipEventRecord(id: rows.text(0), tip: rows.text(1), key: key,
+                              stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)), kind: kind,
+                              date: rows.value(9) == .null ? nil : Int64(rows.int(9)))
     }
 
     // MARK: - Errors

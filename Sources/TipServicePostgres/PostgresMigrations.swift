@@ -42,6 +42,7 @@ enum PostgresMigrations {
             tip bytea NOT NULL, kind text NOT NULL,
             stamp_ms bigint NOT NULL, stamp_device bytea NOT NULL,
             count bigint NOT NULL DEFAULT 0, duration_ms bigint NOT NULL DEFAULT 0, reason text,
+            instance_key bytea, date_ms bigint,
             PRIMARY KEY(user_id, id)
         );
         CREATE TABLE donation_deletions(

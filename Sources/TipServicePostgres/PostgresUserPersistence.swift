@@ -43,18 +43,18 @@ final class PostgresUserPersistence: TipPersistence {
 
     /// Everything in one statement (one round trip): the four tables' rows in one shape, the
     /// tip records' columns from the second on, marked by their source ('d', 'p', 'r', 'x' for
-    /// donation deletions), the
+    /// donation deletions; a tip record's key in the `value` column), the
     /// donations in their order (by date, then id).
     static let readAll = """
         SELECT 'd'::text AS source, id, event AS name, NULL::text AS kind, date AS ms, NULL::bytea AS device,
-               0::bigint AS count, 0::bigint AS duration_ms, NULL::text AS reason, value
+               0::bigint AS count, 0::bigint AS duration_ms, NULL::text AS reason, value, NULL::bigint AS date_ms
           FROM donations WHERE user_id = $1
         UNION ALL
-        SELECT 'p', NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value FROM parameters WHERE user_id = $1
+        SELECT 'p', NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value, NULL FROM parameters WHERE user_id = $1
         UNION ALL
-        SELECT 'r', id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, NULL FROM tip_records WHERE user_id = $1
+        SELECT 'r', id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms FROM tip_records WHERE user_id = $1
         UNION ALL
-        SELECT 'x', NULL, event, NULL, instant, NULL, 0, 0, NULL, NULL FROM donation_deletions WHERE user_id = $1
+        SELECT 'x', NULL, event, NULL, instant, NULL, 0, 0, NULL, NULL, NULL FROM donation_deletions WHERE user_id = $1
         ORDER BY source, ms, id
         """
 
@@ -182,17 +182,20 @@ final class PostgresUserPersistence: TipPersistence {
         let (kind, count, milliseconds, reason) = Self.columns(of: record.kind)
         // Two copies of one version-1 display counter merge to the larger figures (as on the device).
         let inserted = try connection.query("""
-            INSERT INTO tip_records(user_id, id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            INSERT INTO tip_records(user_id, id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
             ON CONFLICT (user_id, id) DO UPDATE SET count = greatest(tip_records.count, excluded.count),
                 duration_ms = greatest(tip_records.duration_ms, excluded.duration_ms),
                 stamp_ms = least(tip_records.stamp_ms, excluded.stamp_ms)
             WHERE substr(tip_records.id, 1, 11) = 'v1-display:'::bytea AND tip_records.kind = 'display' AND excluded.kind = 'display'
             """, [user, .utf8(record.id), .utf8(record.tip), .text(kind), .bigint(record.stamp.milliseconds),
-                  .utf8(record.stamp.device), .bigint(count), .bigint(milliseconds), reason.map { .text($0) } ?? .null])
+                  .utf8(record.stamp.device), .bigint(count), .bigint(milliseconds), reason.map { .text($0) } ?? .null,
+                  record.key.map { .utf8($0.value.storageText) } ?? .null,
+                  record.date == record.stamp.milliseconds ? .null : .bigint(record.date)])
         guard inserted.affectedRows == 0 else { return }
         let stored = try connection.query("""
-            SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM tip_records WHERE user_id = $1 AND id = $2
+            SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms
+            FROM tip_records WHERE user_id = $1 AND id = $2
             """, [user, .utf8(record.id)])
         if stored.count != 1 || Self.tipRecord(stored, 0) != record {
             try collide(TipStoreError.collision("tip record", id: record.id))
@@ -245,7 +248,17 @@ final class PostgresUserPersistence: TipPersistence {
         case "reset": kind = .reset
         default: return nil
         }
-        return TipEventRecord(id: id, tip: tip, stamp: Stamp(milliseconds: milliseconds, device: device), kind: kind)
+        // The key as its stored text (typed: an Int or a String), NULL for a tip without one.
+        var key: TipKey?
+        if let text = rows.string(row, first + 8) {
+            switch RuntimeValue(storageText: text) {
+            case .int(let number)?: key = .int(number)
+            case .string(let value)?: key = .string(value)
+            default: return nil
+            }
+        }
+        return TipEventRecord(id: id, tip: tip, key: key, stamp: Stamp(milliseconds: milliseconds, device: device), kind: kind,
+                              date: rows.int64(row, first + 9))
     }
 
     // MARK: - Failures

@@ -1,6 +1,6 @@
 import Foundation
 // tipc-bench: speed and memory figures, each beside a floor measured in the same run.
-// Build and run in release: swift build -c release && taskset -c 0 .build/release/tipc-bench [frontend] [vm] [runtime] [import] [phases]
+// Build and run in release: swift build -c release && taskset -c 0 .build/release/tipc-bench [frontend] [vm] [format2] [runtime] [import] [phases]
 //   … tipc-bench check-once [TIPS]        one check of the generated manifest (10,000 tips, or TIPS), for callgrind
 //   … tipc-bench serve [USERS…]           the tip service over loopback (default 1,000 and 100,000 users)
 //   … tipc-bench serve-postgres [USERS…]  the same on PostgreSQL: TIPC_BENCH_POSTGRES_URL names a server where
@@ -16,6 +16,7 @@ if wanted("frontend") { runFrontendBenchmarks() }
 // Per-phase CPU time and memory of the front end, for finding where the check spends them.
 if selected.contains("phases") { runFrontendPhases() }
 if wanted("vm") { runVMBenchmarks() }
+if wanted("format2") { runFormat2Benchmarks() }
 if wanted("runtime") { runRuntimeBenchmarks() }
 if wanted("import") { runImportBenchmarks() }
 // The tip service over loopback (many threads: not for taskset -c 0): `serve [USERS…]`.

@@ -192,11 +192,11 @@ struct TextsTableVerificationTests {
             tables.append(Array(body[offset..<offset + 6 + length]))
             offset += 6 + length
         }
-        #expect(tables.map { $0[0] } == [1, 2, 3, 4, 5, 6, 8])
+        #expect(tables.map { $0[0] } == [1, 2, 3, 4, 5, 6, 7, 8])
         #expect(tables.last == [8, 0, 8, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0])
         #expect(try RulePackLoader.read(bytes) == plain)
-        // Without the table, as a format-1 pack: the same pack; a format-2 pack without it is refused.
-        let withoutTexts: [UInt8] = [6, 0, 0, 0] + Array(tables.dropLast().joined())
+        // Without the format-2 tables, as a format-1 pack: the same pack; a format-2 pack without them is refused.
+        let withoutTexts: [UInt8] = [6, 0, 0, 0] + Array(tables.prefix(6).joined())
         var header = Array(bytes[0..<PackFormat.headerSize])
         let length = UInt32(withoutTexts.count)
         let crc = CRC32.checksum(withoutTexts)

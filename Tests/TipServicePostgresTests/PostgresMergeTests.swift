@@ -26,7 +26,11 @@ enum RandomReplicas {
             case 1: kind = .invalidation(InvalidationReason.allCases.randomElement(using: &g)!)
             default: kind = .reset
             }
-            return TipEventRecord(id: "r\(index)", tip: ["t1", "t2"].randomElement(using: &g)!, stamp: stamp(&g), kind: kind)
+            // Keys of both types and dates apart from stamps (format 2) round-trip through every store.
+            let key: TipKey? = [nil, .int(Int64.random(in: -2...2, using: &g)), .string("k\u{0}é")].randomElement(using: &g)!
+            let recordStamp = stamp(&g)
+            let date = Bool.random(using: &g) ? recordStamp.milliseconds : recordStamp.milliseconds - 1
+            return TipEventRecord(id: "r\(index)", tip: ["t1", "t2"].randomElement(using: &g)!, key: key, stamp: recordStamp, kind: kind, date: date)
         }
         return (donations, tipRecords)
     }

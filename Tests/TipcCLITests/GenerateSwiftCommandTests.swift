@@ -183,17 +183,19 @@ import Testing
         #expect(compiled.status == 0, "\(compiled.stderr)")
         try folder.write("main.swift", Self.foundation + """
             let bytes = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]))
-            let center = try TipCenter(pack: try RulePackLoader.load([UInt8](bytes)), persistence: MemoryPersistence(),
-                                       clock: ManualClock(now: 1_780_000_000_000))
+            let clock = ManualClock(now: 1_780_000_000_000)
+            let center = try TipCenter(pack: try RulePackLoader.load([UInt8](bytes)), persistence: MemoryPersistence(), clock: clock)
             let tips = AppTips(center: center)
             print(try tips.tips.personalize.status())
-            try tips.parameters.onboardingCompleted.set(true)
+            try tips.parameters.isSignedIn.set(true)
+            try tips.tips.welcome.invalidate(.actionPerformed)
             try tips.events.articleSaved.donate()
+            clock.advance(by: 86_400_001)
             print(try tips.tips.personalize.status())
             try tips.events.itemViewed.donate(itemID: 7, section: "world")
             print(tips.events.itemViewed.count() ?? -1)
             try tips.tips.personalize.invalidate(.actionPerformed)
-            print(try tips.tips.personalize.status(), try tips.parameters.onboardingCompleted.get())
+            print(try tips.tips.personalize.status(), try tips.parameters.isSignedIn.get())
             print(try tips.groups.onboarding.currentTip()?.id ?? "none")
 
             """)
@@ -210,7 +212,7 @@ import Testing
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(String(decoding: data, as: UTF8.self) == "pending\navailable\n1\ninvalidated(actionPerformed) true\nwelcome\n")
+        #expect(String(decoding: data, as: UTF8.self) == "pending\navailable\n1\ninvalidated(actionPerformed) true\nnone\n")
     }
 
     @Test func optionsOfTheOtherKindAndBadTypeNamesAreRefused() throws {

@@ -99,7 +99,7 @@ struct StoreProcessTests {
         let merged = try SQLitePersistence(path: original).load()
         #expect(acknowledged.count == 3)
         #expect(Set(merged.donations.keys) == Set(acknowledged))
-        #expect(merged.histories["t"]?.currentInvalidation == .tipClosed, "the copy's invalidation came along")
+        #expect(merged.histories[TipInstance(tip: "t")]?.currentInvalidation == .tipClosed, "the copy's invalidation came along")
         // And back the other way: both hold the same.
         _ = try tipc(copy, ["merge", original])
         #expect(try SQLitePersistence(path: copy).load() == SQLitePersistence(path: original).load())

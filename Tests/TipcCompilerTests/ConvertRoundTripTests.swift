@@ -32,6 +32,44 @@ import TipRuntime
         }
     }
 
+    /// Format 2: keyed tips and rules about tips, both ways, to the same pack.
+    @Test func keyedTipsAndTipReferencesRoundTrip() throws {
+        try expectRoundTrip(SourceFile(path: "format2.tips", text: """
+            tipkit 1
+            event trailViewed { trailID: Int, region: String }
+            event opened
+            tip welcome {
+              title "Welcome"
+              rule opened.count >= 1
+            }
+            tip newTrail[trailID: Int] {
+              title "A new trail near you"
+              rule trailViewed.where(trailID == key).count >= 3
+              rule not tip(newTrail, key).invalidated
+            }
+            tip `region-tip`[`region-name`: String] {
+              title "Region"
+              rule trailViewed.where(region == key).count >= 1 within 7d
+              rule tip(welcome).invalidations.where(reason == "tipClosed").count >= 1
+              rule tip(newTrail, 42).displays.count == 0 within 1d
+            }
+            """))
+        try expectRoundTrip(SourceFile(path: "format2.yaml", text: """
+            tipkit: 1
+            events:
+              opened: {}
+            tips:
+              welcome:
+                title: Welcome
+              badge:
+                key: { name: name, type: string }
+                title: Badge
+                rules:
+                  - tip(welcome).invalidated and tip(welcome).invalidations.within(1d).count == 0
+                  - key != "none"
+            """))
+    }
+
     @Test func generatedProgramsRoundTrip() throws {
         for seed in UInt64(1)...500 {
             var generator = ProgramGenerator(seed: seed)

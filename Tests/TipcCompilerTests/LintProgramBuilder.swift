@@ -87,7 +87,7 @@ struct LintProgramBuilder {
         var result = expression
         func place(_ e: CheckedExpression) -> CheckedExpression { placed(e, line: line, column: &column) }
         switch expression.kind {
-        case .constant, .now, .parameter, .field, .event: break
+        case .constant, .now, .parameter, .field, .event, .instanceKey, .tipState: break
         case .within(let base, let window): result.kind = .within(place(base), windowMilliseconds: window)
         case .filter(let base, let predicate): result.kind = .filter(place(base), predicate: place(predicate))
         case .largestSubset(let base, let f): result.kind = .largestSubset(place(base), field: f)

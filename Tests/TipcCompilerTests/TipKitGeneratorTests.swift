@@ -14,8 +14,13 @@ private func parsed(_ app: String) throws -> [ManifestFile] {
     let path = examples.appendingPathComponent("\(app)/\(app).yaml").path
     let source = SourceFile(path: path, bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
     var diagnostics: [Diagnostic] = []
-    let file = Frontend.parse(source, diagnostics: &diagnostics)
+    var file = Frontend.parse(source, diagnostics: &diagnostics)
     #expect(diagnostics.isEmpty)
+    // TipKit has no form for a rule that reads another tip (`tip(welcome)`, format 2): the
+    // round trip covers the rest (`whatTipKitCannotSayIsAnErrorAtTheManifest` the refusal).
+    for index in file.tips.indices {
+        file.tips[index].rules.removeAll { rule in ExpressionPrinter.print(rule).contains("tip(") }
+    }
     return [file]
 }
 

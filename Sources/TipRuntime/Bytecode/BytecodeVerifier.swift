@@ -4,16 +4,36 @@ public struct BytecodeContext: Sendable {
     public var parameterTypes: [ValueType]
     /// Field types of each event's payload.
     public var eventFields: [[ValueType]]
+    /// Per tip of the pack, the type of its key (nil for a tip without one).
+    public var tipKeyTypes: [ValueType?]
+    /// The key type of the tip whose rule this is (`LOAD_KEY`), nil when it has no key.
+    public var keyType: ValueType?
 
-    public init(stringCount: Int, parameterTypes: [ValueType], eventFields: [[ValueType]]) {
+    public init(stringCount: Int, parameterTypes: [ValueType], eventFields: [[ValueType]],
+                tipKeyTypes: [ValueType?] = [], keyType: ValueType? = nil) {
         self.stringCount = stringCount
         self.parameterTypes = parameterTypes
         self.eventFields = eventFields
+        self.tipKeyTypes = tipKeyTypes
+        self.keyType = keyType
     }
 
-    public init(pack: RulePack) {
+    /// The context of the rules of tip `tip` (nil: of no tip in particular, so without a key).
+    public init(pack: RulePack, tip: Int? = nil) {
         self.init(stringCount: pack.strings.count, parameterTypes: pack.parameters.map(\.type),
-                  eventFields: pack.events.map { $0.fields.map(\.type) })
+                  eventFields: pack.events.map { $0.fields.map(\.type) },
+                  tipKeyTypes: pack.tips.map { $0.key?.type }, keyType: tip.flatMap { pack.tips[$0].key?.type })
+    }
+
+    /// The collection kind of a tip's displays, after the events: no fields.
+    public var displaysCollection: Int { eventFields.count }
+    /// The collection kind of a tip's invalidations, after the displays: one field, `reason`.
+    public var invalidationsCollection: Int { eventFields.count + 1 }
+
+    /// The field types of a collection kind: an event's payload, or a tip's records' fields.
+    func fields(ofCollection collection: Int) -> [ValueType] {
+        if collection < eventFields.count { return eventFields[collection] }
+        return collection == invalidationsCollection ? [.string] : []
     }
 }
 
@@ -99,7 +119,7 @@ public struct BytecodeVerifier {
             }
         }
         func field(_ pc: Int, event: Int, _ a: UInt32) throws(RulePackError) -> ValueType {
-            let fields = context.eventFields[event]
+            let fields = context.fields(ofCollection: event)
             guard Int(a) < fields.count else { throw fail(pc, "field \(a) out of bounds (event \(event) has \(fields.count))") }
             return fields[Int(a)]
         }
@@ -138,6 +158,12 @@ public struct BytecodeVerifier {
                 guard let event = fieldEvent else { throw fail(pc, "\(info.mnemonic) outside a WHERE predicate") }
                 typeOfA = try field(pc, event: event, a)
             case .collectionField, .jump, .blockLength, .listLength: break
+            case .tip, .keyedTip:
+                guard Int(a) < context.tipKeyTypes.count else { throw fail(pc, "tip \(a) out of bounds") }
+                let keyType = context.tipKeyTypes[Int(a)]
+                if info.operand == .tip, keyType != nil { throw fail(pc, "\(info.mnemonic) reads tip \(a), which has a key") }
+                if info.operand == .keyedTip, keyType == nil { throw fail(pc, "\(info.mnemonic) reads tip \(a), which has no key") }
+                typeOfA = keyType
             }
             switch info.extra {
             case .string: try string(pc, code[pc + 1])
@@ -155,6 +181,9 @@ public struct BytecodeVerifier {
             }
             if info.popped == .number, case .value(let right)? = first, case .value(let left)? = second, left != right {
                 throw fail(pc, "\(info.mnemonic) compares a \(left) with a \(right)")
+            }
+            if info.operand == .keyedTip, case .value(let key)? = first, key != typeOfA {
+                throw fail(pc, "\(info.mnemonic) pops a \(key) key for a tip whose key is \(typeOfA.map { "\($0)" } ?? "absent")")
             }
             if info.operand == .collectionField, case .collection(let event)? = first {
                 _ = try field(pc, event: event, a)
@@ -182,6 +211,11 @@ public struct BytecodeVerifier {
                 guard let typeOfA else { preconditionFailure("\(info.mnemonic) has no typed operand") }
                 try push(.value(typeOfA))
             case .eventCollection: try push(.collection(event: Int(a)))
+            case .tipDisplays: try push(.collection(event: context.displaysCollection))
+            case .tipInvalidations: try push(.collection(event: context.invalidationsCollection))
+            case .keyType:
+                guard let keyType = context.keyType else { throw fail(pc, "\(info.mnemonic) in a rule of a tip without a key") }
+                try push(.value(keyType))
             case .operandType:
                 guard let first else { preconditionFailure("\(info.mnemonic) pushes what it pops but pops nothing") }
                 try push(first)

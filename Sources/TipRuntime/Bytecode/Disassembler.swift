@@ -38,6 +38,7 @@ public struct Disassembler {
     private func eventName(_ index: Int) -> String { index < pack.events.count ? pack.events[index].name : "<event \(index)>" }
 
     private func fieldName(_ event: Int?, _ index: Int) -> String {
+        if event == pack.events.count + 1, index == 0 { return "reason" }
         guard let event, event < pack.events.count, index < pack.events[event].fields.count else { return "<field \(index)>" }
         return pack.events[event].fields[index].name
     }
@@ -77,6 +78,7 @@ public struct Disassembler {
             case .collectionField: operands.append(fieldName(events.last, a))
             case .jump: operands.append("-> " + pad(pc + 1 + a))
             case .blockLength: operands.append("{ \(a) words")
+            case .tip, .keyedTip: operands.append(a < pack.tips.count ? "tip(\(pack.tips[a].name))" : "<tip \(a)>")
             }
             switch info.extra {
             case .none: break
@@ -91,7 +93,11 @@ public struct Disassembler {
             case .doubles: operands.append(list((0..<a).map { double($0) }))
             case .strings: operands.append(list((0..<a).map { quoted(Int(code[pc + 1 + $0])) }))
             }
-            if info.opensCollection { events.append(a) }
+            switch info.result {
+            case .tipDisplays: events.append(pack.events.count)
+            case .tipInvalidations: events.append(pack.events.count + 1)
+            default: if info.opensCollection { events.append(a) }
+            }
             if info.closesCollection { _ = events.popLast() }
             lines.append(pad(pc) + "  " + indent + ([info.mnemonic] + operands).joined(separator: " "))
             if info.operand == .blockLength {

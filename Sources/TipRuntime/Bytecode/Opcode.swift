@@ -17,6 +17,8 @@ public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
     case loadNow = 0x08
     case loadParameter = 0x09
     case loadField = 0x0A
+    /// Format 2: the key of the tip instance being evaluated.
+    case loadKey = 0x0B
 
     case not = 0x10
     case jumpIfFalse = 0x11
@@ -57,6 +59,14 @@ public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
     case distinct = 0x46
     case countEvent = 0x47
     case countEventWithin = 0x48
+
+    // Format 2, tips about tips: another tip's recorded state (never its rules).
+    case tipInvalidated = 0x50
+    case tipDisplays = 0x51
+    case tipInvalidations = 0x52
+    case tipInvalidatedKeyed = 0x53
+    case tipDisplaysKeyed = 0x54
+    case tipInvalidationsKeyed = 0x55
 
     /// Everything about this opcode except what it does, in the manner of Lua's `lopcodes.h`:
     /// the disassembler, the verifier, the evaluator's fast path, `WindowAnalysis` and the
@@ -111,6 +121,13 @@ public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
         case .distinct:               .init("DISTINCT",            .collectionField, .none,      1,    .collection,    .value(.int),   false)
         case .countEvent:             .init("COUNT_EVENT",         .event,           .none,      0,    nil,            .value(.int),   true)
         case .countEventWithin:       .init("COUNT_EVENT_WITHIN",  .event,           .window,    0,    nil,            .value(.int),   true)
+        case .loadKey:                .init("LOAD_KEY",            .none,            .none,      0,    nil,            .keyType,       false)
+        case .tipInvalidated:         .init("TIP_INVALIDATED",     .tip,             .none,      0,    nil,            .value(.bool),  false)
+        case .tipDisplays:            .init("TIP_DISPLAYS",        .tip,             .none,      0,    nil,            .tipDisplays,   false)
+        case .tipInvalidations:       .init("TIP_INVALIDATIONS",   .tip,             .none,      0,    nil,            .tipInvalidations, false)
+        case .tipInvalidatedKeyed:    .init("TIP_INVALIDATED_KEYED", .keyedTip,      .none,      1,    .anyValue,      .value(.bool),  false)
+        case .tipDisplaysKeyed:       .init("TIP_DISPLAYS_KEYED",  .keyedTip,        .none,      1,    .anyValue,      .tipDisplays,   false)
+        case .tipInvalidationsKeyed:  .init("TIP_INVALIDATIONS_KEYED", .keyedTip,    .none,      1,    .anyValue,      .tipInvalidations, false)
         }
     }
 
@@ -152,8 +169,8 @@ public struct OpcodeInfo: Sendable, Hashable {
         self.isStraightLine = isStraightLine
     }
 
-    /// Whether the instruction pushes a new collection (of event `A`).
-    public var opensCollection: Bool { result == .eventCollection }
+    /// Whether the instruction pushes a new collection (of event `A`, or of tip `A`'s records).
+    public var opensCollection: Bool { result == .eventCollection || result == .tipDisplays || result == .tipInvalidations }
     /// Whether it pops a collection and leaves a value in its place.
     public var closesCollection: Bool { popped == .collection && result != .operandType }
 }
@@ -186,6 +203,10 @@ public enum OperandMeaning: Sendable, Hashable {
     case blockLength
     /// How many constants follow (`IN_*`).
     case listLength
+    /// An index into the pack's tips, of a tip without a key.
+    case tip
+    /// An index into the pack's tips, of a tip with a key: the instruction pops a key of its type.
+    case keyedTip
 }
 
 /// What follows an instruction word: 64-bit immediates `K` take two words, low half first.
@@ -254,6 +275,14 @@ public enum StackResult: Sendable, Hashable {
     case operandType
     /// The collection of all donations of event `A`.
     case eventCollection
+    /// A value of the type of the key of the tip whose rule this is.
+    case keyType
+    /// The displays of tip `A` (of the instance whose key it pops) since its latest reset: a
+    /// collection without fields, dated by each display.
+    case tipDisplays
+    /// The invalidations of tip `A` (of the instance whose key it pops) since its latest reset:
+    /// a collection with one field, `reason` (String).
+    case tipInvalidations
     /// The verifier's own case decides (`RETURN`, the jumps, `ADD` and `SUB`).
     case own
 }

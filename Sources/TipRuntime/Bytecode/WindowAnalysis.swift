@@ -6,27 +6,55 @@ public struct EventWindow: Sendable, Hashable {
     public var milliseconds: Int64
 }
 
+/// A window over another tip's displays or invalidations (`tip(X).invalidations.within(1d)`):
+/// its contents change as time passes like an event window's. `tip` is the tip whose records
+/// it reads (any instance of it, when the tip has a key).
+public struct TipRecordWindow: Sendable, Hashable {
+    public var tip: Int
+    public var milliseconds: Int64
+}
+
 public enum WindowAnalysis {
     /// The windows of verified `code`, in program order without duplicates.
     public static func windows(in code: [UInt32]) -> [EventWindow] {
+        analyze(code).events
+    }
+
+    /// The windows of verified `code` over tips' records, in program order without duplicates.
+    public static func tipWindows(in code: [UInt32]) -> [TipRecordWindow] {
+        analyze(code).tips
+    }
+
+    private enum Source {
+        case event(Int)
+        case tip(Int)
+    }
+
+    private static func analyze(_ code: [UInt32]) -> (events: [EventWindow], tips: [TipRecordWindow]) {
         var result: [EventWindow] = []
-        var collections: [Int] = []
+        var tipResult: [TipRecordWindow] = []
+        var collections: [Source] = []
         var pc = 0
         while pc < code.count {
             let word = code[pc]
             guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else { break }
             let a = word >> 8, info = opcode.info
-            if info.opensCollection { collections.append(Int(a)) }
+            if info.opensCollection { collections.append(info.operand == .event ? .event(Int(a)) : .tip(Int(a))) }
             if info.extra == .window, pc + 2 < code.count {
                 // The window of event A (`COUNT_EVENT_WITHIN`) or of the top collection (`WITHIN`).
-                if let event = info.operand == .event ? Int(a) : collections.last {
-                    append(EventWindow(event: event, milliseconds: Instruction.immediate(code[pc + 1], code[pc + 2])), to: &result)
+                let milliseconds = Instruction.immediate(code[pc + 1], code[pc + 2])
+                switch info.operand == .event ? .event(Int(a)) : collections.last {
+                case .event(let event)?: append(EventWindow(event: event, milliseconds: milliseconds), to: &result)
+                case .tip(let tip)?:
+                    let window = TipRecordWindow(tip: tip, milliseconds: milliseconds)
+                    if milliseconds > 0, !tipResult.contains(window) { tipResult.append(window) }
+                case nil: break
                 }
             }
             if info.closesCollection, !collections.isEmpty { collections.removeLast() }
             pc += 1 + info.extra.count(operand: a)
         }
-        return result
+        return (result, tipResult)
     }
 
     private static func append(_ window: EventWindow, to result: inout [EventWindow]) {

@@ -14,13 +14,15 @@ struct EngineState {
     let windows: [[EventWindow]]
     /// For each tip, the comparisons of its rules whose outcome depends on `now`.
     let datedComparisons: [[NowComparison]]
+    /// For each tip, the windows its rules read over other tips' records.
+    let tipWindows: [[TipRecordWindow]]
     /// The events with a `maximumAge`, whose oldest donations expire as time passes.
     let agingEvents: [Int]
 
     var parameters: ParameterValues
     var donations: InMemoryDonationStore
-    /// Each tip's displays, invalidations and resets, by tip index.
-    var histories: [TipHistory]
+    /// Each tip's and instance's displays, invalidations and resets.
+    var records: TipRecordTable
     var latestFirstDisplay: Int64?
     var overrides = TestingOverrides()
     /// By event name, the instant up to which `deleteDonations(of:)` deleted its donations.
@@ -49,10 +51,17 @@ struct EngineState {
             return all
         }
         datedComparisons = model.tips.map { DatedWakeups.comparisons(inRules: $0.rules.map(\.code)) }
+        tipWindows = model.tips.map { tip in
+            var all: [TipRecordWindow] = []
+            for rule in tip.rules {
+                for window in WindowAnalysis.tipWindows(in: rule.code) where !all.contains(window) { all.append(window) }
+            }
+            return all
+        }
         agingEvents = model.events.indices.filter { model.events[$0].maximumAgeMilliseconds != nil }
         parameters = ParameterValues(pack: model)
         donations = InMemoryDonationStore(events: model.events)
-        histories = Array(repeating: TipHistory(), count: model.tips.count)
+        records = TipRecordTable(pack: model, tipIndex: tipIndex)
     }
 
     var model: RulePack { pack.pack }
@@ -92,8 +101,7 @@ struct EngineState {
             lastStampMilliseconds = max(lastStampMilliseconds, record.stamp.milliseconds)
             if declaration.accepts(record.value) { try? parameters.set(index, to: record.value) }
         }
-        let histories = snapshot.histories
-        self.histories = model.tips.map { histories[$0.name] ?? TipHistory() }
+        records = TipRecordTable(pack: model, tipIndex: tipIndex, stored: snapshot.histories)
         for record in snapshot.tipRecords.values {
             lastStampMilliseconds = max(lastStampMilliseconds, record.stamp.milliseconds)
         }
@@ -131,39 +139,39 @@ struct EngineState {
 
     // MARK: - Status and display decisions
 
-    func evaluation(of tip: Int, now: Int64, allRules: Bool = false) -> TipEvaluation {
-        evaluator.evaluateTip(tip, parameters: parameters, store: donations, now: now, allRules: allRules)
+    /// The rules of `tip` (its instance `key`) evaluated at `now`; `tip(X)` reads the records.
+    func evaluation(of tip: Int, key: TipKey? = nil, now: Int64, allRules: Bool = false) -> TipEvaluation {
+        evaluator.evaluateTip(tip, parameters: parameters, store: donations, now: now, allRules: allRules,
+                              instance: RuleInstance(key: key, records: records))
     }
 
-    /// Why `tip` is invalidated now, derived from its records, all devices' together: an
-    /// invalidation since the latest reset, else the display limits reached by the displays
-    /// since then (so a limit reached only by merging two devices' displays counts too).
-    func invalidation(of tip: Int) -> InvalidationReason? {
-        let history = histories[tip], declaration = model.tips[tip]
-        if let reason = history.currentInvalidation { return reason }
-        if let limit = declaration.maxDisplayCount, history.displayCount >= limit { return .displayCountExceeded }
-        if let limit = declaration.maxDisplayDurationMilliseconds, history.displayDurationMilliseconds >= limit {
-            return .displayDurationExceeded
-        }
-        return nil
+    /// The history of `tip` (its instance `key`): empty for an instance with no records.
+    func history(of tip: Int, key: TipKey? = nil) -> TipHistory {
+        records.history(tip, key)
     }
 
-    func status(of tip: Int, now: Int64) -> TipStatus {
-        if let reason = invalidation(of: tip) { return .invalidated(reason) }
-        return evaluation(of: tip, now: now).isSatisfied ? .available : .pending
+    /// Why `tip` (its instance `key`) is invalidated now (see `TipRecordTable.invalidation`).
+    func invalidation(of tip: Int, key: TipKey? = nil) -> InvalidationReason? {
+        records.invalidation(of: tip, key: key)
     }
 
-    /// When the display frequency lets `tip` display: now (nil) or the instant the gap ends.
-    func frequencyGateOpens(for tip: Int, now: Int64) -> Int64? {
+    func status(of tip: Int, key: TipKey? = nil, now: Int64) -> TipStatus {
+        if let reason = invalidation(of: tip, key: key) { return .invalidated(reason) }
+        return evaluation(of: tip, key: key, now: now).isSatisfied ? .available : .pending
+    }
+
+    /// When the display frequency lets `tip` (its instance `key`) display: now (nil) or the
+    /// instant the gap ends. Each instance is its own tip: one never displayed waits.
+    func frequencyGateOpens(for tip: Int, key: TipKey? = nil, now: Int64) -> Int64? {
         let gap = model.displayFrequencyMilliseconds
-        guard gap > 0, !model.tips[tip].ignoresDisplayFrequency, histories[tip].displayCount == 0,
+        guard gap > 0, !model.tips[tip].ignoresDisplayFrequency, history(of: tip, key: key).displayCount == 0,
               let latest = latestFirstDisplay else { return nil }
         let (opens, overflow) = latest.addingReportingOverflow(gap)
         if overflow { return .max }
         return opens > now ? opens : nil
     }
 
-    func frequencyAllows(_ tip: Int, now: Int64) -> Bool { frequencyGateOpens(for: tip, now: now) == nil }
+    func frequencyAllows(_ tip: Int, key: TipKey? = nil, now: Int64) -> Bool { frequencyGateOpens(for: tip, key: key, now: now) == nil }
 
     /// The tip `group` offers now, if any: `firstAvailable` offers its first available tip
     /// that the display frequency allows; `ordered`, its first tip not invalidated.
@@ -183,9 +191,11 @@ struct EngineState {
         return offeredTip(inGroup: group, now: now) == tip
     }
 
-    func shouldDisplay(_ tip: Int, now: Int64) -> Bool {
+    /// Keyed tips are never group members, so only a tip without a key waits for its group.
+    /// Testing overrides name tips: they apply to every instance of a keyed tip.
+    func shouldDisplay(_ tip: Int, key: TipKey? = nil, now: Int64) -> Bool {
         if let verdict = overrides.verdict(for: model.tips[tip].name) { return verdict }
-        return status(of: tip, now: now) == .available && frequencyAllows(tip, now: now) && groupAllows(tip, now: now)
+        return status(of: tip, key: key, now: now) == .available && frequencyAllows(tip, key: key, now: now) && groupAllows(tip, now: now)
     }
 
     // MARK: - Changes
@@ -193,35 +203,35 @@ struct EngineState {
     /// Records one display (`count` 1, or 0 for more time on screen of a display already
     /// recorded) and `milliseconds` on screen; invalidates the tip when it reaches
     /// `maxDisplayCount` or `maxDisplayDuration`. Returns the records to store.
-    mutating func recordDisplay(_ tip: Int, count: Int64, milliseconds: Int64, now: Int64) -> [TipEventRecord] {
-        let firstEver = histories[tip].displayCount == 0 && count > 0
-        let wasInvalidated = invalidation(of: tip) != nil
-        let display = TipEventRecord(tip: model.tips[tip].name, stamp: stamp(at: now),
-                                     kind: .display(count: count, milliseconds: max(0, milliseconds)))
-        histories[tip].add(display)
+    mutating func recordDisplay(_ tip: Int, key: TipKey? = nil, count: Int64, milliseconds: Int64, now: Int64) -> [TipEventRecord] {
+        let firstEver = history(of: tip, key: key).displayCount == 0 && count > 0
+        let wasInvalidated = invalidation(of: tip, key: key) != nil
+        let display = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now),
+                                     kind: .display(count: count, milliseconds: max(0, milliseconds)), date: now)
+        records = records.adding(display, tip: tip)
         if firstEver, !model.tips[tip].ignoresDisplayFrequency {
             latestFirstDisplay = max(latestFirstDisplay ?? .min, now)
         }
         // The limit's reason is recorded as it is reached, so that it stays the first reason.
-        guard !wasInvalidated, let reason = invalidation(of: tip) else { return [display] }
-        return [display] + invalidate(tip, reason: reason, now: now)
+        guard !wasInvalidated, let reason = invalidation(of: tip, key: key) else { return [display] }
+        return [display] + invalidate(tip, key: key, reason: reason, now: now)
     }
 
     /// Invalidates `tip`; an invalidated tip keeps its first reason. The record is stored even
     /// then: what this runtime knows may be older than a reset another device or process made,
     /// and the invalidation must win over that reset when the stores merge. Returns the records
     /// to store.
-    mutating func invalidate(_ tip: Int, reason: InvalidationReason, now: Int64) -> [TipEventRecord] {
-        let record = TipEventRecord(tip: model.tips[tip].name, stamp: stamp(at: now), kind: .invalidation(reason))
-        histories[tip].add(record)
+    mutating func invalidate(_ tip: Int, key: TipKey? = nil, reason: InvalidationReason, now: Int64) -> [TipEventRecord] {
+        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now), kind: .invalidation(reason), date: now)
+        records = records.adding(record, tip: tip)
         return [record]
     }
 
     /// Makes `tip` eligible again with its displays and time on screen restarted. Returns the
     /// records to store.
-    mutating func resetEligibility(_ tip: Int, now: Int64) -> [TipEventRecord] {
-        let record = TipEventRecord(tip: model.tips[tip].name, stamp: stamp(at: now), kind: .reset)
-        histories[tip].add(record)
+    mutating func resetEligibility(_ tip: Int, key: TipKey? = nil, now: Int64) -> [TipEventRecord] {
+        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now), kind: .reset, date: now)
+        records = records.adding(record, tip: tip)
         return [record]
     }
 
@@ -231,26 +241,44 @@ struct EngineState {
     /// change with no call into the runtime: a window's contents change, a donation reaches
     /// its event's `maximumAge`, the display frequency's gap ends, or a comparison of a rule
     /// with `now` (`now >= date(…)`, `now < $trialEnds`) changes for the current parameters.
-    func nextWake(for tips: Set<Int>, now: Int64) -> Int64? {
+    func nextWake(for instances: Set<TipSlot>, now: Int64) -> Int64? {
         var next: Int64?
         func consider(_ instant: Int64?) {
             guard let instant, instant > now else { return }
             next = min(next ?? instant, instant)
         }
         var seen = Set<EventWindow>()
-        for tip in tips {
+        var seenTipWindows = Set<TipRecordWindow>()
+        for instance in instances {
+            let tip = instance.tip
             for window in windows[tip] where seen.insert(window).inserted {
                 consider(WindowAnalysis.nextChange(timestamps: donations.donations(ofEvent: window.event).timestamps,
                                                    window: window.milliseconds, now: now))
             }
-            consider(frequencyGateOpens(for: tip, now: now))
+            // A window over another tip's records: every instance of it (a keyed read may
+            // name any), its displays and its invalidations (an early wake changes nothing).
+            for window in tipWindows[tip] where seenTipWindows.insert(window).inserted {
+                let keys: [TipKey?] = model.tips[window.tip].key == nil ? [nil] : records.keys(of: window.tip)
+                for key in keys {
+                    let read = records.records(ofTip: window.tip, key: key)
+                    consider(WindowAnalysis.nextChange(timestamps: read.displays.timestamps, window: window.milliseconds, now: now))
+                    consider(WindowAnalysis.nextChange(timestamps: read.invalidations.timestamps, window: window.milliseconds, now: now))
+                }
+            }
+            consider(frequencyGateOpens(for: tip, key: instance.key, now: now))
             for comparison in datedComparisons[tip] { consider(comparison.nextChange(parameterSlots: parameters.slots, now: now)) }
         }
-        for event in agingEvents where !tips.isEmpty {
+        for event in agingEvents where !instances.isEmpty {
             guard let oldest = donations.donations(ofEvent: event).timestamps.first,
                   let age = model.events[event].maximumAgeMilliseconds else { continue }
             consider(oldest.addingSaturating(age).addingSaturating(1))
         }
         return next
     }
+}
+
+/// A tip, or one instance of a keyed tip, by index: what observers watch.
+struct TipSlot: Hashable {
+    var tip: Int
+    var key: TipKey?
 }

@@ -16,10 +16,11 @@ extension EngineState {
 
     /// The tips whose decisions the group's current tip depends on: its members, and the
     /// members of the groups they belong to.
-    func watchedTips(ofGroup group: Int) -> Set<Int> {
-        var tips = Set(model.groups[group].tips)
+    /// (Group members never have a key.)
+    func watchedTips(ofGroup group: Int) -> Set<TipSlot> {
+        var tips = Set(model.groups[group].tips.map { TipSlot(tip: $0) })
         for tip in model.groups[group].tips {
-            if let own = groupOfTip[tip] { tips.formUnion(model.groups[own].tips) }
+            if let own = groupOfTip[tip] { tips.formUnion(model.groups[own].tips.map { TipSlot(tip: $0) }) }
         }
         return tips
     }

@@ -7,6 +7,8 @@ struct ObserverRegistry {
 
     struct Observer {
         var tip: Int
+        /// The instance observed, for a keyed tip.
+        var key: TipKey?
         var kind: Kind
     }
 
@@ -18,11 +20,11 @@ struct ObserverRegistry {
     var wake: (deadline: Int64, task: Task<Void, Never>)?
 
     /// The tips whose decisions observers depend on: the observed tips and their groups' members.
-    func watchedTips(_ engine: borrowing EngineState) -> Set<Int> {
-        var tips = Set<Int>()
+    func watchedTips(_ engine: borrowing EngineState) -> Set<TipSlot> {
+        var tips = Set<TipSlot>()
         for observer in observers.values {
-            tips.insert(observer.tip)
-            if let group = engine.groupOfTip[observer.tip] { tips.formUnion(engine.model.groups[group].tips) }
+            tips.insert(TipSlot(tip: observer.tip, key: observer.key))
+            if let group = engine.groupOfTip[observer.tip] { tips.formUnion(engine.model.groups[group].tips.map { TipSlot(tip: $0) }) }
         }
         for observer in groupObservers.values { tips.formUnion(engine.watchedTips(ofGroup: observer.group)) }
         return tips
@@ -33,26 +35,26 @@ extension TipCenter {
     /// A stream of the tip's status: the current one first, then every change, including one
     /// caused only by time passing (a `within` window sliding): the runtime computes that
     /// instant and wakes then, without polling. One stream per subscriber.
-    public func statusUpdates(for tip: String) throws(TipCenterError) -> AsyncStream<TipStatus> {
+    public func statusUpdates(for tip: String, key: TipKey? = nil) throws(TipCenterError) -> AsyncStream<TipStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: TipStatus.self, bufferingPolicy: .bufferingNewest(1))
-        try subscribe(tip, .status(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
+        try subscribe(tip, key, .status(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
         return stream
     }
 
     /// A stream of whether the tip should display: the current value first, then every change.
-    public func shouldDisplayUpdates(for tip: String) throws(TipCenterError) -> AsyncStream<Bool> {
+    public func shouldDisplayUpdates(for tip: String, key: TipKey? = nil) throws(TipCenterError) -> AsyncStream<Bool> {
         let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
-        try subscribe(tip, .shouldDisplay(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
+        try subscribe(tip, key, .shouldDisplay(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
         return stream
     }
 
-    private func subscribe(_ tip: String, _ kind: ObserverRegistry.Kind,
+    private func subscribe(_ tip: String, _ key: TipKey?, _ kind: ObserverRegistry.Kind,
                            onTermination: (@escaping @Sendable () -> Void) -> Void) throws(TipCenterError) {
         let id = try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> Int in
-            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            let index = try engine.resolve(tip, key: key)
             return observers.withLock { registry in
                 registry.nextID += 1
-                registry.observers[registry.nextID] = .init(tip: index, kind: kind)
+                registry.observers[registry.nextID] = .init(tip: index, key: key, kind: kind)
                 return registry.nextID
             }
         }
@@ -72,13 +74,13 @@ extension TipCenter {
                 for (id, observer) in registry.observers {
                     switch observer.kind {
                     case .status(let continuation, let last):
-                        let value = engine.status(of: observer.tip, now: now)
+                        let value = engine.status(of: observer.tip, key: observer.key, now: now)
                         if value != last {
                             continuation.yield(value)
                             registry.observers[id]?.kind = .status(continuation, last: value)
                         }
                     case .shouldDisplay(let continuation, let last):
-                        let value = engine.shouldDisplay(observer.tip, now: now)
+                        let value = engine.shouldDisplay(observer.tip, key: observer.key, now: now)
                         if value != last {
                             continuation.yield(value)
                             registry.observers[id]?.kind = .shouldDisplay(continuation, last: value)

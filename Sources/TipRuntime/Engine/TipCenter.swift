@@ -138,21 +138,23 @@ public final class TipCenter: Sendable {
 
     // MARK: - Tips
 
-    /// The tip's status now.
-    public func status(of tip: String) throws(TipCenterError) -> TipStatus {
+    /// The tip's status now (of its instance `key`, for a keyed tip).
+    public func status(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> TipStatus {
         let now = clock.now()
-        return try read(tip, now: now) { engine, index in engine.status(of: index, now: now) }
+        return try read(tip, key: key, now: now) { engine, index in engine.status(of: index, key: key, now: now) }
     }
 
-    /// Every tip's status now, by name, from one pass of the VM over the whole pack.
+    /// Every tip's status now, by name, from one pass of the VM over the whole pack. A keyed
+    /// tip has no status of its own (each instance has one) and is not listed.
     public func statuses() -> [String: TipStatus] {
         let now = clock.now()
         return state.withLock { engine in
             engine.expireDonations(now: now)
-            let satisfied = engine.evaluator.satisfiedTips(parameters: engine.parameters, store: engine.donations, now: now)
+            let satisfied = engine.evaluator.satisfiedTips(parameters: engine.parameters, store: engine.donations, now: now,
+                                                           records: engine.records)
             var result: [String: TipStatus] = [:]
             result.reserveCapacity(satisfied.count)
-            for (index, tip) in engine.model.tips.enumerated() {
+            for (index, tip) in engine.model.tips.enumerated() where tip.key == nil {
                 if let reason = engine.invalidation(of: index) {
                     result[tip.name] = .invalidated(reason)
                 } else {
@@ -164,47 +166,47 @@ public final class TipCenter: Sendable {
     }
 
     /// Whether the tip should display now: status, display frequency, group and overrides.
-    public func shouldDisplay(_ tip: String) throws(TipCenterError) -> Bool {
+    public func shouldDisplay(_ tip: String, key: TipKey? = nil) throws(TipCenterError) -> Bool {
         let now = clock.now()
-        return try read(tip, now: now) { engine, index in engine.shouldDisplay(index, now: now) }
+        return try read(tip, key: key, now: now) { engine, index in engine.shouldDisplay(index, key: key, now: now) }
     }
 
-    /// Displays since the tip's latest reset, over all devices.
-    public func displayCount(of tip: String) throws(TipCenterError) -> Int64 {
-        try read(tip, now: clock.now()) { engine, index in engine.histories[index].displayCount }
+    /// Displays since the tip's (instance's) latest reset, over all devices.
+    public func displayCount(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> Int64 {
+        try read(tip, key: key, now: clock.now()) { engine, index in engine.history(of: index, key: key).displayCount }
     }
 
-    /// Milliseconds on screen since the tip's latest reset, over all devices.
-    public func displayDuration(of tip: String) throws(TipCenterError) -> Int64 {
-        try read(tip, now: clock.now()) { engine, index in engine.histories[index].displayDurationMilliseconds }
+    /// Milliseconds on screen since the tip's (instance's) latest reset, over all devices.
+    public func displayDuration(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> Int64 {
+        try read(tip, key: key, now: clock.now()) { engine, index in engine.history(of: index, key: key).displayDurationMilliseconds }
     }
 
     /// The UI showed the tip (and, optionally, for how long). Reaching `maxDisplayCount` or
     /// `maxDisplayDuration` invalidates it.
-    public func recordDisplay(_ tip: String, milliseconds: Int64 = 0) throws(TipCenterError) {
-        try recordDisplay(tip, count: 1, milliseconds: milliseconds)
+    public func recordDisplay(_ tip: String, key: TipKey? = nil, milliseconds: Int64 = 0) throws(TipCenterError) {
+        try recordDisplay(tip, key: key, count: 1, milliseconds: milliseconds)
     }
 
     /// The UI reports more time on screen for a display already recorded.
-    public func recordDisplayDuration(_ tip: String, milliseconds: Int64) throws(TipCenterError) {
-        try recordDisplay(tip, count: 0, milliseconds: milliseconds)
+    public func recordDisplayDuration(_ tip: String, key: TipKey? = nil, milliseconds: Int64) throws(TipCenterError) {
+        try recordDisplay(tip, key: key, count: 0, milliseconds: milliseconds)
     }
 
-    private func recordDisplay(_ tip: String, count: Int64, milliseconds: Int64) throws(TipCenterError) {
+    private func recordDisplay(_ tip: String, key: TipKey?, count: Int64, milliseconds: Int64) throws(TipCenterError) {
         let now = clock.now()
-        try writeTip(tip) { engine, index in engine.recordDisplay(index, count: count, milliseconds: milliseconds, now: now) }
+        try writeTip(tip, key: key) { engine, index in engine.recordDisplay(index, key: key, count: count, milliseconds: milliseconds, now: now) }
     }
 
     /// Invalidates the tip; a tip already invalidated keeps its first reason.
-    public func invalidate(_ tip: String, reason: InvalidationReason) throws(TipCenterError) {
+    public func invalidate(_ tip: String, key: TipKey? = nil, reason: InvalidationReason) throws(TipCenterError) {
         let now = clock.now()
-        try writeTip(tip) { engine, index in engine.invalidate(index, reason: reason, now: now) }
+        try writeTip(tip, key: key) { engine, index in engine.invalidate(index, key: key, reason: reason, now: now) }
     }
 
     /// Makes the tip eligible again, with its display count and duration restarted.
-    public func resetEligibility(_ tip: String) throws(TipCenterError) {
+    public func resetEligibility(_ tip: String, key: TipKey? = nil) throws(TipCenterError) {
         let now = clock.now()
-        try writeTip(tip) { engine, index in engine.resetEligibility(index, now: now) }
+        try writeTip(tip, key: key) { engine, index in engine.resetEligibility(index, key: key, now: now) }
     }
 
     /// Clears everything: donations, parameters, tips' records, the frequency gap.
@@ -270,9 +272,9 @@ public final class TipCenter: Sendable {
     }
 
     /// Reads one tip's state as of `now` (donations past their `maximumAge` dropped first).
-    private func read<T>(_ tip: String, now: Int64, _ body: (borrowing EngineState, Int) -> T) throws(TipCenterError) -> T {
+    private func read<T>(_ tip: String, key: TipKey?, now: Int64, _ body: (borrowing EngineState, Int) -> T) throws(TipCenterError) -> T {
         try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> T in
-            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            let index = try engine.resolve(tip, key: key)
             engine.expireDonations(now: now)
             return body(engine, index)
         }
@@ -280,9 +282,9 @@ public final class TipCenter: Sendable {
 
     /// Changes one tip's history and stores the records the change made; on a store failure
     /// the change is undone.
-    private func writeTip(_ tip: String, _ change: (inout EngineState, Int) -> [TipEventRecord]) throws(TipCenterError) {
+    private func writeTip(_ tip: String, key: TipKey?, _ change: (inout EngineState, Int) -> [TipEventRecord]) throws(TipCenterError) {
         try mutate { (engine: inout EngineState) throws(TipCenterError) in
-            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            let index = try engine.resolve(tip, key: key)
             let before = engine
             let records = change(&engine, index)
             guard !records.isEmpty else { return }

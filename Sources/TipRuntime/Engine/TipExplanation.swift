@@ -55,20 +55,21 @@ public struct TipExplanation: Sendable, Hashable {
 
 extension TipCenter {
     /// Explains the tip's status and display decision now (every rule evaluated and traced).
-    public func explanation(of tip: String) throws(TipCenterError) -> TipExplanation {
+    public func explanation(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> TipExplanation {
         let now = clock.now()
         return try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> TipExplanation in
-            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            let index = try engine.resolve(tip, key: key)
             engine.expireDonations(now: now)
             let declaration = engine.model.tips[index]
             var rules: [TipExplanation.Rule] = []
             for (ruleIndex, rule) in declaration.rules.enumerated() {
                 let (outcome, trace) = engine.evaluator.trace(tip: index, rule: ruleIndex, parameters: engine.parameters,
-                                                              store: engine.donations, now: now)
+                                                              store: engine.donations, now: now,
+                                                              instance: RuleInstance(key: key, records: engine.records))
                 rules.append(TipExplanation.Rule(index: ruleIndex, outcome: outcome, range: rule.range,
                                                  values: Self.values(of: trace, sourceMap: rule.sourceMap)))
             }
-            let record = engine.histories[index]
+            let record = engine.history(of: index, key: key)
             var group: (String, PackGroupPriority, String?)?
             if let groupIndex = engine.groupOfTip[index] {
                 let declaration = engine.model.groups[groupIndex]
@@ -76,10 +77,11 @@ extension TipCenter {
                          engine.offeredTip(inGroup: groupIndex, now: now).map { engine.model.tips[$0].name })
             }
             return TipExplanation(
-                tip: tip, now: now, status: engine.status(of: index, now: now), shouldDisplay: engine.shouldDisplay(index, now: now),
+                tip: TipInstance(tip: tip, key: key).description, now: now, status: engine.status(of: index, key: key, now: now),
+                shouldDisplay: engine.shouldDisplay(index, key: key, now: now),
                 rules: rules, displayFrequencyMilliseconds: engine.model.displayFrequencyMilliseconds,
                 ignoresDisplayFrequency: declaration.ignoresDisplayFrequency,
-                frequencyGateOpens: engine.frequencyGateOpens(for: index, now: now), group: group,
+                frequencyGateOpens: engine.frequencyGateOpens(for: index, key: key, now: now), group: group,
                 displayCount: record.displayCount, maxDisplayCount: declaration.maxDisplayCount,
                 displayDurationMilliseconds: record.displayDurationMilliseconds,
                 maxDisplayDurationMilliseconds: declaration.maxDisplayDurationMilliseconds,

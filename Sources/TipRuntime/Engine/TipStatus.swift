@@ -63,6 +63,12 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingPlaceholderValue(tip: String, placeholder: String)
     /// `content(of:locale:values:)` was given a value of another type than the placeholder's.
     case wrongPlaceholderType(tip: String, placeholder: String, expected: ValueType, actual: ValueType)
+    /// A keyed tip was named without a key (SPEC §7: each key value is its own instance).
+    case missingKey(tip: String, type: ValueType)
+    /// A key was given for a tip that declares none.
+    case unexpectedKey(tip: String)
+    /// The key is not of the type the tip declares.
+    case wrongKeyType(tip: String, expected: ValueType, actual: ValueType)
 
     public var description: String {
         switch self {
@@ -79,6 +85,10 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no value for placeholder '\(placeholder)' of tip '\(tip)'"
         case .wrongPlaceholderType(let tip, let placeholder, let expected, let actual):
             return "placeholder '\(placeholder)' of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"
+        case .missingKey(let tip, let type): return "tip '\(tip)' has \(EnglishText.withArticle("\(type)")) key: name an instance, e.g. '\(tip)[\(type == .int ? "1" : "id")]'"
+        case .unexpectedKey(let tip): return "tip '\(tip)' has no key: name it without '[…]'"
+        case .wrongKeyType(let tip, let expected, let actual):
+            return "the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"
         }
     }
 }

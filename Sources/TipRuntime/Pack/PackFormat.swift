@@ -25,6 +25,8 @@ public enum PackFormat {
     /// appear once each, in ascending kind order (the writer always writes every one).
     public enum TableKind: UInt16, Sendable, CaseIterable {
         case strings = 1, settings = 2, parameters = 3, events = 4, tips = 5, groups = 6
+        /// The keys of keyed tips (SPEC §7, "Tip instances").
+        case tipKeys = 7
         /// Localized and templated texts (SPEC §7).
         case texts = 8
 
@@ -33,7 +35,7 @@ public enum PackFormat {
         public var introducedIn: UInt32 {
             switch self {
             case .strings, .settings, .parameters, .events, .tips, .groups: 1
-            case .texts: 2
+            case .tipKeys, .texts: 2
             }
         }
     }

@@ -156,10 +156,14 @@ public struct PackTip: Sendable, Hashable {
     public var maxDisplayDurationMilliseconds: Int64?
     public var ignoresDisplayFrequency: Bool
     public var rules: [RuleProgram]
+    /// The key of a keyed tip (SPEC §7): each key value is then its own instance. Stored in
+    /// the `tipKeys` table.
+    public var key: PackTipKey?
 
     public init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int64? = nil, maxDisplayDurationMilliseconds: Int64? = nil,
-                ignoresDisplayFrequency: Bool = false, rules: [RuleProgram] = []) {
+                ignoresDisplayFrequency: Bool = false, rules: [RuleProgram] = [], key: PackTipKey? = nil) {
+        self.key = key
         self.name = name
         self.title = title
         self.message = message

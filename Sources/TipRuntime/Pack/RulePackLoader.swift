@@ -32,7 +32,7 @@ struct PackDecoder {
         var displayFrequency: Int64 = 0
         var parameters: [PackParameter] = [], events: [PackEvent] = [], tips: [PackTip] = [], groups: [PackGroup] = []
         var texts: PackTexts?
-        var rules: [[VerifiedRule]] = []
+        var codeOffsets: [[Int]] = []
         for _ in 0..<tableCount {
             let kindOffset = reader.offset
             let rawKind = try reader.u16("table kind")
@@ -54,8 +54,9 @@ struct PackDecoder {
             case .settings: displayFrequency = try table.i64("display frequency")
             case .parameters: parameters = try readParameters(&table)
             case .events: events = try readEvents(&table)
-            case .tips: (tips, rules) = try readTips(&table, parameters: parameters, events: events)
+            case .tips: (tips, codeOffsets) = try readTips(&table)
             case .groups: groups = try readGroups(&table, tipCount: tips.count)
+            case .tipKeys: try readTipKeys(&table, into: &tips)
             case .texts: texts = try readTexts(&table, tips: tips, parameterCount: parameters.count)
             }
             if table.remaining != 0 {
@@ -71,8 +72,25 @@ struct PackDecoder {
         if displayFrequency < 0 {
             throw RulePackError(.malformed, "negative display frequency", offset: PackFormat.headerSize)
         }
+        for group in groups {
+            if let keyed = group.tips.first(where: { tips[$0].key != nil }) {
+                throw RulePackError(.malformed, "group '\(group.name)' lists tip '\(tips[keyed].name)', which has a key", offset: PackFormat.headerSize)
+            }
+        }
+        // Bytecode is verified once every table is read: a rule's types depend on the keys
+        // of the tips it reads (the tip keys table follows the tips).
         let pack = RulePack(formatVersion: version, strings: strings, displayFrequencyMilliseconds: displayFrequency,
                             parameters: parameters, events: events, tips: tips, groups: groups, texts: texts)
+        var rules: [[VerifiedRule]] = []
+        for (index, tip) in tips.enumerated() {
+            let context = BytecodeContext(pack: pack, tip: index)
+            var verified: [VerifiedRule] = []
+            for (rule, offset) in zip(tip.rules, codeOffsets[index]) {
+                let shape = try BytecodeVerifier.verify(rule.code, context: context, baseOffset: offset)
+                verified.append(VerifiedRule(code: rule.code, shape: shape))
+            }
+            rules.append(verified)
+        }
         return VerifiedRulePack(pack: pack, rules: rules)
     }
 
@@ -258,12 +276,11 @@ struct PackDecoder {
                         endLine: try reader.i32("end line"), endColumn: try reader.i32("end column"))
     }
 
-    func readTips(_ reader: inout ByteReader, parameters: [PackParameter], events: [PackEvent]) throws(RulePackError) -> ([PackTip], [[VerifiedRule]]) {
-        let context = BytecodeContext(stringCount: strings.count, parameterTypes: parameters.map(\.type),
-                                      eventFields: events.map { $0.fields.map(\.type) })
+    /// The tips, and per rule the byte offset of its code (verified once all tables are read).
+    func readTips(_ reader: inout ByteReader) throws(RulePackError) -> ([PackTip], [[Int]]) {
         let count = try reader.count("tip count", elementSize: 46)
         var tips: [PackTip] = []
-        var allRules: [[VerifiedRule]] = []
+        var allOffsets: [[Int]] = []
         var names = Set<String>()
         for _ in 0..<count {
             let name = try uniqueName(&reader, "tip name", &names)
@@ -299,7 +316,7 @@ struct PackDecoder {
             }
             let ruleCount = try reader.count("rule count of '\(name)'", elementSize: 9)
             var rules: [RuleProgram] = []
-            var verified: [VerifiedRule] = []
+            var offsets: [Int] = []
             for _ in 0..<ruleCount {
                 let hasRangeOffset = reader.offset
                 let hasRange = try reader.u8("rule range flag")
@@ -309,7 +326,6 @@ struct PackDecoder {
                 let codeOffset = reader.offset
                 var code = [UInt32](repeating: 0, count: wordCount)
                 for index in 0..<wordCount { code[index] = try reader.u32("code") }
-                let shape = try BytecodeVerifier.verify(code, context: context, baseOffset: codeOffset)
                 let mapCount = try reader.count("source map length", elementSize: 24)
                 var sourceMap: [SourceMapEntry] = []
                 var previous: UInt32 = 0
@@ -323,15 +339,37 @@ struct PackDecoder {
                     sourceMap.append(SourceMapEntry(pc: pc, range: try readRange(&reader)))
                 }
                 rules.append(RuleProgram(code: code, range: range, sourceMap: sourceMap))
-                verified.append(VerifiedRule(code: code, shape: shape))
+                offsets.append(codeOffset)
             }
             tips.append(PackTip(name: name, title: title, message: message, image: image, actions: actions,
                                 maxDisplayCount: flags & 2 != 0 ? maxCount : nil,
                                 maxDisplayDurationMilliseconds: flags & 4 != 0 ? maxDuration : nil,
                                 ignoresDisplayFrequency: flags & 1 != 0, rules: rules))
-            allRules.append(verified)
+            allOffsets.append(offsets)
         }
-        return (tips, allRules)
+        return (tips, allOffsets)
+    }
+
+    /// The tip keys table: count, then (tip index, key name, key type Int or String) per keyed
+    /// tip, tips ascending.
+    func readTipKeys(_ reader: inout ByteReader, into tips: inout [PackTip]) throws(RulePackError) {
+        let count = try reader.count("tip key count", elementSize: 9)
+        var previous = -1
+        for _ in 0..<count {
+            let offset = reader.offset
+            let tip = Int(try reader.u32("tip of a key"))
+            guard tip < tips.count, tip > previous else {
+                throw RulePackError(.indexOutOfBounds, "tip key for tip \(tip): out of bounds or out of order (\(tips.count) tips)", offset: offset)
+            }
+            previous = tip
+            let name = try string(&reader, "key name of tip '\(tips[tip].name)'")
+            let typeOffset = reader.offset
+            let type = try type(&reader, "key type of tip '\(tips[tip].name)'")
+            guard type == .int || type == .string else {
+                throw RulePackError(.malformed, "the key of tip '\(tips[tip].name)' is \(type); keys are Int or String", offset: typeOffset)
+            }
+            tips[tip].key = PackTipKey(name: name, type: type)
+        }
     }
 
     func readGroups(_ reader: inout ByteReader, tipCount: Int) throws(RulePackError) -> [PackGroup] {

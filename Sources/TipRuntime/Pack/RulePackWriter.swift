@@ -12,11 +12,12 @@ public enum RulePackWriter {
         let events = encode(pack.events, &interner)
         let tips = encode(pack.tips, &interner)
         let groups = encode(pack.groups, &interner)
-        // Always written (empty when no text needs it): a pack that lacks it is a format-1 pack.
+        // Always written (empty when nothing needs them): a pack that lacks them is a format-1 pack.
+        let tipKeys = encodeTipKeys(pack.tips, &interner)
         let texts = encode(pack.texts ?? PackTexts(defaultLocale: nil, tips: []), &interner)
         var tables: [(PackFormat.TableKind, [UInt8])] = [
             (.strings, []), (.settings, settings.bytes), (.parameters, parameters),
-            (.events, events), (.tips, tips), (.groups, groups), (.texts, texts),
+            (.events, events), (.tips, tips), (.groups, groups), (.tipKeys, tipKeys), (.texts, texts),
         ]
         tables[0].1 = encode(interner.strings)
         var body = ByteWriter()
@@ -137,6 +138,21 @@ public enum RulePackWriter {
             table.u8(group.priority.rawValue)
             table.u32(UInt32(group.tips.count))
             for tip in group.tips { table.u32(UInt32(truncatingIfNeeded: tip)) }
+        }
+        return table.bytes
+    }
+
+    /// The `tipKeys` table (kind 7): count, then (tip index u32, key name string u32, key type u8)
+    /// per keyed tip, in tip order.
+    private static func encodeTipKeys(_ tips: [PackTip], _ interner: inout StringInterner) -> [UInt8] {
+        var table = ByteWriter()
+        let keyed = tips.enumerated().filter { $0.element.key != nil }
+        table.u32(UInt32(keyed.count))
+        for (index, tip) in keyed {
+            guard let key = tip.key else { continue }
+            table.u32(UInt32(truncatingIfNeeded: index))
+            table.u32(interner.index(key.name))
+            table.u8(key.type.rawValue)
         }
         return table.bytes
     }

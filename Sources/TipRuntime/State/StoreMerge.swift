@@ -58,6 +58,8 @@ extension TipEventRecord {
               case .display(let countA, let msA) = a.kind, case .display(let countB, let msB) = b.kind else { return nil }
         var merged = a
         merged.stamp = min(a.stamp, b.stamp)
+        // Version-1 records are dated by their stamps (SQLite keeps `date_ms` NULL for them).
+        merged.date = min(a.date, b.date)
         merged.kind = .display(count: max(countA, countB), milliseconds: max(msA, msB))
         return merged
     }

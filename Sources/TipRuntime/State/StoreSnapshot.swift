@@ -89,12 +89,20 @@ public struct TipEventRecord: Sendable, Hashable {
 
     public var id: String
     public var tip: String
+    /// The instance's key, for a record of an instance of a keyed tip (SPEC §7).
+    public var key: TipKey?
     public var stamp: Stamp
     public var kind: Kind
+    /// When it happened (milliseconds since 1970), as rules see it (`tip(X).displays`): the
+    /// instant of the call. The stamp may be a little later, as a device's stamps are strictly
+    /// increasing; a record stored before format 2 has its stamp's instant.
+    public var date: Int64
 
-    public init(id: String = RecordID.random(), tip: String, stamp: Stamp, kind: Kind) {
+    public init(id: String = RecordID.random(), tip: String, key: TipKey? = nil, stamp: Stamp, kind: Kind, date: Int64? = nil) {
         self.id = id
         self.tip = tip
+        self.key = key
+        self.date = date ?? stamp.milliseconds
         self.stamp = stamp
         self.kind = kind
     }
@@ -110,9 +118,14 @@ public struct TipEventRecord: Sendable, Hashable {
 public struct TipHistory: Sendable, Hashable {
     /// The tip's records, in their order (`TipEventRecord.precedes`).
     public private(set) var records: [TipEventRecord] = []
+    /// What rules read of the records since the latest reset (`tip(X).displays`,
+    /// `tip(X).invalidations`), kept with them.
+    public private(set) var displayColumns = DonationColumns()
+    public private(set) var invalidationColumns = DonationColumns(fields: [PayloadColumn(type: .string)])
 
     public init(records: [TipEventRecord] = []) {
         self.records = records.sorted(by: TipEventRecord.precedes)
+        updateColumns()
     }
 
     /// Adds a record in its place in the order (usually the end: a new record is the latest).
@@ -120,6 +133,48 @@ public struct TipHistory: Sendable, Hashable {
         var position = records.endIndex
         while position > records.startIndex, TipEventRecord.precedes(record, records[position - 1]) { position -= 1 }
         records.insert(record, at: position)
+        updateColumns()
+    }
+
+    /// Derives the state and the columns from the records since the latest reset, once per
+    /// change (rules read them on every evaluation): one display entry per
+    /// display counted (a record of more time on screen adds none), one invalidation entry
+    /// per invalidation record, each dated by its record's stamp (ascending, as records are).
+    private mutating func updateColumns() {
+        var displays: [Int64] = [], dated: [(date: Int64, reason: String)] = []
+        currentInvalidation = nil
+        displayCount = 0
+        displayDurationMilliseconds = 0
+        for record in current {
+            switch record.kind {
+            case .display(let count, let milliseconds):
+                displayCount = displayCount.addingSaturating(count)
+                displayDurationMilliseconds = displayDurationMilliseconds.addingSaturating(milliseconds)
+                // A version-1 counter carries many displays under one stamp; bounded.
+                for _ in 0..<min(max(count, 0), 1 << 16) { displays.append(record.date) }
+            case .invalidation(let reason):
+                if currentInvalidation == nil { currentInvalidation = reason }
+                dated.append((record.date, reason.rawValue))
+            case .reset:
+                break
+            }
+        }
+        // By date (a clock set back may date a later record earlier); stable, so records of
+        // one instant keep their order.
+        displays.sort()
+        dated = dated.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+        var invalidations: [Int64] = [], reasons: [Int64] = [], reasonTexts: [String] = []
+        for (date, reason) in dated {
+            invalidations.append(date)
+            if let code = reasonTexts.firstIndex(of: reason) {
+                reasons.append(Int64(code))
+            } else {
+                reasons.append(Int64(reasonTexts.count))
+                reasonTexts.append(reason)
+            }
+        }
+        displayColumns = DonationColumns(timestamps: displays)
+        invalidationColumns = DonationColumns(timestamps: invalidations, fields: [PayloadColumn(type: .string, slots: reasons, strings: reasonTexts)])
     }
 
     /// The records since the latest reset.
@@ -130,29 +185,14 @@ public struct TipHistory: Sendable, Hashable {
 
     /// The reason the tip is invalidated now (the first invalidation since the latest reset),
     /// or nil when it is eligible.
-    public var currentInvalidation: InvalidationReason? {
-        for record in current {
-            if case .invalidation(let reason) = record.kind { return reason }
-        }
-        return nil
-    }
+    public private(set) var currentInvalidation: InvalidationReason?
 
     /// Displays since the latest reset, all devices together.
-    public var displayCount: Int64 {
-        current.reduce(0) { total, record in
-            if case .display(let count, _) = record.kind { return total.addingSaturating(count) }
-            return total
-        }
-    }
+    public private(set) var displayCount: Int64 = 0
 
     /// Milliseconds on screen since the latest reset, all devices together; saturates at
     /// `Int64.max` rather than wrapping.
-    public var displayDurationMilliseconds: Int64 {
-        current.reduce(0) { total, record in
-            if case .display(_, let milliseconds) = record.kind { return total.addingSaturating(milliseconds) }
-            return total
-        }
-    }
+    public private(set) var displayDurationMilliseconds: Int64 = 0
 }
 
 extension Int64 {
@@ -192,8 +232,8 @@ public struct StoreSnapshot: Sendable, Hashable {
 
     public static let empty = StoreSnapshot()
 
-    /// The history of every tip that has records, by tip name.
-    public var histories: [String: TipHistory] {
-        Dictionary(grouping: tipRecords.values, by: \.tip).mapValues { TipHistory(records: $0) }
+    /// The history of every tip and instance that has records.
+    public var histories: [TipInstance: TipHistory] {
+        Dictionary(grouping: tipRecords.values, by: { TipInstance(tip: $0.tip, key: $0.key) }).mapValues { TipHistory(records: $0) }
     }
 }

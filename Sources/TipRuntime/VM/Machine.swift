@@ -40,9 +40,35 @@ struct Machine<Store: DonationStore> {
     var currentIndex = 0
     var failure: (EvaluationFailure, Int)?
 
+    /// The number of the pack's events: a collection whose `event` is at least this is a tip's
+    /// records, at `tipCollections[event - eventCount]`.
+    let eventCount: Int
+    /// The instance being evaluated (SPEC §7): its key's slot for `LOAD_KEY` (a String key is
+    /// `StringReference.instanceKey`, resolved to `keyText`).
+    let keySlot: Int64
+    let keyText: String
+    /// Where `TIP_*` instructions read other tips' records; nil reads every tip as never
+    /// displayed nor invalidated. Borrowed: the caller's `RuleInstance` keeps it alive for the
+    /// machine's lifetime (as the evaluator lends the store).
+    unowned(unsafe) let tipRecords: (any TipRecordReader)?
+    /// Per tip of the pack, its key's type (nil without a key).
+    let tipKeyTypes: UnsafeBufferPointer<ValueType?>
+    /// The tips' records this evaluation has read, as collections (freed by the machine's owner).
+    var tipCollections: TipColumnStack
+
     init(code: UnsafeBufferPointer<UInt32>, strings: UnsafeBufferPointer<String>, parameterSlots: UnsafeBufferPointer<Int64>,
          parameterValues: UnsafeBufferPointer<RuntimeValue>, reader: StoreReader<Store>, now: Int64,
-         stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>, members: MemberStack) {
+         stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>, members: MemberStack,
+         tipKeyTypes: UnsafeBufferPointer<ValueType?>, instance: RuleInstance, tipCollections: TipColumnStack) {
+        self.tipKeyTypes = tipKeyTypes
+        self.tipCollections = tipCollections
+        eventCount = reader.eventFieldTypes.count
+        switch instance.key {
+        case .int(let number)?: (keySlot, keyText) = (number, "")
+        case .string(let text)?: (keySlot, keyText) = (StringReference.instanceKey, text)
+        case nil: (keySlot, keyText) = (0, "")
+        }
+        tipRecords = instance.records
         self.code = code
         self.strings = strings
         self.parameterSlots = parameterSlots
@@ -61,6 +87,7 @@ struct Machine<Store: DonationStore> {
         currentEvent = -1
         failure = nil
         members.removeAll()
+        if tipCollections.count > 0 { tipCollections.removeAll() }
         if let result = run(from: start, sp: 0) {
             return .value(result)
         }
@@ -75,11 +102,12 @@ struct Machine<Store: DonationStore> {
         case 0:
             return strings[index]
         case 1:
+            if reference == StringReference.instanceKey { return keyText }
             if case .string(let text) = parameterValues[index] { return text }
             return ""
         default:
             let event = Int((bits >> 42) & 0xF_FFFF), field = Int((bits >> 32) & 0x3FF)
-            guard let column = event == currentEvent ? currentFields[field] : reader.columns(event)?.fields[field] else { return "" }
+            guard let column = event == currentEvent ? currentFields[field] : columns(event)?.fields[field] else { return "" }
             return index < column.strings.count ? column.strings[index] : ""
         }
     }
@@ -106,7 +134,43 @@ struct Machine<Store: DonationStore> {
     @inline(__always)
     func windowRange(_ event: Int, _ window: Int64) -> Range<Int>? {
         let now = self.now
+        if event >= eventCount {
+            return tipCollections.withTimestamps(at: event &- eventCount) { Window.bounds($0, now: now, window: window) }
+        }
         return reader.withTimestamps(event) { Window.bounds($0, now: now, window: window) }
+    }
+
+    /// The columns of a collection's source: an event's donations (nil when the store's data
+    /// does not fit the pack), or a tip's records read by this evaluation.
+    func columns(_ event: Int) -> DonationColumns? {
+        event < eventCount ? reader.columns(event) : tipCollections[event - eventCount]
+    }
+
+    /// `TIP_INVALIDATED*`: whether `tip` (its instance `key`) is invalidated now.
+    @inline(never)
+    private func isInvalidated(_ tip: Int, key: TipKey?) -> Bool {
+        tipRecords?.isInvalidated(tip: tip, key: key) ?? false
+    }
+
+    /// `TIP_DISPLAYS*` / `TIP_INVALIDATIONS*`: the records of `tip` (its instance `key`).
+    @inline(never)
+    private func tipColumns(_ tip: Int, key: TipKey?, displays: Bool) -> DonationColumns {
+        guard let tipRecords else { return displays ? DonationColumns() : DonationColumns(fields: [PayloadColumn(type: .string)]) }
+        return displays ? tipRecords.displays(ofTip: tip, key: key) : tipRecords.invalidations(ofTip: tip, key: key)
+    }
+
+    /// Pushes a tip's displays or invalidations as a collection.
+    @inline(never)
+    private mutating func pushTipCollection(_ columns: DonationColumns) {
+        tipCollections.append(columns)
+        collections[collectionCount] = CollectionValue(event: eventCount + tipCollections.count - 1, low: 0, high: columns.count, isList: false)
+        collectionCount += 1
+    }
+
+    /// The key a keyed `TIP_*` instruction popped, of the tip's key type.
+    @inline(never)
+    private func poppedKey(_ slot: Int64, tip: Int) -> TipKey {
+        tipKeyTypes[tip] == .string ? .string(resolve(slot)) : .int(slot)
     }
 
     /// Turns the top collection into a list collection (its indices appended to `members`).
@@ -162,6 +226,20 @@ struct Machine<Store: DonationStore> {
                 } else {
                     pc &+= 2
                 }
+            case Opcode.loadKey.rawValue:
+                stack[sp] = keySlot; sp &+= 1; pc &+= 1
+            case Opcode.tipInvalidated.rawValue:
+                stack[sp] = isInvalidated(a, key: nil) ? 1 : 0; sp &+= 1; pc &+= 1
+            case Opcode.tipInvalidatedKeyed.rawValue:
+                stack[sp &- 1] = isInvalidated(a, key: poppedKey(stack[sp &- 1], tip: a)) ? 1 : 0; pc &+= 1
+            case Opcode.tipDisplays.rawValue, Opcode.tipInvalidations.rawValue:
+                pushTipCollection(tipColumns(a, key: nil, displays: opcode == Opcode.tipDisplays.rawValue))
+                pc &+= 1
+            case Opcode.tipDisplaysKeyed.rawValue, Opcode.tipInvalidationsKeyed.rawValue:
+                let key = poppedKey(stack[sp &- 1], tip: a)
+                sp &-= 1
+                pushTipCollection(tipColumns(a, key: key, displays: opcode == Opcode.tipDisplaysKeyed.rawValue))
+                pc &+= 1
             case Opcode.loadField.rawValue:
                 let fields = currentFields
                 let slot = fields[a].slots[currentIndex]
@@ -320,12 +398,14 @@ struct Machine<Store: DonationStore> {
             var kept = top.low
             let now = self.now
             let reader = self.reader
-            let read: Void? = reader.withTimestamps(top.event) { timestamps in
+            let own = top.event >= eventCount ? tipCollections[top.event - eventCount].timestamps : nil
+            func keep(_ timestamps: UnsafeBufferPointer<Int64>) {
                 for position in top.low..<top.high where Window.contains(timestamps[members[position]], now: now, window: window) {
                     members[kept] = members[position]
                     kept += 1
                 }
             }
+            let read: Void? = if let own { own.withUnsafeBufferPointer(keep) } else { reader.withTimestamps(top.event, keep) }
             guard read != nil else { return false }
             truncate(&top, to: kept)
         } else {
@@ -342,7 +422,11 @@ struct Machine<Store: DonationStore> {
     @inline(never)
     private mutating func filterTop(predicateAt start: Int, sp: Int, at: Int) -> Bool {
         var top = collections[collectionCount &- 1]
-        guard let columns = reader.columns(top.event) else { return fail(.inconsistentStore, at) ?? false }
+        guard let columns = columns(top.event) else { return fail(.inconsistentStore, at) ?? false }
+        if !tracing, let test = fieldTest(at: start) {
+            filterTop(&top, columns.fields[test.field].slots, test.comparison, test.value)
+            return true
+        }
         materialize(&top)
         collections[collectionCount &- 1] = top
         var kept = top.low
@@ -368,13 +452,72 @@ struct Machine<Store: DonationStore> {
         return true
     }
 
+    /// A `WHERE` predicate of the form `field cmp value`, where the field is an Int, Date or
+    /// Duration and the value is the same for every donation (a constant, a parameter, the
+    /// instance's key): `LOAD_FIELD f; PUSH_INT k | LOAD_PARAM p | LOAD_KEY; CMP_INT c; RETURN`
+    /// or `LOAD_FIELD f; CMP_INT_K c k; RETURN`. Nil for any other predicate. Such a predicate
+    /// cannot fail, so the filter compares slots in one loop instead of running the block per
+    /// donation (`trailViewed.where(trailID == key)`).
+    private func fieldTest(at start: Int) -> (field: Int, comparison: ComparisonCode, value: Int64)? {
+        let code = self.code
+        guard UInt8(truncatingIfNeeded: code[start]) == Opcode.loadField.rawValue else { return nil }
+        let field = Int(code[start] >> 8)
+        let second = code[start &+ 1]
+        let value: Int64, compare: Int
+        switch UInt8(truncatingIfNeeded: second) {
+        case Opcode.compareIntImmediate.rawValue:
+            guard UInt8(truncatingIfNeeded: code[start &+ 4]) == Opcode.ret.rawValue else { return nil }
+            return (field, ComparisonCode(verified: Int(second >> 8)), Instruction.immediate(code[start &+ 2], code[start &+ 3]))
+        case Opcode.pushInt.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
+            (value, compare) = (Instruction.immediate(code[start &+ 2], code[start &+ 3]), start &+ 4)
+        case Opcode.loadParameter.rawValue:
+            (value, compare) = (parameterSlots[Int(second >> 8)], start &+ 2)
+        case Opcode.loadKey.rawValue:
+            (value, compare) = (keySlot, start &+ 2)
+        default:
+            return nil
+        }
+        // CMP_INT over two slots the verifier proved Ints, Dates or Durations alike.
+        guard UInt8(truncatingIfNeeded: code[compare]) == Opcode.compareInt.rawValue,
+              UInt8(truncatingIfNeeded: code[compare &+ 1]) == Opcode.ret.rawValue else { return nil }
+        return (field, ComparisonCode(verified: Int(code[compare] >> 8)), value)
+    }
+
+    /// WHERE by a `fieldTest`: keeps the donations of the top collection whose slot of the field
+    /// compares with `value` as `comparison` says.
+    private mutating func filterTop(_ top: inout CollectionValue, _ slots: [Int64], _ comparison: ComparisonCode, _ value: Int64) {
+        slots.withUnsafeBufferPointer { slots in
+            if top.isList {
+                var kept = top.low
+                for position in top.low..<top.high where comparison.holds(slots[members[position]], value) {
+                    members[kept] = members[position]
+                    kept += 1
+                }
+                truncate(&top, to: kept)
+            } else {
+                let start = members.count, range = top.low..<top.high
+                // One loop per comparison, so that the comparison is not decided per donation.
+                switch comparison {
+                case .equal: members.append(range) { slots[$0] == value }
+                case .notEqual: members.append(range) { slots[$0] != value }
+                case .less: members.append(range) { slots[$0] < value }
+                case .lessOrEqual: members.append(range) { slots[$0] <= value }
+                case .greater: members.append(range) { slots[$0] > value }
+                case .greaterOrEqual: members.append(range) { slots[$0] >= value }
+                }
+                top = CollectionValue(event: top.event, low: start, high: members.count, isList: true)
+            }
+        }
+        collections[collectionCount &- 1] = top
+    }
+
     /// LARGEST_SUBSET / SMALLEST_SUBSET: keeps the donations of the largest (smallest) group by
     /// `field`; among equal groups, the one whose first donation is earliest. False when the
     /// store's data for the event does not fit the pack.
     @inline(never)
     private mutating func narrowTopToSubset(field: Int, largest: Bool) -> Bool {
         var top = collections[collectionCount &- 1]
-        guard let column = reader.columns(top.event)?.fields[field] else { return false }
+        guard let column = columns(top.event)?.fields[field] else { return false }
         materialize(&top)
         let type = column.type
         var kept = top.low
@@ -416,7 +559,7 @@ struct Machine<Store: DonationStore> {
     @inline(never)
     private mutating func popDistinctCount(field: Int) -> Int? {
         let top = collections[collectionCount &- 1]
-        guard let column = reader.columns(top.event)?.fields[field] else { return nil }
+        guard let column = columns(top.event)?.fields[field] else { return nil }
         var seen = Set<Int64>(minimumCapacity: top.count)
         if top.isList {
             for position in top.low..<top.high { seen.insert(Self.key(column.slots[members[position]], column.type)) }

@@ -39,6 +39,28 @@ struct MemberStack {
         count = position
     }
 
+    /// Pushes one index.
+    @inline(__always)
+    mutating func append(_ index: Int) {
+        if count == capacity { reserve(count + 1) }
+        base.unsafelyUnwrapped[count] = index
+        count += 1
+    }
+
+    /// Pushes the indices of `range` for which `test` holds: every index is written and the
+    /// end moves on only past those that pass, so the loop has no branch on the test.
+    @inline(__always)
+    mutating func append(_ range: Range<Int>, where test: (Int) -> Bool) {
+        reserve(count + range.count)
+        let storage = base.unsafelyUnwrapped
+        var position = count
+        for index in range {
+            storage[position] = index
+            position &+= test(index) ? 1 : 0
+        }
+        count = position
+    }
+
     /// Drops every index from `position` on.
     mutating func truncate(to position: Int) {
         assert(position >= 0 && position <= count)

@@ -45,6 +45,8 @@ public struct ParameterValues: Sendable, Hashable {
 enum StringReference {
     static func constant(_ index: Int) -> Int64 { Int64(index) }
     static func parameter(_ index: Int) -> Int64 { 1 << 62 | Int64(index) }
+    /// The String key of the instance being evaluated (no parameter has this index).
+    static let instanceKey: Int64 = 1 << 62 | 0xFFFF_FFFF
     static func field(event: Int, field: Int, code: Int64) -> Int64 {
         Int64(bitPattern: 0x8000_0000_0000_0000) | Int64(event) << 42 | Int64(field) << 32 | code
     }

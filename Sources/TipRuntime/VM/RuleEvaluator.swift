@@ -8,6 +8,11 @@
 public struct RuleEvaluator: Sendable {
     public let pack: VerifiedRulePack
     private let eventFieldTypes: [[ValueType]]
+    /// Per tip, its key's type (nil for a tip without a key).
+    private let tipKeyTypes: [ValueType?]
+    /// Whether some rule reads tips' records as collections (then each evaluation has room on
+    /// the call stack for a few).
+    private let readsTipRecords: Bool
     private let strings: [String]
     private let parameterCount: Int
     /// Every rule's code, concatenated in tip order.
@@ -30,6 +35,15 @@ public struct RuleEvaluator: Sendable {
     public init(pack: VerifiedRulePack) {
         self.pack = pack
         eventFieldTypes = pack.pack.events.map { $0.fields.map(\.type) }
+        tipKeyTypes = pack.pack.tips.map { $0.key?.type }
+        readsTipRecords = pack.rules.contains { rules in
+            rules.contains { rule in
+                rule.code.contains { word in
+                    guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else { return false }
+                    return opcode.info.result == .tipDisplays || opcode.info.result == .tipInvalidations
+                }
+            }
+        }
         strings = pack.pack.strings
         parameterCount = pack.pack.parameters.count
         var code: [UInt32] = [], ruleStarts: [Int] = [], tipFirstRule: [Int] = [], isStraightLine: [Bool] = []
@@ -80,43 +94,51 @@ public struct RuleEvaluator: Sendable {
     /// pack's number of events.
     @inline(__always)
     private func withMachine<Store: DonationStore, Result>(_ parameters: ParameterValues, _ store: Store, _ now: Int64,
-                                                            _ body: (inout Machine<Store>) -> Result) -> Result {
+                                                            _ instance: RuleInstance, _ body: (inout Machine<Store>) -> Result) -> Result {
         let eventCount = eventFieldTypes.count
         if StoreReader.readsInPlace(store, eventCount: eventCount) {
-            return withMachine(parameters, store, now, snapshots: nil, body)
+            return withMachine(parameters, store, now, instance, snapshots: nil, body)
         }
         let fits = store.events.count == eventCount
         return withUnsafeTemporaryAllocation(of: EventSnapshot.self, capacity: max(1, eventCount)) { snapshots in
             let base = snapshots.baseAddress.unsafelyUnwrapped
             base.initialize(repeating: fits ? .unread : .inconsistent, count: eventCount)
             defer { base.deinitialize(count: eventCount) }
-            return withMachine(parameters, store, now, snapshots: base, body)
+            return withMachine(parameters, store, now, instance, snapshots: base, body)
         }
     }
 
     @inline(__always)
     private func withMachine<Store: DonationStore, Result>(_ parameters: ParameterValues, _ store: Store, _ now: Int64,
-                                                            snapshots: UnsafeMutablePointer<EventSnapshot>?,
+                                                            _ instance: RuleInstance, snapshots: UnsafeMutablePointer<EventSnapshot>?,
                                                             _ body: (inout Machine<Store>) -> Result) -> Result {
         checkInputs(parameters)
         return code.withUnsafeBufferPointer { code in
             strings.withUnsafeBufferPointer { strings in
                 eventFieldTypes.withUnsafeBufferPointer { eventFieldTypes in
+                  tipKeyTypes.withUnsafeBufferPointer { tipKeyTypes in
                     parameters.slots.withUnsafeBufferPointer { parameterSlots in
                         parameters.values.withUnsafeBufferPointer { parameterValues in
                             withUnsafePointer(to: store) { store in
                                 withStacks { stack, collections, members in
+                                  withUnsafeTemporaryAllocation(of: DonationColumns.self, capacity: readsTipRecords ? 4 : 0) { tipColumns in
                                     let reader = StoreReader(store: store, snapshots: snapshots, eventFieldTypes: eventFieldTypes)
                                     var machine = Machine(code: code, strings: strings, parameterSlots: parameterSlots,
                                                           parameterValues: parameterValues, reader: reader, now: now,
-                                                          stack: stack, collections: collections, members: MemberStack(initial: members))
-                                    let result = body(&machine)
+                                                          stack: stack, collections: collections, members: MemberStack(initial: members),
+                                                          tipKeyTypes: tipKeyTypes, instance: instance,
+                                                          tipCollections: TipColumnStack(initial: tipColumns))
+                                    // The machine borrows the instance's record reader (unowned).
+                                    let result = withExtendedLifetime(instance) { body(&machine) }
                                     machine.members.deallocate()
+                                    machine.tipCollections.deallocate()
                                     return result
+                                  }
                                 }
                             }
                         }
                     }
+                  }
                 }
             }
         }
@@ -150,7 +172,8 @@ public struct RuleEvaluator: Sendable {
 
     /// The value of rule `rule` of tip `tip` at instant `now` (milliseconds since 1970).
     @_specialize(where Store == InMemoryDonationStore)
-    public func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64) -> RuleOutcome {
+    public func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64,
+                                                   instance: RuleInstance = RuleInstance()) -> RuleOutcome {
         let index = ruleIndex(tip: tip, rule: rule)
         let start = ruleStarts[index]
         if isStraightLine[index], StoreReader.readsInPlace(store, eventCount: eventFieldTypes.count) {
@@ -167,39 +190,49 @@ public struct RuleEvaluator: Sendable {
                 }
             })
         }
-        return evaluateOnMachine(ruleAt: start, parameters, store, now)
+        return evaluateOnMachine(ruleAt: start, parameters, store, now, instance)
     }
 
     /// `evaluateRule` for a rule that needs the machine, kept out of line so that the
     /// straight-line path stays a small frame.
     @inline(never)
-    private func evaluateOnMachine<Store: DonationStore>(ruleAt start: Int, _ parameters: ParameterValues, _ store: Store, _ now: Int64) -> RuleOutcome {
-        withMachine(parameters, store, now) { $0.evaluate(ruleAt: start) }
+    private func evaluateOnMachine<Store: DonationStore>(ruleAt start: Int, _ parameters: ParameterValues, _ store: Store, _ now: Int64,
+                                                         _ instance: RuleInstance) -> RuleOutcome {
+        withMachine(parameters, store, now, instance) { $0.evaluate(ruleAt: start) }
     }
 
     /// Evaluates a tip's rules in order, stopping at the first that does not hold unless
-    /// `allRules` is set.
+    /// `allRules` is set. `instance` gives a keyed tip's key and where `tip(X)` reads records.
     @_specialize(where Store == InMemoryDonationStore)
-    public func evaluateTip<Store: DonationStore>(_ tip: Int, parameters: ParameterValues, store: Store, now: Int64, allRules: Bool = false) -> TipEvaluation {
+    public func evaluateTip<Store: DonationStore>(_ tip: Int, parameters: ParameterValues, store: Store, now: Int64, allRules: Bool = false,
+                                                  instance: RuleInstance = RuleInstance()) -> TipEvaluation {
         precondition(tip >= 0 && tip < tipFirstRule.count - 1, "no tip \(tip)")
-        return withMachine(parameters, store, now) { evaluate(tip, machine: &$0, allRules: allRules) }
+        return withMachine(parameters, store, now, instance) { evaluate(tip, machine: &$0, allRules: allRules) }
     }
 
-    /// Evaluates every tip of the pack (each stopping at its first rule that does not hold).
+    /// Evaluates every tip of the pack (each stopping at its first rule that does not hold);
+    /// a keyed tip as its instance without stored state would be, with its key's zero value.
     @_specialize(where Store == InMemoryDonationStore)
-    public func evaluateAllTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64) -> [TipEvaluation] {
-        withMachine(parameters, store, now) { machine in
+    public func evaluateAllTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64,
+                                                      records: (any TipRecordReader)? = nil) -> [TipEvaluation] {
+        withMachine(parameters, store, now, RuleInstance(records: records)) { machine in
             (0..<tipFirstRule.count - 1).map { evaluate($0, machine: &machine, allRules: false) }
         }
     }
 
     /// For every tip of the pack, whether all its rules hold: `evaluateAllTips` without the
-    /// per-rule outcomes, for a caller that only needs to know which tips may show.
+    /// per-rule outcomes, for a caller that only needs to know which tips may show. A keyed
+    /// tip has no status of its own (each instance has one): false.
     @_specialize(where Store == InMemoryDonationStore)
-    public func satisfiedTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64) -> [Bool] {
-        withMachine(parameters, store, now) { machine in
+    public func satisfiedTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64,
+                                                    records: (any TipRecordReader)? = nil) -> [Bool] {
+        withMachine(parameters, store, now, RuleInstance(records: records)) { machine in
             var satisfied = [Bool](repeating: true, count: tipFirstRule.count - 1)
             for tip in satisfied.indices {
+                if tipKeyTypes[tip] != nil {
+                    satisfied[tip] = false
+                    continue
+                }
                 for index in tipFirstRule[tip]..<tipFirstRule[tip + 1] where !evaluate(index, machine: &machine).holds {
                     satisfied[tip] = false
                     break
@@ -234,16 +267,17 @@ public struct RuleEvaluator: Sendable {
 
     /// Evaluates one rule recording every value an instruction computes, in execution order
     /// (for `explain`; map `pc` to source with the rule's `sourceMap`).
-    public func trace(tip: Int, rule: Int, parameters: ParameterValues, store: some DonationStore, now: Int64) -> (outcome: RuleOutcome, trace: [TraceEntry]) {
+    public func trace(tip: Int, rule: Int, parameters: ParameterValues, store: some DonationStore, now: Int64,
+                      instance: RuleInstance = RuleInstance()) -> (outcome: RuleOutcome, trace: [TraceEntry]) {
         let index = ruleIndex(tip: tip, rule: rule)
         let verified = pack.rules[tip][rule]
         let types: [BytecodeVerifier.SlotType?]
         do {
-            types = try BytecodeVerifier.resultTypes(verified.code, context: BytecodeContext(pack: pack.pack))
+            types = try BytecodeVerifier.resultTypes(verified.code, context: BytecodeContext(pack: pack.pack, tip: tip))
         } catch {
             preconditionFailure("verified code no longer verifies: \(error)")
         }
-        return withMachine(parameters, store, now) { machine in
+        return withMachine(parameters, store, now, instance) { machine in
             let recorder = TraceRecorder(resultTypes: types)
             return withExtendedLifetime(recorder) {
                 machine.recorder = recorder

@@ -39,6 +39,9 @@ public struct ServiceError: Error, Sendable {
         case .valueNotAllowed: return badRequest("value-not-allowed", error.description)
         case .missingPlaceholderValue: return badRequest("missing-placeholder-value", error.description)
         case .wrongPlaceholderType: return badRequest("wrong-placeholder-type", error.description)
+        case .missingKey: return badRequest("missing-key", error.description)
+        case .unexpectedKey: return badRequest("unexpected-key", error.description)
+        case .wrongKeyType: return badRequest("wrong-key-type", error.description)
         case .donation(let donation):
             let code: String
             switch donation {

@@ -10,7 +10,8 @@ import TipRuntime
 /// and ignored.
 public enum SnapshotDocument {
     /// The document of `snapshot` under `pack`, with each tip's status now from `status`.
-    public static func encode(_ snapshot: StoreSnapshot, pack: RulePack, status: (String) throws -> TipStatus) rethrows -> JSON {
+    /// A keyed tip is listed once per instance the snapshot has records of (`newTrail[42]`).
+    public static func encode(_ snapshot: StoreSnapshot, pack: RulePack, status: (TipInstance) throws -> TipStatus) rethrows -> JSON {
         let donations = snapshot.donations.values.sorted(by: DonationRecord.precedes).map { record -> JSON in
             var members: [(String, JSON)] = [("id", .string(record.id)), ("event", .string(record.event)),
                                              ("date", .string(ISO8601.string(fromMilliseconds: Int(record.date))))]
@@ -27,10 +28,18 @@ public enum SnapshotDocument {
         }.sorted { $0.0 < $1.0 }
         let histories = snapshot.histories
         var tips: [(String, JSON)] = []
-        for tip in pack.tips.map(\.name) {
-            let history = histories[tip] ?? TipHistory()
-            tips.append((tip, .object([
-                ("status", .string(try status(tip).description)),
+        var instances: [TipInstance] = []
+        for tip in pack.tips {
+            if tip.key == nil {
+                instances.append(TipInstance(tip: tip.name))
+            } else {
+                instances += Set(histories.keys.filter { $0.tip == tip.name }).sorted { ($0.key?.description ?? "") < ($1.key?.description ?? "") }
+            }
+        }
+        for instance in instances {
+            let history = histories[instance] ?? TipHistory()
+            tips.append((instance.description, .object([
+                ("status", .string(try status(instance).description)),
                 ("displayCount", .integer(history.displayCount)),
                 ("displayDuration", .string(DurationFormatting.describe(milliseconds: history.displayDurationMilliseconds))),
             ])))
@@ -58,6 +67,12 @@ public enum SnapshotDocument {
 
     private static func encode(_ record: TipEventRecord) -> JSON {
         var members: [(String, JSON)] = [("id", .string(record.id)), ("tip", .string(record.tip))]
+        switch record.key {
+        case .int(let number)?: members.append(("key", .integer(number)))
+        case .string(let text)?: members.append(("key", .string(text)))
+        case nil: break
+        }
+        members.append(("dateMilliseconds", .integer(record.date)))
         switch record.kind {
         case .display(let count, let milliseconds):
             members += [("kind", .string("display")), ("count", .integer(count)), ("milliseconds", .integer(milliseconds))]
@@ -170,27 +185,19 @@ public enum SnapshotDocument {
         case "reset": parsed = .reset
         default: throw bad("tip record \(index): unknown kind '\(kind)' (display, invalidation, reset)")
         }
-        return TipEventRecord(id: id, tip: tip, stamp: Stamp(milliseconds: ms, device: device), kind: parsed)
-    }
-
-    /// `records.donationDeletions` (format 2's `StoreSnapshot.donationDeletions`, by event the
-    /// instant in milliseconds through which its donations are deleted): written and read by
-    /// these two once main's format-2 runtime is merged (`encode` appends
-    /// `("donationDeletions", deletions(snapshot.donationDeletions))` to `records` when not
-    /// empty; `decode` sets `snapshot.donationDeletions = try deletions(records?["donationDeletions"])`).
-    static func deletions(_ deletions: [String: Int64]) -> JSON {
-        .object(deletions.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })
-    }
-
-    static func deletions(_ json: JSON?) throws(ServiceError) -> [String: Int64] {
-        guard let json else { return [:] }
-        guard case .object(let members) = json else { throw bad("'records.donationDeletions' must be an object") }
-        var deletions: [String: Int64] = [:]
-        for (event, instant) in members {
-            guard case .integer(let ms) = instant else { throw bad("'records.donationDeletions.\(event)' must be an integer (milliseconds)") }
-            deletions[event] = max(deletions[event] ?? .min, ms)
+        var key: TipKey?
+        switch item["key"] {
+        case .integer(let number)?: key = .int(number)
+        case .string(let text)?: key = .string(text)
+        case nil, .null?: key = nil
+        default: throw bad("tip record \(index): 'key' must be an integer or a string")
         }
-        return deletions
+        var date: Int64?
+        if let written = item["dateMilliseconds"] {
+            guard case .integer(let ms) = written else { throw bad("tip record \(index): 'dateMilliseconds' must be an integer") }
+            date = ms
+        }
+        return TipEventRecord(id: id, tip: tip, key: key, stamp: Stamp(milliseconds: ms, device: device), kind: parsed, date: date)
     }
 
     private static func bad(_ message: String) -> ServiceError { .badRequest("bad-snapshot", message) }

@@ -250,7 +250,7 @@ public final class TipServer: Sendable {
         let incoming = try SnapshotDocument.decode(json, pack: pack.pack)
         let merged = try withCenter(user, pack) { center in
             try center.merge(incoming)
-            return try SnapshotDocument.encode(try center.snapshot(), pack: pack.pack) { try center.status(of: $0) }
+            return try SnapshotDocument.encode(try center.snapshot(), pack: pack.pack) { try center.status(of: $0.tip, key: $0.key) }
         }
         return .json(200, merged)
     }

@@ -34,6 +34,7 @@ public final class SQLiteServiceStore: ServiceStore {
             user_id TEXT NOT NULL, id TEXT NOT NULL, tip TEXT NOT NULL, kind TEXT NOT NULL,
             stamp_ms INTEGER NOT NULL, stamp_device TEXT NOT NULL,
             count INTEGER NOT NULL DEFAULT 0, duration_ms INTEGER NOT NULL DEFAULT 0, reason TEXT,
+            instance_key, date_ms INTEGER,
             PRIMARY KEY(user_id, id)
         ) WITHOUT ROWID;
         CREATE TABLE service_donation_deletions(

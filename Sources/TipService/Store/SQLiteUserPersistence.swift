@@ -39,10 +39,11 @@ final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
                 }
             }
             try session.query("""
-                SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM service_tip_records WHERE user_id = ?1
+                SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms
+                FROM service_tip_records WHERE user_id = ?1
                 """, [user]) { rows in
                 while try rows.next() {
-                    if let record = Self.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
+                    if let record = SQLitePersistence.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
                 }
             }
             if case .integer(let latest) = try session.scalar("SELECT latest_first_display FROM service_users WHERE user_id = ?1", [user]) {
@@ -157,19 +158,21 @@ final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
     /// Records merge by union; copies of one version-1 display counter merge to the larger
     /// figures (`TipEventRecord.mergingCopies`), as in the device store.
     private func insert(_ record: TipEventRecord, _ session: SQLiteConnection.Session) throws {
-        let (kind, count, milliseconds, reason) = Self.columns(of: record.kind)
+        let (kind, count, milliseconds, reason) = SQLitePersistence.columns(of: record.kind)
         try session.run("""
-            INSERT INTO service_tip_records(user_id, id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            INSERT INTO service_tip_records(user_id, id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             ON CONFLICT(user_id, id) DO UPDATE SET count = max(count, excluded.count), duration_ms = max(duration_ms, excluded.duration_ms),
                                                    stamp_ms = min(stamp_ms, excluded.stamp_ms)
             WHERE service_tip_records.id LIKE 'v1-display:%' AND service_tip_records.kind = 'display' AND excluded.kind = 'display'
             """, [.text(user), .text(record.id), .text(record.tip), .text(kind), .integer(Int(record.stamp.milliseconds)),
-                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null])
+                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null,
+                  SQLitePersistence.keyValue(record.key), record.date == record.stamp.milliseconds ? .null : .integer(Int(record.date))])
         guard session.changes == 0 else { return }
         let stored = try session.query("""
-            SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason FROM service_tip_records WHERE user_id = ?1 AND id = ?2
-            """, [.text(user), .text(record.id)]) { rows in try rows.next() ? Self.tipRecord(rows) : nil }
+            SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms
+            FROM service_tip_records WHERE user_id = ?1 AND id = ?2
+            """, [.text(user), .text(record.id)]) { rows in try rows.next() ? SQLitePersistence.tipRecord(rows) : nil }
         if stored != record { throw TipStoreError.collision("tip record", id: record.id) }
     }
 
@@ -190,29 +193,6 @@ final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
             ON CONFLICT(user_id) DO UPDATE SET latest_first_display = excluded.latest_first_display
             WHERE service_users.latest_first_display IS NULL OR excluded.latest_first_display > service_users.latest_first_display
             """, [.text(user), .integer(Int(value))])
-    }
-
-    private static func columns(of kind: TipEventRecord.Kind) -> (String, Int64, Int64, String?) {
-        switch kind {
-        case .display(let count, let milliseconds): return ("display", count, milliseconds, nil)
-        case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue)
-        case .reset: return ("reset", 0, 0, nil)
-        }
-    }
-
-    /// The record in the current row; nil for a kind or reason this version does not know.
-    private static func tipRecord(_ rows: SQLiteConnection.Rows) -> TipEventRecord? {
-        let kind: TipEventRecord.Kind
-        switch rows.text(2) {
-        case "display": kind = .display(count: Int64(rows.int(5)), milliseconds: Int64(rows.int(6)))
-        case "invalidation":
-            guard let reason = InvalidationReason(rawValue: rows.text(7)) else { return nil }
-            kind = .invalidation(reason)
-        case "reset": kind = .reset
-        default: return nil
-        }
-        return TipEventRecord(id: rows.text(0), tip: rows.text(1),
-                              stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)), kind: kind)
     }
 
     // MARK: - Plumbing

@@ -6,7 +6,7 @@ import TipService
 public enum ExplainCommand: TipcCommand {
     enum Format: String, CaseIterable { case text, json }
 
-    static let tip = OptionDefinition.value("tip", valueName: "id", help: "The tip to explain.").required
+    static let tip = OptionDefinition.value("tip", valueName: "id", help: "The tip to explain, or an instance of a keyed tip: 'newTrail[42]'.").required
     static let format = OptionDefinition.choice("format", of: Format.self, default: .text, help: "Text for people, JSON for tools.")
     static let locale = OptionDefinition.value("locale", valueName: "tag",
                                                help: "Also show the tip's texts in this locale (e.g. de-CH); placeholders show as {name}.")
@@ -29,11 +29,14 @@ public enum ExplainCommand: TipcCommand {
         let center = try RuntimeOptions.openCenter(arguments, pack: input, access: .read)
         let explanation: TipExplanation
         do {
-            explanation = try center.explanation(of: name)
+            // A tip, or an instance of a keyed tip: `--tip 'newTrail[42]'`.
+            let instance = try center.instance(named: name)
+            explanation = try center.explanation(of: instance.tip, key: instance.key)
         } catch {
-            if case .unknownTip = error {
-                throw CommandFailure.input("no tip named '\(name)'" + (Suggestions.didYouMean(name, in: center.pack.tips.map(\.name)).map { "; \($0)" } ?? ""))
+            if case .unknownTip(let tip) = error {
+                throw CommandFailure.input("no tip named '\(tip)'" + (Suggestions.didYouMean(tip, in: center.pack.tips.map(\.name)).map { "; \($0)" } ?? ""))
             }
+            if case .store = error {} else if case .donation = error {} else { throw CommandFailure.input(error.description) }
             throw error.failure(store: arguments.value(RuntimeOptions.db))
         }
         var renderer = ExplanationRenderer(explanation: explanation, sources: input.sources)

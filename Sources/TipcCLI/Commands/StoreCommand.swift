@@ -61,7 +61,7 @@ public enum StoreCommand: TipcCommand {
         let other = verb == "merge" ? try load(rest[0]) : nil
         let center = try RuntimeOptions.openCenter(arguments, pack: input, access: shape.access)
         if ["status", "invalidate", "reset"].contains(verb), let tip = rest.first {
-            try requireTip(tip, in: center)
+            _ = try requireTip(tip, in: center)
         }
         do {
             switch verb {
@@ -147,13 +147,16 @@ public enum StoreCommand: TipcCommand {
     }
 
     private static func status(_ center: TipCenter, _ rest: [String], _ context: CommandContext) throws {
-        let tips = rest.isEmpty ? center.pack.tips.map(\.name) : rest
-        let width = tips.map(\.count).max() ?? 0
-        for tip in tips {
-            let status = try center.status(of: tip)
-            let display = try center.shouldDisplay(tip)
-            let padded = tip + String(repeating: " ", count: max(0, width - tip.count))
-            context.standardOutput.write("\(padded)  \(status)  shouldDisplay=\(display)  displays=\(try center.displayCount(of: tip))\n")
+        // Without a tip: every tip without a key, and every instance with stored state.
+        let instances = try rest.isEmpty ? storedInstances(center) : rest.map { try requireTip($0, in: center) }
+        let width = instances.map(\.description.count).max() ?? 0
+        for instance in instances {
+            let (tip, key) = (instance.tip, instance.key)
+            let status = try center.status(of: tip, key: key)
+            let display = try center.shouldDisplay(tip, key: key)
+            let name = instance.description
+            let padded = name + String(repeating: " ", count: max(0, width - name.count))
+            context.standardOutput.write("\(padded)  \(status)  shouldDisplay=\(display)  displays=\(try center.displayCount(of: tip, key: key))\n")
         }
         // With no TIP, each group's current tip too.
         guard rest.isEmpty else { return }
@@ -162,22 +165,45 @@ public enum StoreCommand: TipcCommand {
         }
     }
 
-    /// A tip the pack has, or an error with a did-you-mean.
-    private static func requireTip(_ name: String, in center: TipCenter) throws {
-        let names = center.pack.tips.map(\.name)
-        guard !names.contains(name) else { return }
-        throw CommandFailure.input("no tip named '\(name)'" + (Suggestions.didYouMean(name, in: names).map { "; \($0)" } ?? ""))
+    /// Every tip without a key, and every instance of a keyed tip that has stored state, in
+    /// the pack's tip order (instances by key).
+    static func storedInstances(_ center: TipCenter) throws -> [TipInstance] {
+        var result: [TipInstance] = []
+        for tip in center.pack.tips {
+            if tip.key == nil {
+                result.append(TipInstance(tip: tip.name))
+            } else {
+                result += try center.instances(of: tip.name).map { TipInstance(tip: tip.name, key: $0) }
+            }
+        }
+        return result
+    }
+
+    /// The tip or instance `name` names (`welcome`, `newTrail[42]`), or an error with a
+    /// did-you-mean.
+    @discardableResult
+    private static func requireTip(_ name: String, in center: TipCenter) throws -> TipInstance {
+        do {
+            return try center.instance(named: name)
+        } catch .unknownTip(let tip) {
+            let names = center.pack.tips.map(\.name)
+            throw CommandFailure.input("no tip named '\(tip)'" + (Suggestions.didYouMean(tip, in: names).map { "; \($0)" } ?? ""))
+        } catch {
+            throw CommandFailure.input(error.description)
+        }
     }
 
     private static func invalidate(_ center: TipCenter, _ tip: String, _ options: DonationOptions, _ context: CommandContext) throws {
-        try center.invalidate(tip, reason: options.reason)
-        context.standardOutput.write("\(tip): \(try center.status(of: tip))\n")
+        let instance = try requireTip(tip, in: center)
+        try center.invalidate(instance.tip, key: instance.key, reason: options.reason)
+        context.standardOutput.write("\(tip): \(try center.status(of: instance.tip, key: instance.key))\n")
     }
 
     private static func reset(_ center: TipCenter, _ rest: [String], _ context: CommandContext) throws {
         if let tip = rest.first {
-            try center.resetEligibility(tip)
-            context.standardOutput.write("\(tip): \(try center.status(of: tip))\n")
+            let instance = try requireTip(tip, in: center)
+            try center.resetEligibility(instance.tip, key: instance.key)
+            context.standardOutput.write("\(tip): \(try center.status(of: instance.tip, key: instance.key))\n")
         } else {
             try center.resetDatastore()
             context.standardOutput.write("the store is empty\n")
@@ -201,7 +227,7 @@ public enum StoreCommand: TipcCommand {
 
     /// The store as `SnapshotDocument`'s JSON: what `POST /v1/users/{user}/sync` takes.
     private static func export(_ center: TipCenter, _ context: CommandContext) throws {
-        let document = try SnapshotDocument.encode(try center.snapshot(), pack: center.pack) { try center.status(of: $0) }
+        let document = try SnapshotDocument.encode(try center.snapshot(), pack: center.pack) { try center.status(of: $0.tip, key: $0.key) }
         context.standardOutput.write(document.serialized(pretty: true) + "\n")
     }
 }

@@ -73,6 +73,7 @@ public struct RulePackInspector {
             if let count = tip.maxDisplayCount { lines.append("    maxDisplayCount \(count)") }
             if let duration = tip.maxDisplayDurationMilliseconds { lines.append("    maxDisplayDuration \(DurationFormatting.describe(milliseconds: duration))") }
             if tip.ignoresDisplayFrequency { lines.append("    ignoresDisplayFrequency") }
+            if let key = tip.key { lines.append("    key \(key.name): \(key.type)") }
             for (index, rule) in tip.rules.enumerated() {
                 let place = rule.range.map { " (\($0.file):\($0.startLine):\($0.startColumn))" } ?? ""
                 lines.append("    rule \(index)\(place), \(rule.code.count) words:")
@@ -127,6 +128,8 @@ public struct RulePackInspector {
             var name, title: String; var message: String?; var image: String?; var imageKind: String?
             var actions: [Action]; var maxDisplayCount: Int64?; var maxDisplayDurationMilliseconds: Int64?
             var ignoresDisplayFrequency: Bool; var rules: [Rule]
+            /// Format 2: the key of a keyed tip, as `{"name", "type"}`.
+            var key: [String: String]?
         }
         struct Group: Encodable { var name, priority: String; var tips: [String] }
         struct Variant: Encodable { var locale: String?; var text: String }
@@ -165,7 +168,8 @@ public struct RulePackInspector {
                              actions: tip.actions.map { .init(id: $0.id, title: $0.title) }, maxDisplayCount: tip.maxDisplayCount,
                              maxDisplayDurationMilliseconds: tip.maxDisplayDurationMilliseconds, ignoresDisplayFrequency: tip.ignoresDisplayFrequency,
                              rules: tip.rules.map { .init(file: $0.range?.file, line: $0.range?.startLine, column: $0.range?.startColumn,
-                                                          code: $0.code, disassembly: disassembler.lines($0.code)) })
+                                                          code: $0.code, disassembly: disassembler.lines($0.code)) },
+                             key: tip.key.map { ["name": $0.name, "type": $0.type.description] })
             },
             groups: pack.groups.map { group in
                 .init(name: group.name, priority: group.priority == .ordered ? "ordered" : "firstAvailable",

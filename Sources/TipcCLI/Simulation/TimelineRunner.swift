@@ -86,34 +86,33 @@ struct TimelineRunner {
             }
         case .show(let items):
             for item in items {
-                let tip = item.tip.value
-                guard pack.tips.contains(where: { $0.name == tip }) else {
-                    fail(item.tip.range, "no tip named '\(tip)'" + suggestion(tip, pack.tips.map(\.name)), &report)
-                    continue
-                }
-                if try center.shouldDisplay(tip) {
+                guard let instance = resolve(item.tip, &report) else { continue }
+                let (tip, key) = (instance.tip, instance.key)
+                let name = instance.description
+                if try center.shouldDisplay(tip, key: key) {
                     let shownFor = Int64(item.durationMilliseconds ?? 0)
-                    if try center.displayDuration(of: tip).addingReportingOverflow(shownFor).overflow {
+                    if try center.displayDuration(of: tip, key: key).addingReportingOverflow(shownFor).overflow {
                         // Refused, never wrapped: the tip's total time on screen stays in Int64 milliseconds.
-                        fail(item.tip.range, "showing '\(tip)' for \(ValueText.display(.duration(milliseconds: shownFor))) would make its "
+                        fail(item.tip.range, "showing '\(name)' for \(ValueText.display(.duration(milliseconds: shownFor))) would make its "
                              + "time on screen too large to represent; the display was not recorded", &report)
                         continue
                     }
-                    try center.recordDisplay(tip, milliseconds: shownFor)
-                    let count = try center.displayCount(of: tip)
+                    try center.recordDisplay(tip, key: key, milliseconds: shownFor)
+                    let count = try center.displayCount(of: tip, key: key)
                     let forText = item.durationMilliseconds.map { " for \(ValueText.display(.duration(milliseconds: Int64($0))))" } ?? ""
-                    report.lines.append("show \(tip): displayed\(forText) (display \(count)); now \(try center.status(of: tip))")
+                    report.lines.append("show \(name): displayed\(forText) (display \(count)); now \(try center.status(of: tip, key: key))")
                 } else {
-                    report.lines.append("show \(tip): not displayed — \(DisplayReason.whyNot(try center.explanation(of: tip)))")
+                    report.lines.append("show \(name): not displayed — \(DisplayReason.whyNot(try center.explanation(of: tip, key: key)))")
                 }
             }
         case .invalidate(let tip, let reason):
-            guard let parsed = InvalidationReason(rawValue: reason.value) else { return }
-            try center.invalidate(tip.value, reason: parsed)
-            report.lines.append("invalidate \(tip.value) (\(parsed.rawValue)); now \(try center.status(of: tip.value))")
+            guard let parsed = InvalidationReason(rawValue: reason.value), let instance = resolve(tip, &report) else { return }
+            try center.invalidate(instance.tip, key: instance.key, reason: parsed)
+            report.lines.append("invalidate \(instance) (\(parsed.rawValue)); now \(try center.status(of: instance.tip, key: instance.key))")
         case .reset(let tip):
-            try center.resetEligibility(tip.value)
-            report.lines.append("reset \(tip.value); now \(try center.status(of: tip.value))")
+            guard let instance = resolve(tip, &report) else { return }
+            try center.resetEligibility(instance.tip, key: instance.key)
+            report.lines.append("reset \(instance); now \(try center.status(of: instance.tip, key: instance.key))")
         case .expect(let expected):
             for expectation in expected { try check(expectation, into: &report) }
         case .deleteDonations(let event):
@@ -126,19 +125,30 @@ struct TimelineRunner {
         }
     }
 
+    /// The tip or instance a timeline names (`welcome`, `newTrail[42]`), or nil after
+    /// reporting why it names none.
+    private mutating func resolve(_ name: Located<String>, _ report: inout StepReport) -> TipInstance? {
+        do {
+            return try center.instance(named: name.value)
+        } catch .unknownTip(let tip) {
+            fail(name.range, "no tip named '\(tip)'" + suggestion(tip, center.pack.tips.map(\.name)), &report)
+        } catch {
+            fail(name.range, error.description, &report)
+        }
+        return nil
+    }
+
     private mutating func check(_ expectation: TimelineExpectation, into report: inout StepReport) throws(TipCenterError) {
         if let expected = expectation.currentTip {
             try checkCurrentTip(of: expectation.tip, expected, into: &report)
             return
         }
-        let tip = expectation.tip.value
-        guard center.pack.tips.contains(where: { $0.name == tip }) else {
-            fail(expectation.tip.range, "no tip named '\(tip)'" + suggestion(tip, center.pack.tips.map(\.name)), &report)
-            return
-        }
+        guard let instance = resolve(expectation.tip, &report) else { return }
+        let (name, key) = (instance.tip, instance.key)
+        let tip = instance.description
         if let pattern = expectation.status {
             expectations += 1
-            let status = try center.status(of: tip)
+            let status = try center.status(of: name, key: key)
             let matches: Bool
             switch (pattern.value, status) {
             case (.pending, .pending), (.available, .available), (.invalidated(nil), .invalidated): matches = true
@@ -149,14 +159,14 @@ struct TimelineRunner {
         }
         if let expected = expectation.shouldDisplay {
             expectations += 1
-            let actual = try center.shouldDisplay(tip)
+            let actual = try center.shouldDisplay(name, key: key)
             var found = String(actual)
-            if !actual { found += " (\(DisplayReason.whyNot(try center.explanation(of: tip))))" }
+            if !actual { found += " (\(DisplayReason.whyNot(try center.explanation(of: name, key: key))))" }
             record(actual == expected.value, "\(tip) shouldDisplay \(expected.value)", found: found, at: expected.range, &report)
         }
         if let expected = expectation.displayCount {
             expectations += 1
-            let actual = try center.displayCount(of: tip)
+            let actual = try center.displayCount(of: name, key: key)
             record(actual == Int64(expected.value), "\(tip) displayCount \(expected.value)", found: String(actual), at: expected.range, &report)
         }
     }

@@ -126,8 +126,24 @@ public struct ActionDecl: Sendable, Hashable {
     }
 }
 
+/// The key of a keyed tip (SPEC §7): `key: { name: trailID, type: int }`, `tip t[trailID: Int]`.
+public struct TipKeyDecl: Sendable, Hashable {
+    public var name: Identifier
+    /// Int or String; nil when missing or not a type (the front end or checker reports it).
+    public var type: Located<ValueTypeName>?
+    public var range: SourceRange
+
+    public init(name: Identifier, type: Located<ValueTypeName>?, range: SourceRange) {
+        self.name = name
+        self.type = type
+        self.range = range
+    }
+}
+
 public struct TipDecl: Sendable, Hashable {
     public var name: Identifier
+    /// Format 2: each value of the key is its own instance of the tip.
+    public var key: TipKeyDecl?
     public var title: TextDecl?
     public var message: TextDecl?
     public var image: Located<TipImage>?

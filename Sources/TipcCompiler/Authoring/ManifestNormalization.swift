@@ -43,6 +43,9 @@ extension ManifestFile {
             copy.placeholders = tip.placeholders.map { PlaceholderDecl(name: id($0.name), type: located($0.type)) }
             return copy
         }
+        for (index, tip) in tips.enumerated() {
+            copy.tips[index].key = tip.key.map { TipKeyDecl(name: id($0.name), type: located($0.type), range: none) }
+        }
         copy.groups = groups.map { group in
             GroupDecl(name: id(group.name), priority: Located(group.priority?.value ?? .firstAvailable, at: none), tips: group.tips.map(id), range: none)
         }

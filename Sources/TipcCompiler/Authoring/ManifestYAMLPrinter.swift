@@ -65,6 +65,9 @@ public enum ManifestYAMLPrinter {
     private static func tip(_ tip: TipDecl) -> String {
         var output = comments(tip.comments) + "  \(key(tip.name.name)):"
         var lines: [String] = []
+        if let tipKey = tip.key, let type = tipKey.type {
+            lines.append("key: { name: \(flowString(tipKey.name.name)), type: \(type.value.rawValue) }")
+        }
         if let title = tip.title { lines += text("title", title) }
         if let message = tip.message { lines += text("message", message) }
         switch tip.image?.value {

@@ -119,7 +119,8 @@ public enum TipsPrinter {
     }
 
     private static func write(_ tip: TipDecl, index: Int, into writer: inout Writer) {
-        writer.line("tip \(name(tip.name)) {", item: .tip(index))
+        let key = tip.key.flatMap { key in key.type.map { "[\(name(key.name)): \($0.value.tipsSpelling)]" } } ?? ""
+        writer.line("tip \(name(tip.name))\(key) {", item: .tip(index))
         func attribute(_ text: String, _ attribute: TipsItem.TipAttribute) {
             writer.line("  " + text, item: .tipAttribute(tip: index, attribute))
         }

@@ -129,6 +129,11 @@ public struct CheckedExpression: Sendable, Hashable {
         indirect case arithmetic(ArithmeticOperator, CheckedExpression, CheckedExpression)
         indirect case intToDouble(CheckedExpression)
         indirect case inList(CheckedExpression, [ConstantValue])
+        /// Format 2: the key of the instance being evaluated (a keyed tip's rules only).
+        case instanceKey
+        /// Format 2: another tip's recorded state (`tip(X).invalidated`, `.displays`,
+        /// `.invalidations`), of its instance `key` for a keyed tip.
+        indirect case tipState(TipStateQuery)
     }
 
     public var kind: Kind
@@ -139,6 +144,43 @@ public struct CheckedExpression: Sendable, Hashable {
         self.kind = kind
         self.type = type
         self.range = range
+    }
+}
+
+/// What a rule reads of another tip (SPEC §7, "Tips about tips").
+public struct TipStateQuery: Sendable, Hashable {
+    public enum Member: String, Sendable, Hashable {
+        /// Bool: invalidated now, any reason.
+        case invalidated
+        /// Collection: one entry per display since the latest reset.
+        case displays
+        /// Collection: one entry per invalidation since the latest reset, field `reason`.
+        case invalidations
+    }
+
+    /// Index into `CheckedProgram.tips`.
+    public var tip: Int
+    public var member: Member
+    /// The instance of a keyed tip: the rule's own key, or a constant of the key's type. Nil
+    /// for a tip without a key.
+    public var key: CheckedExpression?
+
+    public init(tip: Int, member: Member, key: CheckedExpression? = nil) {
+        self.tip = tip
+        self.member = member
+        self.key = key
+    }
+}
+
+/// The key a checked tip declares.
+public struct CheckedTipKey: Sendable, Hashable {
+    public var name: String
+    /// `.int` or `.string`.
+    public var type: ValueTypeName
+
+    public init(name: String, type: ValueTypeName) {
+        self.name = name
+        self.type = type
     }
 }
 
@@ -173,10 +215,13 @@ public struct CheckedTip: Sendable, Hashable {
     public var range: SourceRange
     /// The texts entry of the pack (SPEC §7), when the tip's texts are localized or templates.
     public var texts: PackTipTexts?
+    /// Format 2: the tip's key, for a keyed tip.
+    public var key: CheckedTipKey?
 
     public init(name: String, title: String, message: String? = nil, image: TipImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int? = nil, maxDisplayDurationMilliseconds: Int? = nil, ignoresDisplayFrequency: Bool = false,
-                rules: [CheckedExpression] = [], range: SourceRange) {
+                rules: [CheckedExpression] = [], range: SourceRange, key: CheckedTipKey? = nil) {
+        self.key = key
         self.name = name
         self.title = title
         self.message = message

@@ -44,7 +44,13 @@ struct DeclarationChecker {
 
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
-        var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events)
+        // Every tip's key is known before any rule is checked: `tip(X, key)` reads X's.
+        var tipKeys: [CheckedTipKey?] = []
+        tipKeys.reserveCapacity(tipCount)
+        for fileIndex in files.indices {
+            for index in files[fileIndex].tips.indices { tipKeys.append(checkKey(files[fileIndex].tips[index])) }
+        }
+        var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events, tipKeys: tipKeys)
         var texts = TextChecker(defaultLocale: defaultLocale, declared: defaultLocaleDeclared, parameters: parameters)
         var tips: [CheckedTip] = []
         tips.reserveCapacity(tipCount)
@@ -55,7 +61,8 @@ struct DeclarationChecker {
             for index in files[fileIndex].tips.indices {
                 let decl = files[fileIndex].tips[index]
                 files[fileIndex].tips[index] = TipDecl(name: decl.name, range: decl.range)
-                var tip = checkTip(decl, defaultLocale: defaultLocale, expressions: &expressions)
+                expressions.currentKey = tips.count < tipKeys.count ? tipKeys[tips.count] : nil
+                var tip = checkTip(decl, key: expressions.currentKey, defaultLocale: defaultLocale, expressions: &expressions)
                 tip.texts = texts.check(decl, tipIndex: tips.count)
                 tips.append(tip)
             }
@@ -63,7 +70,7 @@ struct DeclarationChecker {
         }
         diagnostics += expressions.diagnostics
         diagnostics += texts.diagnostics
-        let groups = checkGroups(groupDecls)
+        let groups = checkGroups(groupDecls, tipKeys: tipKeys)
         reportUnused(parameterDecls, eventDecls, used: expressions, usedByTexts: texts.usedParameters)
 
         return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups,
@@ -247,7 +254,20 @@ struct DeclarationChecker {
 
     // MARK: - Tips
 
-    private mutating func checkTip(_ decl: TipDecl, defaultLocale: String?, expressions: inout ExpressionChecker) -> CheckedTip {
+    /// A tip's key (format 2): Int or String.
+    private mutating func checkKey(_ decl: TipDecl) -> CheckedTipKey? {
+        guard let key = decl.key else { return nil }
+        // A key without a type was reported by the front end.
+        guard let type = key.type else { return nil }
+        guard type.value == .int || type.value == .string else {
+            diagnostics.append(Diagnostic(.invalidValue, "the key of tip '\(decl.name.name)' is \(type.value.tipsSpelling); a key is Int or String",
+                                          at: type.range))
+            return nil
+        }
+        return CheckedTipKey(name: key.name.name, type: type.value)
+    }
+
+    private mutating func checkTip(_ decl: TipDecl, key: CheckedTipKey?, defaultLocale: String?, expressions: inout ExpressionChecker) -> CheckedTip {
         let name = decl.name.name
         var title = ""
         if let declaredText = decl.title {
@@ -298,12 +318,13 @@ struct DeclarationChecker {
         return CheckedTip(name: name, title: title, message: decl.message.map { Self.tableText($0, defaultLocale: defaultLocale) },
                           image: decl.image?.value, actions: actions,
                           maxDisplayCount: maxDisplayCount, maxDisplayDurationMilliseconds: maxDuration,
-                          ignoresDisplayFrequency: decl.ignoresDisplayFrequency?.value ?? false, rules: rules, range: decl.name.range)
+                          ignoresDisplayFrequency: decl.ignoresDisplayFrequency?.value ?? false, rules: rules, range: decl.name.range,
+                          key: key)
     }
 
     // MARK: - Groups
 
-    private mutating func checkGroups(_ decls: [GroupDecl]) -> [CheckedGroup] {
+    private mutating func checkGroups(_ decls: [GroupDecl], tipKeys: [CheckedTipKey?]) -> [CheckedGroup] {
         var membership: [String: (group: String, range: SourceRange)] = [:]
         var groups: [CheckedGroup] = []
         for decl in decls {
@@ -324,6 +345,11 @@ struct DeclarationChecker {
                     diagnostics.append(Diagnostic(.invalidValue, message, at: tip.range,
                                                   help: "a tip belongs to at most one group",
                                                   notes: [DiagnosticNote("listed first here", at: other.range)]))
+                    continue
+                }
+                if index < tipKeys.count, tipKeys[index] != nil {
+                    diagnostics.append(Diagnostic(.keyedGroupMember, "tip '\(tip.name)' has a key, so it cannot be in group '\(decl.name.name)'", at: tip.range,
+                                                  help: "each key value is its own instance; a group lists tips without a key"))
                     continue
                 }
                 membership[tip.name] = (decl.name.name, tip.range)

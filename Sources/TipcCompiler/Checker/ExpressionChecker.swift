@@ -11,7 +11,7 @@ import TipRuntime
 struct ExpressionChecker {
     /// Where names are looked up: in a rule, a bare name is an event; inside
     /// `e.where(…)`, it is a payload field of `e`.
-    private enum Scope {
+    enum Scope {
         case rule
         case predicate(event: Int)
     }
@@ -21,7 +21,13 @@ struct ExpressionChecker {
 
     let symbols: SymbolTable
     let parameters: [CheckedParameter]
+    /// The program's events, then the two collections of tips' records (`tip(X).displays`,
+    /// `tip(X).invalidations`), which take the same operators: see `TipRecordCollections`.
     let events: [PackEvent]
+    /// Per tip of the program, its key (format 2).
+    let tipKeys: [CheckedTipKey?]
+    /// The key of the tip whose rules are being checked: what `key` means in them.
+    var currentKey: CheckedTipKey?
     private(set) var diagnostics: [Diagnostic] = []
     /// Whether some rule uses the parameter, by parameter index.
     private(set) var usedParameters: [Bool]
@@ -37,10 +43,11 @@ struct ExpressionChecker {
     /// Whether the innermost clause's window went onto some event query.
     private var clauseWindowApplied = false
 
-    init(symbols: SymbolTable, parameters: [CheckedParameter], events: [PackEvent]) {
+    init(symbols: SymbolTable, parameters: [CheckedParameter], events: [PackEvent], tipKeys: [CheckedTipKey?] = []) {
         self.symbols = symbols
         self.parameters = parameters
-        self.events = events
+        self.events = events + TipRecordCollections.schemas
+        self.tipKeys = tipKeys
         usedParameters = Array(repeating: false, count: parameters.count)
         usedEvents = Array(repeating: false, count: events.count)
     }
@@ -55,17 +62,17 @@ struct ExpressionChecker {
         return checked
     }
 
-    private mutating func report(_ code: DiagnosticCode, _ message: String, _ range: SourceRange, help: String? = nil) {
+    mutating func report(_ code: DiagnosticCode, _ message: String, _ range: SourceRange, help: String? = nil) {
         diagnostics.append(Diagnostic(code, message, at: range, help: help))
     }
 
-    private func invalid(_ range: SourceRange) -> CheckedExpression {
+    func invalid(_ range: SourceRange) -> CheckedExpression {
         CheckedExpression(.constant(.bool(false)), type: .error, range: range)
     }
 
     // MARK: - Dispatch
 
-    private mutating func check(_ expression: Expression, in scope: Scope) -> CheckedExpression {
+    mutating func check(_ expression: Expression, in scope: Scope) -> CheckedExpression {
         let range = expression.range
         switch expression.kind {
         case .literal(let literal):
@@ -132,6 +139,8 @@ struct ExpressionChecker {
         case .predicate(let event):
             let fields = events[event].fields
             guard let index = fields.firstIndex(where: { $0.name == name }) else {
+                // A payload field named `key` wins over the instance's key.
+                if name == "key", let key = currentKey { return CheckedExpression(.instanceKey, type: ExpressionType(key.type), range: range) }
                 var help = Suggestions.didYouMean(name, in: fields.map(\.name))
                 if help == nil, symbols.parameter(name) != nil { help = "to use the parameter, write '$\(name)'" }
                 let message = fields.isEmpty
@@ -142,9 +151,11 @@ struct ExpressionChecker {
             }
             return CheckedExpression(.field(index), type: ExpressionType(fields[index].type), range: range)
         case .rule:
+            if name == "key", let key = currentKey { return CheckedExpression(.instanceKey, type: ExpressionType(key.type), range: range) }
             guard let index = symbols.event(name) else {
                 var help = Suggestions.didYouMean(name, in: symbols.eventNames)
                 if help == nil, symbols.parameter(name) != nil { help = "'\(name)' is a parameter: write '$\(name)'" }
+                if help == nil, name == "key" { help = "'key' is the instance's key only in the rules of a tip that declares one" }
                 report(.unknownEvent, "no event named '\(name)'", range, help: help)
                 return invalid(range)
             }
@@ -156,6 +167,9 @@ struct ExpressionChecker {
     // MARK: - Event queries
 
     private mutating func checkMember(_ base: Expression, _ member: Identifier, _ range: SourceRange, in scope: Scope) -> CheckedExpression {
+        if case .functionCall(let function, let arguments) = base.kind, function.name == "tip" {
+            return checkTipState(function, arguments, member, base.range, range, in: scope)
+        }
         let checkedBase = check(base, in: scope)
         guard case .collection = checkedBase.type else {
             if checkedBase.type != .error {
@@ -313,9 +327,14 @@ struct ExpressionChecker {
     // MARK: - Functions
 
     private mutating func checkFunction(_ function: Identifier, _ arguments: [Expression], _ range: SourceRange) -> CheckedExpression {
+        if function.name == "tip" {
+            report(.typeMismatch, "'tip(…)' is not a value by itself", range,
+                   help: "read a member: '.invalidated', '.displays' or '.invalidations'")
+            return invalid(range)
+        }
         guard function.name == "date" else {
             report(.unknownFunction, "no function named '\(function.name)'", function.range,
-                   help: Suggestions.didYouMean(function.name, in: ["date"]) ?? "the rule language has one function: date(\"2026-12-24T00:00:00Z\")")
+                   help: Suggestions.didYouMean(function.name, in: ["date", "tip"]) ?? "the rule language has two functions: date(\"2026-12-24T00:00:00Z\") and tip(name)")
             return invalid(range)
         }
         guard arguments.count == 1, case .literal(.string(let text)) = arguments[0].kind else {

@@ -25,7 +25,7 @@ enum WindowPushdown {
     private static func windowBase(_ collection: consuming CheckedExpression, _ window: Int) -> CheckedExpression {
         var result = collection
         switch result.kind {
-        case .event:
+        case .event, .tipState:
             return CheckedExpression(.within(result, windowMilliseconds: window), type: result.type, range: result.range)
         case .filter(let base, let predicate): result.kind = .filter(windowBase(base, window), predicate: predicate)
         case .largestSubset(let base, let field): result.kind = .largestSubset(windowBase(base, window), field: field)

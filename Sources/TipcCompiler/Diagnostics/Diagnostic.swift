@@ -50,6 +50,12 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case unbalancedBrace = "unbalanced-brace"
     /// A declared placeholder that no text of its tip uses.
     case unusedPlaceholder = "unused-placeholder"
+    /// Format 2: a keyed tip listed in a group (each instance is its own tip; groups list tips).
+    case keyedGroupMember = "keyed-group-member"
+    /// Format 2: `tip(X)` of a keyed tip without naming the instance.
+    case missingTipKey = "missing-tip-key"
+    /// Format 2: `tip(X, k)` of a tip that has no key.
+    case unexpectedTipKey = "unexpected-tip-key"
 
     /// The severity a diagnostic of this code has.
     public var defaultSeverity: Severity {
@@ -91,6 +97,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .unknownPlaceholder: return "A text names a placeholder the tip does not declare."
         case .unbalancedBrace: return "A text has a lone '{' or '}', or braces around something that is not a name."
         case .unusedPlaceholder: return "A declared placeholder that no text of its tip uses."
+        case .keyedGroupMember: return "A tip with a key listed as a group member."
+        case .missingTipKey: return "tip(X) of a tip with a key, without the instance's key."
+        case .unexpectedTipKey: return "tip(X, key) of a tip that has no key."
         }
     }
 }

@@ -26,7 +26,7 @@ extension DiagnosticCode {
         case .unknownField:
             return "A `where`, `largestSubset`, `smallestSubset` or `distinct` names a field the event's payload does not have."
         case .unknownTip:
-            return "A group lists a tip that is not declared."
+            return "A group lists a tip that is not declared, or a rule reads `tip(X)` of a tip that is not declared. The help suggests a close name when there is one."
         case .typeMismatch:
             return "An operator is given operands it does not take (an Int compared with a String, `and` over a number), or a rule is not a Bool. The message names both types."
         case .invalidDuration:
@@ -63,6 +63,12 @@ extension DiagnosticCode {
             return "The tip declares a placeholder that none of its texts uses, so the app would pass a value for nothing. Use it as `{name}` in a text, or remove it."
         case .invalidSuppression:
             return "A suppression comment names no code, an unknown code (a typo: the help suggests the closest), or a code that cannot be suppressed (`syntax`, `yaml`, `limit`, `io`: the file must be readable). Write `# tipc-disable-next-line CODE` in YAML or `// tipc-disable-line CODE` in `.tips`; `tipc codes` lists the codes."
+        case .keyedGroupMember:
+            return "A group lists a tip that declares a `key`. Each key value of such a tip is its own instance, and a group orders tips, not instances; remove the tip from the group, or its key."
+        case .missingTipKey:
+            return "A rule reads `tip(X)` of a tip that declares a key, so it must say which instance: `tip(X, key)` inside a keyed tip with the same key type, or `tip(X, 42)` with a literal of the key's type."
+        case .unexpectedTipKey:
+            return "A rule reads `tip(X, …)` with a key, but tip X declares none: there is only one of it. Write `tip(X)`."
         }
     }
 
@@ -96,6 +102,9 @@ extension DiagnosticCode {
         case .unknownPlaceholder: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: \"Press {shortcut} to search\"\n    placeholders: { shortcat: string }\n")
         case .unbalancedBrace: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: \"Use {braces to group\"\n")
         case .unusedPlaceholder: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: Search faster\n    placeholders: { shortcut: string }\n")
+        case .keyedGroupMember: return ("app.tips", "tipkit 1\ntip welcome {\n  title \"Hi\"\n}\ntip newTrail[trailID: Int] {\n  title \"A new trail\"\n}\ngroup onboarding ordered { welcome, newTrail }\n")
+        case .missingTipKey: return ("app.tips", "tipkit 1\ntip newTrail[trailID: Int] {\n  title \"A new trail\"\n}\ntip t {\n  title \"T\"\n  rule tip(newTrail).invalidated\n}\n")
+        case .unexpectedTipKey: return ("app.tips", "tipkit 1\ntip welcome {\n  title \"Hi\"\n}\ntip t {\n  title \"T\"\n  rule tip(welcome, 3).invalidated\n}\n")
         case .limit, .io, .tipkitUnsupported: return nil
         }
     }

@@ -30,7 +30,7 @@ extension Lints {
             var pending = [expression]
             while let next = pending.popLast() {
                 switch next.kind {
-                case .constant, .now, .parameter, .field, .event:
+                case .constant, .now, .parameter, .field, .event, .instanceKey, .tipState:
                     continue
                 case .negate(let operand):
                     guard case .constant = operand.kind else { return true }

@@ -27,6 +27,14 @@ extension Lints {
             case (.arithmetic(let ox, let lx, let rx), .arithmetic(let oy, let ly, let ry)):
                 return ox == oy && equal(lx, ly) && equal(rx, ry)
             case (.inList(let x, let ix), .inList(let y, let iy)): return ix == iy && equal(x, y)
+            case (.instanceKey, .instanceKey): return true
+            case (.tipState(let x), .tipState(let y)):
+                guard x.tip == y.tip, x.member == y.member else { return false }
+                switch (x.key, y.key) {
+                case (nil, nil): return true
+                case (let kx?, let ky?): return equal(kx, ky)
+                default: return false
+                }
             default: return false
             }
         }

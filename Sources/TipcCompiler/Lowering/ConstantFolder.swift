@@ -28,7 +28,7 @@ struct ConstantFolder {
     /// returns nil and reports nothing: this read, which copies no node, stands in for it.
     private static func mayFold(_ expression: borrowing CheckedExpression) -> Bool {
         switch expression.kind {
-        case .constant, .now, .parameter, .field, .event:
+        case .constant, .now, .parameter, .field, .event, .instanceKey, .tipState:
             return false
         case .within(let inner, _), .largestSubset(let inner, _), .smallestSubset(let inner, _), .count(let inner), .distinct(let inner, _):
             return mayFold(inner)
@@ -51,7 +51,7 @@ struct ConstantFolder {
         }
         let node: CheckedExpression
         switch expression.kind {
-        case .constant, .now, .parameter, .field, .event:
+        case .constant, .now, .parameter, .field, .event, .instanceKey, .tipState:
             return nil
         case .within(let inner, let window):
             return folded(inner).map { with(.within($0, windowMilliseconds: window)) }

@@ -50,6 +50,24 @@ struct RuleLowering {
         case .parameter(let index): emit(.loadParameter, index, at: range)
         case .field(let index): emit(.loadField, index, at: range)
         case .event(let index): emit(.event, index, at: range)
+        case .instanceKey: emit(.loadKey, at: range)
+        case .tipState(let query):
+            let opcode: Opcode
+            if let key = query.key {
+                lower(key)
+                switch query.member {
+                case .invalidated: opcode = .tipInvalidatedKeyed
+                case .displays: opcode = .tipDisplaysKeyed
+                case .invalidations: opcode = .tipInvalidationsKeyed
+                }
+            } else {
+                switch query.member {
+                case .invalidated: opcode = .tipInvalidated
+                case .displays: opcode = .tipDisplays
+                case .invalidations: opcode = .tipInvalidations
+                }
+            }
+            emit(opcode, query.tip, at: range)
         case .within(let inner, let window):
             lower(inner)
             emit(.within, at: range, immediates: [Int64(window)])

@@ -27,7 +27,8 @@ public enum RulePackCompiler {
                 actions: tip.actions,
                 maxDisplayCount: tip.maxDisplayCount.map(Int64.init),
                 maxDisplayDurationMilliseconds: tip.maxDisplayDurationMilliseconds.map(Int64.init),
-                ignoresDisplayFrequency: tip.ignoresDisplayFrequency, rules: rules))
+                ignoresDisplayFrequency: tip.ignoresDisplayFrequency, rules: rules,
+                key: tip.key.map { PackTipKey(name: $0.name, type: valueType($0.type)) }))
         }
         diagnostics += errors
         if !errors.isEmpty { return nil }

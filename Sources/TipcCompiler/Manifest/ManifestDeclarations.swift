@@ -102,6 +102,7 @@ extension ManifestValueReader {
             case .maxDisplayDuration: tip.maxDisplayDurationSeconds = duration(value, for: "'maxDisplayDuration'")
             case .ignoresDisplayFrequency: tip.ignoresDisplayFrequency = bool(value, for: "'ignoresDisplayFrequency'")
             case .rules: tip.rules = rules(value, for: what())
+            case .key: tip.key = tipKey(value, for: what())
             }
         }
         return tip

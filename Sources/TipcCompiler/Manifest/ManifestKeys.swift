@@ -23,7 +23,13 @@ enum ManifestKeys {
 
     /// The keys of a tip.
     enum Tip: String, ManifestKeySet {
-        case title, message, image, actions, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, rules, placeholders
+        case title, message, image, actions, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, rules, placeholders, key
+        static let lookup = ManifestKeyLookup<Self>()
+    }
+
+    /// The keys of a tip's key (format 2).
+    enum TipKey: String, ManifestKeySet {
+        case name, type
         static let lookup = ManifestKeyLookup<Self>()
     }
 

@@ -16,26 +16,68 @@ public struct ReferenceEvaluator {
         case collection([Donation])
     }
 
+    /// What a rule reads of one tip or instance (format 2): whether it is invalidated, its
+    /// displays' dates and its invalidations' dates and reasons since its latest reset.
+    public struct TipState: Sendable, Hashable {
+        public var invalidated: Bool
+        public var displays: [Int64]
+        public var invalidations: [(date: Int64, reason: String)]
+
+        public init(invalidated: Bool = false, displays: [Int64] = [], invalidations: [(date: Int64, reason: String)] = []) {
+            self.invalidated = invalidated
+            self.displays = displays
+            self.invalidations = invalidations
+        }
+
+        public static func == (a: TipState, b: TipState) -> Bool {
+            a.invalidated == b.invalidated && a.displays == b.displays
+                && a.invalidations.map(\.date) == b.invalidations.map(\.date) && a.invalidations.map(\.reason) == b.invalidations.map(\.reason)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(invalidated)
+            hasher.combine(displays)
+        }
+    }
+
+    /// A tip (index into the program's tips) or an instance of a keyed one.
+    public struct TipSlot: Sendable, Hashable {
+        public var tip: Int
+        public var key: TipKey?
+
+        public init(tip: Int, key: TipKey? = nil) {
+            self.tip = tip
+            self.key = key
+        }
+    }
+
     public let parameters: [RuntimeValue]
     /// Each event's donations in time order.
     public let donations: [[Donation]]
     public let now: Int64
+    /// The key of the instance being evaluated (a keyed tip's rules).
+    public let key: TipKey?
+    /// Other tips' recorded state; a tip or instance absent here was never displayed nor
+    /// invalidated.
+    public let tipStates: [TipSlot: TipState]
 
-    public init(parameters: [RuntimeValue], donations: [[Donation]], now: Int64) {
+    public init(parameters: [RuntimeValue], donations: [[Donation]], now: Int64, key: TipKey? = nil, tipStates: [TipSlot: TipState] = [:]) {
         self.parameters = parameters
         self.donations = donations
         self.now = now
+        self.key = key
+        self.tipStates = tipStates
     }
 
     /// Reads every donation out of `store`.
-    public init(parameters: [RuntimeValue], store: some DonationStore, now: Int64) {
+    public init(parameters: [RuntimeValue], store: some DonationStore, now: Int64, key: TipKey? = nil, tipStates: [TipSlot: TipState] = [:]) {
         let donations = store.events.indices.map { event -> [Donation] in
             let columns = store.donations(ofEvent: event)
             return columns.timestamps.indices.map { index in
                 Donation(date: columns.timestamps[index], values: columns.fields.map { $0.value(at: index) })
             }
         }
-        self.init(parameters: parameters, donations: donations, now: now)
+        self.init(parameters: parameters, donations: donations, now: now, key: key, tipStates: tipStates)
     }
 
     /// The value of a rule: true, false, or the failure that makes it false.
@@ -63,6 +105,23 @@ public struct ReferenceEvaluator {
             return .value(donation!.values[index])
         case .event(let index):
             return .collection(donations[index])
+        case .instanceKey:
+            return .value(key?.value ?? .int(0))
+        case .tipState(let query):
+            var slotKey: TipKey?
+            if let keyExpression = query.key {
+                switch try value(keyExpression, donation) {
+                case .int(let number): slotKey = .int(number)
+                case .string(let text): slotKey = .string(text)
+                default: preconditionFailure("a tip key is Int or String")
+                }
+            }
+            let state = tipStates[TipSlot(tip: query.tip, key: slotKey)] ?? TipState()
+            switch query.member {
+            case .invalidated: return .value(.bool(state.invalidated))
+            case .displays: return .collection(state.displays.map { Donation(date: $0, values: []) })
+            case .invalidations: return .collection(state.invalidations.map { Donation(date: $0.date, values: [.string($0.reason)]) })
+            }
         case .within(let inner, let window):
             let all = try collection(inner, donation)
             guard window > 0 else { return .collection([]) }

@@ -386,9 +386,23 @@ extension RuleLanguageParser {
 
     private func parseTip(start: Int, comments: [String]) -> TipDecl? {
         guard let name = parseName("a tip") else { return nil }
+        // Format 2: `tip newTrail[trailID: Int] { … }`.
+        var key: TipKeyDecl?
+        if current.kind == .leftBracket {
+            let keyStart = index
+            advance()
+            guard let keyName = parseName("a key") else { return nil }
+            guard expect(.colon, "':' after the key's name") else { return nil }
+            let typeIndex = index
+            let type = parseType()
+            if type == nil && index == typeIndex { return nil }
+            guard expect(.rightBracket, "']' to close the key") else { return nil }
+            key = TipKeyDecl(name: keyName, type: type, range: range(since: keyStart))
+        }
         let opening = index
         guard expect(.leftBrace, "'{' to start the tip") else { return nil }
         var tip = TipDecl(name: name, comments: comments, range: range(since: start))
+        tip.key = key
         var seen: [String: SourceRange] = [:]
         while current.kind != .rightBrace {
             if isAtEnd || (current.isAtLineStart && current.kind == .identifier && DeclarationKeywords.topLevel.contains(text(of: current))) {

@@ -243,6 +243,22 @@ public enum ManifestSchema {
                     ("description", .string("The tip neither waits for the display frequency's gap nor starts one.")),
                     ("type", .string("boolean")),
                 ])),
+                ("key", .object([
+                    ("description", .string("Format 2: each value of this key is its own instance of the tip (its own status, displays and invalidation), named tip[KEY]; rules read it as `key`.")),
+                    ("type", .string("object")),
+                    ("additionalProperties", .bool(false)),
+                    ("required", .array([.string("name"), .string("type")])),
+                    ("properties", .object([
+                        ("name", .object([
+                            ("description", .string("The key's name, e.g. trailID.")),
+                            ("type", .string("string")),
+                        ])),
+                        ("type", .object([
+                            ("description", .string("The key's type.")),
+                            ("enum", .array([.string("int"), .string("string")])),
+                        ])),
+                    ])),
+                ])),
                 ("rules", .object([
                     ("description", .string("Rules in the rule language; the tip is available when all of them hold. Quote a rule that begins with !, `, [, {, *, &, @, % or a quote.")),
                     ("type", .string("array")),

@@ -254,6 +254,10 @@ struct TipKitSwiftWriter {
     }
 
     private mutating func tip(_ tip: TipDecl) -> String {
+        if let key = tip.key {
+            // TipKit's custom ids name instances, but a #Rule cannot read the id (format 2).
+            unsupported("a tip with a key (one instance per key value, its rules reading 'key') has no TipKit form", at: key.range)
+        }
         let type = tipTypes[tip.name.name] ?? Self.typeName(tip.name.name)
         var body = "    var id: String { \(Self.stringLiteral(tip.name.name)) }\n"
         if let title = tip.title.flatMap({ verbatim($0) }) { body += "    var title: Text { Text(verbatim: \(Self.stringLiteral(title))) }\n" }

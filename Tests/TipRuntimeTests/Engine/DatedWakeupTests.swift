@@ -157,7 +157,7 @@ struct DatedWakeupPropertyTests {
                 var instant = testStart - 250
                 while instant < testStart + 250 {
                     let statuses = tips.sorted().map { engine.status(of: $0, now: instant) }
-                    let wake = engine.nextWake(for: tips, now: instant) ?? Int64.max
+                    let wake = engine.nextWake(for: Set(tips.map { TipSlot(tip: $0) }), now: instant) ?? Int64.max
                     #expect(wake > instant)
                     // Every instant before the wake-up has the same statuses.
                     var t = instant + 1

@@ -31,7 +31,11 @@ enum RandomSnapshots {
             case 1: kind = .invalidation(InvalidationReason.allCases.randomElement(using: &g)!)
             default: kind = .reset
             }
-            universe.tipRecords.append(TipEventRecord(id: "r\(index)", tip: ["t1", "t2"].randomElement(using: &g)!, stamp: stamp(&g), kind: kind))
+            // Format 2: records of instances of a keyed tip, and records dated before their stamp.
+            let key: TipKey? = [nil, .int(1), .int(2), .string("x")].randomElement(using: &g)!
+            let stamp = stamp(&g)
+            universe.tipRecords.append(TipEventRecord(id: "r\(index)", tip: ["t1", "t2"].randomElement(using: &g)!, key: key, stamp: stamp, kind: kind,
+                                                      date: stamp.milliseconds - Int64.random(in: 0...1, using: &g)))
         }
         return universe
     }

@@ -38,6 +38,14 @@ enum RandomSchema {
     ]
     static let windows = [1, 1000, 3_600_000, day, 3 * day, 30 * day, Int.max, 0, -5]
 
+    /// Format 2: the rules go to tip `t`, keyed by an Int; `other` has no key, `keyed` has one.
+    static func format2Program(rules: [CheckedExpression]) -> CheckedProgram {
+        CheckedProgram(displayFrequency: .daily, parameters: parameters, events: events,
+                       tips: [CheckedTip(name: "t", title: "T", rules: rules, range: anywhere, key: CheckedTipKey(name: "id", type: .int)),
+                              CheckedTip(name: "other", title: "O", range: anywhere),
+                              CheckedTip(name: "keyed", title: "K", range: anywhere, key: CheckedTipKey(name: "id", type: .int))])
+    }
+
     static func program(rules: [CheckedExpression]) -> CheckedProgram {
         CheckedProgram(displayFrequency: .daily, parameters: parameters, events: events,
                        tips: [CheckedTip(name: "t", title: "T", rules: rules, range: anywhere)])
@@ -47,6 +55,9 @@ enum RandomSchema {
 /// Random well-typed checked expressions over `RandomSchema`.
 struct RuleGenerator {
     var random: SeededGenerator
+    /// Format 2: rules of a tip with an Int key that read `key` and other tips' records
+    /// (`RandomSchema.format2Program`).
+    var format2 = false
 
     mutating func pick<T>(_ options: [T]) -> T { options[Int(random.next() % UInt64(options.count))] }
     mutating func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
@@ -75,6 +86,7 @@ struct RuleGenerator {
         let leaf = depth <= 0 || chance(25)
         if leaf {
             if let field = field(of: type, in: event), chance(50) { return field }
+            if format2, type == .int, chance(30) { return node(.instanceKey, .int) }
             switch random.next() % 3 {
             case 0: return node(.constant(constant(type)), ExpressionType(type))
             case 1 where type == .date: return node(.now, .date)
@@ -82,6 +94,9 @@ struct RuleGenerator {
             }
         }
         let d = depth - 1
+        if format2, type == .bool, chance(15) {
+            return node(.tipState(tipQuery(.invalidated)), .bool)
+        }
         switch type {
         case .bool:
             switch random.next() % 7 {
@@ -132,7 +147,32 @@ struct RuleGenerator {
         }
     }
 
+    /// A `tip(X…)` query of one of `RandomSchema.format2Program`'s tips: itself (keyed), the
+    /// unkeyed one, or the other keyed one, with the rule's own key or a literal.
+    mutating func tipQuery(_ member: TipStateQuery.Member) -> TipStateQuery {
+        let tip = pick([0, 1, 2])
+        guard tip != 1 else { return TipStateQuery(tip: 1, member: member) }
+        let key = chance(50) ? node(.instanceKey, .int) : node(.constant(.int(pick([0, 1, 2, 3]))), .int)
+        return TipStateQuery(tip: tip, member: member, key: key)
+    }
+
     mutating func collection(depth: Int, event: Int?, forceEvent: Int? = nil) -> CheckedExpression {
+        let eventCount = RandomSchema.events.count
+        if format2, forceEvent == nil || forceEvent! >= eventCount, forceEvent != nil || chance(35) {
+            // A tip's displays (no fields) or invalidations (field `reason`).
+            let target = forceEvent ?? (chance(50) ? eventCount : eventCount + 1)
+            let type = ExpressionType.collection(event: target)
+            if depth <= 0 || chance(30) {
+                return node(.tipState(tipQuery(target == eventCount ? .displays : .invalidations)), type)
+            }
+            let inner = collection(depth: depth - 1, event: event, forceEvent: target)
+            if target == eventCount + 1, chance(50) {
+                let reason = node(.compare(pick([.equal, .notEqual]), node(.field(0), .string),
+                                           node(.constant(.string(pick(InvalidationReason.allCases).rawValue)), .string)), .bool)
+                return node(.filter(inner, predicate: chance(70) ? reason : expression(.bool, depth: depth - 1, event: target)), type)
+            }
+            return node(.within(inner, windowMilliseconds: pick(RandomSchema.windows)), type)
+        }
         let target = forceEvent ?? (chance(60) ? 1 : 0)
         let type = ExpressionType.collection(event: target)
         if depth <= 0 || chance(30) { return node(.event(target), type) }

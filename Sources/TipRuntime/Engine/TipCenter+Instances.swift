@@ -1,0 +1,57 @@
+/// Instances of keyed tips (SPEC §7): naming them, and listing those with stored state.
+extension EngineState {
+    /// The index of `tip`, after checking that `key` fits it: a keyed tip needs a key of its
+    /// type, a tip without a key takes none.
+    func resolve(_ tip: String, key: TipKey?) throws(TipCenterError) -> Int {
+        guard let index = tipIndex[tip] else { throw .unknownTip(tip) }
+        switch (model.tips[index].key, key) {
+        case (nil, nil): return index
+        case (nil, _?): throw .unexpectedKey(tip: tip)
+        case (let declared?, nil): throw .missingKey(tip: tip, type: declared.type)
+        case (let declared?, let key?):
+            guard declared.type == key.type else { throw .wrongKeyType(tip: tip, expected: declared.type, actual: key.type) }
+            return index
+        }
+    }
+}
+
+extension TipCenter {
+    /// The instance named by `text` as the CLI and timelines write it (`newTrail[42]`, or a
+    /// tip's name): the key's text is read as the tip's key type.
+    public func instance(named text: String) throws(TipCenterError) -> TipInstance {
+        try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> TipInstance in
+            try TipInstance.resolve(text, in: engine.model)
+        }
+    }
+
+    /// The keys of the instances of `tip` that have stored state (displays, invalidations,
+    /// resets), ascending. Any other key is an instance too, evaluated fresh.
+    public func instances(of tip: String) throws(TipCenterError) -> [TipKey] {
+        try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> [TipKey] in
+            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            return engine.records.keys(of: index)
+        }
+    }
+}
+
+extension TipInstance {
+    /// The instance `text` names in `pack` (`newTrail[42]`, `newTrail[some id]`, `welcome`).
+    public static func resolve(_ text: String, in pack: RulePack) throws(TipCenterError) -> TipInstance {
+        let (name, keyText) = split(text)
+        guard let tip = pack.tips.first(where: { $0.name == name }) else {
+            // A tip whose name itself ends in brackets is still found by its whole name.
+            guard pack.tips.contains(where: { $0.name == text }) else { throw .unknownTip(name) }
+            return TipInstance(tip: text)
+        }
+        switch (tip.key, keyText) {
+        case (nil, nil): return TipInstance(tip: name)
+        case (nil, _?): throw .unexpectedKey(tip: name)
+        case (let declared?, nil): throw .missingKey(tip: name, type: declared.type)
+        case (let declared?, let keyText?):
+            guard let key = TipKey(keyText, as: declared.type) else {
+                throw .wrongKeyType(tip: name, expected: declared.type, actual: .string)
+            }
+            return TipInstance(tip: name, key: key)
+        }
+    }
+}
