@@ -38,6 +38,8 @@ done
 # A localized tip's texts in Swiss German (de-CH, else de, else the default en), with the
 # parameters' values the replay left in the store.
 "$tipc" explain Examples/hiking --db "$out/hiking.sqlite" --tip offlineMaps --locale de-CH --at 2026-05-03T16:00:00Z
+# One instance of the per-trail tip (trail 12's, shown once and so invalidated), in German.
+"$tipc" explain Examples/hiking --db "$out/hiking.sqlite" --tip 'saveTrail[12]' --locale de --at 2026-05-03T16:00:00Z
 
 # The tip service: serve the backyard-birds pack on a free loopback port, sign a user in,
 # donate three visits to one backyard, and read the tip it makes available; SIGTERM stops it.

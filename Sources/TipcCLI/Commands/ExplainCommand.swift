@@ -28,9 +28,10 @@ public enum ExplainCommand: TipcCommand {
             : try PackInput.load(pack: nil, manifests: inputs, context: context)
         let center = try RuntimeOptions.openCenter(arguments, pack: input, access: .read)
         let explanation: TipExplanation
+        let instance: TipInstance
         do {
             // A tip, or an instance of a keyed tip: `--tip 'newTrail[42]'`.
-            let instance = try center.instance(named: name)
+            instance = try center.instance(named: name)
             explanation = try center.explanation(of: instance.tip, key: instance.key)
         } catch {
             if case .unknownTip(let tip) = error {
@@ -41,7 +42,8 @@ public enum ExplainCommand: TipcCommand {
         }
         var renderer = ExplanationRenderer(explanation: explanation, sources: input.sources)
         if let requested = arguments.value(locale) {
-            renderer.texts = try ExplainTexts(center: center, tip: name, locale: requested, store: arguments.value(RuntimeOptions.db))
+            // Texts belong to the tip; every instance shows the same.
+            renderer.texts = try ExplainTexts(center: center, tip: instance.tip, locale: requested, store: arguments.value(RuntimeOptions.db))
         }
         switch arguments.choice(format, as: Format.self) ?? .text {
         case .text: context.standardOutput.write(renderer.text())
