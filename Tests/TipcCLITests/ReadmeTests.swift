@@ -85,6 +85,26 @@ struct ReadmeTests {
         #expect(!run.output.contains("warning:"), "\(run.output)")
     }
 
+    /// Excerpts of the example apps (a YAML block whose first line names the file) say what
+    /// those files say: every line of the excerpt, its comments left out, is a line of the file.
+    @Test func theExcerptsAreOfTheExamples() throws {
+        let excerpts = try Self.blocks().filter { $0.info == "yaml" && $0.text.hasPrefix("# Examples/") }
+        #expect(excerpts.count >= 3)
+        func code(_ line: Substring) -> String {
+            let text = line.firstRange(of: "  #").map { line[..<$0.lowerBound] } ?? line
+            return text.trimmingCharacters(in: .whitespaces)
+        }
+        for excerpt in excerpts {
+            let lines = excerpt.text.split(separator: "\n")
+            let path = String(lines[0].dropFirst(2))
+            let file = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            let fileLines = Set(file.split(separator: "\n").map(code))
+            for line in lines.dropFirst() where !code(line).isEmpty {
+                #expect(fileLines.contains(code(line)), "\(path) has no line '\(code(line))'")
+            }
+        }
+    }
+
     /// "In a repository": the `.tipc.yml` reads cleanly, the suppression example leaves
     /// nothing to report (and each comment is needed), and the pre-commit configuration names
     /// a hook this repository defines.
