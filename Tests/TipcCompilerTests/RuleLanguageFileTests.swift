@@ -109,7 +109,7 @@ import Testing
         let text = "tipkit 1\r\ntip t {\r\n  title \"Ü\"\r\n  rule  `a-b`.count >= 3 within 3d\r\n}\r\n"
         let source = SourceFile(path: "crlf.tips", bytes: [0xEF, 0xBB, 0xBF] + Array(text.utf8))
         var diagnostics: [Diagnostic] = []
-        let file = TipsParser.parseFile(source, diagnostics: &diagnostics)
+        let file = RuleParser.parseFile(source, diagnostics: &diagnostics)
         #expect(diagnostics.isEmpty)
         #expect(span(file.headRange) == "1:1-1:9")
         #expect(span(try #require(file.version).range) == "1:8-1:9")

@@ -10,7 +10,7 @@ func parseRule(_ text: String) -> (expression: Expression, diagnostics: [Diagnos
 /// Parses `text` as a `.tips` file.
 func parseTipsFile(_ text: String, path: String = "test.tips") -> (file: ManifestFile, diagnostics: [Diagnostic]) {
     var diagnostics: [Diagnostic] = []
-    let file = TipsParser.parseFile(SourceFile(path: path, text: text), diagnostics: &diagnostics)
+    let file = RuleParser.parseFile(SourceFile(path: path, text: text), diagnostics: &diagnostics)
     return (file, diagnostics)
 }
 

@@ -33,7 +33,7 @@ public enum Frontend {
     /// Parses one source file with the front end its extension names.
     public static func parse(_ source: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
         if source.path.hasSuffix(".tips") {
-            return TipsParser.parseFile(source, diagnostics: &diagnostics)
+            return RuleParser.parseFile(source, diagnostics: &diagnostics)
         }
         return ManifestDecoder.decode(source, diagnostics: &diagnostics)
     }

@@ -1,4 +1,5 @@
-/// Parses one rule expression (the value of a YAML `rules:` item, or any rule text).
+/// The rule language's parser: one rule expression (the value of a YAML `rules:` item, or any
+/// rule text), or a whole `.tips` file.
 ///
 /// The parser never throws: every problem is a diagnostic, and the result has `.error`
 /// nodes where text did not parse.
@@ -33,6 +34,15 @@ public enum RuleParser {
     public static let maximumStringLiteralLength = 1_000
     /// The most errors one parser reports before it stops reading.
     public static let maximumErrorCount = 100
+
+    /// Parses a `.tips` file (SPEC §3) into the same declarations as the YAML front end. A BOM
+    /// and CRLF line endings are accepted.
+    public static func parseFile(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
+        let parser = RuleLanguageParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
+        let manifest = parser.parseFile(file)
+        diagnostics.append(contentsOf: parser.diagnosticsInOrder)
+        return manifest
+    }
 
     /// Parses `text` as one expression; the whole text must be consumed.
     public static func parseRule(_ text: RuleText, diagnostics: inout [Diagnostic]) -> Expression {
