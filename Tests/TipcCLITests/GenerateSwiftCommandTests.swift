@@ -47,14 +47,55 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
     }
 
+    /// A program with keyed tips (an Int key, a String key named like a keyword) whose texts are
+    /// localized with placeholders of every type the texts take.
+    static let keyedManifest = """
+        tipkit: 1
+        defaultLocale: en
+        parameters:
+          userName: { type: string, default: hiker }
+        events:
+          trailViewed:
+            value: { trailID: int }
+        tips:
+          newTrail:
+            key: { name: trailID, type: int }
+            title: { en: A new trail near you, de: Ein neuer Weg in deiner Nähe, de-CH: En neue Wäg i dinere Nöchi }
+            message:
+              en: "{$userName}, {name} is {distance} km away (opened {opened}, loop: {loop}, rated {rating})."
+              de: "{$userName}, {name} ist {distance} km entfernt (eröffnet {opened}, Rundweg: {loop}, Note {rating})."
+            placeholders: { name: string, distance: double, opened: date, loop: bool, rating: int }
+            actions:
+              - { id: open, title: { en: Open, de: Öffnen } }
+            rules:
+              - trailViewed.where(trailID == key).count >= 2
+          trailNote:
+            key: { name: default, type: string }
+            title: A note
+
+        """
+
     /// Every example app's accessors, each in its own type, in one module with code that uses
     /// them: they typecheck without a warning (two programs' accessors do not collide).
     @Test func theExamplesAccessorsCompileTogether() throws {
         let folder = try TemporaryFolder()
         let apps = [("news", "NewsTips"), ("backyard-birds", "BirdsTips"), ("photo-privacy", "PhotoTips"),
-                    ("backyard-birds-swift", "SwiftBirdsTips"), ("rule-language", "RuleLanguageTips")]
+                    ("backyard-birds-swift", "SwiftBirdsTips"), ("rule-language", "RuleLanguageTips"), ("hiking", "HikingTips")]
         for (app, type) in apps { Self.generate([Self.examples + "/" + app], type: type, to: "\(type).swift", in: folder) }
+        Self.generate([try folder.write("keyed.yaml", Self.keyedManifest)], type: "KeyedTips", to: "KeyedTips.swift", in: folder)
         try folder.write("Use.swift", Self.foundation + """
+            func use(hiking: HikingTips, keyed: KeyedTips) throws {
+                let maps: TipContent = try hiking.tips.offlineMaps.content(locale: "de-CH", trail: "Säntis")
+                let logbook: TipContent = try hiking.tips.logbook.content(locale: "en")
+                let trail: KeyedTips.NewTrailTip = keyed.tips.newTrail(trailID: 42)
+                let status: TipStatus = try trail.status()
+                if try trail.shouldDisplay() { try trail.recordDisplay(milliseconds: 900) }
+                try keyed.tips.trailNote(default: "summit").invalidate(.tipClosed)
+                let texts = try trail.content(locale: "de", name: "Säntis", distance: 12.5, opened: Date(), loop: true, rating: 4)
+                let instance: (String, TipKey?) = (trail.id, trail.key)
+                _ = (maps, logbook, status, texts.message, instance, try trail.statusUpdates())
+            }
+
             func use(news: NewsTips, birds: BirdsTips, photos: PhotoTips, swiftBirds: SwiftBirdsTips, rules: RuleLanguageTips) throws {
                 try news.parameters.isSignedIn.set(true)
                 let signedIn: Bool = try news.parameters.isSignedIn.get()
@@ -74,16 +115,18 @@ import Testing
             }
 
             """)
-        let run = try Self.swiftc(["-typecheck"] + apps.map { "\($0.1).swift" } + ["Use.swift"], in: folder.path)
+        let run = try Self.swiftc(["-typecheck"] + apps.map { "\($0.1).swift" } + ["KeyedTips.swift", "Use.swift"], in: folder.path)
         #expect(run.status == 0, "\(run.output)")
         #expect(!run.output.contains("warning:"), "\(run.output)")
     }
 
-    /// A misspelled parameter, event, tip or field, and a value of the wrong type for a
-    /// parameter or a payload field, are each a compile error at its line.
+    /// A misspelled parameter, event, tip, field or placeholder, a missing key or placeholder,
+    /// and a value of the wrong type for a parameter, a payload field, a key or a placeholder,
+    /// are each a compile error at its line.
     @Test func aMisspellingOrAWrongTypeDoesNotCompile() throws {
         let folder = try TemporaryFolder()
         Self.generate([Self.examples + "/news"], type: "AppTips", to: "Tips.swift", in: folder)
+        Self.generate([try folder.write("keyed.yaml", Self.keyedManifest)], type: "KeyedTips", to: "KeyedTips.swift", in: folder)
         let mistakes = [
             ("try tips.parameters.isSignedInn.set(true)", "has no member 'isSignedInn'"),
             ("try tips.parameters.isSignedIn.set(\"yes\")", "'String'"),
@@ -93,10 +136,19 @@ import Testing
             ("try tips.events.itemViewed.donate(itemId: 3, section: \"world\")", "itemId"),
             ("try tips.events.appLaunched.donate(itemID: 3)", "argument"),
             ("_ = try tips.tips.personalise.status()", "has no member 'personalise'"),
+            ("_ = try keyed.tips.newTrail.status()", "-> KeyedTips.NewTrailTip' has no member 'status'"),
+            ("_ = try keyed.tips.newTrail(trailID: \"42\").status()", "'String' to expected argument type 'Int'"),
+            ("_ = try keyed.tips.trailNote(default: 42).status()", "'Int' to expected argument type 'String'"),
+            ("_ = try keyed.tips.newTrail(trailID: 1).content(locale: \"de\", name: \"S\", distance: 1, opened: Date(), loop: true)", "missing argument for parameter 'rating'"),
+            ("_ = try keyed.tips.newTrail(trailID: 1).content(locale: \"de\", nam: \"S\", distance: 1, opened: Date(), loop: true, rating: 1)",
+             "have 'locale:nam:"),
+            ("_ = try keyed.tips.newTrail(trailID: 1).content(locale: \"de\", name: \"S\", distance: 1, opened: \"today\", loop: true, rating: 1)",
+             "'String' to expected argument type 'Date'"),
+            ("_ = try keyed.tips.trailNote(default: \"x\").content(locale: \"de\", name: \"S\")", "extra argument 'name'"),
         ]
         let body = mistakes.map { "    \($0.0)\n" }.joined()
-        try folder.write("Use.swift", Self.foundation + "func use(_ tips: AppTips) throws {\n" + body + "}\n")
-        let run = try Self.swiftc(["-typecheck", "Tips.swift", "Use.swift"], in: folder.path)
+        try folder.write("Use.swift", Self.foundation + "func use(_ tips: AppTips, _ keyed: KeyedTips) throws {\n" + body + "}\n")
+        let run = try Self.swiftc(["-typecheck", "Tips.swift", "KeyedTips.swift", "Use.swift"], in: folder.path)
         #expect(run.status != 0)
         let firstLine = Self.foundation.split(separator: "\n").count + 2
         for (offset, mistake) in mistakes.enumerated() {
@@ -175,12 +227,18 @@ import Testing
     }
 
     /// A program built with the accessors and the runtime's objects donates, sets and reads
-    /// through them against the news app's pack.
+    /// through them against the news app's pack, and against a pack with keyed tips: each
+    /// instance keeps its own state, and a tip's texts come in Swiss German with its
+    /// placeholders filled.
     @Test func aProgramDonatesAndReadsThroughTheAccessors() throws {
         let folder = try TemporaryFolder()
         Self.generate([Self.examples + "/news"], type: "AppTips", to: "Tips.swift", in: folder)
         let compiled = Invocation(["compile", Self.examples + "/news", "-o", folder.path + "/news.tippack"])
         #expect(compiled.status == 0, "\(compiled.stderr)")
+        let keyedManifest = try folder.write("keyed.yaml", Self.keyedManifest)
+        Self.generate([keyedManifest], type: "KeyedTips", to: "KeyedTips.swift", in: folder)
+        let keyedPack = Invocation(["compile", keyedManifest, "-o", folder.path + "/keyed.tippack"])
+        #expect(keyedPack.status == 0, "\(keyedPack.stderr)")
         try folder.write("main.swift", Self.foundation + """
             let bytes = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]))
             let clock = ManualClock(now: 1_780_000_000_000)
@@ -198,21 +256,57 @@ import Testing
             print(try tips.tips.personalize.status(), try tips.parameters.isSignedIn.get())
             print(try tips.groups.onboarding.currentTip()?.id ?? "none")
 
+            let keyedBytes = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[2]))
+            let keyed = KeyedTips(center: try TipCenter(pack: try RulePackLoader.load([UInt8](keyedBytes)), persistence: MemoryPersistence(),
+                                                        clock: clock))
+            try keyed.events.trailViewed.donate(trailID: 42)
+            try keyed.events.trailViewed.donate(trailID: 42)
+            try keyed.events.trailViewed.donate(trailID: 7)
+            print(try keyed.tips.newTrail(trailID: 42).status(), try keyed.tips.newTrail(trailID: 7).status())
+            try keyed.tips.newTrail(trailID: 42).recordDisplay(milliseconds: 500)
+            print(try keyed.tips.newTrail(trailID: 42).displayCount(), try keyed.tips.newTrail(trailID: 7).displayCount())
+            try keyed.tips.newTrail(trailID: 42).invalidate(.actionPerformed)
+            try keyed.tips.trailNote(default: "summit").invalidate(.tipClosed)
+            print(try keyed.tips.newTrail(trailID: 42).status(), try keyed.tips.trailNote(default: "summit").status(),
+                  try keyed.tips.trailNote(default: "lake").status())
+            try keyed.parameters.userName.set("Alex")
+            let texts = try keyed.tips.newTrail(trailID: 7).content(locale: "de-CH", name: "Säntis", distance: 12.5,
+                                                                    opened: Date(timeIntervalSince1970: 1_780_000_000), loop: true, rating: 4)
+            print(texts.title)
+            print(texts.message ?? "-")
+            print(texts.actions.map { "\\($0.id): \\($0.title)" })
+            print(try keyed.tips.newTrail(trailID: 7).content(locale: "fr", name: "Rigi", distance: 3, opened: Date(timeIntervalSince1970: 0),
+                                                              loop: false, rating: -1).message ?? "-")
+
             """)
         let objects = try FileManager.default.contentsOfDirectory(atPath: try Self.buildFolder().appendingPathComponent("TipRuntime.build").path)
             .filter { $0.hasSuffix(".o") }.sorted().map { try Self.buildFolder().appendingPathComponent("TipRuntime.build/" + $0).path }
-        let build = try Self.swiftc(["main.swift", "Tips.swift"] + objects + ["-o", "program"], in: folder.path)
+        let build = try Self.swiftc(["main.swift", "Tips.swift", "KeyedTips.swift"] + objects + ["-o", "program"], in: folder.path)
         try #require(build.status == 0, "\(build.output)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: folder.path + "/program")
-        process.arguments = [folder.path + "/news.tippack"]
+        process.arguments = [folder.path + "/news.tippack", folder.path + "/keyed.tippack"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(String(decoding: data, as: UTF8.self) == "pending\navailable\n1\ninvalidated(actionPerformed) true\nnone\n")
+        #expect(String(decoding: data, as: UTF8.self) == """
+            pending
+            available
+            1
+            invalidated(actionPerformed) true
+            none
+            available pending
+            1 0
+            invalidated(actionPerformed) invalidated(tipClosed) available
+            En neue Wäg i dinere Nöchi
+            Alex, Säntis ist 12.5 km entfernt (eröffnet 2026-05-28T20:26:40Z, Rundweg: true, Note 4).
+            ["open: Öffnen"]
+            Alex, Rigi is 3.0 km away (opened 1970-01-01T00:00:00Z, loop: false, rated -1).
+
+            """)
     }
 
     @Test func optionsOfTheOtherKindAndBadTypeNamesAreRefused() throws {
