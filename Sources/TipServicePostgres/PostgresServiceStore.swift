@@ -129,7 +129,9 @@ public final class PostgresServiceStore: ServiceStore {
     }
 
     static func storeError(_ error: PostgresError) -> TipStoreError {
-        if error.connectionLost {
+        // A lost connection, a connection exception (class 08) or a server shutting down,
+        // crashing or starting up (57P01–57P03, answered on a connection still open): try again.
+        if error.connectionLost || error.sqlState.hasPrefix("08") || error.sqlState.hasPrefix("57P") {
             return TipStoreError(.unavailable, "the PostgreSQL database is unavailable: \(error.description)")
         }
         switch error.sqlState {
