@@ -60,29 +60,7 @@ struct TipKitSwiftWriter {
     /// A Swift identifier for a manifest name, or nil when it has none.
     static func swiftIdentifier(_ name: String) -> String? {
         guard NameSyntax.isPlainIdentifier(name) else { return nil }
-        return swiftKeywords.contains(name) ? "`\(name)`" : name
-    }
-
-    static let swiftKeywords: Set<String> = ["associatedtype", "class", "deinit", "enum", "extension", "func", "import", "init", "inout",
-                                             "internal", "let", "operator", "private", "protocol", "public", "static", "struct", "subscript",
-                                             "typealias", "var", "break", "case", "continue", "default", "defer", "do", "else", "fallthrough",
-                                             "for", "guard", "if", "in", "repeat", "return", "switch", "where", "while", "as", "Any", "catch",
-                                             "false", "is", "nil", "rethrows", "super", "self", "Self", "throw", "throws", "true", "try"]
-
-    /// `advanced-search` → `AdvancedSearch`.
-    static func typeName(_ name: String) -> String {
-        var result = ""
-        var upper = true
-        for scalar in name.unicodeScalars {
-            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-                result += upper ? String(scalar).uppercased() : String(scalar)
-                upper = false
-            } else {
-                upper = true
-            }
-        }
-        if result.isEmpty || result.first!.isNumber { result = "T" + result }
-        return result
+        return SwiftIdentifiers.keywords.contains(name) ? "`\(name)`" : name
     }
 
     static func stringLiteral(_ text: String) -> String {
@@ -165,13 +143,13 @@ struct TipKitSwiftWriter {
             var declarations = ""
             var taken = Set<String>()
             for event in events {
-                var property = Self.swiftIdentifier(event.name.name) ?? "event" + Self.typeName(event.name.name)
+                var property = Self.swiftIdentifier(event.name.name) ?? "event" + SwiftIdentifiers.upperCamel(event.name.name)
                 while !taken.insert(property).inserted { property += "_" }
                 eventProperties[event.name.name] = property
                 if let count = event.donationLimit?.maximumCount?.value { eventLimits[event.name.name] = count }
                 var generic = ""
                 if !event.fields.isEmpty {
-                    let payload = Self.typeName(event.name.name) + "Donation"
+                    let payload = SwiftIdentifiers.upperCamel(event.name.name) + "Donation"
                     generic = "<\(payload)>"
                     payloads += "\nstruct \(payload): Codable, Sendable {\n"
                     for field in event.fields {
@@ -208,7 +186,7 @@ struct TipKitSwiftWriter {
 
         var takenTypes = Set<String>()
         for tip in tips {
-            var type = Self.typeName(tip.name.name)
+            var type = SwiftIdentifiers.upperCamel(tip.name.name)
             if !type.hasSuffix("Tip") { type += "Tip" }
             while !takenTypes.insert(type).inserted { type += "_" }
             tipTypes[tip.name.name] = type
@@ -258,7 +236,7 @@ struct TipKitSwiftWriter {
             // TipKit's custom ids name instances, but a #Rule cannot read the id (format 2).
             unsupported("a tip with a key (one instance per key value, its rules reading 'key') has no TipKit form", at: key.range)
         }
-        let type = tipTypes[tip.name.name] ?? Self.typeName(tip.name.name)
+        let type = tipTypes[tip.name.name] ?? SwiftIdentifiers.upperCamel(tip.name.name)
         var body = "    var id: String { \(Self.stringLiteral(tip.name.name)) }\n"
         if let title = tip.title.flatMap({ verbatim($0) }) { body += "    var title: Text { Text(verbatim: \(Self.stringLiteral(title))) }\n" }
         if let message = tip.message.flatMap({ verbatim($0) }) { body += "    var message: Text? { Text(verbatim: \(Self.stringLiteral(message))) }\n" }
