@@ -141,7 +141,14 @@ public final class TipServer: Sendable {
     private func tips(_ user: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack
         let tips = pack.pack.tips
-        let wanted = try request.query["tip"].map { text throws(TipCenterError) in try TipInstance.resolve(text, in: pack.pack) }
+        var wanted: (index: Int, key: TipKey?)?
+        if let text = request.query["tip"] {
+            let instance = try TipInstance.resolve(text, in: pack.pack)
+            guard let index = tips.firstIndex(where: { $0.name == instance.tip }) else {
+                throw ServiceError.unknown("tip", instance.tip, in: tips.map(\.name))
+            }
+            wanted = (index, instance.key)
+        }
         let entries = try withCenter(user, pack) { center in
             let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
             func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil) throws -> TipsDocument.Entry {
@@ -150,7 +157,7 @@ public final class TipServer: Sendable {
                                           shouldDisplay: try center.shouldDisplay(tip.name, key: key), content: try texts.content(of: tip, index: index))
             }
             if let wanted {
-                return [try entry(tips.firstIndex { $0.name == wanted.tip } ?? 0, key: wanted.key)]
+                return [try entry(wanted.index, key: wanted.key)]
             }
             let statuses = center.statuses()
             var entries: [TipsDocument.Entry] = []
