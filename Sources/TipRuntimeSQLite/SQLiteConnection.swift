@@ -135,7 +135,20 @@ package final class SQLiteConnection: @unchecked Sendable {
         // Not shared yet: no lock needed.
         let session = Session(handle: handle)
         if !readOnly {
-            try session.execute("PRAGMA journal_mode=WAL")
+            // Switching a new file to WAL needs an exclusive lock, and while another process
+            // switches it SQLite answers SQLITE_BUSY at once, without the busy handler (it could
+            // deadlock): two servers starting on one new file would see "database is locked".
+            // The switch is retried for up to the busy timeout.
+            var waited: Int32 = 0
+            while true {
+                do throws(SQLiteError) {
+                    try session.execute("PRAGMA journal_mode=WAL")
+                    break
+                } catch where error.code & 0xFF == SQLITE_BUSY && waited < busyTimeoutMilliseconds {
+                    usleep(5_000)
+                    waited += 5
+                }
+            }
         }
         try session.execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
     }

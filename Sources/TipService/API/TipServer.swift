@@ -135,22 +135,42 @@ public final class TipServer: Sendable {
         }
     }
 
+    /// `GET …/tips`: every tip without a key, and every instance of a keyed tip the user has
+    /// records of; or the one tip or instance `?tip=` names (an instance without records is
+    /// evaluated fresh).
     private func tips(_ user: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack
-        var selected = pack.pack.tips
-        if let tip = request.query["tip"] {
-            guard let found = selected.first(where: { $0.name == tip }) else {
-                throw ServiceError.unknown("tip", tip, in: pack.pack.tips.map(\.name))
+        let tips = pack.pack.tips
+        var wanted: (index: Int, key: TipKey?)?
+        if let text = request.query["tip"] {
+            let instance = try TipInstance.resolve(text, in: pack.pack)
+            guard let index = tips.firstIndex(where: { $0.name == instance.tip }) else {
+                throw ServiceError.unknown("tip", instance.tip, in: tips.map(\.name))
             }
-            selected = [found]
+            wanted = (index, instance.key)
         }
         let entries = try withCenter(user, pack) { center in
-            let statuses = center.statuses()
-            return try selected.map { tip in
-                TipsDocument.Entry(tip: tip, key: nil, status: statuses[tip.name] ?? .pending, shouldDisplay: try center.shouldDisplay(tip.name))
+            let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
+            func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil) throws -> TipsDocument.Entry {
+                let tip = tips[index]
+                return TipsDocument.Entry(index: index, tip: tip, key: key, status: try status ?? center.status(of: tip.name, key: key),
+                                          shouldDisplay: try center.shouldDisplay(tip.name, key: key), content: try texts.content(of: tip, index: index))
             }
+            if let wanted {
+                return [try entry(wanted.index, key: wanted.key)]
+            }
+            let statuses = center.statuses()
+            var entries: [TipsDocument.Entry] = []
+            for (index, tip) in tips.enumerated() {
+                if tip.key == nil {
+                    entries.append(try entry(index, key: nil, status: statuses[tip.name] ?? .pending))
+                } else {
+                    for key in try center.instances(of: tip.name) { entries.append(try entry(index, key: key)) }
+                }
+            }
+            return entries
         }
-        return .json(200, TipsDocument.render(entries, locale: request.query["locale"]))
+        return .json(200, TipsDocument.render(entries, pack: pack.pack))
     }
 
     private func donate(_ user: String, _ event: String, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -202,9 +222,12 @@ public final class TipServer: Sendable {
 
     private func tipAction(_ user: String, _ tip: String, _ action: ServiceRoute.TipAction, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack
-        guard let declaration = pack.pack.tips.first(where: { $0.name == tip }) else {
+        // `newTrail[42]` names an instance of a keyed tip; a wrong or missing key is a 400.
+        let instance = try TipInstance.resolve(tip, in: pack.pack)
+        guard let index = pack.pack.tips.firstIndex(where: { $0.name == instance.tip }) else {
             throw ServiceError.unknown("tip", tip, in: pack.pack.tips.map(\.name))
         }
+        let (name, key) = (instance.tip, instance.key)
         let change: (TipCenter) throws -> Void
         switch action {
         case .displays:
@@ -216,7 +239,7 @@ public final class TipServer: Sendable {
                 }
                 milliseconds = ms
             }
-            change = { try $0.recordDisplay(tip, milliseconds: milliseconds) }
+            change = { try $0.recordDisplay(name, key: key, milliseconds: milliseconds) }
         case .invalidate:
             let body = try RequestBody(request.body, members: ["reason"])
             let reasons = InvalidationReason.allCases.map(\.rawValue)
@@ -227,16 +250,19 @@ public final class TipServer: Sendable {
                 throw ServiceError.badRequest("unknown-reason", "unknown reason '\(text)'"
                                               + (Suggestion.closest(to: text, in: reasons).map { "; did you mean '\($0)'?" } ?? "; reasons: \(reasons.joined(separator: ", "))"))
             }
-            change = { try $0.invalidate(tip, reason: reason) }
+            change = { try $0.invalidate(name, key: key, reason: reason) }
         case .reset:
             _ = try RequestBody(request.body, members: [])
-            change = { try $0.resetEligibility(tip) }
+            change = { try $0.resetEligibility(name, key: key) }
         }
         let entry = try withCenter(user, pack) { center in
             try change(center)
-            return TipsDocument.Entry(tip: declaration, key: nil, status: try center.status(of: tip), shouldDisplay: try center.shouldDisplay(tip))
+            let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
+            return TipsDocument.Entry(index: index, tip: pack.pack.tips[index], key: key, status: try center.status(of: name, key: key),
+                                      shouldDisplay: try center.shouldDisplay(name, key: key),
+                                      content: try texts.content(of: pack.pack.tips[index], index: index))
         }
-        return .json(200, TipsDocument.render(entry, locale: request.query["locale"]))
+        return .json(200, TipsDocument.render(entry, pack: pack.pack))
     }
 
     private func sync(_ user: String, _ request: HTTPRequest) throws -> HTTPResponse {
