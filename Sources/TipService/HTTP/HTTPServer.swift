@@ -10,15 +10,14 @@ import Darwin
 /// before it is read: a `Content-Length` over the limit is answered 413 at once, and a body
 /// that grows past it while streaming (chunked) is dropped and answered 413. The handler
 /// runs on the pool's threads, many at once.
-public final class HTTPServer: @unchecked Sendable {
-    // @unchecked: `daemon` is a C handle written only by `start` and `stop`, which the caller
-    // runs one after the other on one thread; `inFlight` is behind its lock.
+public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     let handler: Handler
     /// The largest body a request may send, by method and path.
     let bodyLimit: @Sendable (_ method: String, _ path: String) -> Int
-    private var daemon: OpaquePointer?
+    /// libmicrohttpd's daemon, a C handle: set once started, taken out (under the lock) by `stop`.
+    private let daemon = RuntimeLock<OpaquePointer?>(nil)
     private let inFlight = RuntimeLock<Int>(0)
     /// The address the server listens on, with the real port.
     public let address: ListenAddress
@@ -44,12 +43,13 @@ public final class HTTPServer: @unchecked Sendable {
         // MHD_USE_INTERNAL_POLLING_THREAD (8) | MHD_USE_EPOLL (512) | MHD_USE_ITC (1024, needed by
         // MHD_quiesce_daemon): the flags enum does not import into Swift as values.
         let flags: UInt32 = 8 | 512 | 1024
-        daemon = options.withUnsafeMutableBufferPointer { buffer in
+        let started = options.withUnsafeMutableBufferPointer { buffer in
             withVaList([Int32(MHD_OPTION.ARRAY.rawValue), buffer.baseAddress!, Int32(MHD_OPTION.END.rawValue)]) { arguments in
                 MHD_start_daemon_va(flags, 0, nil, nil, accessHandler, context, arguments)
             }
         }
-        guard daemon != nil else {
+        daemon.withLock { $0 = started }
+        guard started != nil else {
             throw ListenError("libmicrohttpd could not start on \(listener.address)")
         }
     }
@@ -59,7 +59,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops accepting connections, waits (at most `graceSeconds`) for the requests in flight
     /// to be answered, then stops the workers.
     public func stop(graceSeconds: Int = 30) {
-        guard let daemon else { return }
+        // Taken out under the lock, so that only one caller stops it.
+        guard let daemon = self.daemon.withLock({ current in defer { current = nil }; return current }) else { return }
         let socket = MHD_quiesce_daemon(daemon)
         if socket >= 0 { close(socket) }
         var waited = 0
@@ -68,7 +69,6 @@ public final class HTTPServer: @unchecked Sendable {
             waited += 1
         }
         MHD_stop_daemon(daemon)
-        self.daemon = nil
     }
 
     // MARK: - Per-request state
