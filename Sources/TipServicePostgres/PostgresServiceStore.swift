@@ -129,9 +129,10 @@ public final class PostgresServiceStore: ServiceStore {
     }
 
     static func storeError(_ error: PostgresError) -> TipStoreError {
-        // A lost connection, a connection exception (class 08) or a server shutting down,
-        // crashing or starting up (57P01–57P03, answered on a connection still open): try again.
-        if error.connectionLost || error.sqlState.hasPrefix("08") || error.sqlState.hasPrefix("57P") {
+        // A lost connection, or a failure libpq reports without the server's SQLSTATE (the
+        // server never answered: "server closed the connection unexpectedly" can come before
+        // libpq marks the connection bad): try again.
+        if error.connectionLost || error.sqlState.isEmpty {
             return TipStoreError(.unavailable, "the PostgreSQL database is unavailable: \(error.description)")
         }
         switch error.sqlState {

@@ -145,7 +145,7 @@ extension PostgresTests {
         @Test func acknowledgedWritesSurviveACrashOfTheServerUnderLoad() throws {
             let store = try PostgresServiceStore(url: try TestCluster.restartableURL())
             let user = freshUser()
-            let state = RuntimeLock((acknowledged: [String](), failures: [TipStoreError.Kind](), phase: 0, afterRestart: 0))
+            let state = RuntimeLock((acknowledged: [String](), failures: [TipStoreError.Kind](), messages: Set<String>(), phase: 0, afterRestart: 0))
             let writers = DispatchGroup()
             for _ in 0..<4 {
                 DispatchQueue.global().async(group: writers) {
@@ -162,7 +162,10 @@ extension PostgresTests {
                                 if phase == 2 { $0.afterRestart += 1 }
                             }
                         } catch {
-                            state.withLock { $0.failures.append((error as? TipStoreError)?.kind ?? .io) }
+                            state.withLock {
+                                $0.failures.append((error as? TipStoreError)?.kind ?? .io)
+                                if (error as? TipStoreError)?.kind != .unavailable { $0.messages.insert("\(error)") }
+                            }
                         }
                     }
                 }
@@ -180,8 +183,8 @@ extension PostgresTests {
             try TestCluster.control("start-again")
             state.withLock { $0.phase = 2 }
             writers.wait()
-            let (acknowledged, failures) = state.withLock { ($0.acknowledged, $0.failures) }
-            #expect(!failures.isEmpty && failures.allSatisfy { $0 == .unavailable }, "\(Set(failures))")
+            let (acknowledged, failures, messages) = state.withLock { ($0.acknowledged, $0.failures, $0.messages) }
+            #expect(!failures.isEmpty && failures.allSatisfy { $0 == .unavailable }, "\(Set(failures)): \(messages)")
             let stored = try store.load(user: user)
             #expect(Set(acknowledged).isSubset(of: Set(stored.donations.keys)), "every acknowledged donation survives")
         }
