@@ -42,24 +42,6 @@ private struct Format2Benchmarks {
         do { return RuleEvaluator(pack: try RulePackVerifier.verify(pack)) } catch { fatalError("the benchmark's pack does not verify: \(error)") }
     }
 
-    /// The positions of `timestamps` with `now - window < date <= now` (as `VMBenchmarks`).
-    @inline(never)
-    func window(_ timestamps: UnsafeBufferPointer<Int64>, now: Int64, window: Int64) -> Range<Int> {
-        func upper(_ bound: Int64) -> Int {
-            var length = timestamps.count
-            guard length > 0 else { return 0 }
-            var base = 0
-            while length > 1 {
-                let half = length >> 1
-                base = timestamps[base &+ half] <= bound ? base &+ half : base
-                length &-= half
-            }
-            return timestamps[base] <= bound ? base &+ 1 : base
-        }
-        guard window > 0 else { return 0..<0 }
-        let high = upper(now), low = upper(now - window)
-        return low < high ? low..<high : high..<high
-    }
 
     func percent(_ part: Int, of whole: Int) -> String { Report.format(100 * Double(part) / Double(whole)) + "%" }
 

@@ -93,30 +93,6 @@ private struct VMBenchmarks {
         return parameters
     }
 
-    /// The donations with `now - window < date <= now`, as positions in `timestamps`: the VM's
-    /// binary search (`Window.bounds`), the same source. Not inlined, so that how the compiler
-    /// builds it does not depend on the benchmark code around the call: inlined, its step was
-    /// a conditional move in some builds and a branch in others, and that moved this floor
-    /// between 20 and 44 ns, since on random instants the branch mispredicts half the time.
-    @inline(never)
-    func window(_ timestamps: UnsafeBufferPointer<Int64>, now: Int64, window: Int64) -> Range<Int> {
-        func upper(_ bound: Int64) -> Int {
-            var length = timestamps.count
-            guard length > 0 else { return 0 }
-            var base = 0
-            while length > 1 {
-                let half = length >> 1
-                base = timestamps[base &+ half] <= bound ? base &+ half : base
-                length &-= half
-            }
-            return timestamps[base] <= bound ? base &+ 1 : base
-        }
-        guard window > 0 else { return 0..<0 }
-        let high = upper(now)
-        let low = upper(now - window)
-        return low < high ? low..<high : high..<high
-    }
-
     func percent(_ part: Int, of whole: Int) -> String {
         Report.format(100 * Double(part) / Double(whole)) + "%"
     }
@@ -392,4 +368,28 @@ private struct VMBenchmarks {
         thousandTipsBenchmark()
         loadBenchmark()
     }
+}
+
+/// The donations with `now - window < date <= now`, as positions in `timestamps` (the floor of
+/// the VM and format-2 benchmarks): the VM's binary search (`Window.bounds`), the same source. Not inlined, so that how the compiler
+/// builds it does not depend on the benchmark code around the call: inlined, its step was
+/// a conditional move in some builds and a branch in others, and that moved this floor
+/// between 20 and 44 ns, since on random instants the branch mispredicts half the time.
+@inline(never)
+func window(_ timestamps: UnsafeBufferPointer<Int64>, now: Int64, window: Int64) -> Range<Int> {
+    func upper(_ bound: Int64) -> Int {
+        var length = timestamps.count
+        guard length > 0 else { return 0 }
+        var base = 0
+        while length > 1 {
+            let half = length >> 1
+            base = timestamps[base &+ half] <= bound ? base &+ half : base
+            length &-= half
+        }
+        return timestamps[base] <= bound ? base &+ 1 : base
+    }
+    guard window > 0 else { return 0..<0 }
+    let high = upper(now)
+    let low = upper(now - window)
+    return low < high ? low..<high : high..<high
 }
