@@ -51,11 +51,11 @@ private struct Format2Benchmarks {
     /// `now` anywhere in days 0–33: the count is 0 in some calls and not in others.
     func invalidationWindowBenchmark() {
         let welcome = CheckedTip(name: "welcome", title: "Welcome", range: range)
-        let invalidated = node(.tipState(TipStateQuery(tip: 0, member: .invalidated)), .bool)
+        let invalidated = node(.tipState(TipStateQuery(tip: 0, member: .invalidated)), .value(.bool))
         // No events: the invalidations collection comes second after them (index 1).
         let invalidations = node(.tipState(TipStateQuery(tip: 0, member: .invalidations)), .collection(event: 1))
-        let count = node(.count(node(.within(invalidations, windowMilliseconds: Int(day)), .collection(event: 1))), .int)
-        let rule = node(.logical(.and, invalidated, node(.compare(.equal, count, node(.constant(.int(0)), .int)), .bool)), .bool)
+        let count = node(.count(node(.within(invalidations, windowMilliseconds: Int(day)), .collection(event: 1))), .value(.int))
+        let rule = node(.logical(.and, invalidated, node(.compare(.equal, count, node(.constant(.int(0)), .value(.int))), .value(.bool))), .value(.bool))
         let program = CheckedProgram(displayFrequency: .daily, tips: [welcome, CheckedTip(name: "followUp", title: "F", rules: [rule], range: range)])
         let evaluator = evaluator(program)
         var random = SeededRandom()
@@ -92,9 +92,9 @@ private struct Format2Benchmarks {
     func instanceWhereBenchmark() {
         let event = PackEvent(name: "trailViewed", fields: [PackField(name: "trailID", type: .int)])
         let viewed = node(.event(0), .collection(event: 0))
-        let matches = node(.compare(.equal, node(.field(0), .int), node(.instanceKey, .int)), .bool)
-        let count = node(.count(node(.filter(viewed, predicate: matches), .collection(event: 0))), .int)
-        let rule = node(.compare(.greaterOrEqual, count, node(.constant(.int(3)), .int)), .bool)
+        let matches = node(.compare(.equal, node(.field(0), .value(.int)), node(.instanceKey, .value(.int))), .value(.bool))
+        let count = node(.count(node(.filter(viewed, predicate: matches), .collection(event: 0))), .value(.int))
+        let rule = node(.compare(.greaterOrEqual, count, node(.constant(.int(3)), .value(.int))), .value(.bool))
         let program = CheckedProgram(displayFrequency: .daily, events: [event],
                                      tips: [CheckedTip(name: "newTrail", title: "A new trail", rules: [rule], range: range,
                                                        key: CheckedTipKey(name: "trailID", type: .int))])

@@ -57,17 +57,17 @@ private struct VMBenchmarks {
 
     /// `$signedIn and searchPerformed.count >= 3 within 3d`
     var signedInRule: CheckedExpression {
-        node(.logical(.and, node(.parameter(0), .bool),
+        node(.logical(.and, node(.parameter(0), .value(.bool)),
                       node(.compare(.greaterOrEqual,
-                                    node(.count(node(.within(node(.event(0), .collection(event: 0)), windowMilliseconds: 3 * 86_400_000), .collection(event: 0))), .int),
-                                    node(.constant(.int(3)), .int)), .bool)), .bool)
+                                    node(.count(node(.within(node(.event(0), .collection(event: 0)), windowMilliseconds: 3 * 86_400_000), .collection(event: 0))), .value(.int)),
+                                    node(.constant(.int(3)), .value(.int))), .value(.bool))), .value(.bool))
     }
 
     /// `itemViewed.largestSubset(itemID).count >= 3 within 5d` (the window pushed onto the event)
     var largestSubsetRule: CheckedExpression {
         let viewed = node(.within(node(.event(1), .collection(event: 1)), windowMilliseconds: 5 * 86_400_000), .collection(event: 1))
-        return node(.compare(.greaterOrEqual, node(.count(node(.largestSubset(viewed, field: 0), .collection(event: 1))), .int),
-                             node(.constant(.int(3)), .int)), .bool)
+        return node(.compare(.greaterOrEqual, node(.count(node(.largestSubset(viewed, field: 0), .collection(event: 1))), .value(.int)),
+                             node(.constant(.int(3)), .value(.int))), .value(.bool))
     }
 
     /// A program over Bool parameters `flag0`… (default true) and the events `searchPerformed`,
@@ -215,10 +215,10 @@ private struct VMBenchmarks {
             let flag = index % flags, event = 2 + index % events
             let window = Int64.random(in: 1...7, using: &random) * day, threshold = Int.random(in: 1..<400, using: &random)
             tips.append((flag, event, window, threshold))
-            rules.append([node(.parameter(flag), .bool),
+            rules.append([node(.parameter(flag), .value(.bool)),
                           node(.compare(.greaterOrEqual,
-                                        node(.count(node(.within(node(.event(event), .collection(event: event)), windowMilliseconds: Int(window)), .collection(event: event))), .int),
-                                        node(.constant(.int(threshold)), .int)), .bool)])
+                                        node(.count(node(.within(node(.event(event), .collection(event: event)), windowMilliseconds: Int(window)), .collection(event: event))), .value(.int)),
+                                        node(.constant(.int(threshold)), .value(.int))), .value(.bool))])
         }
         let pack = compile(program(tips: rules, parameters: flags, events: 2 + events))
         let evaluator = RuleEvaluator(pack: verified(pack))

@@ -63,8 +63,8 @@ import TipcCLI
     @Test func constantOverflowAndDivisionByZeroAreCompileErrors() {
         let overflow = E.compare(.greater, E.parameter(1, .int), E.arithmetic(.add, E.int(Int.max), E.int(1), .int))
         let division = CheckedExpression(.compare(.equal, E.parameter(1, .int),
-                                                  CheckedExpression(.arithmetic(.divide, E.int(1), E.int(0)), type: .int, range: E.at(17))),
-                                         type: .bool, range: E.at(1))
+                                                  CheckedExpression(.arithmetic(.divide, E.int(1), E.int(0)), type: .value(.int), range: E.at(17))),
+                                         type: .value(.bool), range: E.at(1))
         let (pack, diagnostics) = Self.compile(CheckedProgram(parameters: ExampleProgram.program.parameters, events: ExampleProgram.program.events,
                                                               tips: [CheckedTip(name: "t", title: "T", rules: [overflow, division], range: E.at(1))]))
         #expect(pack == nil)

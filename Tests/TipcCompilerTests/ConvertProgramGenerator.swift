@@ -1,3 +1,4 @@
+import TipRuntime
 @testable import TipcCompiler
 
 /// A small, fast, seeded generator (SplitMix64), so that generated programs are the same on
@@ -62,8 +63,8 @@ struct ProgramGenerator {
 
     // MARK: - Program
 
-    struct Parameter { var name: String; var type: ValueTypeName; var values: [String]? }
-    struct Event { var name: String; var fields: [(String, ValueTypeName)] }
+    struct Parameter { var name: String; var type: ValueType; var values: [String]? }
+    struct Event { var name: String; var fields: [(String, ValueType)] }
 
     mutating func manifest() -> ManifestFile {
         var file = ManifestFile(path: "generated.yaml", format: .yaml, version: located(1), headRange: at)
@@ -91,7 +92,7 @@ struct ProgramGenerator {
             let count = int(1...available.count)
             let members = Array(available.prefix(count))
             available.removeFirst(count)
-            let priority: Located<GroupPriority>? = chance(80) ? located(pick(GroupPriority.allCases)) : nil
+            let priority: Located<PackGroupPriority>? = chance(80) ? located(pick(PackGroupPriority.allCases)) : nil
             file.groups.append(GroupDecl(name: name(), priority: priority, tips: members, comments: comments(), range: at))
         }
         return file
@@ -99,7 +100,7 @@ struct ProgramGenerator {
 
     private mutating func parameterDecl() -> (ParameterDecl, Parameter) {
         let name = name()
-        let type = pick(ValueTypeName.allCases)
+        let type = pick(ValueType.allCases)
         var values: [String]?
         let value: Literal
         switch type {
@@ -129,7 +130,7 @@ struct ProgramGenerator {
 
     private mutating func eventDecl() -> (EventDecl, Event) {
         let name = name()
-        var fields: [(String, ValueTypeName)] = []
+        var fields: [(String, ValueType)] = []
         for _ in 0..<int(0...3) {
             fields.append((self.name().name, pick([.int, .string, .bool, .double])))
         }

@@ -36,10 +36,10 @@ private struct RandomRules {
     private mutating func integerQuantity() -> CheckedExpression {
         let event = node(.event(next(2)), .collection(event: 0))
         switch next(4) {
-        case 0: return node(.parameter(2), .int)
-        case 1: return node(.count(event), .int)
-        case 2: return node(.count(node(.within(event, windowMilliseconds: 1 + next(2)), .collection(event: 0))), .int)
-        default: return node(.distinct(event, field: next(2)), .int)
+        case 0: return node(.parameter(2), .value(.int))
+        case 1: return node(.count(event), .value(.int))
+        case 2: return node(.count(node(.within(event, windowMilliseconds: 1 + next(2)), .collection(event: 0))), .value(.int))
+        default: return node(.distinct(event, field: next(2)), .value(.int))
         }
     }
 
@@ -47,40 +47,40 @@ private struct RandomRules {
         let op = pick([ComparisonOperator.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
         switch next(10) {
         case 0:
-            return node(.parameter(next(2)), .bool)
+            return node(.parameter(next(2)), .value(.bool))
         case 1, 2:
             let quantity = integerQuantity(), value = constant(.int(pick([-1, 0, 1, 3, Int.max, Int.min])))
-            return next(3) == 0 ? node(.compare(op, value, quantity), .bool) : node(.compare(op, quantity, value), .bool)
+            return next(3) == 0 ? node(.compare(op, value, quantity), .value(.bool)) : node(.compare(op, quantity, value), .value(.bool))
         case 3:
             let value = constant(.double(pick([0.5, 1, -0.5, .nan, .infinity])))
-            let subject = next(2) == 0 ? node(.parameter(3), .double) : node(.intToDouble(integerQuantity()), .double)
-            return node(.compare(op, subject, value), .bool)
+            let subject = next(2) == 0 ? node(.parameter(3), .value(.double)) : node(.intToDouble(integerQuantity()), .value(.double))
+            return node(.compare(op, subject, value), .value(.bool))
         case 4:
             let items = (0..<next(4)).map { _ in ConstantValue.string(pick(["free", "pro", "team", "other"])) }
-            return node(.inList(node(.parameter(4 + next(2)), .string), items), .bool)
+            return node(.inList(node(.parameter(4 + next(2)), .value(.string)), items), .value(.bool))
         case 5:
             let text = constant(.string(pick(["free", "pro", "other"])))
-            return node(.compare(next(3) == 0 ? op : pick([.equal, .notEqual]), node(.parameter(4 + next(2)), .string), text), .bool)
+            return node(.compare(next(3) == 0 ? op : pick([.equal, .notEqual]), node(.parameter(4 + next(2)), .value(.string)), text), .value(.bool))
         case 6:
             let items = (0..<next(4)).map { _ in ConstantValue.int(pick([0, 1, 2])) }
-            return node(.inList(integerQuantity(), items), .bool)
+            return node(.inList(integerQuantity(), items), .value(.bool))
         case 7:
-            let subject = next(2) == 0 ? node(.parameter(next(2)), .bool) : atom()
-            if next(2) == 0 { return node(.compare(pick([.equal, .notEqual]), subject, constant(.bool(next(2) == 0))), .bool) }
-            return node(.inList(subject, (0..<next(3)).map { _ in .bool(next(2) == 0) }), .bool)
+            let subject = next(2) == 0 ? node(.parameter(next(2)), .value(.bool)) : atom()
+            if next(2) == 0 { return node(.compare(pick([.equal, .notEqual]), subject, constant(.bool(next(2) == 0))), .value(.bool)) }
+            return node(.inList(subject, (0..<next(3)).map { _ in .bool(next(2) == 0) }), .value(.bool))
         case 8:
-            return next(2) == 0 ? constant(.bool(next(2) == 0)) : node(.compare(op, constant(.int(next(3))), constant(.int(next(3)))), .bool)
+            return next(2) == 0 ? constant(.bool(next(2) == 0)) : node(.compare(op, constant(.int(next(3))), constant(.int(next(3)))), .value(.bool))
         default:
-            return node(.compare(op, node(.parameter(6), .date), constant(.date(milliseconds: next(3) - 1))), .bool)
+            return node(.compare(op, node(.parameter(6), .value(.date)), constant(.date(milliseconds: next(3) - 1))), .value(.bool))
         }
     }
 
     mutating func rule(depth: Int) -> CheckedExpression {
         if depth == 0 || next(3) == 0 { return atom() }
-        if next(5) == 0 { return node(.not(rule(depth: depth - 1)), .bool) }
+        if next(5) == 0 { return node(.not(rule(depth: depth - 1)), .value(.bool)) }
         let op: LogicalOperator = next(2) == 0 ? .and : .or
         var chain = rule(depth: depth - 1)
-        for _ in 0...next(3) { chain = node(.logical(op, chain, rule(depth: depth - 1)), .bool) }
+        for _ in 0...next(3) { chain = node(.logical(op, chain, rule(depth: depth - 1)), .value(.bool)) }
         return chain
     }
 }
@@ -125,9 +125,9 @@ struct LintOutcomesTests {
         var extraction = Lints.ConstraintExtraction(parameters: RandomRules.parameters)
         var outcomes: [Lints.RuleOutcomes] = []
         for length in [2, 64, 65, 66, 67, 500] {
-            var chain = CheckedExpression(.constant(.bool(op == .or)), type: .bool, range: LintProgramBuilder.placeholder)
+            var chain = CheckedExpression(.constant(.bool(op == .or)), type: .value(.bool), range: LintProgramBuilder.placeholder)
             for _ in 1..<length {
-                chain = CheckedExpression(.logical(op, chain, random.rule(depth: 1)), type: .bool, range: LintProgramBuilder.placeholder)
+                chain = CheckedExpression(.logical(op, chain, random.rule(depth: 1)), type: .value(.bool), range: LintProgramBuilder.placeholder)
             }
             extraction.startTip()
             _ = extraction.outcomes(ofRules: [chain], into: &outcomes)

@@ -10,7 +10,7 @@ struct LintProgramBuilder {
     var events: [PackEvent] = []
     var tips: [CheckedTip] = []
 
-    mutating func parameter(_ name: String, _ type: ValueTypeName, values: [String]? = nil) {
+    mutating func parameter(_ name: String, _ type: ValueType, values: [String]? = nil) {
         let defaultValue: ConstantValue
         switch type {
         case .bool: defaultValue = .bool(false)
@@ -23,15 +23,15 @@ struct LintProgramBuilder {
         parameters.append(CheckedParameter(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: false))
     }
 
-    mutating func event(_ name: String, fields: [(String, ValueTypeName)] = []) {
-        events.append(PackEvent(name: name, fields: fields.map { PackField(name: $0.0, type: RulePackCompiler.valueType($0.1)) },
+    mutating func event(_ name: String, fields: [(String, ValueType)] = []) {
+        events.append(PackEvent(name: name, fields: fields.map { PackField(name: $0.0, type: $0.1) },
                                    maximumCount: nil, maximumAgeMilliseconds: nil))
     }
 
     /// `$name`.
     func p(_ name: String) -> CheckedExpression {
         let index = parameters.firstIndex { $0.name == name }!
-        return CheckedExpression(.parameter(index), type: ExpressionType(parameters[index].type), range: Self.placeholder)
+        return CheckedExpression(.parameter(index), type: .value(parameters[index].type), range: Self.placeholder)
     }
 
     /// The donations of event `name`.
@@ -44,7 +44,7 @@ struct LintProgramBuilder {
     func field(_ name: String, of event: String) -> CheckedExpression {
         let eventIndex = events.firstIndex { $0.name == event }!
         let index = events[eventIndex].fields.firstIndex { $0.name == name }!
-        return CheckedExpression(.field(index), type: ExpressionType(events[eventIndex].fields[index].type), range: Self.placeholder)
+        return CheckedExpression(.field(index), type: .value(events[eventIndex].fields[index].type), range: Self.placeholder)
     }
 
     func fieldIndex(_ name: String, of event: String) -> Int {
@@ -128,32 +128,32 @@ enum Rule {
 
     static func date(_ milliseconds: Int) -> CheckedExpression { constant(.date(milliseconds: milliseconds)) }
 
-    static let now = CheckedExpression(.now, type: .date, range: LintProgramBuilder.placeholder)
+    static let now = CheckedExpression(.now, type: .value(.date), range: LintProgramBuilder.placeholder)
     static let never = constant(.bool(false))
     static let always = constant(.bool(true))
 
-    static func not(_ x: CheckedExpression) -> CheckedExpression { CheckedExpression(.not(x), type: .bool, range: x.range) }
+    static func not(_ x: CheckedExpression) -> CheckedExpression { CheckedExpression(.not(x), type: .value(.bool), range: x.range) }
 
     static func all(_ operands: CheckedExpression...) -> CheckedExpression { chain(.and, operands) }
     static func any(_ operands: CheckedExpression...) -> CheckedExpression { chain(.or, operands) }
 
     /// A left-leaning chain, as the checker builds it.
     static func chain(_ op: LogicalOperator, _ operands: [CheckedExpression]) -> CheckedExpression {
-        operands.dropFirst().reduce(operands[0]) { CheckedExpression(.logical(op, $0, $1), type: .bool, range: $0.range) }
+        operands.dropFirst().reduce(operands[0]) { CheckedExpression(.logical(op, $0, $1), type: .value(.bool), range: $0.range) }
     }
 }
 
 extension CheckedExpression {
-    var count: CheckedExpression { CheckedExpression(.count(self), type: .int, range: range) }
+    var count: CheckedExpression { CheckedExpression(.count(self), type: .value(.int), range: range) }
     func within(days: Int) -> CheckedExpression {
         CheckedExpression(.within(self, windowMilliseconds: days * Rule.day), type: type, range: range)
     }
     func filtered(_ predicate: CheckedExpression) -> CheckedExpression {
         CheckedExpression(.filter(self, predicate: predicate), type: type, range: range)
     }
-    func distinct(_ field: Int) -> CheckedExpression { CheckedExpression(.distinct(self, field: field), type: .int, range: range) }
+    func distinct(_ field: Int) -> CheckedExpression { CheckedExpression(.distinct(self, field: field), type: .value(.int), range: range) }
     var negated: CheckedExpression { CheckedExpression(.negate(self), type: type, range: range) }
-    var asDouble: CheckedExpression { CheckedExpression(.intToDouble(self), type: .double, range: range) }
+    var asDouble: CheckedExpression { CheckedExpression(.intToDouble(self), type: .value(.double), range: range) }
 
     func eq(_ value: some LintConstant) -> CheckedExpression { compare(.equal, value) }
     func ne(_ value: some LintConstant) -> CheckedExpression { compare(.notEqual, value) }
@@ -169,9 +169,9 @@ extension CheckedExpression {
 
     func compare(_ op: ComparisonOperator, _ other: CheckedExpression) -> CheckedExpression {
         var left = self, right = other
-        if left.type == .int && right.type == .double { left = left.asDouble }
-        if left.type == .double && right.type == .int { right = right.asDouble }
-        return CheckedExpression(.compare(op, left, right), type: .bool, range: range)
+        if left.type == .value(.int) && right.type == .value(.double) { left = left.asDouble }
+        if left.type == .value(.double) && right.type == .value(.int) { right = right.asDouble }
+        return CheckedExpression(.compare(op, left, right), type: .value(.bool), range: range)
     }
 
     func or(_ other: CheckedExpression) -> CheckedExpression { Rule.any(self, other) }
@@ -188,8 +188,8 @@ extension CheckedExpression {
 
     func isIn(_ values: [some LintConstant]) -> CheckedExpression {
         CheckedExpression(.inList(self, values.map { item in
-            if type == .double, case .int(let number) = item.lintConstant { return .double(Double(number)) }
+            if type == .value(.double), case .int(let number) = item.lintConstant { return .double(Double(number)) }
             return item.lintConstant
-        }), type: .bool, range: range)
+        }), type: .value(.bool), range: range)
     }
 }

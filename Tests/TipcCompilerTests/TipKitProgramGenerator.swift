@@ -1,3 +1,4 @@
+import TipRuntime
 @testable import TipcCompiler
 
 /// Random programs that TipKit can express at a minimum OS (docs/tipkit-bridge.md's
@@ -17,8 +18,8 @@ struct TipKitProgramGenerator {
         self.minimumOS = minimumOS
     }
 
-    struct Parameter { var name: String; var type: ValueTypeName }
-    struct Event { var name: String; var fields: [(String, ValueTypeName)] }
+    struct Parameter { var name: String; var type: ValueType }
+    struct Event { var name: String; var fields: [(String, ValueType)] }
 
     /// A name that is a Swift identifier (parameters, fields and groups must be).
     private mutating func identifier() -> Identifier {
@@ -44,7 +45,7 @@ struct TipKitProgramGenerator {
         var parameters: [Parameter] = []
         for _ in 0..<int(0...4) {
             let name = identifier()
-            let type = pick([ValueTypeName.bool, .int, .double, .string])
+            let type = pick([ValueType.bool, .int, .double, .string])
             let value: Literal
             switch type {
             case .bool: value = .bool(chance(50))
@@ -59,7 +60,7 @@ struct TipKitProgramGenerator {
         var events: [Event] = []
         for _ in 0..<int(0...4) {
             let name = base.name()
-            var fields: [(String, ValueTypeName)] = []
+            var fields: [(String, ValueType)] = []
             for _ in 0..<int(0...2) { fields.append((identifier().name, pick([.int, .string, .bool, .double]))) }
             let count = minimumOS >= .ios26 ? int(1...5) : 1_000
             file.events.append(EventDecl(name: name, fields: fields.map { FieldDecl(name: id($0.0), type: located($0.1)) },
@@ -85,7 +86,7 @@ struct TipKitProgramGenerator {
             var available = file.tips.map(\.name)
             while !available.isEmpty, chance(40) {
                 let count = int(1...available.count)
-                file.groups.append(GroupDecl(name: identifier(), priority: chance(80) ? located(pick(GroupPriority.allCases)) : nil,
+                file.groups.append(GroupDecl(name: identifier(), priority: chance(80) ? located(pick(PackGroupPriority.allCases)) : nil,
                                              tips: Array(available.prefix(count)), range: at))
                 available.removeFirst(count)
             }

@@ -177,7 +177,7 @@ public struct PackTip: Sendable, Hashable {
 }
 
 /// How a group offers its tips.
-public enum PackGroupPriority: UInt8, Sendable, Hashable {
+public enum PackGroupPriority: UInt8, Sendable, Hashable, CaseIterable {
     /// A tip is offered only when every tip before it is invalidated.
     case ordered = 0
     /// The first available tip is offered.

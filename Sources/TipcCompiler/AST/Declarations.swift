@@ -1,17 +1,43 @@
-/// The value types of parameters, payload fields and expressions, as declared.
-public enum ValueTypeName: String, Sendable, Hashable, CaseIterable {
-    case bool, int, double, string, date, duration
+import TipRuntime
 
-    /// The spelling in the rule language (`Bool`, `Int`, …).
-    public var tipsSpelling: String {
+/// How the front ends spell the pack's value types.
+extension ValueType {
+    /// The spelling in a YAML manifest (`bool`, `int`, …).
+    public var manifestSpelling: String {
         switch self {
-        case .bool: return "Bool"
-        case .int: return "Int"
-        case .double: return "Double"
-        case .string: return "String"
-        case .date: return "Date"
-        case .duration: return "Duration"
+        case .bool: return "bool"
+        case .int: return "int"
+        case .double: return "double"
+        case .string: return "string"
+        case .date: return "date"
+        case .duration: return "duration"
         }
+    }
+
+    /// The type a YAML manifest spells `spelling`, if any.
+    public init?(manifestSpelling spelling: String) {
+        guard let type = ValueType.allCases.first(where: { $0.manifestSpelling == spelling }) else { return nil }
+        self = type
+    }
+
+    /// The spelling in the rule language (`Bool`, `Int`, …): the runtime's own.
+    public var tipsSpelling: String { description }
+}
+
+/// How both front ends spell a group's priority.
+extension PackGroupPriority {
+    /// `ordered` or `firstAvailable`.
+    public var spelling: String {
+        switch self {
+        case .ordered: return "ordered"
+        case .firstAvailable: return "firstAvailable"
+        }
+    }
+
+    /// The priority spelled `spelling`, if any.
+    public init?(spelling: String) {
+        guard let priority = PackGroupPriority.allCases.first(where: { $0.spelling == spelling }) else { return nil }
+        self = priority
     }
 }
 
@@ -42,7 +68,7 @@ public enum DisplayFrequencySpec: Sendable, Hashable {
 public struct ParameterDecl: Sendable, Hashable {
     public var name: Identifier
     /// Nil when missing or not a known type (the front end has reported it).
-    public var type: Located<ValueTypeName>?
+    public var type: Located<ValueType>?
     public var defaultValue: Located<Literal>?
     /// The closed set of values of an enum-like String parameter.
     public var values: [Located<String>]?
@@ -55,7 +81,7 @@ public struct ParameterDecl: Sendable, Hashable {
     /// the type is not "missing" too.
     public var hasUnknownType = false
 
-    public init(name: Identifier, type: Located<ValueTypeName>?, defaultValue: Located<Literal>?,
+    public init(name: Identifier, type: Located<ValueType>?, defaultValue: Located<Literal>?,
                 values: [Located<String>]? = nil, isTransient: Bool = false, comments: [String] = [], range: SourceRange) {
         self.name = name
         self.type = type
@@ -69,11 +95,11 @@ public struct ParameterDecl: Sendable, Hashable {
 
 public struct FieldDecl: Sendable, Hashable {
     public var name: Identifier
-    public var type: Located<ValueTypeName>?
+    public var type: Located<ValueType>?
     /// A type was written but is not one (reported by the front end), as for parameters.
     public var hasUnknownType = false
 
-    public init(name: Identifier, type: Located<ValueTypeName>?) {
+    public init(name: Identifier, type: Located<ValueType>?) {
         self.name = name
         self.type = type
     }
@@ -109,13 +135,6 @@ public struct EventDecl: Sendable, Hashable {
     }
 }
 
-public enum TipImage: Sendable, Hashable {
-    /// An SF Symbol name.
-    case symbol(String)
-    /// An image in the app's asset catalog.
-    case asset(String)
-}
-
 public struct ActionDecl: Sendable, Hashable {
     public var id: Identifier
     public var title: TextDecl?
@@ -130,10 +149,10 @@ public struct ActionDecl: Sendable, Hashable {
 public struct TipKeyDecl: Sendable, Hashable {
     public var name: Identifier
     /// Int or String; nil when missing or not a type (the front end or checker reports it).
-    public var type: Located<ValueTypeName>?
+    public var type: Located<ValueType>?
     public var range: SourceRange
 
-    public init(name: Identifier, type: Located<ValueTypeName>?, range: SourceRange) {
+    public init(name: Identifier, type: Located<ValueType>?, range: SourceRange) {
         self.name = name
         self.type = type
         self.range = range
@@ -146,7 +165,7 @@ public struct TipDecl: Sendable, Hashable {
     public var key: TipKeyDecl?
     public var title: TextDecl?
     public var message: TextDecl?
-    public var image: Located<TipImage>?
+    public var image: Located<PackImage>?
     public var actions: [ActionDecl]
     public var maxDisplayCount: Located<Int>?
     /// Total seconds on screen after which the tip is invalidated.
@@ -160,7 +179,7 @@ public struct TipDecl: Sendable, Hashable {
     public var range: SourceRange
 
     public init(name: Identifier, title: TextDecl? = nil, message: TextDecl? = nil,
-                image: Located<TipImage>? = nil, actions: [ActionDecl] = [], maxDisplayCount: Located<Int>? = nil,
+                image: Located<PackImage>? = nil, actions: [ActionDecl] = [], maxDisplayCount: Located<Int>? = nil,
                 maxDisplayDurationSeconds: Located<Int>? = nil, ignoresDisplayFrequency: Located<Bool>? = nil,
                 rules: [Expression] = [], comments: [String] = [], range: SourceRange) {
         self.name = name
@@ -177,21 +196,14 @@ public struct TipDecl: Sendable, Hashable {
     }
 }
 
-public enum GroupPriority: String, Sendable, Hashable, CaseIterable {
-    /// Offers a tip only when every tip before it in the list is invalidated.
-    case ordered
-    /// Offers the first tip of the list that is available.
-    case firstAvailable
-}
-
 public struct GroupDecl: Sendable, Hashable {
     public var name: Identifier
-    public var priority: Located<GroupPriority>?
+    public var priority: Located<PackGroupPriority>?
     public var tips: [Identifier]
     public var comments: [String]
     public var range: SourceRange
 
-    public init(name: Identifier, priority: Located<GroupPriority>?, tips: [Identifier], comments: [String] = [], range: SourceRange) {
+    public init(name: Identifier, priority: Located<PackGroupPriority>?, tips: [Identifier], comments: [String] = [], range: SourceRange) {
         self.name = name
         self.priority = priority
         self.tips = tips

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// A tip's text (title, message, action title) as written: one text for every locale, or one
 /// per locale (SPEC §7). Each text is a template: `{$p}` reads parameter `p`, `{name}` a
 /// declared placeholder, `{{` and `}}` are braces.
@@ -92,9 +94,9 @@ public struct TemplatePiece: Sendable, Hashable {
 public struct PlaceholderDecl: Sendable, Hashable {
     public var name: Identifier
     /// Nil when not a known type (the front end has reported it).
-    public var type: Located<ValueTypeName>?
+    public var type: Located<ValueType>?
 
-    public init(name: Identifier, type: Located<ValueTypeName>?) {
+    public init(name: Identifier, type: Located<ValueType>?) {
         self.name = name
         self.type = type
     }

@@ -37,7 +37,7 @@ public enum ManifestYAMLPrinter {
 
     private static func parameter(_ parameter: ParameterDecl) -> String {
         var fields: [String] = []
-        if let type = parameter.type { fields.append("type: \(type.value.rawValue)") }
+        if let type = parameter.type { fields.append("type: \(type.value.manifestSpelling)") }
         if let value = parameter.defaultValue?.value { fields.append("default: \(literal(value))") }
         if let values = parameter.values {
             fields.append("values: [" + values.map { flowString($0.value) }.joined(separator: ", ") + "]")
@@ -55,7 +55,7 @@ public enum ManifestYAMLPrinter {
             lines.append("    donationLimit: \(flowMapping(fields))\n")
         }
         if !event.fields.isEmpty {
-            let fields = event.fields.map { "\(flowString($0.name.name)): \($0.type?.value.rawValue ?? "string")" }
+            let fields = event.fields.map { "\(flowString($0.name.name)): \($0.type?.value.manifestSpelling ?? "string")" }
             lines.append("    value: \(flowMapping(fields))\n")
         }
         let head = comments(event.comments) + "  \(key(event.name.name)):"
@@ -66,7 +66,7 @@ public enum ManifestYAMLPrinter {
         var output = comments(tip.comments) + "  \(key(tip.name.name)):"
         var lines: [String] = []
         if let tipKey = tip.key, let type = tipKey.type {
-            lines.append("key: { name: \(flowString(tipKey.name.name)), type: \(type.value.rawValue) }")
+            lines.append("key: { name: \(flowString(tipKey.name.name)), type: \(type.value.manifestSpelling) }")
         }
         if let title = tip.title { lines += text("title", title) }
         if let message = tip.message { lines += text("message", message) }
@@ -84,7 +84,7 @@ public enum ManifestYAMLPrinter {
             }
         }
         if !tip.placeholders.isEmpty {
-            let fields = tip.placeholders.map { "\(flowString($0.name.name)): \($0.type?.value.rawValue ?? "string")" }
+            let fields = tip.placeholders.map { "\(flowString($0.name.name)): \($0.type?.value.manifestSpelling ?? "string")" }
             lines.append("placeholders: \(flowMapping(fields))")
         }
         if let count = tip.maxDisplayCount { lines.append("maxDisplayCount: \(count.value)") }
@@ -119,7 +119,7 @@ public enum ManifestYAMLPrinter {
 
     private static func group(_ group: GroupDecl) -> String {
         var fields: [String] = []
-        if let priority = group.priority { fields.append("priority: \(priority.value.rawValue)") }
+        if let priority = group.priority { fields.append("priority: \(priority.value.spelling)") }
         fields.append("tips: [" + group.tips.map { flowString($0.name) }.joined(separator: ", ") + "]")
         return comments(group.comments) + "  \(key(group.name.name)): \(flowMapping(fields))\n"
     }

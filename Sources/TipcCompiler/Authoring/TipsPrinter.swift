@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// Prints a `ManifestFile` as a `.tips` file in canonical layout: the header (`tipkit`,
 /// `displayFrequency`), then parameters, events, tips and groups, each kind in its own block
 /// separated by one blank line (and a blank line between tips); tip attributes in a fixed
@@ -94,7 +96,7 @@ public enum TipsPrinter {
     }
 
     /// A default value as the `.tips` grammar writes it: a date parameter's text as `date("…")`.
-    static func defaultSpelling(of literal: Literal, type: ValueTypeName?) -> String {
+    static func defaultSpelling(of literal: Literal, type: ValueType?) -> String {
         if type == .date, case .string(let text) = literal {
             return "date(\(ExpressionPrinter.quoted(text)))"
         }
@@ -115,7 +117,7 @@ public enum TipsPrinter {
     static func declaration(of group: GroupDecl) -> String {
         let priority = group.priority?.value ?? .firstAvailable
         let tips = group.tips.map(name).joined(separator: ", ")
-        return "group \(name(group.name)) \(priority.rawValue) {" + (tips.isEmpty ? "}" : " \(tips) }")
+        return "group \(name(group.name)) \(priority.spelling) {" + (tips.isEmpty ? "}" : " \(tips) }")
     }
 
     private static func write(_ tip: TipDecl, index: Int, into writer: inout Writer) {

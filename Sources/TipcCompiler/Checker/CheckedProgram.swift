@@ -1,43 +1,17 @@
 import TipRuntime
 
-/// The type of a checked expression.
+/// The type of a checked expression: a value of one of the pack's types, or what only the
+/// checker has.
 public enum ExpressionType: Sendable, Hashable, CustomStringConvertible {
-    case bool, int, double, string, date, duration
+    case value(ValueType)
     /// An event's donations (after any filters); `event` indexes `CheckedProgram.events`.
     case collection(event: Int)
     /// The type of an expression that already has an error; suppresses follow-on errors.
     case error
 
-    public init(_ type: ValueType) {
-        switch type {
-        case .bool: self = .bool
-        case .int: self = .int
-        case .double: self = .double
-        case .string: self = .string
-        case .date: self = .date
-        case .duration: self = .duration
-        }
-    }
-
-    public init(_ name: ValueTypeName) {
-        switch name {
-        case .bool: self = .bool
-        case .int: self = .int
-        case .double: self = .double
-        case .string: self = .string
-        case .date: self = .date
-        case .duration: self = .duration
-        }
-    }
-
     public var description: String {
         switch self {
-        case .bool: return "Bool"
-        case .int: return "Int"
-        case .double: return "Double"
-        case .string: return "String"
-        case .date: return "Date"
-        case .duration: return "Duration"
+        case .value(let type): return type.description
         case .collection: return "event collection"
         case .error: return "<error>"
         }
@@ -56,12 +30,12 @@ public enum ConstantValue: Sendable, Hashable {
 
     public var type: ExpressionType {
         switch self {
-        case .bool: return .bool
-        case .int: return .int
-        case .double: return .double
-        case .string: return .string
-        case .date: return .date
-        case .duration: return .duration
+        case .bool: return .value(.bool)
+        case .int: return .value(.int)
+        case .double: return .value(.double)
+        case .string: return .value(.string)
+        case .date: return .value(.date)
+        case .duration: return .value(.duration)
         }
     }
 }
@@ -176,9 +150,9 @@ public struct TipStateQuery: Sendable, Hashable {
 public struct CheckedTipKey: Sendable, Hashable {
     public var name: String
     /// `.int` or `.string`.
-    public var type: ValueTypeName
+    public var type: ValueType
 
-    public init(name: String, type: ValueTypeName) {
+    public init(name: String, type: ValueType) {
         self.name = name
         self.type = type
     }
@@ -186,13 +160,13 @@ public struct CheckedTipKey: Sendable, Hashable {
 
 public struct CheckedParameter: Sendable, Hashable {
     public var name: String
-    public var type: ValueTypeName
+    public var type: ValueType
     public var defaultValue: ConstantValue
     /// Allowed values of an enum-like String parameter.
     public var values: [String]?
     public var isTransient: Bool
 
-    public init(name: String, type: ValueTypeName, defaultValue: ConstantValue, values: [String]? = nil, isTransient: Bool = false) {
+    public init(name: String, type: ValueType, defaultValue: ConstantValue, values: [String]? = nil, isTransient: Bool = false) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
@@ -205,7 +179,7 @@ public struct CheckedTip: Sendable, Hashable {
     public var name: String
     public var title: String
     public var message: String?
-    public var image: TipImage?
+    public var image: PackImage?
     public var actions: [PackAction]
     public var maxDisplayCount: Int?
     public var maxDisplayDurationMilliseconds: Int?
@@ -218,7 +192,7 @@ public struct CheckedTip: Sendable, Hashable {
     /// Format 2: the tip's key, for a keyed tip.
     public var key: CheckedTipKey?
 
-    public init(name: String, title: String, message: String? = nil, image: TipImage? = nil, actions: [PackAction] = [],
+    public init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int? = nil, maxDisplayDurationMilliseconds: Int? = nil, ignoresDisplayFrequency: Bool = false,
                 rules: [CheckedExpression] = [], range: SourceRange, key: CheckedTipKey? = nil) {
         self.key = key
@@ -237,11 +211,11 @@ public struct CheckedTip: Sendable, Hashable {
 
 public struct CheckedGroup: Sendable, Hashable {
     public var name: String
-    public var priority: GroupPriority
+    public var priority: PackGroupPriority
     /// Indexes into `CheckedProgram.tips`, in list order.
     public var tips: [Int]
 
-    public init(name: String, priority: GroupPriority, tips: [Int]) {
+    public init(name: String, priority: PackGroupPriority, tips: [Int]) {
         self.name = name
         self.priority = priority
         self.tips = tips

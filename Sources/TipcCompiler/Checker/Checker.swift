@@ -183,8 +183,8 @@ struct DeclarationChecker {
                                                   help: Suggestions.didYouMean(text, in: values) ?? "allowed: \(values.joined(separator: ", "))"))
                 }
             } else {
-                diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' is not a valid \(type.rawValue)", at: literal.range,
-                                              help: "write \(EnglishText.withArticle(type.rawValue)) such as \(ConstantValue.example(of: type))"))
+                diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' is not a valid \(type.manifestSpelling)", at: literal.range,
+                                              help: "write \(EnglishText.withArticle(type.manifestSpelling)) such as \(ConstantValue.example(of: type))"))
             }
         } else {
             diagnostics.append(Diagnostic(.missingKey, "parameter '\(name)' has no default", at: decl.name.range,
@@ -206,7 +206,7 @@ struct DeclarationChecker {
                 }
                 continue
             }
-            fields.append(PackField(name: field.name.name, type: RulePackCompiler.valueType(type.value)))
+            fields.append(PackField(name: field.name.name, type: type.value))
         }
         var maximumCount: Int?
         var maximumAge: Int?

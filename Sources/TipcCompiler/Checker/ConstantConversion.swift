@@ -11,7 +11,7 @@ enum Milliseconds {
 
 extension ConstantValue {
     /// The value a parameter of `type` has before anything is known.
-    static func zero(of type: ValueTypeName) -> ConstantValue {
+    static func zero(of type: ValueType) -> ConstantValue {
         switch type {
         case .bool: return .bool(false)
         case .int: return .int(0)
@@ -25,7 +25,7 @@ extension ConstantValue {
     /// A manifest literal as a value of `type`, or nil if it is not one. An Int literal is a
     /// valid Double; a Date is written as an ISO-8601 string; a Duration as a duration literal
     /// or a string holding one (YAML reads `5m` as a string).
-    static func converting(_ literal: Literal, to type: ValueTypeName) -> ConstantValue? {
+    static func converting(_ literal: Literal, to type: ValueType) -> ConstantValue? {
         switch (type, literal) {
         case (.bool, .bool(let value)): return .bool(value)
         case (.int, .int(let value)): return .int(value)
@@ -44,7 +44,7 @@ extension ConstantValue {
     }
 
     /// An example default of `type`, for help texts.
-    static func example(of type: ValueTypeName) -> String {
+    static func example(of type: ValueType) -> String {
         switch type {
         case .bool: return "false"
         case .int: return "0"

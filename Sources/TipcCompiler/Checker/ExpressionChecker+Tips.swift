@@ -60,7 +60,7 @@ extension ExpressionChecker {
                 report(.typeMismatch, "the key in 'tip(\(name), …)' must be 'key' or a literal", argument.range)
                 return invalid(range)
             }
-            guard checked.type == ExpressionType(declared.type) else {
+            guard checked.type == .value(declared.type) else {
                 report(.typeMismatch, "tip '\(name)' has \(declared.type == .int ? "an Int" : "a String") key, found \(checked.type)", argument.range)
                 return invalid(range)
             }
@@ -75,7 +75,7 @@ extension ExpressionChecker {
             return invalid(range)
         }
         let type: ExpressionType = query == .invalidated
-            ? .bool : .collection(event: TipRecordCollections.collection(query, eventCount: events.count - TipRecordCollections.schemas.count))
+            ? .value(.bool) : .collection(event: TipRecordCollections.collection(query, eventCount: events.count - TipRecordCollections.schemas.count))
         return CheckedExpression(.tipState(TipStateQuery(tip: tip, member: query, key: key)), type: type, range: range)
     }
 }

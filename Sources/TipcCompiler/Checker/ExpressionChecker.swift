@@ -55,7 +55,7 @@ struct ExpressionChecker {
     /// Checks one rule: it must be a Bool expression.
     mutating func checkRule(_ rule: Expression) -> CheckedExpression {
         let checked = check(rule, in: .rule)
-        if checked.type != .bool, checked.type != .error {
+        if checked.type != .value(.bool), checked.type != .error {
             report(.typeMismatch, "a rule must be a Bool expression, found \(checked.type)", rule.range,
                    help: checked.type.isCollection ? "count the donations, e.g. '… .count >= 1'" : nil)
         }
@@ -78,7 +78,7 @@ struct ExpressionChecker {
         case .literal(let literal):
             return checkLiteral(literal, range)
         case .now:
-            return CheckedExpression(.now, type: .date, range: range)
+            return CheckedExpression(.now, type: .value(.date), range: range)
         case .parameter(let name):
             return checkParameter(name, range)
         case .name(let name):
@@ -108,16 +108,16 @@ struct ExpressionChecker {
 
     private mutating func checkLiteral(_ literal: Literal, _ range: SourceRange) -> CheckedExpression {
         switch literal {
-        case .bool(let value): return CheckedExpression(.constant(.bool(value)), type: .bool, range: range)
-        case .int(let value): return CheckedExpression(.constant(.int(value)), type: .int, range: range)
-        case .double(let value): return CheckedExpression(.constant(.double(value)), type: .double, range: range)
-        case .string(let value): return CheckedExpression(.constant(.string(value)), type: .string, range: range)
+        case .bool(let value): return CheckedExpression(.constant(.bool(value)), type: .value(.bool), range: range)
+        case .int(let value): return CheckedExpression(.constant(.int(value)), type: .value(.int), range: range)
+        case .double(let value): return CheckedExpression(.constant(.double(value)), type: .value(.double), range: range)
+        case .string(let value): return CheckedExpression(.constant(.string(value)), type: .value(.string), range: range)
         case .duration(let seconds):
             guard let milliseconds = Milliseconds.from(seconds: seconds) else {
                 report(.invalidDuration, "duration is too large", range)
                 return invalid(range)
             }
-            return CheckedExpression(.constant(.duration(milliseconds: milliseconds)), type: .duration, range: range)
+            return CheckedExpression(.constant(.duration(milliseconds: milliseconds)), type: .value(.duration), range: range)
         }
     }
 
@@ -131,7 +131,7 @@ struct ExpressionChecker {
             return invalid(range)
         }
         usedParameters[index] = true
-        return CheckedExpression(.parameter(index), type: ExpressionType(parameters[index].type), range: range)
+        return CheckedExpression(.parameter(index), type: .value(parameters[index].type), range: range)
     }
 
     private mutating func checkName(_ name: String, _ range: SourceRange, in scope: Scope) -> CheckedExpression {
@@ -140,7 +140,7 @@ struct ExpressionChecker {
             let fields = events[event].fields
             guard let index = fields.firstIndex(where: { $0.name == name }) else {
                 // A payload field named `key` wins over the instance's key.
-                if name == "key", let key = currentKey { return CheckedExpression(.instanceKey, type: ExpressionType(key.type), range: range) }
+                if name == "key", let key = currentKey { return CheckedExpression(.instanceKey, type: .value(key.type), range: range) }
                 var help = Suggestions.didYouMean(name, in: fields.map(\.name))
                 if help == nil, symbols.parameter(name) != nil { help = "to use the parameter, write '$\(name)'" }
                 let message = fields.isEmpty
@@ -149,9 +149,9 @@ struct ExpressionChecker {
                 report(.unknownField, message, range, help: help)
                 return invalid(range)
             }
-            return CheckedExpression(.field(index), type: ExpressionType(fields[index].type), range: range)
+            return CheckedExpression(.field(index), type: .value(fields[index].type), range: range)
         case .rule:
-            if name == "key", let key = currentKey { return CheckedExpression(.instanceKey, type: ExpressionType(key.type), range: range) }
+            if name == "key", let key = currentKey { return CheckedExpression(.instanceKey, type: .value(key.type), range: range) }
             guard let index = symbols.event(name) else {
                 var help = Suggestions.didYouMean(name, in: symbols.eventNames)
                 if help == nil, symbols.parameter(name) != nil { help = "'\(name)' is a parameter: write '$\(name)'" }
@@ -180,7 +180,7 @@ struct ExpressionChecker {
         }
         switch member.name {
         case "count":
-            return CheckedExpression(.count(windowed(checkedBase)), type: .int, range: range)
+            return CheckedExpression(.count(windowed(checkedBase)), type: .value(.int), range: range)
         case "within", "where", "largestSubset", "smallestSubset", "distinct":
             report(.typeMismatch, "'\(member.name)' needs an argument", member.range,
                    help: member.name == "within" ? "write '.within(3d)'" : "write '.\(member.name)(…)'")
@@ -223,7 +223,7 @@ struct ExpressionChecker {
             clauseWindow = nil
             let predicate = check(argument, in: .predicate(event: event))
             clauseWindow = outerWindow
-            if predicate.type != .bool, predicate.type != .error {
+            if predicate.type != .value(.bool), predicate.type != .error {
                 report(.typeMismatch, "the condition of 'where' must be Bool, found \(predicate.type)", argument.range)
                 return invalid(range)
             }
@@ -248,7 +248,7 @@ struct ExpressionChecker {
             case "smallestSubset":
                 return CheckedExpression(.smallestSubset(checkedBase, field: field), type: checkedBase.type, range: range)
             default:
-                return CheckedExpression(.distinct(windowed(checkedBase), field: field), type: .int, range: range)
+                return CheckedExpression(.distinct(windowed(checkedBase), field: field), type: .value(.int), range: range)
             }
         }
     }
@@ -346,7 +346,7 @@ struct ExpressionChecker {
                    help: "write a UTC instant such as \"2026-12-24T00:00:00Z\"")
             return invalid(range)
         }
-        return CheckedExpression(.constant(.date(milliseconds: milliseconds)), type: .date, range: range)
+        return CheckedExpression(.constant(.date(milliseconds: milliseconds)), type: .value(.date), range: range)
     }
 
     // MARK: - Operators
@@ -356,13 +356,13 @@ struct ExpressionChecker {
         if checked.type == .error { return invalid(range) }
         switch op {
         case .not:
-            guard checked.type == .bool else {
+            guard checked.type == .value(.bool) else {
                 report(.typeMismatch, "'not' needs a Bool operand, found \(checked.type)", operand.range)
                 return invalid(range)
             }
-            return CheckedExpression(.not(checked), type: .bool, range: range)
+            return CheckedExpression(.not(checked), type: .value(.bool), range: range)
         case .negate:
-            guard checked.type == .int || checked.type == .double || checked.type == .duration else {
+            guard checked.type == .value(.int) || checked.type == .value(.double) || checked.type == .value(.duration) else {
                 report(.typeMismatch, "'-' needs a number or a duration, found \(checked.type)", operand.range)
                 return invalid(range)
             }
@@ -382,7 +382,7 @@ struct ExpressionChecker {
             let checkedLeft = checkLogicalOperand(left, op, in: scope)
             let checkedRight = checkLogicalOperand(right, op, in: scope)
             guard let checkedLeft, let checkedRight else { return invalid(range) }
-            return CheckedExpression(.logical(logical, checkedLeft, checkedRight), type: .bool, range: range)
+            return CheckedExpression(.logical(logical, checkedLeft, checkedRight), type: .value(.bool), range: range)
         }
         // The inner nodes, outermost first.
         var innerNodes: [Expression] = []
@@ -396,21 +396,21 @@ struct ExpressionChecker {
             guard case .binary(_, _, let operand) = node.kind else { continue }
             let checked = checkLogicalOperand(operand, op, in: scope)
             if let joined = result, let checked {
-                result = CheckedExpression(.logical(logical, joined, checked), type: .bool, range: node.range)
+                result = CheckedExpression(.logical(logical, joined, checked), type: .value(.bool), range: node.range)
             } else {
                 result = nil
             }
         }
         let checkedRight = checkLogicalOperand(right, op, in: scope)
         guard let joined = result, let checkedRight else { return invalid(range) }
-        return CheckedExpression(.logical(logical, joined, checkedRight), type: .bool, range: range)
+        return CheckedExpression(.logical(logical, joined, checkedRight), type: .value(.bool), range: range)
     }
 
     /// An operand of `and`/`or`, or nil when it is not a Bool (reported) or has an error.
     private mutating func checkLogicalOperand(_ operand: Expression, _ op: BinaryOperator, in scope: Scope) -> CheckedExpression? {
         let checked = check(operand, in: scope)
         if checked.type == .error { return nil }
-        guard checked.type == .bool else {
+        guard checked.type == .value(.bool) else {
             report(.typeMismatch, "'\(op.rawValue)' needs Bool operands, found \(checked.type)", operand.range,
                    help: checked.type.isCollection ? "count the donations, e.g. '… .count >= 1'" : nil)
             return nil
@@ -446,18 +446,18 @@ struct ExpressionChecker {
         let ordered = op != .equal && op != .notEqual
         let comparable: Bool
         switch l.type {
-        case .int, .double, .string, .date, .duration: comparable = l.type == r.type
-        case .bool: comparable = r.type == .bool && !ordered
-        default: comparable = false
+        case .value(.bool): comparable = r.type == .value(.bool) && !ordered
+        case .value: comparable = l.type == r.type
+        case .collection, .error: comparable = false
         }
         guard comparable else {
             var help: String?
             if leftType.isCollection || rightType.isCollection { help = "compare the number of donations: '… .count \(op.rawValue) …'" }
-            else if l.type == .bool && r.type == .bool { help = "Bools compare only with == and !=" }
+            else if l.type == .value(.bool) && r.type == .value(.bool) { help = "Bools compare only with == and !=" }
             report(.typeMismatch, "cannot compare \(leftType) \(op.rawValue) \(rightType)", range, help: help)
             return invalid(range)
         }
-        return CheckedExpression(.compare(comparison, l, r), type: .bool, range: range)
+        return CheckedExpression(.compare(comparison, l, r), type: .value(.bool), range: range)
     }
 
     private mutating func checkArithmetic(_ op: BinaryOperator, _ left: consuming CheckedExpression, _ right: consuming CheckedExpression,
@@ -476,11 +476,12 @@ struct ExpressionChecker {
         let (l, r) = promoted(left, right)
         let resultType: ExpressionType?
         switch (l.type, arithmetic, r.type) {
-        case (.int, _, .int): resultType = .int
-        case (.double, _, .double): resultType = .double
-        case (.date, .add, .duration), (.duration, .add, .date), (.date, .subtract, .duration): resultType = .date
-        case (.date, .subtract, .date): resultType = .duration
-        case (.duration, .add, .duration), (.duration, .subtract, .duration): resultType = .duration
+        case (.value(.int), _, .value(.int)): resultType = .value(.int)
+        case (.value(.double), _, .value(.double)): resultType = .value(.double)
+        case (.value(.date), .add, .value(.duration)), (.value(.duration), .add, .value(.date)),
+             (.value(.date), .subtract, .value(.duration)): resultType = .value(.date)
+        case (.value(.date), .subtract, .value(.date)): resultType = .value(.duration)
+        case (.value(.duration), .add, .value(.duration)), (.value(.duration), .subtract, .value(.duration)): resultType = .value(.duration)
         default: resultType = nil
         }
         guard let resultType else {
@@ -494,12 +495,12 @@ struct ExpressionChecker {
     /// Int operands mixed with Double are promoted to Double.
     private mutating func promoted(_ left: consuming CheckedExpression, _ right: consuming CheckedExpression) -> (CheckedExpression, CheckedExpression) {
         switch (left.type, right.type) {
-        case (.int, .double):
+        case (.value(.int), .value(.double)):
             let range = left.range
-            return (CheckedExpression(.intToDouble(left), type: .double, range: range), right)
-        case (.double, .int):
+            return (CheckedExpression(.intToDouble(left), type: .value(.double), range: range), right)
+        case (.value(.double), .value(.int)):
             let range = right.range
-            return (left, CheckedExpression(.intToDouble(right), type: .double, range: range))
+            return (left, CheckedExpression(.intToDouble(right), type: .value(.double), range: range))
         default: return (left, right)
         }
     }
@@ -516,7 +517,7 @@ struct ExpressionChecker {
                 failed = true
                 continue
             }
-            if checkedValue.type == .double, case .int(let int) = constant { constant = .double(Double(int)) }
+            if checkedValue.type == .value(.double), case .int(let int) = constant { constant = .double(Double(int)) }
             if !failed, constant.type != checkedValue.type {
                 report(.typeMismatch, "list item of type \(constant.type) in a list for a \(checkedValue.type) value", item.range)
                 failed = true
@@ -528,7 +529,7 @@ struct ExpressionChecker {
             failed = true
         }
         if failed { return invalid(range) }
-        return CheckedExpression(.inList(checkedValue, constants), type: .bool, range: range)
+        return CheckedExpression(.inList(checkedValue, constants), type: .value(.bool), range: range)
     }
 }
 
@@ -540,9 +541,7 @@ extension ExpressionType {
 
     /// Whether the type is one of a single value (not a collection, nor an error).
     var isValue: Bool {
-        switch self {
-        case .bool, .int, .double, .string, .date, .duration: return true
-        case .collection, .error: return false
-        }
+        if case .value = self { return true }
+        return false
     }
 }

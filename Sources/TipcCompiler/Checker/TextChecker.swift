@@ -49,7 +49,7 @@ struct TextChecker {
                 continue
             }
             placeholderIndex[name] = placeholders.count
-            placeholders.append(PackPlaceholder(name: name, type: RulePackCompiler.valueType(type.value)))
+            placeholders.append(PackPlaceholder(name: name, type: type.value))
         }
         var used = Set<Int>()
         var needsEntry = !decl.placeholders.isEmpty

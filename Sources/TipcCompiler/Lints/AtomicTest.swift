@@ -28,7 +28,7 @@ extension Lints.ConstraintExtraction {
     /// `subject op value`.
     private mutating func comparisonTest(_ subject: borrowing CheckedExpression, _ op: ComparisonOperator, _ value: ConstantValue) -> Lints.AtomicTest {
         // `X == true`, `X != false`, … are `X` or `not X`.
-        if subject.type == .bool, case .bool(let flag) = value {
+        if subject.type == .value(.bool), case .bool(let flag) = value {
             guard op == .equal || op == .notEqual else { return .unknown }
             return .boolean(copy subject, sense: (op == .equal) == flag)
         }
@@ -39,7 +39,7 @@ extension Lints.ConstraintExtraction {
 
     /// `subject in [items]`.
     mutating func membershipTest(_ subject: borrowing CheckedExpression, _ items: [ConstantValue]) -> Lints.AtomicTest {
-        if subject.type == .bool, comparedQuantity(subject) == nil {
+        if subject.type == .value(.bool), comparedQuantity(subject) == nil {
             var listsTrue = false, listsFalse = false
             for item in items {
                 guard case .bool(let flag) = item else { return .unknown }

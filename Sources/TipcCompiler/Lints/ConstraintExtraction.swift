@@ -18,7 +18,7 @@ extension Lints {
             self.parameters = parameters
             quantities = QuantityInterner(parameterCount: parameters.count)
             parameterUniverses = parameters.map(Self.universe(of:))
-            parameterTypes = parameters.map { ExpressionType($0.type) }
+            parameterTypes = parameters.map { .value($0.type) }
         }
 
         private static func universe(of parameter: CheckedParameter) -> ValueSet {

@@ -112,7 +112,7 @@ struct RuleLowering {
             emit(.not, at: range)
         case .negate(let inner):
             lower(inner)
-            emit(inner.type == .double ? .negateDouble : .negate, at: range)
+            emit(inner.type == .value(.double) ? .negateDouble : .negate, at: range)
         case .intToDouble(let inner):
             lower(inner)
             emit(.intToDouble, at: range)
@@ -130,7 +130,7 @@ struct RuleLowering {
         case .arithmetic(let op, let left, let right):
             lower(left)
             lower(right)
-            let isDouble = left.type == .double
+            let isDouble = left.type == .value(.double)
             let opcode: Opcode
             switch op {
             case .add: opcode = isDouble ? .addDouble : .add
@@ -143,16 +143,16 @@ struct RuleLowering {
         case .inList(let inner, let list):
             lower(inner)
             switch inner.type {
-            case .double:
+            case .value(.double):
                 let values = list.map { constant -> Int64 in
                     if case .int(let number) = constant { return Int64(bitPattern: Double(number).bitPattern) }
                     return slot(constant)
                 }
                 emit(.inDoubles, values.count, at: range, immediates: values)
-            case .string:
+            case .value(.string):
                 let words = list.map { UInt32(truncatingIfNeeded: slot($0)) }
                 emit(.inStrings, words.count, at: range, words: words)
-            case .bool:
+            case .value(.bool):
                 var mask = 0
                 for constant in list { if case .bool(let flag) = constant { mask |= flag ? 2 : 1 } }
                 emit(.inBools, mask, at: range)
@@ -177,9 +177,9 @@ struct RuleLowering {
             lower(right)
             let opcode: Opcode
             switch left.type {
-            case .double: opcode = .compareDouble
-            case .string: opcode = .compareString
-            case .bool: opcode = .compareBool
+            case .value(.double): opcode = .compareDouble
+            case .value(.string): opcode = .compareString
+            case .value(.bool): opcode = .compareBool
             default: opcode = .compareInt
             }
             emit(opcode, Int(op.rawValue), at: range)

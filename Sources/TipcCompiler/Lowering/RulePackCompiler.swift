@@ -23,12 +23,12 @@ public enum RulePackCompiler {
                 rules.append(RuleProgram(code: lowering.code, range: packRange(rule.range), sourceMap: lowering.sourceMap))
             }
             tips.append(PackTip(
-                name: tip.name, title: tip.title, message: tip.message, image: tip.image.map(packImage),
+                name: tip.name, title: tip.title, message: tip.message, image: tip.image,
                 actions: tip.actions,
                 maxDisplayCount: tip.maxDisplayCount.map(Int64.init),
                 maxDisplayDurationMilliseconds: tip.maxDisplayDurationMilliseconds.map(Int64.init),
                 ignoresDisplayFrequency: tip.ignoresDisplayFrequency, rules: rules,
-                key: tip.key.map { PackTipKey(name: $0.name, type: valueType($0.type)) }))
+                key: tip.key.map { PackTipKey(name: $0.name, type: $0.type) }))
         }
         diagnostics += errors
         if !errors.isEmpty { return nil }
@@ -38,14 +38,14 @@ public enum RulePackCompiler {
             strings: strings.strings,
             displayFrequencyMilliseconds: overflow ? .max : frequency,
             parameters: program.parameters.map { parameter in
-                PackParameter(name: parameter.name, type: valueType(parameter.type),
+                PackParameter(name: parameter.name, type: parameter.type,
                               defaultValue: ReferenceEvaluator.runtimeValue(parameter.defaultValue),
                               values: parameter.values, isTransient: parameter.isTransient)
             },
             events: program.events,
             tips: tips,
             groups: program.groups.map { group in
-                PackGroup(name: group.name, priority: group.priority == .ordered ? .ordered : .firstAvailable, tips: group.tips)
+                PackGroup(name: group.name, priority: group.priority, tips: group.tips)
             },
             texts: texts(of: program))
     }
@@ -72,24 +72,6 @@ public enum RulePackCompiler {
     /// Compiles and encodes in one step: the bytes of `tipc compile -o`.
     public static func compileToBytes(_ program: CheckedProgram, diagnostics: inout [Diagnostic]) -> [UInt8]? {
         compile(program, diagnostics: &diagnostics).map(RulePackWriter.encode)
-    }
-
-    public static func valueType(_ name: ValueTypeName) -> ValueType {
-        switch name {
-        case .bool: return .bool
-        case .int: return .int
-        case .double: return .double
-        case .string: return .string
-        case .date: return .date
-        case .duration: return .duration
-        }
-    }
-
-    static func packImage(_ image: TipImage) -> PackImage {
-        switch image {
-        case .symbol(let name): return .symbol(name)
-        case .asset(let name): return .asset(name)
-        }
     }
 
     static func packRange(_ range: SourceRange) -> PackSourceRange {

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// Decoding of the declarations of a manifest: parameters, events, tips and groups.
 extension ManifestValueReader {
     /// The range of a whole declaration, from its name to the end of its value.
@@ -35,7 +37,7 @@ extension ManifestValueReader {
 
     /// A default value: a plain scalar resolves by YAML's core schema (bool, int, float,
     /// else string), a quoted one is a string; a duration parameter's text is a duration.
-    private mutating func defaultValue(_ node: YAMLNode, type: ValueTypeName?, for what: String) -> Located<Literal>? {
+    private mutating func defaultValue(_ node: YAMLNode, type: ValueType?, for what: String) -> Located<Literal>? {
         guard let scalar = scalar(node, expected: "a default value", for: "the default of \(what)") else { return nil }
         if scalar.style == .plain, ManifestScalars.integer(scalar.value) == .some(nil) {
             report(.invalidValue, "the integer '\(scalar.value)' for the default of \(what) is too large", at: node.range)
@@ -109,9 +111,9 @@ extension ManifestValueReader {
     }
 
     /// A symbol name, or `{ asset: NAME }`.
-    private mutating func image(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<TipImage>? {
+    private mutating func image(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<PackImage>? {
         if node.pairs != nil {
-            var asset: Located<TipImage>?
+            var asset: Located<PackImage>?
             for (_, pair) in entries(of: node, for: "the image of \(what())", keys: ManifestKeys.Image.self) {
                 asset = text(pair.value, for: "'asset'").map { Located(.asset($0.value), at: node.range) }
             }
@@ -155,10 +157,10 @@ extension ManifestValueReader {
         for (field, pair) in entries(of: node, for: what, keys: ManifestKeys.Group.self) {
             if field == .priority {
                 guard let scalar = scalar(pair.value, expected: "a priority", for: "the priority of \(what)") else { continue }
-                if let priority = GroupPriority(rawValue: scalar.value) {
+                if let priority = PackGroupPriority(spelling: scalar.value) {
                     group.priority = Located(priority, at: pair.value.range)
                 } else {
-                    let names = GroupPriority.allCases.map(\.rawValue)
+                    let names = PackGroupPriority.allCases.map(\.spelling)
                     report(.invalidValue, "unknown group priority '\(scalar.value)'", at: pair.value.range,
                            help: Suggestions.didYouMean(scalar.value, in: names) ?? "use ordered or firstAvailable")
                 }

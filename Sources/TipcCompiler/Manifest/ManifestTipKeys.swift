@@ -1,8 +1,10 @@
+import TipRuntime
+
 /// Decoding of a tip's key (format 2): `key: { name: trailID, type: int }`.
 extension ManifestValueReader {
     mutating func tipKey(_ node: YAMLNode, for what: @autoclosure () -> String) -> TipKeyDecl? {
         var name: Identifier?
-        var type: Located<ValueTypeName>?
+        var type: Located<ValueType>?
         var typeWritten = false
         for (field, pair) in entries(of: node, for: "the key of \(what())", keys: ManifestKeys.TipKey.self) {
             switch field {

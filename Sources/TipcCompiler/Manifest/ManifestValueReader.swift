@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// Reads typed values out of YAML nodes, reporting a diagnostic for each value of the wrong
 /// kind. Every reader returns nil after reporting (or silently for an alias, which the YAML
 /// reader has already refused), so decoding goes on and one run reports every problem.
@@ -187,10 +189,10 @@ struct ManifestValueReader {
     }
 
     /// A declared value type (`bool`, `int`, …), with a did-you-mean for a misspelling.
-    mutating func typeName(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<ValueTypeName>? {
+    mutating func typeName(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<ValueType>? {
         guard let scalar = scalar(node, expected: "a type", for: what()) else { return nil }
-        guard let type = ValueTypeName(rawValue: scalar.value) else {
-            let names = ValueTypeName.allCases.map(\.rawValue)
+        guard let type = ValueType(manifestSpelling: scalar.value) else {
+            let names = ValueType.allCases.map(\.manifestSpelling)
             report(.invalidValue, "unknown type '\(scalar.value)'", at: node.range,
                    help: Suggestions.didYouMean(scalar.value, in: names) ?? "types are \(names.joined(separator: ", "))")
             return nil

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// The words that start declarations and tip attributes in `.tips` files.
 enum DeclarationKeywords {
     static let topLevel: [String] = ["tipkit", "displayFrequency", "defaultLocale", "param", "event", "tip", "group"]
@@ -180,18 +182,18 @@ extension RuleLanguageParser {
         return Located(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
-    func parseType() -> Located<ValueTypeName>? {
+    func parseType() -> Located<ValueType>? {
         guard current.kind == .identifier else {
             reportExpected("a type (Bool, Int, Double, String, Date or Duration)")
             return nil
         }
         let tokenIndex = index
         let text = self.text(of: advance())
-        if let type = ValueTypeName.allCases.first(where: { $0.tipsSpelling == text }) {
+        if let type = ValueType.allCases.first(where: { $0.tipsSpelling == text }) {
             return Located(type, at: range(ofToken: tokenIndex))
         }
         report(.invalidValue, "unknown type '\(text)'", at: range(ofToken: tokenIndex),
-               help: Suggestions.didYouMean(text, in: ValueTypeName.allCases.map(\.tipsSpelling))
+               help: Suggestions.didYouMean(text, in: ValueType.allCases.map(\.tipsSpelling))
                    ?? "the types are Bool, Int, Double, String, Date and Duration")
         return nil
     }
@@ -351,15 +353,15 @@ extension RuleLanguageParser {
 
     private func parseGroup(start: Int, comments: [String]) -> GroupDecl? {
         guard let name = parseName("a group") else { return nil }
-        var priority: Located<GroupPriority>?
+        var priority: Located<PackGroupPriority>?
         let priorityIndex = index
         if current.kind == .identifier {
             let word = text(of: advance())
-            if let value = GroupPriority(rawValue: word) {
+            if let value = PackGroupPriority(spelling: word) {
                 priority = Located(value, at: range(ofToken: priorityIndex))
             } else {
                 report(.invalidValue, "unknown group priority '\(word)'", at: range(ofToken: priorityIndex),
-                       help: Suggestions.didYouMean(word, in: GroupPriority.allCases.map(\.rawValue))
+                       help: Suggestions.didYouMean(word, in: PackGroupPriority.allCases.map(\.spelling))
                            ?? "use ordered or firstAvailable")
             }
         } else {

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// The JSON Schema (draft-07) of the YAML manifest (SPEC §2), for editors
 /// (`# yaml-language-server: $schema=…`) and for validating manifests in CI. It mirrors what the
 /// manifest decoder and the checker accept: the same keys, the same required keys, the same
@@ -19,7 +21,7 @@ public enum ManifestSchema {
     /// An ISO-8601 instant as the checker reads it: a date, optionally with a time and offset.
     static let instantPattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:?[0-9]{2}))?$"
 
-    static let typeNames = ValueTypeName.allCases.map(\.rawValue)
+    static let typeNames = ValueType.allCases.map(\.manifestSpelling)
     /// A BCP 47 tag's shape (the checker verifies the subtags' order and lengths).
     static let localePattern = "^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$"
     /// What a text may contain, for the descriptions.
@@ -108,7 +110,7 @@ public enum ManifestSchema {
     // MARK: - Declarations
 
     static var parameter: Node {
-        let defaults: [(ValueTypeName, Node)] = [
+        let defaults: [(ValueType, Node)] = [
             (.bool, .object([("type", .string("boolean"))])),
             (.int, .object([("type", .string("integer"))])),
             (.double, .object([("type", .string("number"))])),
@@ -205,7 +207,7 @@ public enum ManifestSchema {
                     ("propertyNames", reference("name")),
                     ("additionalProperties", .object([
                         ("type", .string("string")),
-                        ("enum", .array(ValueTypeName.allCases.filter { $0 != .duration }.map { .string($0.rawValue) })),
+                        ("enum", .array(ValueType.allCases.filter { $0 != .duration }.map { .string($0.manifestSpelling) })),
                     ])),
                 ])),
                 ("image", .object([
@@ -297,7 +299,7 @@ public enum ManifestSchema {
                 ("priority", .object([
                     ("description", .string("ordered: a tip is offered only when every tip before it is invalidated; firstAvailable (the default): the first available tip is offered.")),
                     ("type", .string("string")),
-                    ("enum", .array(GroupPriority.allCases.map { .string($0.rawValue) })),
+                    ("enum", .array(PackGroupPriority.allCases.map { .string($0.spelling) })),
                 ])),
                 ("tips", .object([
                     ("description", .string("The tips of the group, in priority order, each listed once.")),
@@ -313,7 +315,7 @@ public enum ManifestSchema {
     // MARK: - Helpers
 
     /// The schema of the default of a parameter of `type`, with a description.
-    static func describedDefault(_ type: ValueTypeName, _ schema: Node) -> Node {
+    static func describedDefault(_ type: ValueType, _ schema: Node) -> Node {
         let description: String
         switch type {
         case .bool: description = "The default of a bool parameter: true or false."
@@ -342,9 +344,9 @@ public enum ManifestSchema {
     }
 
     /// `{"properties": {"type": {"const": type}}, "required": ["type"]}`.
-    static func typeIs(_ type: ValueTypeName) -> Node {
+    static func typeIs(_ type: ValueType) -> Node {
         .object([
-            ("properties", .object([("type", .object([("const", .string(type.rawValue))]))])),
+            ("properties", .object([("type", .object([("const", .string(type.manifestSpelling))]))])),
             ("required", .array([.string("type")])),
         ])
     }

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// `tipc generate swift` (SPEC §8): typed accessors over `TipRuntime`'s `TipCenter` for one
 /// program — parameters with their Swift types, events with payload structs, tips, groups — so
 /// that a misspelled name, a missing instance key or text placeholder, or a value of the wrong
@@ -36,7 +38,7 @@ private struct SwiftValueType {
     /// The payload `bound` of the runtime case as the Swift type; may throw.
     var decode: (_ bound: String, _ name: String) -> String
 
-    static func of(_ type: ValueTypeName) -> SwiftValueType {
+    static func of(_ type: ValueType) -> SwiftValueType {
         switch type {
         case .bool:
             return SwiftValueType(swift: "Bool", runtimeCase: "bool", encode: { value, _ in ".bool(\(value))" }, decode: { bound, _ in bound })
@@ -72,7 +74,7 @@ struct SwiftAccessorWriter {
     /// The types nested in every root type.
     static let nestedTypes: Set<String> = Set(["Parameters", "Events", "Tips", "Groups", "Group", "GroupPriority", "TipAccessor",
                                                "AccessorError", "Conversions", "Event"])
-        .union(ValueTypeName.allCases.map { SwiftValueType.of($0).parameterType })
+        .union(ValueType.allCases.map { SwiftValueType.of($0).parameterType })
 
     init(root: String) {
         self.root = root
@@ -190,7 +192,7 @@ struct SwiftAccessorWriter {
         var members = SwiftIdentifiers(reserved: Self.containerMembers)
         var properties = ""
         var declarations = ""
-        var usedTypes = Set<ValueTypeName>()
+        var usedTypes = Set<ValueType>()
         for parameter in parameters {
             guard let type = parameter.type?.value else { continue }
             let name = members.claim(parameter.name.name)
@@ -206,7 +208,7 @@ struct SwiftAccessorWriter {
             properties += "        /// \(Self.describe(parameter))\n"
             properties += "        var \(name): \(accessor) { \(accessor)(center: center, name: \(Self.literal(parameter.name.name))) }\n"
         }
-        for type in ValueTypeName.allCases where usedTypes.contains(type) {
+        for type in ValueType.allCases where usedTypes.contains(type) {
             let swift = SwiftValueType.of(type)
             declarations += parameterAccessor(swift.parameterType, swift: swift.swift, runtimeCase: swift.runtimeCase,
                                               decode: swift.decode("value", "name"), encode: swift.encode("value", "name"))
@@ -511,7 +513,7 @@ struct SwiftAccessorWriter {
         for group in groups {
             let priority = group.priority?.value == .ordered ? ".ordered" : ".firstAvailable"
             let tips = group.tips.compactMap { tipTypes[$0.name].map { "\($0)(center: center)" } }.joined(separator: ", ")
-            properties += "        /// `\(group.name.name)`: \(group.priority?.value.rawValue ?? "firstAvailable") { \(group.tips.map(\.name).joined(separator: ", ")) }\n"
+            properties += "        /// `\(group.name.name)`: \(group.priority?.value.spelling ?? "firstAvailable") { \(group.tips.map(\.name).joined(separator: ", ")) }\n"
             properties += "        var \(members.claim(group.name.name)): Group {\n"
             properties += "            Group(center: center, name: \(Self.literal(group.name.name)), priority: \(priority), tips: [\(tips)])\n        }\n"
         }

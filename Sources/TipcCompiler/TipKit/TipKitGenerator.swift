@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// `tipc generate tipkit` (SPEC §8): Swift that declares a program's tips with TipKit — ids
 /// kept, parameters and events in shared namespaces (`TipParameters`, `TipEvents`), each rule a
 /// `#Rule`, availability annotations for what needs iOS 18 or 26. What TipKit cannot express at
@@ -34,7 +36,7 @@ public enum TipKitGenerator {
 struct TipKitSwiftWriter {
     let minimumOS: TipKitGenerator.MinimumOS
     var diagnostics: [Diagnostic] = []
-    private var parameterTypes: [String: ValueTypeName] = [:]
+    private var parameterTypes: [String: ValueType] = [:]
     private var eventProperties: [String: String] = [:]
     private var tipTypes: [String: String] = [:]
     /// Each event's `maximumCount`, for the warning about counting past what TipKit keeps.
@@ -126,7 +128,7 @@ struct TipKitSwiftWriter {
                 case (.double, .int(let number)): (swiftType, literal) = ("Double", "\(Double(number))")
                 case (.string, .string(let text)): (swiftType, literal) = ("String", Self.stringLiteral(text))
                 default:
-                    unsupported("a \(type.rawValue) parameter (with this default) has no TipKit form here", at: parameter.range)
+                    unsupported("a \(type.manifestSpelling) parameter (with this default) has no TipKit form here", at: parameter.range)
                     continue
                 }
                 if parameter.values != nil {

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// `tipc import` and `tipc check` on Swift (SPEC §8): the TipKit tips, parameters, events,
 /// groups and display frequency declared in a set of Swift files (one module), as one
 /// `ManifestFile` whose every range points into the Swift files.
@@ -53,7 +55,7 @@ struct TipKitModuleBuilder {
 
     struct ParameterInfo {
         var name: String
-        var type: ValueTypeName
+        var type: ValueType
         var index: Int
     }
 
@@ -341,7 +343,7 @@ struct TipKitModuleBuilder {
     }
 
     /// The manifest type of a Swift type spelling (or of a literal initializer).
-    static func valueType(_ spelling: String?, initializer: SwiftExpression?) -> ValueTypeName? {
+    static func valueType(_ spelling: String?, initializer: SwiftExpression?) -> ValueType? {
         if let spelling {
             switch spelling {
             case "Bool": return .bool
@@ -492,9 +494,9 @@ struct TipKitModuleBuilder {
     mutating func readGroup(named name: String, _ expression: SwiftExpression, arguments: [SwiftExpression.Argument],
                             trailing: [SwiftExpression.Closure], file: Int) {
         let at = range(file, expression)
-        var priority: Located<GroupPriority> = Located(.firstAvailable, at: at)
+        var priority: Located<PackGroupPriority> = Located(.firstAvailable, at: at)
         if let first = arguments.first(where: { $0.label == nil })?.value, case .member(nil, let spelled) = first.kind {
-            if let value = GroupPriority(rawValue: spelled) { priority = Located(value, at: range(file, first)) }
+            if let value = PackGroupPriority(spelling: spelled) { priority = Located(value, at: range(file, first)) }
         }
         var members: [Identifier] = []
         var comments: [String] = []

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// The tips of a module: texts, image, actions, options and rules of each type conforming to `Tip`.
 extension TipKitModuleBuilder {
     mutating func readTips() {
@@ -134,7 +136,7 @@ extension TipKitModuleBuilder {
         }
     }
 
-    mutating func image(of expression: SwiftExpression, file: Int, comments: inout [String]) -> Located<TipImage>? {
+    mutating func image(of expression: SwiftExpression, file: Int, comments: inout [String]) -> Located<PackImage>? {
         let at = range(file, expression)
         guard case .call(let callee, let arguments, _) = expression.kind else {
             approximated("an image that is not Image(systemName:) or Image(\"name\") is not imported (\(text(file, expression)))", at: at)

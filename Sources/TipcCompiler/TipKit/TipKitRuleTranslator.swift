@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// Why a `#Rule` closure could not be imported, and where.
 struct RuleImportError: Error {
     var reason: String
@@ -13,7 +15,7 @@ struct TipKitRuleTranslator {
 
     /// What the closure's argument stands for.
     enum Subject {
-        case parameter(name: String, type: ValueTypeName?)
+        case parameter(name: String, type: ValueType?)
         case event(name: String)
     }
 

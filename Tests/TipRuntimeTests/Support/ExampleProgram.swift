@@ -7,29 +7,29 @@ enum E {
         SourceRange(file: "example.tips", start: SourceLocation(line: 1, column: column), end: SourceLocation(line: 1, column: column + 1))
     }
     static func node(_ kind: CheckedExpression.Kind, _ type: ExpressionType) -> CheckedExpression { CheckedExpression(kind, type: type, range: at(1)) }
-    static func int(_ value: Int) -> CheckedExpression { node(.constant(.int(value)), .int) }
-    static func double(_ value: Double) -> CheckedExpression { node(.constant(.double(value)), .double) }
-    static func string(_ value: String) -> CheckedExpression { node(.constant(.string(value)), .string) }
-    static func bool(_ value: Bool) -> CheckedExpression { node(.constant(.bool(value)), .bool) }
-    static func duration(_ ms: Int) -> CheckedExpression { node(.constant(.duration(milliseconds: ms)), .duration) }
-    static func parameter(_ index: Int, _ type: ExpressionType) -> CheckedExpression { node(.parameter(index), type) }
-    static func field(_ index: Int, _ type: ExpressionType) -> CheckedExpression { node(.field(index), type) }
+    static func int(_ value: Int) -> CheckedExpression { node(.constant(.int(value)), .value(.int)) }
+    static func double(_ value: Double) -> CheckedExpression { node(.constant(.double(value)), .value(.double)) }
+    static func string(_ value: String) -> CheckedExpression { node(.constant(.string(value)), .value(.string)) }
+    static func bool(_ value: Bool) -> CheckedExpression { node(.constant(.bool(value)), .value(.bool)) }
+    static func duration(_ ms: Int) -> CheckedExpression { node(.constant(.duration(milliseconds: ms)), .value(.duration)) }
+    static func parameter(_ index: Int, _ type: ValueType) -> CheckedExpression { node(.parameter(index), .value(type)) }
+    static func field(_ index: Int, _ type: ValueType) -> CheckedExpression { node(.field(index), .value(type)) }
     static func event(_ index: Int) -> CheckedExpression { node(.event(index), .collection(event: index)) }
-    static var now: CheckedExpression { node(.now, .date) }
+    static var now: CheckedExpression { node(.now, .value(.date)) }
     static func within(_ c: CheckedExpression, _ ms: Int) -> CheckedExpression { node(.within(c, windowMilliseconds: ms), c.type) }
     static func filter(_ c: CheckedExpression, _ p: CheckedExpression) -> CheckedExpression { node(.filter(c, predicate: p), c.type) }
     static func largest(_ c: CheckedExpression, _ f: Int) -> CheckedExpression { node(.largestSubset(c, field: f), c.type) }
     static func smallest(_ c: CheckedExpression, _ f: Int) -> CheckedExpression { node(.smallestSubset(c, field: f), c.type) }
-    static func count(_ c: CheckedExpression) -> CheckedExpression { node(.count(c), .int) }
-    static func distinct(_ c: CheckedExpression, _ f: Int) -> CheckedExpression { node(.distinct(c, field: f), .int) }
-    static func compare(_ op: ComparisonOperator, _ a: CheckedExpression, _ b: CheckedExpression) -> CheckedExpression { node(.compare(op, a, b), .bool) }
-    static func arithmetic(_ op: ArithmeticOperator, _ a: CheckedExpression, _ b: CheckedExpression, _ type: ExpressionType) -> CheckedExpression { node(.arithmetic(op, a, b), type) }
-    static func and(_ a: CheckedExpression, _ b: CheckedExpression) -> CheckedExpression { node(.logical(.and, a, b), .bool) }
-    static func or(_ a: CheckedExpression, _ b: CheckedExpression) -> CheckedExpression { node(.logical(.or, a, b), .bool) }
-    static func not(_ a: CheckedExpression) -> CheckedExpression { node(.not(a), .bool) }
+    static func count(_ c: CheckedExpression) -> CheckedExpression { node(.count(c), .value(.int)) }
+    static func distinct(_ c: CheckedExpression, _ f: Int) -> CheckedExpression { node(.distinct(c, field: f), .value(.int)) }
+    static func compare(_ op: ComparisonOperator, _ a: CheckedExpression, _ b: CheckedExpression) -> CheckedExpression { node(.compare(op, a, b), .value(.bool)) }
+    static func arithmetic(_ op: ArithmeticOperator, _ a: CheckedExpression, _ b: CheckedExpression, _ type: ValueType) -> CheckedExpression { node(.arithmetic(op, a, b), .value(type)) }
+    static func and(_ a: CheckedExpression, _ b: CheckedExpression) -> CheckedExpression { node(.logical(.and, a, b), .value(.bool)) }
+    static func or(_ a: CheckedExpression, _ b: CheckedExpression) -> CheckedExpression { node(.logical(.or, a, b), .value(.bool)) }
+    static func not(_ a: CheckedExpression) -> CheckedExpression { node(.not(a), .value(.bool)) }
     static func negate(_ a: CheckedExpression) -> CheckedExpression { node(.negate(a), a.type) }
-    static func toDouble(_ a: CheckedExpression) -> CheckedExpression { node(.intToDouble(a), .double) }
-    static func inList(_ a: CheckedExpression, _ list: [ConstantValue]) -> CheckedExpression { node(.inList(a, list), .bool) }
+    static func toDouble(_ a: CheckedExpression) -> CheckedExpression { node(.intToDouble(a), .value(.double)) }
+    static func inList(_ a: CheckedExpression, _ list: [ConstantValue]) -> CheckedExpression { node(.inList(a, list), .value(.bool)) }
 }
 
 /// A program that uses every feature of the pack and every opcode.

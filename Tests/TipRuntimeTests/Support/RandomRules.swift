@@ -29,11 +29,11 @@ enum RandomSchema {
         CheckedParameter(name: "since", type: .date, defaultValue: .date(milliseconds: 0)),
         CheckedParameter(name: "span", type: .duration, defaultValue: .duration(milliseconds: 0)),
     ]
-    static let fieldTypes: [ValueTypeName] = [.int, .string, .double, .bool, .date, .duration]
+    static let fieldTypes: [ValueType] = [.int, .string, .double, .bool, .date, .duration]
     static let events: [PackEvent] = [
         PackEvent(name: "opened"),
         PackEvent(name: "viewed", fields: zip(["item", "category", "price", "liked", "at", "spent"], fieldTypes).map {
-            PackField(name: $0.0, type: RulePackCompiler.valueType($0.1))
+            PackField(name: $0.0, type: $0.1)
         }),
     ]
     static let windows = [1, 1000, 3_600_000, day, 3 * day, 30 * day, Int.max, 0, -5]
@@ -66,7 +66,7 @@ struct RuleGenerator {
         CheckedExpression(kind, type: type, range: anywhere)
     }
 
-    mutating func constant(_ type: ValueTypeName) -> ConstantValue {
+    mutating func constant(_ type: ValueType) -> ConstantValue {
         switch type {
         case .bool: return .bool(chance(50))
         case .int: return .int(pick([0, 1, 2, 3, 5, -1, 7, 100, Int.max, Int.min, Int.max - 1, Int(random.next() % 20) - 10]))
@@ -77,72 +77,72 @@ struct RuleGenerator {
         }
     }
 
-    mutating func field(of type: ValueTypeName, in event: Int?) -> CheckedExpression? {
+    mutating func field(of type: ValueType, in event: Int?) -> CheckedExpression? {
         guard event == 1, let index = RandomSchema.fieldTypes.firstIndex(of: type) else { return nil }
-        return node(.field(index), ExpressionType(type))
+        return node(.field(index), .value(type))
     }
 
-    mutating func expression(_ type: ValueTypeName, depth: Int, event: Int?) -> CheckedExpression {
+    mutating func expression(_ type: ValueType, depth: Int, event: Int?) -> CheckedExpression {
         let leaf = depth <= 0 || chance(25)
         if leaf {
             if let field = field(of: type, in: event), chance(50) { return field }
-            if format2, type == .int, chance(30) { return node(.instanceKey, .int) }
+            if format2, type == .int, chance(30) { return node(.instanceKey, .value(.int)) }
             switch random.next() % 3 {
-            case 0: return node(.constant(constant(type)), ExpressionType(type))
-            case 1 where type == .date: return node(.now, .date)
-            default: return node(.parameter(RandomSchema.parameters.firstIndex { $0.type == type }!), ExpressionType(type))
+            case 0: return node(.constant(constant(type)), .value(type))
+            case 1 where type == .date: return node(.now, .value(.date))
+            default: return node(.parameter(RandomSchema.parameters.firstIndex { $0.type == type }!), .value(type))
             }
         }
         let d = depth - 1
         if format2, type == .bool, chance(15) {
-            return node(.tipState(tipQuery(.invalidated)), .bool)
+            return node(.tipState(tipQuery(.invalidated)), .value(.bool))
         }
         switch type {
         case .bool:
             switch random.next() % 7 {
             case 0, 1:
-                let operandType = pick(ValueTypeName.allCases)
+                let operandType = pick(ValueType.allCases)
                 let op: ComparisonOperator = operandType == .bool ? pick([.equal, .notEqual])
                     : pick([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
-                return node(.compare(op, expression(operandType, depth: d, event: event), expression(operandType, depth: d, event: event)), .bool)
+                return node(.compare(op, expression(operandType, depth: d, event: event), expression(operandType, depth: d, event: event)), .value(.bool))
             case 2:
                 let op: ComparisonOperator = pick([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
-                return node(.compare(op, node(.count(collection(depth: d, event: event)), .int), node(.constant(.int(pick([0, 1, 2, 3]))), .int)), .bool)
-            case 3: return node(.logical(pick([.and, .or]), expression(.bool, depth: d, event: event), expression(.bool, depth: d, event: event)), .bool)
-            case 4: return node(.not(expression(.bool, depth: d, event: event)), .bool)
+                return node(.compare(op, node(.count(collection(depth: d, event: event)), .value(.int)), node(.constant(.int(pick([0, 1, 2, 3]))), .value(.int))), .value(.bool))
+            case 3: return node(.logical(pick([.and, .or]), expression(.bool, depth: d, event: event), expression(.bool, depth: d, event: event)), .value(.bool))
+            case 4: return node(.not(expression(.bool, depth: d, event: event)), .value(.bool))
             case 5:
-                let operandType = pick(ValueTypeName.allCases)
+                let operandType = pick(ValueType.allCases)
                 let list = (0..<Int(random.next() % 4)).map { _ in constant(operandType) }
-                return node(.inList(expression(operandType, depth: d, event: event), list), .bool)
+                return node(.inList(expression(operandType, depth: d, event: event), list), .value(.bool))
             default:
-                return node(.compare(pick([.equal, .notEqual]), expression(.bool, depth: d, event: event), node(.constant(.bool(chance(50))), .bool)), .bool)
+                return node(.compare(pick([.equal, .notEqual]), expression(.bool, depth: d, event: event), node(.constant(.bool(chance(50))), .value(.bool))), .value(.bool))
             }
         case .int:
             switch random.next() % 5 {
-            case 0: return node(.arithmetic(pick([.add, .subtract, .multiply, .divide, .remainder]), expression(.int, depth: d, event: event), expression(.int, depth: d, event: event)), .int)
-            case 1: return node(.negate(expression(.int, depth: d, event: event)), .int)
-            case 2, 3: return node(.count(collection(depth: d, event: event)), .int)
-            default: return node(.distinct(collection(depth: d, event: event, forceEvent: 1), field: Int(random.next() % 6)), .int)
+            case 0: return node(.arithmetic(pick([.add, .subtract, .multiply, .divide, .remainder]), expression(.int, depth: d, event: event), expression(.int, depth: d, event: event)), .value(.int))
+            case 1: return node(.negate(expression(.int, depth: d, event: event)), .value(.int))
+            case 2, 3: return node(.count(collection(depth: d, event: event)), .value(.int))
+            default: return node(.distinct(collection(depth: d, event: event, forceEvent: 1), field: Int(random.next() % 6)), .value(.int))
             }
         case .double:
             switch random.next() % 3 {
-            case 0: return node(.arithmetic(pick([.add, .subtract, .multiply, .divide, .remainder]), expression(.double, depth: d, event: event), expression(.double, depth: d, event: event)), .double)
-            case 1: return node(.negate(expression(.double, depth: d, event: event)), .double)
-            default: return node(.intToDouble(expression(.int, depth: d, event: event)), .double)
+            case 0: return node(.arithmetic(pick([.add, .subtract, .multiply, .divide, .remainder]), expression(.double, depth: d, event: event), expression(.double, depth: d, event: event)), .value(.double))
+            case 1: return node(.negate(expression(.double, depth: d, event: event)), .value(.double))
+            default: return node(.intToDouble(expression(.int, depth: d, event: event)), .value(.double))
             }
         case .string:
             return expression(.string, depth: 0, event: event)
         case .date:
             switch random.next() % 3 {
-            case 0: return node(.arithmetic(.add, expression(.date, depth: d, event: event), expression(.duration, depth: d, event: event)), .date)
-            case 1: return node(.arithmetic(.add, expression(.duration, depth: d, event: event), expression(.date, depth: d, event: event)), .date)
-            default: return node(.arithmetic(.subtract, expression(.date, depth: d, event: event), expression(.duration, depth: d, event: event)), .date)
+            case 0: return node(.arithmetic(.add, expression(.date, depth: d, event: event), expression(.duration, depth: d, event: event)), .value(.date))
+            case 1: return node(.arithmetic(.add, expression(.duration, depth: d, event: event), expression(.date, depth: d, event: event)), .value(.date))
+            default: return node(.arithmetic(.subtract, expression(.date, depth: d, event: event), expression(.duration, depth: d, event: event)), .value(.date))
             }
         case .duration:
             switch random.next() % 3 {
-            case 0: return node(.arithmetic(.subtract, expression(.date, depth: d, event: event), expression(.date, depth: d, event: event)), .duration)
-            case 1: return node(.arithmetic(pick([.add, .subtract]), expression(.duration, depth: d, event: event), expression(.duration, depth: d, event: event)), .duration)
-            default: return node(.negate(expression(.duration, depth: d, event: event)), .duration)
+            case 0: return node(.arithmetic(.subtract, expression(.date, depth: d, event: event), expression(.date, depth: d, event: event)), .value(.duration))
+            case 1: return node(.arithmetic(pick([.add, .subtract]), expression(.duration, depth: d, event: event), expression(.duration, depth: d, event: event)), .value(.duration))
+            default: return node(.negate(expression(.duration, depth: d, event: event)), .value(.duration))
             }
         }
     }
@@ -152,7 +152,7 @@ struct RuleGenerator {
     mutating func tipQuery(_ member: TipStateQuery.Member) -> TipStateQuery {
         let tip = pick([0, 1, 2])
         guard tip != 1 else { return TipStateQuery(tip: 1, member: member) }
-        let key = chance(50) ? node(.instanceKey, .int) : node(.constant(.int(pick([0, 1, 2, 3]))), .int)
+        let key = chance(50) ? node(.instanceKey, .value(.int)) : node(.constant(.int(pick([0, 1, 2, 3]))), .value(.int))
         return TipStateQuery(tip: tip, member: member, key: key)
     }
 
@@ -167,8 +167,8 @@ struct RuleGenerator {
             }
             let inner = collection(depth: depth - 1, event: event, forceEvent: target)
             if target == eventCount + 1, chance(50) {
-                let reason = node(.compare(pick([.equal, .notEqual]), node(.field(0), .string),
-                                           node(.constant(.string(pick(InvalidationReason.allCases).rawValue)), .string)), .bool)
+                let reason = node(.compare(pick([.equal, .notEqual]), node(.field(0), .value(.string)),
+                                           node(.constant(.string(pick(InvalidationReason.allCases).rawValue)), .value(.string))), .value(.bool))
                 return node(.filter(inner, predicate: chance(70) ? reason : expression(.bool, depth: depth - 1, event: target)), type)
             }
             return node(.within(inner, windowMilliseconds: pick(RandomSchema.windows)), type)
