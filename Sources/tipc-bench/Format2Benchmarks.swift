@@ -97,7 +97,7 @@ private struct Format2Benchmarks {
         let rule = node(.compare(.greaterOrEqual, count, node(.constant(.int(3)), .value(.int))), .value(.bool))
         let program = CheckedProgram(displayFrequency: .daily, events: [event],
                                      tips: [CheckedTip(name: "newTrail", title: "A new trail", rules: [rule], range: range,
-                                                       key: CheckedTipKey(name: "trailID", type: .int))])
+                                                       key: PackTipKey(name: "trailID", type: .int))])
         let evaluator = evaluator(program)
         var random = SeededRandom()
         var filling = InMemoryDonationStore(events: [event])

@@ -78,7 +78,7 @@ private struct VMBenchmarks {
         for index in 2..<max(2, events) { declared.append(PackEvent(name: "event\(index)")) }
         return CheckedProgram(
             displayFrequency: .immediate,
-            parameters: (0..<parameters).map { CheckedParameter(name: "flag\($0)", type: .bool, defaultValue: .bool(true)) },
+            parameters: (0..<parameters).map { PackParameter(name: "flag\($0)", type: .bool, defaultValue: .bool(true)) },
             events: declared,
             tips: tips.enumerated().map { CheckedTip(name: "tip\($0.offset)", title: "Tip \($0.offset)", rules: $0.element,
                                                      range: SourceRange(file: "bench.tips", at: SourceLocation(line: 1, column: 1))) })
@@ -218,7 +218,7 @@ private struct VMBenchmarks {
             rules.append([node(.parameter(flag), .value(.bool)),
                           node(.compare(.greaterOrEqual,
                                         node(.count(node(.within(node(.event(event), .collection(event: event)), windowMilliseconds: Int(window)), .collection(event: event))), .value(.int)),
-                                        node(.constant(.int(threshold)), .value(.int))), .value(.bool))])
+                                        node(.constant(.int(Int64(threshold))), .value(.int))), .value(.bool))])
         }
         let pack = compile(program(tips: rules, parameters: flags, events: 2 + events))
         let evaluator = RuleEvaluator(pack: verified(pack))

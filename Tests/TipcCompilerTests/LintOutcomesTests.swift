@@ -9,14 +9,14 @@ private struct RandomRules {
 
     init(seed: UInt64) { state = seed }
 
-    static let parameters: [CheckedParameter] = [
-        CheckedParameter(name: "flag", type: .bool, defaultValue: .bool(false)),
-        CheckedParameter(name: "other", type: .bool, defaultValue: .bool(false)),
-        CheckedParameter(name: "launches", type: .int, defaultValue: .int(0)),
-        CheckedParameter(name: "rating", type: .double, defaultValue: .double(0)),
-        CheckedParameter(name: "plan", type: .string, defaultValue: .string("free"), values: ["free", "pro", "team"]),
-        CheckedParameter(name: "nickname", type: .string, defaultValue: .string("")),
-        CheckedParameter(name: "trialEnds", type: .date, defaultValue: .date(milliseconds: 0)),
+    static let parameters: [PackParameter] = [
+        PackParameter(name: "flag", type: .bool, defaultValue: .bool(false)),
+        PackParameter(name: "other", type: .bool, defaultValue: .bool(false)),
+        PackParameter(name: "launches", type: .int, defaultValue: .int(0)),
+        PackParameter(name: "rating", type: .double, defaultValue: .double(0)),
+        PackParameter(name: "plan", type: .string, defaultValue: .string("free"), values: ["free", "pro", "team"]),
+        PackParameter(name: "nickname", type: .string, defaultValue: .string("")),
+        PackParameter(name: "trialEnds", type: .date, defaultValue: .date(milliseconds: 0)),
     ]
 
     mutating func next(_ bound: Int) -> Int {
@@ -31,7 +31,7 @@ private struct RandomRules {
         return CheckedExpression(kind, type: type, range: SourceRange(file: "random.tips", at: SourceLocation(line: 1, column: column)))
     }
 
-    private mutating func constant(_ value: ConstantValue) -> CheckedExpression { node(.constant(value), value.type) }
+    private mutating func constant(_ value: RuntimeValue) -> CheckedExpression { node(.constant(value), .value(value.type)) }
 
     private mutating func integerQuantity() -> CheckedExpression {
         let event = node(.event(next(2)), .collection(event: 0))
@@ -49,29 +49,29 @@ private struct RandomRules {
         case 0:
             return node(.parameter(next(2)), .value(.bool))
         case 1, 2:
-            let quantity = integerQuantity(), value = constant(.int(pick([-1, 0, 1, 3, Int.max, Int.min])))
+            let quantity = integerQuantity(), value = constant(.int(Int64(pick([-1, 0, 1, 3, Int.max, Int.min]))))
             return next(3) == 0 ? node(.compare(op, value, quantity), .value(.bool)) : node(.compare(op, quantity, value), .value(.bool))
         case 3:
             let value = constant(.double(pick([0.5, 1, -0.5, .nan, .infinity])))
             let subject = next(2) == 0 ? node(.parameter(3), .value(.double)) : node(.intToDouble(integerQuantity()), .value(.double))
             return node(.compare(op, subject, value), .value(.bool))
         case 4:
-            let items = (0..<next(4)).map { _ in ConstantValue.string(pick(["free", "pro", "team", "other"])) }
+            let items = (0..<next(4)).map { _ in RuntimeValue.string(pick(["free", "pro", "team", "other"])) }
             return node(.inList(node(.parameter(4 + next(2)), .value(.string)), items), .value(.bool))
         case 5:
             let text = constant(.string(pick(["free", "pro", "other"])))
             return node(.compare(next(3) == 0 ? op : pick([.equal, .notEqual]), node(.parameter(4 + next(2)), .value(.string)), text), .value(.bool))
         case 6:
-            let items = (0..<next(4)).map { _ in ConstantValue.int(pick([0, 1, 2])) }
+            let items = (0..<next(4)).map { _ in RuntimeValue.int(pick([0, 1, 2])) }
             return node(.inList(integerQuantity(), items), .value(.bool))
         case 7:
             let subject = next(2) == 0 ? node(.parameter(next(2)), .value(.bool)) : atom()
             if next(2) == 0 { return node(.compare(pick([.equal, .notEqual]), subject, constant(.bool(next(2) == 0))), .value(.bool)) }
             return node(.inList(subject, (0..<next(3)).map { _ in .bool(next(2) == 0) }), .value(.bool))
         case 8:
-            return next(2) == 0 ? constant(.bool(next(2) == 0)) : node(.compare(op, constant(.int(next(3))), constant(.int(next(3)))), .value(.bool))
+            return next(2) == 0 ? constant(.bool(next(2) == 0)) : node(.compare(op, constant(.int(Int64(next(3)))), constant(.int(Int64(next(3))))), .value(.bool))
         default:
-            return node(.compare(op, node(.parameter(6), .value(.date)), constant(.date(milliseconds: next(3) - 1))), .value(.bool))
+            return node(.compare(op, node(.parameter(6), .value(.date)), constant(.date(milliseconds: Int64(next(3) - 1)))), .value(.bool))
         }
     }
 

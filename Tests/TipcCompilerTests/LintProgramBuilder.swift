@@ -6,12 +6,12 @@ import TipRuntime
 /// windows at the base of each event query).
 struct LintProgramBuilder {
     static let file = "lint.tips"
-    var parameters: [CheckedParameter] = []
+    var parameters: [PackParameter] = []
     var events: [PackEvent] = []
     var tips: [CheckedTip] = []
 
     mutating func parameter(_ name: String, _ type: ValueType, values: [String]? = nil) {
-        let defaultValue: ConstantValue
+        let defaultValue: RuntimeValue
         switch type {
         case .bool: defaultValue = .bool(false)
         case .int: defaultValue = .int(0)
@@ -20,7 +20,7 @@ struct LintProgramBuilder {
         case .date: defaultValue = .date(milliseconds: 0)
         case .duration: defaultValue = .duration(milliseconds: 0)
         }
-        parameters.append(CheckedParameter(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: false))
+        parameters.append(PackParameter(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: false))
     }
 
     mutating func event(_ name: String, fields: [(String, ValueType)] = []) {
@@ -110,23 +110,23 @@ struct LintProgramBuilder {
 
 /// A Swift value usable as a constant in test rules.
 protocol LintConstant {
-    var lintConstant: ConstantValue { get }
+    var lintConstant: RuntimeValue { get }
 }
 
-extension Int: LintConstant { var lintConstant: ConstantValue { .int(self) } }
-extension Double: LintConstant { var lintConstant: ConstantValue { .double(self) } }
-extension String: LintConstant { var lintConstant: ConstantValue { .string(self) } }
-extension Bool: LintConstant { var lintConstant: ConstantValue { .bool(self) } }
+extension Int: LintConstant { var lintConstant: RuntimeValue { .int(Int64(self)) } }
+extension Double: LintConstant { var lintConstant: RuntimeValue { .double(self) } }
+extension String: LintConstant { var lintConstant: RuntimeValue { .string(self) } }
+extension Bool: LintConstant { var lintConstant: RuntimeValue { .bool(self) } }
 
 /// Rule-expression building blocks for lint tests.
 enum Rule {
     static let day = 86_400_000
 
-    static func constant(_ value: ConstantValue) -> CheckedExpression {
-        CheckedExpression(.constant(value), type: value.type, range: LintProgramBuilder.placeholder)
+    static func constant(_ value: RuntimeValue) -> CheckedExpression {
+        CheckedExpression(.constant(value), type: .value(value.type), range: LintProgramBuilder.placeholder)
     }
 
-    static func date(_ milliseconds: Int) -> CheckedExpression { constant(.date(milliseconds: milliseconds)) }
+    static func date(_ milliseconds: Int) -> CheckedExpression { constant(.date(milliseconds: Int64(milliseconds))) }
 
     static let now = CheckedExpression(.now, type: .value(.date), range: LintProgramBuilder.placeholder)
     static let never = constant(.bool(false))
@@ -179,7 +179,7 @@ extension CheckedExpression {
     func le(_ other: CheckedExpression) -> CheckedExpression { compare(.lessOrEqual, other) }
 
     func plus(_ value: Int) -> CheckedExpression {
-        CheckedExpression(.arithmetic(.add, self, Rule.constant(.int(value))), type: type, range: range)
+        CheckedExpression(.arithmetic(.add, self, Rule.constant(.int(Int64(value)))), type: type, range: range)
     }
 
     func divided(by other: CheckedExpression) -> CheckedExpression {

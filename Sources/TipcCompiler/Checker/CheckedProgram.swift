@@ -18,28 +18,6 @@ public enum ExpressionType: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A compile-time value. Dates are milliseconds since 1970-01-01T00:00:00Z; durations are
-/// milliseconds.
-public enum ConstantValue: Sendable, Hashable {
-    case bool(Bool)
-    case int(Int)
-    case double(Double)
-    case string(String)
-    case date(milliseconds: Int)
-    case duration(milliseconds: Int)
-
-    public var type: ExpressionType {
-        switch self {
-        case .bool: return .value(.bool)
-        case .int: return .value(.int)
-        case .double: return .value(.double)
-        case .string: return .value(.string)
-        case .date: return .value(.date)
-        case .duration: return .value(.duration)
-        }
-    }
-}
-
 public enum ArithmeticOperator: String, Sendable, Hashable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
 }
@@ -75,7 +53,7 @@ public struct CheckedExpression: Sendable, Hashable {
     // Only the cases that hold expressions are boxed: leaves (constants, parameters, events)
     // are stored inline, which spares an allocation for about half the nodes of a rule.
     public enum Kind: Sendable, Hashable {
-        case constant(ConstantValue)
+        case constant(RuntimeValue)
         case now
         /// A parameter's current value; indexes `CheckedProgram.parameters`.
         case parameter(Int)
@@ -102,7 +80,7 @@ public struct CheckedExpression: Sendable, Hashable {
         /// Int×Int, Double×Double, Date±Duration, Date−Date, Duration±Duration.
         indirect case arithmetic(ArithmeticOperator, CheckedExpression, CheckedExpression)
         indirect case intToDouble(CheckedExpression)
-        indirect case inList(CheckedExpression, [ConstantValue])
+        indirect case inList(CheckedExpression, [RuntimeValue])
         /// Format 2: the key of the instance being evaluated (a keyed tip's rules only).
         case instanceKey
         /// Format 2: another tip's recorded state (`tip(X).invalidated`, `.displays`,
@@ -146,79 +124,30 @@ public struct TipStateQuery: Sendable, Hashable {
     }
 }
 
-/// The key a checked tip declares.
-public struct CheckedTipKey: Sendable, Hashable {
-    public var name: String
-    /// `.int` or `.string`.
-    public var type: ValueType
-
-    public init(name: String, type: ValueType) {
-        self.name = name
-        self.type = type
-    }
-}
-
-public struct CheckedParameter: Sendable, Hashable {
-    public var name: String
-    public var type: ValueType
-    public var defaultValue: ConstantValue
-    /// Allowed values of an enum-like String parameter.
-    public var values: [String]?
-    public var isTransient: Bool
-
-    public init(name: String, type: ValueType, defaultValue: ConstantValue, values: [String]? = nil, isTransient: Bool = false) {
-        self.name = name
-        self.type = type
-        self.defaultValue = defaultValue
-        self.values = values
-        self.isTransient = isTransient
-    }
-}
-
+/// A checked tip: its pack entry, and its rules as checked expressions (lowering compiles them
+/// to the entry's bytecode).
 public struct CheckedTip: Sendable, Hashable {
-    public var name: String
-    public var title: String
-    public var message: String?
-    public var image: PackImage?
-    public var actions: [PackAction]
-    public var maxDisplayCount: Int?
-    public var maxDisplayDurationMilliseconds: Int?
-    public var ignoresDisplayFrequency: Bool
+    /// The tip's entry in the pack: name, texts, image, actions, display options and key. Its
+    /// `rules` stay empty; lowering fills them from `rules`.
+    public var entry: PackTip
     /// Each of type Bool; all must hold.
     public var rules: [CheckedExpression]
+    /// Where the tip is declared (its name).
     public var range: SourceRange
     /// The texts entry of the pack (SPEC §7), when the tip's texts are localized or templates.
     public var texts: PackTipTexts?
-    /// Format 2: the tip's key, for a keyed tip.
-    public var key: CheckedTipKey?
+
+    /// The tip's name.
+    public var name: String { entry.name }
 
     public init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
-                maxDisplayCount: Int? = nil, maxDisplayDurationMilliseconds: Int? = nil, ignoresDisplayFrequency: Bool = false,
-                rules: [CheckedExpression] = [], range: SourceRange, key: CheckedTipKey? = nil) {
-        self.key = key
-        self.name = name
-        self.title = title
-        self.message = message
-        self.image = image
-        self.actions = actions
-        self.maxDisplayCount = maxDisplayCount
-        self.maxDisplayDurationMilliseconds = maxDisplayDurationMilliseconds
-        self.ignoresDisplayFrequency = ignoresDisplayFrequency
+                maxDisplayCount: Int64? = nil, maxDisplayDurationMilliseconds: Int64? = nil, ignoresDisplayFrequency: Bool = false,
+                rules: [CheckedExpression] = [], range: SourceRange, key: PackTipKey? = nil) {
+        entry = PackTip(name: name, title: title, message: message, image: image, actions: actions, maxDisplayCount: maxDisplayCount,
+                        maxDisplayDurationMilliseconds: maxDisplayDurationMilliseconds,
+                        ignoresDisplayFrequency: ignoresDisplayFrequency, key: key)
         self.rules = rules
         self.range = range
-    }
-}
-
-public struct CheckedGroup: Sendable, Hashable {
-    public var name: String
-    public var priority: PackGroupPriority
-    /// Indexes into `CheckedProgram.tips`, in list order.
-    public var tips: [Int]
-
-    public init(name: String, priority: PackGroupPriority, tips: [Int]) {
-        self.name = name
-        self.priority = priority
-        self.tips = tips
     }
 }
 
@@ -226,16 +155,17 @@ public struct CheckedGroup: Sendable, Hashable {
 /// rule pack and what the reference evaluator interprets.
 public struct CheckedProgram: Sendable, Hashable {
     public var displayFrequency: DisplayFrequencySpec
-    public var parameters: [CheckedParameter]
-    /// The runtime's own event table entries: the checker's output is what the pack stores.
+    // Parameters, events and groups are the pack's own table entries: the checker's output is
+    // what the pack stores. Only tips differ (checked rules instead of bytecode).
+    public var parameters: [PackParameter]
     public var events: [PackEvent]
     public var tips: [CheckedTip]
-    public var groups: [CheckedGroup]
+    public var groups: [PackGroup]
     /// The locale of texts when none matches the one asked for (when any tip has a texts entry).
     public var defaultLocale: String?
 
-    public init(displayFrequency: DisplayFrequencySpec = .immediate, parameters: [CheckedParameter] = [], events: [PackEvent] = [],
-                tips: [CheckedTip] = [], groups: [CheckedGroup] = [], defaultLocale: String? = nil) {
+    public init(displayFrequency: DisplayFrequencySpec = .immediate, parameters: [PackParameter] = [], events: [PackEvent] = [],
+                tips: [CheckedTip] = [], groups: [PackGroup] = [], defaultLocale: String? = nil) {
         self.defaultLocale = defaultLocale
         self.displayFrequency = displayFrequency
         self.parameters = parameters

@@ -45,7 +45,7 @@ struct DeclarationChecker {
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
         // Every tip's key is known before any rule is checked: `tip(X, key)` reads X's.
-        var tipKeys: [CheckedTipKey?] = []
+        var tipKeys: [PackTipKey?] = []
         tipKeys.reserveCapacity(tipCount)
         for fileIndex in files.indices {
             for index in files[fileIndex].tips.indices { tipKeys.append(checkKey(files[fileIndex].tips[index])) }
@@ -140,14 +140,14 @@ struct DeclarationChecker {
 
     // MARK: - Parameters
 
-    private mutating func checkParameter(_ decl: ParameterDecl) -> CheckedParameter {
+    private mutating func checkParameter(_ decl: ParameterDecl) -> PackParameter {
         let name = decl.name.name
         guard let type = decl.type?.value else {
             if decl.type == nil, !decl.hasUnknownType {
                 diagnostics.append(Diagnostic(.missingKey, "parameter '\(name)' has no type", at: decl.name.range,
                                               help: "declare one of: bool, int, double, string, date, duration"))
             }
-            return CheckedParameter(name: name, type: .bool, defaultValue: .bool(false), values: nil, isTransient: decl.isTransient)
+            return PackParameter(name: name, type: .bool, defaultValue: .bool(false), values: nil, isTransient: decl.isTransient)
         }
         var values: [String]?
         if let declared = decl.values {
@@ -169,14 +169,14 @@ struct DeclarationChecker {
                 values = declared.map(\.value)
             }
         }
-        var defaultValue = ConstantValue.zero(of: type)
+        var defaultValue = RuntimeValue.zero(of: type)
         if let literal = decl.defaultValue {
-            if case .double(let number)? = ConstantValue.converting(literal.value, to: type), !number.isFinite {
+            if case .double(let number)? = RuntimeValue.converting(literal.value, to: type), !number.isFinite {
                 // A rule compares against it, and NaN or ∞ compares as nothing a user means; packs
                 // and the runtime hold finite Doubles only (as payloads must be).
                 diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' must be a finite number", at: literal.range,
-                                              help: "write a finite number such as \(ConstantValue.example(of: type))"))
-            } else if let value = ConstantValue.converting(literal.value, to: type) {
+                                              help: "write a finite number such as \(RuntimeValue.example(of: type))"))
+            } else if let value = RuntimeValue.converting(literal.value, to: type) {
                 defaultValue = value
                 if let values, case .string(let text) = value, !values.contains(text) {
                     diagnostics.append(Diagnostic(.invalidValue, "default '\(text)' of parameter '\(name)' is not one of its values", at: literal.range,
@@ -184,13 +184,13 @@ struct DeclarationChecker {
                 }
             } else {
                 diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' is not a valid \(type.manifestSpelling)", at: literal.range,
-                                              help: "write \(EnglishText.withArticle(type.manifestSpelling)) such as \(ConstantValue.example(of: type))"))
+                                              help: "write \(EnglishText.withArticle(type.manifestSpelling)) such as \(RuntimeValue.example(of: type))"))
             }
         } else {
             diagnostics.append(Diagnostic(.missingKey, "parameter '\(name)' has no default", at: decl.name.range,
-                                          help: "every parameter needs a default value, e.g. \(ConstantValue.example(of: type))"))
+                                          help: "every parameter needs a default value, e.g. \(RuntimeValue.example(of: type))"))
         }
-        return CheckedParameter(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: decl.isTransient)
+        return PackParameter(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: decl.isTransient)
     }
 
     // MARK: - Events
@@ -255,7 +255,7 @@ struct DeclarationChecker {
     // MARK: - Tips
 
     /// A tip's key (format 2): Int or String.
-    private mutating func checkKey(_ decl: TipDecl) -> CheckedTipKey? {
+    private mutating func checkKey(_ decl: TipDecl) -> PackTipKey? {
         guard let key = decl.key else { return nil }
         // A key without a type was reported by the front end.
         guard let type = key.type else { return nil }
@@ -264,10 +264,10 @@ struct DeclarationChecker {
                                           at: type.range))
             return nil
         }
-        return CheckedTipKey(name: key.name.name, type: type.value)
+        return PackTipKey(name: key.name.name, type: type.value)
     }
 
-    private mutating func checkTip(_ decl: TipDecl, key: CheckedTipKey?, defaultLocale: String?, expressions: inout ExpressionChecker) -> CheckedTip {
+    private mutating func checkTip(_ decl: TipDecl, key: PackTipKey?, defaultLocale: String?, expressions: inout ExpressionChecker) -> CheckedTip {
         let name = decl.name.name
         var title = ""
         if let declaredText = decl.title {
@@ -294,18 +294,18 @@ struct DeclarationChecker {
             }
             actions.append(PackAction(id: action.id.name, title: Self.tableText(actionTitle, defaultLocale: defaultLocale)))
         }
-        var maxDisplayCount: Int?
+        var maxDisplayCount: Int64?
         if let count = decl.maxDisplayCount {
             if count.value < 1 {
                 diagnostics.append(Diagnostic(.invalidValue, "maxDisplayCount must be at least 1, found \(count.value)", at: count.range,
                                               help: "leave it out for no limit"))
             } else {
-                maxDisplayCount = count.value
+                maxDisplayCount = Int64(count.value)
             }
         }
-        var maxDuration: Int?
+        var maxDuration: Int64?
         if let duration = decl.maxDisplayDurationSeconds {
-            maxDuration = positiveMilliseconds(duration, "maxDisplayDuration")
+            maxDuration = positiveMilliseconds(duration, "maxDisplayDuration").map(Int64.init)
         }
         if decl.rules.count > Checker.maximumRulesPerTip {
             diagnostics.append(Diagnostic(.limit, "tip '\(name)' has \(decl.rules.count) rules; at most \(Checker.maximumRulesPerTip) are allowed",
@@ -324,9 +324,9 @@ struct DeclarationChecker {
 
     // MARK: - Groups
 
-    private mutating func checkGroups(_ decls: [GroupDecl], tipKeys: [CheckedTipKey?]) -> [CheckedGroup] {
+    private mutating func checkGroups(_ decls: [GroupDecl], tipKeys: [PackTipKey?]) -> [PackGroup] {
         var membership: [String: (group: String, range: SourceRange)] = [:]
-        var groups: [CheckedGroup] = []
+        var groups: [PackGroup] = []
         for decl in decls {
             if decl.tips.isEmpty {
                 diagnostics.append(Diagnostic(.invalidValue, "group '\(decl.name.name)' has no tips", at: decl.name.range))
@@ -355,7 +355,7 @@ struct DeclarationChecker {
                 membership[tip.name] = (decl.name.name, tip.range)
                 indexes.append(index)
             }
-            groups.append(CheckedGroup(name: decl.name.name, priority: decl.priority?.value ?? .firstAvailable, tips: indexes))
+            groups.append(PackGroup(name: decl.name.name, priority: decl.priority?.value ?? .firstAvailable, tips: indexes))
         }
         return groups
     }

@@ -9,9 +9,9 @@ enum Milliseconds {
     }
 }
 
-extension ConstantValue {
+extension RuntimeValue {
     /// The value a parameter of `type` has before anything is known.
-    static func zero(of type: ValueType) -> ConstantValue {
+    static func zero(of type: ValueType) -> RuntimeValue {
         switch type {
         case .bool: return .bool(false)
         case .int: return .int(0)
@@ -25,20 +25,20 @@ extension ConstantValue {
     /// A manifest literal as a value of `type`, or nil if it is not one. An Int literal is a
     /// valid Double; a Date is written as an ISO-8601 string; a Duration as a duration literal
     /// or a string holding one (YAML reads `5m` as a string).
-    static func converting(_ literal: Literal, to type: ValueType) -> ConstantValue? {
+    static func converting(_ literal: Literal, to type: ValueType) -> RuntimeValue? {
         switch (type, literal) {
         case (.bool, .bool(let value)): return .bool(value)
-        case (.int, .int(let value)): return .int(value)
+        case (.int, .int(let value)): return .int(Int64(value))
         case (.double, .int(let value)): return .double(Double(value))
         case (.double, .double(let value)): return .double(value)
         case (.string, .string(let value)): return .string(value)
         case (.date, .string(let text)):
-            return ISO8601.milliseconds(from: text).map { .date(milliseconds: $0) }
+            return ISO8601.milliseconds(from: text).map { .date(milliseconds: Int64($0)) }
         case (.duration, .duration(let seconds)):
-            return Milliseconds.from(seconds: seconds).map { .duration(milliseconds: $0) }
+            return Milliseconds.from(seconds: seconds).map { .duration(milliseconds: Int64($0)) }
         case (.duration, .string(let text)):
             guard case .success(let seconds) = DurationLiteral.seconds(of: text) else { return nil }
-            return Milliseconds.from(seconds: seconds).map { .duration(milliseconds: $0) }
+            return Milliseconds.from(seconds: seconds).map { .duration(milliseconds: Int64($0)) }
         default: return nil
         }
     }

@@ -20,14 +20,14 @@ struct ExpressionChecker {
     private static let collectionMembers = ["count", "within", "where", "largestSubset", "smallestSubset", "distinct"]
 
     let symbols: SymbolTable
-    let parameters: [CheckedParameter]
+    let parameters: [PackParameter]
     /// The program's events, then the two collections of tips' records (`tip(X).displays`,
     /// `tip(X).invalidations`), which take the same operators: see `TipRecordCollections`.
     let events: [PackEvent]
     /// Per tip of the program, its key (format 2).
-    let tipKeys: [CheckedTipKey?]
+    let tipKeys: [PackTipKey?]
     /// The key of the tip whose rules are being checked: what `key` means in them.
-    var currentKey: CheckedTipKey?
+    var currentKey: PackTipKey?
     private(set) var diagnostics: [Diagnostic] = []
     /// Whether some rule uses the parameter, by parameter index.
     private(set) var usedParameters: [Bool]
@@ -43,7 +43,7 @@ struct ExpressionChecker {
     /// Whether the innermost clause's window went onto some event query.
     private var clauseWindowApplied = false
 
-    init(symbols: SymbolTable, parameters: [CheckedParameter], events: [PackEvent], tipKeys: [CheckedTipKey?] = []) {
+    init(symbols: SymbolTable, parameters: [PackParameter], events: [PackEvent], tipKeys: [PackTipKey?] = []) {
         self.symbols = symbols
         self.parameters = parameters
         self.events = events + TipRecordCollections.schemas
@@ -109,7 +109,7 @@ struct ExpressionChecker {
     private mutating func checkLiteral(_ literal: Literal, _ range: SourceRange) -> CheckedExpression {
         switch literal {
         case .bool(let value): return CheckedExpression(.constant(.bool(value)), type: .value(.bool), range: range)
-        case .int(let value): return CheckedExpression(.constant(.int(value)), type: .value(.int), range: range)
+        case .int(let value): return CheckedExpression(.constant(.int(Int64(value))), type: .value(.int), range: range)
         case .double(let value): return CheckedExpression(.constant(.double(value)), type: .value(.double), range: range)
         case .string(let value): return CheckedExpression(.constant(.string(value)), type: .value(.string), range: range)
         case .duration(let seconds):
@@ -117,7 +117,7 @@ struct ExpressionChecker {
                 report(.invalidDuration, "duration is too large", range)
                 return invalid(range)
             }
-            return CheckedExpression(.constant(.duration(milliseconds: milliseconds)), type: .value(.duration), range: range)
+            return CheckedExpression(.constant(.duration(milliseconds: Int64(milliseconds))), type: .value(.duration), range: range)
         }
     }
 
@@ -346,7 +346,7 @@ struct ExpressionChecker {
                    help: "write a UTC instant such as \"2026-12-24T00:00:00Z\"")
             return invalid(range)
         }
-        return CheckedExpression(.constant(.date(milliseconds: milliseconds)), type: .value(.date), range: range)
+        return CheckedExpression(.constant(.date(milliseconds: Int64(milliseconds))), type: .value(.date), range: range)
     }
 
     // MARK: - Operators
@@ -508,7 +508,7 @@ struct ExpressionChecker {
     private mutating func checkMembership(_ value: Expression, _ items: [Expression], _ range: SourceRange,
                                           in scope: Scope) -> CheckedExpression {
         let checkedValue = check(value, in: scope)
-        var constants: [ConstantValue] = []
+        var constants: [RuntimeValue] = []
         var failed = checkedValue.type == .error
         for item in items {
             let checkedItem = check(item, in: scope)
@@ -518,7 +518,7 @@ struct ExpressionChecker {
                 continue
             }
             if checkedValue.type == .value(.double), case .int(let int) = constant { constant = .double(Double(int)) }
-            if !failed, constant.type != checkedValue.type {
+            if !failed, .value(constant.type) != checkedValue.type {
                 report(.typeMismatch, "list item of type \(constant.type) in a list for a \(checkedValue.type) value", item.range)
                 failed = true
             }

@@ -17,7 +17,7 @@ struct TextChecker {
     /// Whether a localized text without a `defaultLocale` was already reported (once per program).
     private var reportedMissingDefault = false
 
-    init(defaultLocale: String?, declared: Bool, parameters: [CheckedParameter]) {
+    init(defaultLocale: String?, declared: Bool, parameters: [PackParameter]) {
         self.defaultLocale = defaultLocale
         defaultLocaleDeclared = declared
         var index: [String: Int] = [:]

@@ -1,3 +1,5 @@
+import TipRuntime
+
 extension Lints {
     /// What one comparison or `in` test says about the state, read once and then turned into a
     /// formula (`ConstraintExtraction.formula`) or into outcomes (`ConstraintExtraction.outcomes`).
@@ -26,7 +28,7 @@ extension Lints.ConstraintExtraction {
     }
 
     /// `subject op value`.
-    private mutating func comparisonTest(_ subject: borrowing CheckedExpression, _ op: ComparisonOperator, _ value: ConstantValue) -> Lints.AtomicTest {
+    private mutating func comparisonTest(_ subject: borrowing CheckedExpression, _ op: ComparisonOperator, _ value: RuntimeValue) -> Lints.AtomicTest {
         // `X == true`, `X != false`, … are `X` or `not X`.
         if subject.type == .value(.bool), case .bool(let flag) = value {
             guard op == .equal || op == .notEqual else { return .unknown }
@@ -38,7 +40,7 @@ extension Lints.ConstraintExtraction {
     }
 
     /// `subject in [items]`.
-    mutating func membershipTest(_ subject: borrowing CheckedExpression, _ items: [ConstantValue]) -> Lints.AtomicTest {
+    mutating func membershipTest(_ subject: borrowing CheckedExpression, _ items: [RuntimeValue]) -> Lints.AtomicTest {
         if subject.type == .value(.bool), comparedQuantity(subject) == nil {
             var listsTrue = false, listsFalse = false
             for item in items {
@@ -83,14 +85,14 @@ extension Lints.ConstraintExtraction {
     }
 
     /// The values of `quantity` for which `quantity op value` holds; nil when not analysed.
-    private func values(of quantity: Lints.Quantity, promoted: Bool, _ op: ComparisonOperator, _ value: ConstantValue) -> Lints.ValueSet? {
+    private func values(of quantity: Lints.Quantity, promoted: Bool, _ op: ComparisonOperator, _ value: RuntimeValue) -> Lints.ValueSet? {
         if promoted {
             guard case .double(let number) = value else { return nil }
             return Lints.IntegerSet.comparing(op, number).map { .integers($0) }
         }
         switch (quantity.universe, value) {
         case (.integers, .int(let number)), (.integers, .date(let number)), (.integers, .duration(let number)):
-            return .integers(Lints.IntegerSet.comparing(op, number))
+            return .integers(Lints.IntegerSet.comparing(op, Int(number)))
         case (.reals, .double(let number)):
             return .reals(Lints.RealSet.comparing(op, number))
         case (.bools, .bool(let flag)):
@@ -107,13 +109,13 @@ extension Lints.ConstraintExtraction {
     }
 
     /// The value of a constant expression (a literal, possibly negated or promoted).
-    private func constant(_ expression: borrowing CheckedExpression) -> ConstantValue? {
+    private func constant(_ expression: borrowing CheckedExpression) -> RuntimeValue? {
         switch expression.kind {
         case .constant(let value):
             return value
         case .negate(let operand):
             switch constant(operand) {
-            case .int(let number)? where number != Int.min: return .int(-number)
+            case .int(let number)? where number != .min: return .int(-number)
             case .double(let number)?: return .double(-number)
             case .duration(let number)? where number != Int.min: return .duration(milliseconds: -number)
             default: return nil
@@ -127,7 +129,7 @@ extension Lints.ConstraintExtraction {
     }
 
     /// `a op b` for two constants of the same kind; nil when not analysed.
-    private static func evaluate(_ op: ComparisonOperator, _ a: ConstantValue, _ b: ConstantValue) -> Bool? {
+    private static func evaluate(_ op: ComparisonOperator, _ a: RuntimeValue, _ b: RuntimeValue) -> Bool? {
         switch (a, b) {
         case (.int(let x), .int(let y)), (.date(let x), .date(let y)), (.duration(let x), .duration(let y)):
             return op.compare(x, y)

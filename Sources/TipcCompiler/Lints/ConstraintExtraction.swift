@@ -1,3 +1,5 @@
+import TipRuntime
+
 extension Lints {
     /// Turns a checked Bool expression into a `Disjunction` of atomic constraints on quantities:
     /// comparisons of a parameter or a count with a constant, Bool parameters, `in` lists, and
@@ -6,7 +8,7 @@ extension Lints {
     /// Quantities are numbered per tip (hence the mutating methods): call `startTip()` before
     /// analysing a tip's rules.
     struct ConstraintExtraction {
-        let parameters: [CheckedParameter]
+        let parameters: [PackParameter]
         /// Numbers the quantities of the tip being analysed.
         var quantities: QuantityInterner
         /// Each parameter's universe, built once.
@@ -14,14 +16,14 @@ extension Lints {
         /// Each parameter's type as an expression type, to recognise a parameter read as itself.
         private let parameterTypes: [ExpressionType]
 
-        init(parameters: [CheckedParameter]) {
+        init(parameters: [PackParameter]) {
             self.parameters = parameters
             quantities = QuantityInterner(parameterCount: parameters.count)
             parameterUniverses = parameters.map(Self.universe(of:))
             parameterTypes = parameters.map { .value($0.type) }
         }
 
-        private static func universe(of parameter: CheckedParameter) -> ValueSet {
+        private static func universe(of parameter: PackParameter) -> ValueSet {
             switch parameter.type {
             case .bool: return .bools([false, true])
             case .int, .date, .duration: return .integers(.all)

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// Warnings about rules that are legal but cannot mean what their author wanted: a tip whose
 /// rules contradict each other (`unsatisfiable`) and a rule that holds in every state
 /// (`always-true`). Both are proven over intervals and sets of values per quantity; what the
@@ -21,7 +23,7 @@ public enum Lints {
         private(set) var diagnostics: [Diagnostic] = []
 
         /// A runner for the tips of a program with these (checked) parameters.
-        init(parameters: [CheckedParameter]) {
+        init(parameters: [PackParameter]) {
             extraction = ConstraintExtraction(parameters: parameters)
         }
 

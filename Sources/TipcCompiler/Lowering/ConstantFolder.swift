@@ -131,7 +131,7 @@ struct ConstantFolder {
             guard case .value(let value) = try evaluator.evaluate(node, donation: nil) else { return nil }
             if case .double(let number) = value, !number.isFinite { return nil }
             var constant = node
-            constant.kind = .constant(ReferenceEvaluator.constantValue(value))
+            constant.kind = .constant(value)
             return constant
         } catch {
             let message: String

@@ -25,10 +25,10 @@ struct RuleLowering {
     }
 
     /// The 64-bit slot of a constant (strings: index into the constant strings).
-    mutating func slot(_ constant: ConstantValue) -> Int64 {
+    mutating func slot(_ constant: RuntimeValue) -> Int64 {
         switch constant {
         case .bool(let flag): return flag ? 1 : 0
-        case .int(let number), .date(let number), .duration(let number): return Int64(number)
+        case .int(let number), .date(let number), .duration(let number): return number
         case .double(let number): return Int64(bitPattern: number.bitPattern)
         case .string(let text): return Int64(strings.index(text))
         }
@@ -164,7 +164,7 @@ struct RuleLowering {
     }
 
     private mutating func lowerComparison(_ op: ComparisonCode, _ left: CheckedExpression, _ right: CheckedExpression, range: SourceRange) {
-        var subject = left, constant: ConstantValue?, code = op
+        var subject = left, constant: RuntimeValue?, code = op
         if case .constant(let value) = right.kind {
             constant = value
         } else if case .constant(let value) = left.kind {

@@ -22,13 +22,9 @@ public enum RulePackCompiler {
                 strings = lowering.strings
                 rules.append(RuleProgram(code: lowering.code, range: packRange(rule.range), sourceMap: lowering.sourceMap))
             }
-            tips.append(PackTip(
-                name: tip.name, title: tip.title, message: tip.message, image: tip.image,
-                actions: tip.actions,
-                maxDisplayCount: tip.maxDisplayCount.map(Int64.init),
-                maxDisplayDurationMilliseconds: tip.maxDisplayDurationMilliseconds.map(Int64.init),
-                ignoresDisplayFrequency: tip.ignoresDisplayFrequency, rules: rules,
-                key: tip.key.map { PackTipKey(name: $0.name, type: $0.type) }))
+            var entry = tip.entry
+            entry.rules = rules
+            tips.append(entry)
         }
         diagnostics += errors
         if !errors.isEmpty { return nil }
@@ -37,16 +33,10 @@ public enum RulePackCompiler {
         return RulePack(
             strings: strings.strings,
             displayFrequencyMilliseconds: overflow ? .max : frequency,
-            parameters: program.parameters.map { parameter in
-                PackParameter(name: parameter.name, type: parameter.type,
-                              defaultValue: ReferenceEvaluator.runtimeValue(parameter.defaultValue),
-                              values: parameter.values, isTransient: parameter.isTransient)
-            },
+            parameters: program.parameters,
             events: program.events,
             tips: tips,
-            groups: program.groups.map { group in
-                PackGroup(name: group.name, priority: group.priority, tips: group.tips)
-            },
+            groups: program.groups,
             texts: texts(of: program))
     }
 

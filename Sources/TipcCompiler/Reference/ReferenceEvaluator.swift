@@ -96,7 +96,7 @@ public struct ReferenceEvaluator {
     public func evaluate(_ expression: CheckedExpression, donation: Donation?) throws(EvaluationFailure) -> Value {
         switch expression.kind {
         case .constant(let constant):
-            return .value(Self.runtimeValue(constant))
+            return .value(constant)
         case .now:
             return .value(.date(milliseconds: now))
         case .parameter(let index):
@@ -160,7 +160,7 @@ public struct ReferenceEvaluator {
             return .value(.double(Double(number)))
         case .inList(let inner, let list):
             let subject = try value(inner, donation)
-            return .value(.bool(list.contains { Self.compare(.equal, subject, Self.runtimeValue($0)) }))
+            return .value(.bool(list.contains { Self.compare(.equal, subject, $0) }))
         }
     }
 
@@ -265,30 +265,6 @@ public struct ReferenceEvaluator {
         case (.date(let a), .date(let b)): return .duration(milliseconds: try integer(a, b))
         case (.duration(let a), .duration(let b)): return .duration(milliseconds: try integer(a, b))
         default: preconditionFailure("arithmetic on a \(left.type) and a \(right.type)")
-        }
-    }
-
-    /// The runtime form of a compile-time constant.
-    public static func runtimeValue(_ constant: ConstantValue) -> RuntimeValue {
-        switch constant {
-        case .bool(let flag): return .bool(flag)
-        case .int(let number): return .int(Int64(number))
-        case .double(let number): return .double(number)
-        case .string(let text): return .string(text)
-        case .date(let ms): return .date(milliseconds: Int64(ms))
-        case .duration(let ms): return .duration(milliseconds: Int64(ms))
-        }
-    }
-
-    /// The compile-time form of a runtime value.
-    public static func constantValue(_ value: RuntimeValue) -> ConstantValue {
-        switch value {
-        case .bool(let flag): return .bool(flag)
-        case .int(let number): return .int(Int(number))
-        case .double(let number): return .double(number)
-        case .string(let text): return .string(text)
-        case .date(let ms): return .date(milliseconds: Int(ms))
-        case .duration(let ms): return .duration(milliseconds: Int(ms))
         }
     }
 }

@@ -7,11 +7,11 @@ enum E {
         SourceRange(file: "example.tips", start: SourceLocation(line: 1, column: column), end: SourceLocation(line: 1, column: column + 1))
     }
     static func node(_ kind: CheckedExpression.Kind, _ type: ExpressionType) -> CheckedExpression { CheckedExpression(kind, type: type, range: at(1)) }
-    static func int(_ value: Int) -> CheckedExpression { node(.constant(.int(value)), .value(.int)) }
+    static func int(_ value: Int) -> CheckedExpression { node(.constant(.int(Int64(value))), .value(.int)) }
     static func double(_ value: Double) -> CheckedExpression { node(.constant(.double(value)), .value(.double)) }
     static func string(_ value: String) -> CheckedExpression { node(.constant(.string(value)), .value(.string)) }
     static func bool(_ value: Bool) -> CheckedExpression { node(.constant(.bool(value)), .value(.bool)) }
-    static func duration(_ ms: Int) -> CheckedExpression { node(.constant(.duration(milliseconds: ms)), .value(.duration)) }
+    static func duration(_ ms: Int) -> CheckedExpression { node(.constant(.duration(milliseconds: Int64(ms))), .value(.duration)) }
     static func parameter(_ index: Int, _ type: ValueType) -> CheckedExpression { node(.parameter(index), .value(type)) }
     static func field(_ index: Int, _ type: ValueType) -> CheckedExpression { node(.field(index), .value(type)) }
     static func event(_ index: Int) -> CheckedExpression { node(.event(index), .collection(event: index)) }
@@ -29,7 +29,7 @@ enum E {
     static func not(_ a: CheckedExpression) -> CheckedExpression { node(.not(a), .value(.bool)) }
     static func negate(_ a: CheckedExpression) -> CheckedExpression { node(.negate(a), a.type) }
     static func toDouble(_ a: CheckedExpression) -> CheckedExpression { node(.intToDouble(a), .value(.double)) }
-    static func inList(_ a: CheckedExpression, _ list: [ConstantValue]) -> CheckedExpression { node(.inList(a, list), .value(.bool)) }
+    static func inList(_ a: CheckedExpression, _ list: [RuntimeValue]) -> CheckedExpression { node(.inList(a, list), .value(.bool)) }
 }
 
 /// A program that uses every feature of the pack and every opcode.
@@ -38,13 +38,13 @@ enum ExampleProgram {
 
     static var program: CheckedProgram {
         let parameters = [
-            CheckedParameter(name: "signedIn", type: .bool, defaultValue: .bool(true)),
-            CheckedParameter(name: "maskCount", type: .int, defaultValue: .int(2)),
-            CheckedParameter(name: "rating", type: .double, defaultValue: .double(4.5)),
-            CheckedParameter(name: "plan", type: .string, defaultValue: .string("pro"), values: ["free", "pro", "team"]),
-            CheckedParameter(name: "trialEnds", type: .date, defaultValue: .date(milliseconds: 1_767_225_600_000)),
-            CheckedParameter(name: "sheetOpen", type: .bool, defaultValue: .bool(false), isTransient: true),
-            CheckedParameter(name: "cooldown", type: .duration, defaultValue: .duration(milliseconds: 3_600_000)),
+            PackParameter(name: "signedIn", type: .bool, defaultValue: .bool(true)),
+            PackParameter(name: "maskCount", type: .int, defaultValue: .int(2)),
+            PackParameter(name: "rating", type: .double, defaultValue: .double(4.5)),
+            PackParameter(name: "plan", type: .string, defaultValue: .string("pro"), values: ["free", "pro", "team"]),
+            PackParameter(name: "trialEnds", type: .date, defaultValue: .date(milliseconds: 1_767_225_600_000)),
+            PackParameter(name: "sheetOpen", type: .bool, defaultValue: .bool(false), isTransient: true),
+            PackParameter(name: "cooldown", type: .duration, defaultValue: .duration(milliseconds: 3_600_000)),
         ]
         let events = [
             PackEvent(name: "searchPerformed"),
@@ -90,8 +90,8 @@ enum ExampleProgram {
                 ignoresDisplayFrequency: index == 2, rules: tipRules, range: E.at(1)))
         }
         return CheckedProgram(displayFrequency: .daily, parameters: parameters, events: events, tips: tips,
-                              groups: [CheckedGroup(name: "onboarding", priority: .ordered, tips: [0, 1, 2]),
-                                       CheckedGroup(name: "extras", priority: .firstAvailable, tips: [3, 4])])
+                              groups: [PackGroup(name: "onboarding", priority: .ordered, tips: [0, 1, 2]),
+                                       PackGroup(name: "extras", priority: .firstAvailable, tips: [3, 4])])
     }
 
     static func compiled() throws -> RulePack {

@@ -21,13 +21,13 @@ let anywhere = SourceRange(file: "generated.tips", start: SourceLocation(line: 1
 /// The schema every generated rule runs against: one parameter of each type, a valueless event
 /// and an event with one payload field of each type.
 enum RandomSchema {
-    static let parameters: [CheckedParameter] = [
-        CheckedParameter(name: "flag", type: .bool, defaultValue: .bool(false)),
-        CheckedParameter(name: "number", type: .int, defaultValue: .int(0)),
-        CheckedParameter(name: "ratio", type: .double, defaultValue: .double(0)),
-        CheckedParameter(name: "plan", type: .string, defaultValue: .string("free"), values: ["free", "pro", "é"]),
-        CheckedParameter(name: "since", type: .date, defaultValue: .date(milliseconds: 0)),
-        CheckedParameter(name: "span", type: .duration, defaultValue: .duration(milliseconds: 0)),
+    static let parameters: [PackParameter] = [
+        PackParameter(name: "flag", type: .bool, defaultValue: .bool(false)),
+        PackParameter(name: "number", type: .int, defaultValue: .int(0)),
+        PackParameter(name: "ratio", type: .double, defaultValue: .double(0)),
+        PackParameter(name: "plan", type: .string, defaultValue: .string("free"), values: ["free", "pro", "é"]),
+        PackParameter(name: "since", type: .date, defaultValue: .date(milliseconds: 0)),
+        PackParameter(name: "span", type: .duration, defaultValue: .duration(milliseconds: 0)),
     ]
     static let fieldTypes: [ValueType] = [.int, .string, .double, .bool, .date, .duration]
     static let events: [PackEvent] = [
@@ -41,9 +41,9 @@ enum RandomSchema {
     /// Format 2: the rules go to tip `t`, keyed by an Int; `other` has no key, `keyed` has one.
     static func format2Program(rules: [CheckedExpression]) -> CheckedProgram {
         CheckedProgram(displayFrequency: .daily, parameters: parameters, events: events,
-                       tips: [CheckedTip(name: "t", title: "T", rules: rules, range: anywhere, key: CheckedTipKey(name: "id", type: .int)),
+                       tips: [CheckedTip(name: "t", title: "T", rules: rules, range: anywhere, key: PackTipKey(name: "id", type: .int)),
                               CheckedTip(name: "other", title: "O", range: anywhere),
-                              CheckedTip(name: "keyed", title: "K", range: anywhere, key: CheckedTipKey(name: "id", type: .int))])
+                              CheckedTip(name: "keyed", title: "K", range: anywhere, key: PackTipKey(name: "id", type: .int))])
     }
 
     static func program(rules: [CheckedExpression]) -> CheckedProgram {
@@ -66,14 +66,14 @@ struct RuleGenerator {
         CheckedExpression(kind, type: type, range: anywhere)
     }
 
-    mutating func constant(_ type: ValueType) -> ConstantValue {
+    mutating func constant(_ type: ValueType) -> RuntimeValue {
         switch type {
         case .bool: return .bool(chance(50))
-        case .int: return .int(pick([0, 1, 2, 3, 5, -1, 7, 100, Int.max, Int.min, Int.max - 1, Int(random.next() % 20) - 10]))
+        case .int: return .int(Int64(pick([0, 1, 2, 3, 5, -1, 7, 100, Int.max, Int.min, Int.max - 1, Int(random.next() % 20) - 10])))
         case .double: return .double(pick([0.0, 1.5, -2.5, 0.1, 3.0, 1e308, -0.0, 2.0]))
         case .string: return .string(pick(["a", "b", "", "free", "pro", "e\u{301}", "é", "zz"]))
-        case .date: return .date(milliseconds: baseNow + pick([0, -day, day, -3 * day, 1, -1, Int(random.next() % UInt64(10 * day)) - 5 * day]))
-        case .duration: return .duration(milliseconds: pick([0, 1000, day, 3 * day, -3_600_000, Int.max, Int.min + 1]))
+        case .date: return .date(milliseconds: Int64(baseNow + pick([0, -day, day, -3 * day, 1, -1, Int(random.next() % UInt64(10 * day)) - 5 * day])))
+        case .duration: return .duration(milliseconds: Int64(pick([0, 1000, day, 3 * day, -3_600_000, Int.max, Int.min + 1])))
         }
     }
 
@@ -191,7 +191,7 @@ struct RuleGenerator {
     mutating func parameters(for pack: RulePack) -> ParameterValues {
         var values = ParameterValues(pack: pack)
         for (index, parameter) in RandomSchema.parameters.enumerated() {
-            try? values.set(index, to: ReferenceEvaluator.runtimeValue(constant(parameter.type)))
+            try? values.set(index, to: constant(parameter.type))
         }
         return values
     }
