@@ -9,7 +9,7 @@ enum DeclarationKeywords {
 /// `.tips` files: one declaration per line (a tip's or a group's braces may span lines),
 /// following `Grammar/tips.ebnf`. After an error the parser skips to the next line that
 /// starts a declaration (or, inside a tip, to the next line or the closing `}`).
-extension RuleLanguageParser {
+extension RuleParser {
     func parseFile(_ file: SourceFile) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .tips, headRange: Self.firstLineRange(of: file))
         var previousEnd = 0
@@ -26,7 +26,7 @@ extension RuleLanguageParser {
                 reportExpected("a declaration (tipkit, displayFrequency, param, event, tip or group)",
                                help: help ?? "a .tips file is a list of declarations, one per line")
                 skipToNextDeclaration()
-                previousEnd = stream.token(max(0, index - 1)).end
+                previousEnd = token(max(0, index - 1)).end
                 continue
             }
             advance()
@@ -69,7 +69,7 @@ extension RuleLanguageParser {
             } else {
                 skipToNextDeclaration()
             }
-            previousEnd = stream.token(max(0, index - 1)).end
+            previousEnd = token(max(0, index - 1)).end
         }
         return manifest
     }
@@ -84,7 +84,7 @@ extension RuleLanguageParser {
     /// The own-line comments between offsets `after` and `before`.
     private func takeComments(after: Int, before: Int) -> [String] {
         var texts: [String] = []
-        let comments = stream.comments
+        let comments = lexer.comments
         while commentCursor < comments.count, comments[commentCursor].start < before {
             let comment = comments[commentCursor]
             if comment.start >= after, comment.isOnOwnLine { texts.append(comment.text) }

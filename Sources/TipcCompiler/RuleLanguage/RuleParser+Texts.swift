@@ -2,7 +2,7 @@
 /// locale; `{ en: "…", de: "…" }` is a text per locale, its entries separated by commas or
 /// line breaks (the braces may span lines). A locale is a name: in backticks when it has a
 /// hyphen (`` `de-CH` ``). `placeholders { shortcut: String }` declares a tip's placeholders.
-extension RuleLanguageParser {
+extension RuleParser {
     /// A plain or localized text; nil when it did not parse (reported).
     func parseText(_ what: String) -> TextDecl? {
         if current.kind == .string {
@@ -71,9 +71,9 @@ extension RuleLanguageParser {
         let name = text(of: token)
         if token.kind == .identifier, current.kind == .minus, current.start == token.end {
             var end = index
-            while stream.token(end).kind != .endOfFile, !stream.token(end).isAtLineStart,
-                  [.minus, .identifier, .integer].contains(stream.token(end).kind) { end += 1 }
-            let tag = String(decoding: bytes[token.start..<stream.token(end - 1).end], as: UTF8.self)
+            while self.token(end).kind != .endOfFile, !self.token(end).isAtLineStart,
+                  [.minus, .identifier, .integer].contains(self.token(end).kind) { end += 1 }
+            let tag = String(decoding: bytes[token.start..<self.token(end - 1).end], as: UTF8.self)
             report(.syntax, "a locale with a hyphen is written in backticks", at: range(fromToken: tokenIndex, toToken: end - 1),
                    help: "write `\(tag)`")
             return nil
@@ -87,14 +87,14 @@ extension RuleLanguageParser {
         let tokenIndex = index
         advance()
         let text = self.text(of: token)
-        let start = stream.lexedToken(tokenIndex).startLocation
+        let start = lexedToken(tokenIndex).startLocation
         let raw = bytes[(token.start + 1)..<max(token.start + 1, token.end - 1)]
         let mapping: RuleText.Mapping
         if raw.elementsEqual(text.utf8) {
             mapping = .singleLine(start: SourceLocation(line: start.line, column: start.column + 1))
         } else {
             // Escapes: every byte maps to the string's start (positions stay on the string).
-            mapping = .table(Array(repeating: start, count: text.utf8.count) + [stream.lexedToken(tokenIndex).endLocation])
+            mapping = .table(Array(repeating: start, count: text.utf8.count) + [lexedToken(tokenIndex).endLocation])
         }
         let template = TextTemplateParser.parse(RuleText(text: text, pathNumber: fileNumber, mapping: mapping), diagnostics: &diagnostics)
         return (text, template)

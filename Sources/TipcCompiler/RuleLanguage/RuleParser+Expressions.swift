@@ -5,7 +5,7 @@
 /// `RuleParser.maximumNestingDepth` levels. With at most `RuleParser.maximumOperatorCount`
 /// operators in a rule, no tree the parser returns is deeper than the sum of the two (plus
 /// one), and `RuleParser.maximumNodeCount` bounds its size.
-extension RuleLanguageParser {
+extension RuleParser {
     /// Parses one rule expression with fresh limits; a rule over the size limit becomes an
     /// `.error` node.
     func parseRuleExpression() -> Expression {
@@ -33,7 +33,7 @@ extension RuleLanguageParser {
     /// exceed the limit (nil when its UTF-8 length already shows it does not).
     @inline(__always)
     private func ruleLength(fromToken first: Int, toToken last: Int) -> Int? {
-        let start = stream.lexedToken(first).start, end = stream.lexedToken(last).end
+        let start = lexedToken(first).start, end = lexedToken(last).end
         guard end - start > RuleParser.maximumRuleLength else { return nil }
         return characterCount(from: start, to: end)
     }
@@ -48,8 +48,8 @@ extension RuleLanguageParser {
     /// up to the next line that does not continue it).
     private func skipRestOfAbandonedRule() {
         guard lineBreaksEndExpressions else {
-            stream.abandon()
-            index = stream.lexedCount - 1
+            abandonLexing()
+            index = lexedCount - 1
             return
         }
         var balance = 0
@@ -72,7 +72,7 @@ extension RuleLanguageParser {
         while !isAbandoned, !endsExpressionAtLineBreak {
             // The operator's kind and keyword, read once: reports below never move the cursor
             // off it (at the error limit the tokens after it are dropped, not it).
-            let token = stream.token(index)
+            let token = token(index)
             let kind = token.kind, keyword = token.keyword
             guard let level = Self.infixPrecedence(kind: kind, keyword: keyword), level >= minimum else { break }
             let operatorIndex = index
@@ -144,7 +144,7 @@ extension RuleLanguageParser {
     /// The level of the current token as an infix or postfix operator; nil when it is none.
     @inline(__always)
     var currentInfixPrecedence: ExpressionPrecedence? {
-        let token = stream.token(index)
+        let token = token(index)
         return Self.infixPrecedence(kind: token.kind, keyword: token.keyword)
     }
 
@@ -199,7 +199,7 @@ extension RuleLanguageParser {
             // The rule is being abandoned: unwind without reading on.
             return Expression(.error, at: emptyRange(atToken: index))
         }
-        let token = stream.token(index)
+        let token = token(index)
         let kind = token.kind
         if token.keyword == .not || kind == .bang {
             if minimum > .not { reportMisplacedNot() }
@@ -228,7 +228,7 @@ extension RuleLanguageParser {
 
     private func parsePrimary() -> Expression {
         let tokenIndex = index
-        let token = stream.token(tokenIndex)
+        let token = token(tokenIndex)
         switch token.kind {
         case .integer:
             let value = token.value
@@ -248,7 +248,7 @@ extension RuleLanguageParser {
             }
             return node(.error, at: range(ofToken: tokenIndex))
         case .string:
-            let contents = stream.text(of: token.value)
+            let contents = text(of: token.value)
             stepPastCurrent()
             // Counting characters is needed only when the UTF-8 length is over the limit.
             if contents.utf8.count > RuleParser.maximumStringLiteralLength, isOverlyLong(contents, atToken: tokenIndex) {
@@ -256,7 +256,7 @@ extension RuleLanguageParser {
             }
             return node(.literal(.string(contents)), at: range(ofToken: tokenIndex))
         case .parameter:
-            let name = stream.text(of: token.value)
+            let name = text(of: token.value)
             stepPastCurrent()
             return node(name.isEmpty ? .error : .parameter(name), at: range(ofToken: tokenIndex))
         case .identifier where token.keyword != nil:
@@ -272,7 +272,7 @@ extension RuleLanguageParser {
                 return keywordAsName()
             }
         case .identifier, .quotedName:
-            let text = stream.text(of: token.value)
+            let text = text(of: token.value)
             stepPastCurrent()
             if currentKind == .leftParen, !endsExpressionAtLineBreak {
                 let name = Identifier(text, at: range(ofToken: tokenIndex))
@@ -342,13 +342,13 @@ extension RuleLanguageParser {
     private func parseMember(of base: consuming Expression) -> Expression {
         let dotIndex = index
         stepPastCurrent()
-        let token = stream.token(index)
+        let token = token(index)
         guard token.kind == .identifier || token.kind == .quotedName else {
             reportMissingMemberName()
             return node(.error, at: base.range.union(range(ofToken: dotIndex)))
         }
         let nameIndex = index
-        let nameText = stream.text(of: token.value)
+        let nameText = text(of: token.value)
         stepPastCurrent()
         let name = Identifier(nameText, at: range(ofToken: nameIndex))
         if currentKind == .leftParen, !endsExpressionAtLineBreak {
