@@ -92,6 +92,9 @@ extension RuleParser {
     var lexedCount: Int { tokens.count }
 
     /// Token `index`; the end-of-file token for any index past the end.
+    ///
+    /// Inlined: the parser looks at each token several times.
+    @inline(__always)
     func token(_ index: Int) -> ScannedToken {
         if index < tokens.count { return tokens[index] }
         while tokens.count <= index, !lexedAll { appendToken(lexer.next()) }
@@ -99,6 +102,7 @@ extension RuleParser {
     }
 
     /// Token `index`, which has been lexed (`0 <= index < lexedCount`).
+    @inline(__always)
     func lexedToken(_ index: Int) -> ScannedToken {
         tokens[index]
     }
