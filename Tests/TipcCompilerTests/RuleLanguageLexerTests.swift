@@ -68,7 +68,7 @@ import Testing
 
     @Test func keywordsAreRecognisedOnlyForPlainIdentifiers() {
         let file = SourceFile(path: "k.tips", text: "and or not within in true false now `and` $and andy In")
-        let parser = RuleParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
+        var parser = RuleParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
         parser.lexToEnd()
         #expect(parser.tokens.map(\.keyword) == [.and, .or, .not, .within, .in, .true, .false, .now, nil, nil, nil, nil, nil])
         #expect(parser.tokens.map { parser.text(of: $0) }.prefix(11) == ["and", "or", "not", "within", "in", "true", "false", "now",

@@ -94,7 +94,7 @@ import Testing
         let text = "ä.count >= 3 and\r\n  `ß-x`.where(f == \"€😀\")\n or $y"
         let file = SourceFile(path: "agree.tips", bytes: [0xEF, 0xBB, 0xBF] + Array(text.utf8))
         let source = RuleText(file: file)
-        let parser = RuleParser(bytes: file.bytes, source: source, lineBreaksEndExpressions: true)
+        var parser = RuleParser(bytes: file.bytes, source: source, lineBreaksEndExpressions: true)
         parser.lexToEnd()
         #expect(parser.tokens.count == 16)  // the leading "ä" is no token (reported)
         for token in parser.tokens {
@@ -104,7 +104,7 @@ import Testing
         // One-line texts, with and without non-ASCII characters (ASCII ones take a shortcut).
         for oneLine in [text, "event12.count >= 3 within 5d and $`a-b` in [\"x\", \"y\\n\"]"] {
             let single = RuleText(text: oneLine, path: "y.yaml", mapping: .singleLine(start: SourceLocation(line: 2, column: 4)))
-            let singleParser = RuleParser(bytes: Array(oneLine.utf8), source: single, lineBreaksEndExpressions: true)
+            var singleParser = RuleParser(bytes: Array(oneLine.utf8), source: single, lineBreaksEndExpressions: true)
             singleParser.lexToEnd()
             #expect(singleParser.tokens.count > 10)
             for token in singleParser.tokens {

@@ -6,8 +6,8 @@ import Testing
     /// The parse of `text` with tokens lexed only as the parser asks for them.
     private func parsedOnDemand(_ text: RuleText) -> (Expression, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
-        let parser = RuleParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
-        let expression = RuleParser.parseLexedRule(with: parser, diagnostics: &diagnostics)
+        var parser = RuleParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
+        let expression = RuleParser.parseLexedRule(with: &parser, diagnostics: &diagnostics)
         return (expression, diagnostics)
     }
 

@@ -40,7 +40,7 @@ import Testing
 
     @Test func namesAreReadFromTheSourceBytes() {
         let file = SourceFile(path: "names.tips", text: "event12.count event12 `event12` $event12 \"event12\" longerThanFifteenBytes")
-        let parser = RuleParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
+        var parser = RuleParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
         parser.lexToEnd()
         let texts = parser.tokens.map { parser.text(of: $0) }
         #expect(texts == ["event12", "", "count", "event12", "event12", "event12", "event12", "longerThanFifteenBytes", ""])

@@ -10,7 +10,7 @@ enum DeclarationKeywords {
 /// following `Grammar/tips.ebnf`. After an error the parser skips to the next line that
 /// starts a declaration (or, inside a tip, to the next line or the closing `}`).
 extension RuleParser {
-    func parseFile(_ file: SourceFile) -> ManifestFile {
+    mutating func parseFile(_ file: SourceFile) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .tips, headRange: Self.firstLineRange(of: file))
         var previousEnd = 0
         var firstVersionRange: SourceRange?
@@ -82,7 +82,7 @@ extension RuleParser {
     }
 
     /// The own-line comments between offsets `after` and `before`.
-    private func takeComments(after: Int, before: Int) -> [String] {
+    private mutating func takeComments(after: Int, before: Int) -> [String] {
         var texts: [String] = []
         let comments = lexer.comments
         while commentCursor < comments.count, comments[commentCursor].start < before {
@@ -93,7 +93,7 @@ extension RuleParser {
         return texts
     }
 
-    private func reportIfRepeated(_ key: String, first: inout SourceRange?, at range: SourceRange) {
+    private mutating func reportIfRepeated(_ key: String, first: inout SourceRange?, at range: SourceRange) {
         if let first {
             report(.duplicateKey, "'\(key)' is declared more than once", at: range,
                    notes: [DiagnosticNote("first declared here", at: first)])
@@ -106,19 +106,19 @@ extension RuleParser {
 
     /// After a declaration: the next token must start a new line (or be the `}` closing a
     /// tip, when `allowingBrace`). Otherwise reports the rest of the line and skips it.
-    private func expectEndOfLine(allowingBrace: Bool) {
+    private mutating func expectEndOfLine(allowingBrace: Bool) {
         if isAtEnd || current.isAtLineStart || (allowingBrace && current.kind == .rightBrace) { return }
         reportExpected("end of line")
         skipRestOfLine(stoppingAtBrace: allowingBrace)
     }
 
-    private func skipRestOfLine(stoppingAtBrace: Bool) {
+    private mutating func skipRestOfLine(stoppingAtBrace: Bool) {
         advance()
         while !isAtEnd, !current.isAtLineStart, !(stoppingAtBrace && current.kind == .rightBrace) { advance() }
     }
 
     /// Skips to the next line that starts with a top-level keyword, stepping over braces.
-    private func skipToNextDeclaration() {
+    private mutating func skipToNextDeclaration() {
         var braces = 0
         while !isAtEnd {
             if braces <= 0, current.isAtLineStart, current.kind == .identifier, DeclarationKeywords.topLevel.contains(text(of: current)) {
@@ -133,7 +133,7 @@ extension RuleParser {
     // MARK: - Small pieces
 
     /// A declared name: an identifier or a backticked name.
-    func parseName(_ what: String) -> Identifier? {
+    mutating func parseName(_ what: String) -> Identifier? {
         guard current.kind == .identifier || current.kind == .quotedName else {
             reportExpected("\(what) name")
             return nil
@@ -142,7 +142,7 @@ extension RuleParser {
         return Identifier(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
-    func expect(_ kind: RuleTokenKind, _ text: String) -> Bool {
+    mutating func expect(_ kind: RuleTokenKind, _ text: String) -> Bool {
         if current.kind == kind {
             advance()
             return true
@@ -151,7 +151,7 @@ extension RuleParser {
         return false
     }
 
-    private func parseInteger(_ what: String) -> Located<Int>? {
+    private mutating func parseInteger(_ what: String) -> Located<Int>? {
         guard current.kind == .integer else {
             reportExpected(what)
             return nil
@@ -161,7 +161,7 @@ extension RuleParser {
         return Located(value, at: range(ofToken: tokenIndex))
     }
 
-    private func parseDuration(_ what: String) -> Located<Int>? {
+    private mutating func parseDuration(_ what: String) -> Located<Int>? {
         guard current.kind == .duration else {
             reportExpected(what, help: "write a duration such as 45s, 30m, 12h, 3d, 2w or 1d12h")
             return nil
@@ -171,7 +171,7 @@ extension RuleParser {
         return Located(seconds, at: range(ofToken: tokenIndex))
     }
 
-    private func parseString(_ what: String) -> Located<String>? {
+    private mutating func parseString(_ what: String) -> Located<String>? {
         guard current.kind == .string else {
             reportExpected(what)
             return nil
@@ -180,7 +180,7 @@ extension RuleParser {
         return Located(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
-    func parseType() -> Located<ValueTypeName>? {
+    mutating func parseType() -> Located<ValueTypeName>? {
         guard current.kind == .identifier else {
             reportExpected("a type (Bool, Int, Double, String, Date or Duration)")
             return nil
@@ -198,7 +198,7 @@ extension RuleParser {
 
     // MARK: - Declarations
 
-    private func parseDisplayFrequency() -> Located<DisplayFrequencySpec>? {
+    private mutating func parseDisplayFrequency() -> Located<DisplayFrequencySpec>? {
         let tokenIndex = index
         if current.kind == .duration {
             guard let seconds = parseDuration("a display frequency") else { return nil }
@@ -218,7 +218,7 @@ extension RuleParser {
         return Located(frequency, at: range(ofToken: tokenIndex))
     }
 
-    private func parseParameter(start: Int, comments: [String]) -> ParameterDecl? {
+    private mutating func parseParameter(start: Int, comments: [String]) -> ParameterDecl? {
         guard let name = parseName("a parameter") else { return nil }
         guard expect(.colon, "':' after the parameter name") else { return nil }
         let typeIndex = index
@@ -257,7 +257,7 @@ extension RuleParser {
 
     /// A literal default: `true`, `false`, a number (optionally negative), a string, a
     /// duration, or `date("…")` (kept as the string, like the YAML form).
-    private func parseDefaultValue() -> Located<Literal>? {
+    private mutating func parseDefaultValue() -> Located<Literal>? {
         let first = index
         let head = current
         switch head.kind {
@@ -301,7 +301,7 @@ extension RuleParser {
         }
     }
 
-    private func parseEvent(start: Int, comments: [String]) -> EventDecl? {
+    private mutating func parseEvent(start: Int, comments: [String]) -> EventDecl? {
         guard let name = parseName("an event") else { return nil }
         var fields: [FieldDecl] = []
         if current.kind == .leftBrace {
@@ -349,7 +349,7 @@ extension RuleParser {
         return EventDecl(name: name, fields: fields, donationLimit: limit, comments: comments, range: range(since: start))
     }
 
-    private func parseGroup(start: Int, comments: [String]) -> GroupDecl? {
+    private mutating func parseGroup(start: Int, comments: [String]) -> GroupDecl? {
         guard let name = parseName("a group") else { return nil }
         var priority: Located<GroupPriority>?
         let priorityIndex = index
@@ -384,7 +384,7 @@ extension RuleParser {
 
     // MARK: - Tips
 
-    private func parseTip(start: Int, comments: [String]) -> TipDecl? {
+    private mutating func parseTip(start: Int, comments: [String]) -> TipDecl? {
         guard let name = parseName("a tip") else { return nil }
         // Format 2: `tip newTrail[trailID: Int] { … }`.
         var key: TipKeyDecl?
@@ -425,7 +425,7 @@ extension RuleParser {
     }
 
     /// Parses one attribute line into `tip`; false when it did not parse (reported).
-    private func parseTipAttribute(into tip: inout TipDecl, seen: inout [String: SourceRange]) -> Bool {
+    private mutating func parseTipAttribute(into tip: inout TipDecl, seen: inout [String: SourceRange]) -> Bool {
         let start = index
         guard current.kind == .identifier else {
             reportExpected("a tip attribute (title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders or rule)")

@@ -5,25 +5,25 @@ extension RuleParser {
 
     /// The range of token `tokenIndex`.
     @inline(__always)
-    func range(ofToken tokenIndex: Int) -> SourceRange {
+    mutating func range(ofToken tokenIndex: Int) -> SourceRange {
         let token = lexedToken(tokenIndex)
         return SourceRange(fileNumber: fileNumber, start: token.startLocation, end: token.endLocation)
     }
 
     /// From the start of token `first` to the end of token `last`.
     @inline(__always)
-    func range(fromToken first: Int, toToken last: Int) -> SourceRange {
+    mutating func range(fromToken first: Int, toToken last: Int) -> SourceRange {
         SourceRange(fileNumber: fileNumber, start: lexedToken(first).startLocation,
                     end: lexedToken(max(first, last)).endLocation)
     }
 
     /// A zero-width range where token `tokenIndex` starts.
-    func emptyRange(atToken tokenIndex: Int) -> SourceRange {
+    mutating func emptyRange(atToken tokenIndex: Int) -> SourceRange {
         SourceRange(fileNumber: fileNumber, at: lexedToken(tokenIndex).startLocation)
     }
 
     /// From the start of token `first` to the end of the last token consumed.
-    func range(since first: Int) -> SourceRange {
+    mutating func range(since first: Int) -> SourceRange {
         range(fromToken: first, toToken: max(first, index - 1))
     }
 
@@ -41,7 +41,7 @@ extension RuleParser {
     @inline(__always)
     var hasDiagnostics: Bool { !lexer.diagnostics.isEmpty || !diagnostics.isEmpty }
 
-    func report(_ code: DiagnosticCode, _ message: String, at range: SourceRange, help: String? = nil,
+    mutating func report(_ code: DiagnosticCode, _ message: String, at range: SourceRange, help: String? = nil,
                          notes: [DiagnosticNote] = []) {
         guard !reportedErrorLimit else { return }
         if diagnostics.count + lexer.diagnostics.count >= RuleParser.maximumErrorCount {
@@ -56,13 +56,13 @@ extension RuleParser {
     }
 
     /// Reports "expected X, found Y" at the current token.
-    func reportExpected(_ expected: String, help: String? = nil, notes: [DiagnosticNote] = []) {
+    mutating func reportExpected(_ expected: String, help: String? = nil, notes: [DiagnosticNote] = []) {
         let at = isAtEnd ? emptyRange(atToken: index) : range(ofToken: index)
         report(.syntax, "expected \(expected), found \(describe(current))", at: at, help: help, notes: notes)
     }
 
     /// How a token is named in a diagnostic.
-    func describe(_ token: ScannedToken) -> String {
+    mutating func describe(_ token: ScannedToken) -> String {
         switch token.kind {
         case .endOfFile: return lineBreaksEndExpressions ? "end of file" : "end of rule"
         case .identifier:
@@ -79,7 +79,7 @@ extension RuleParser {
     }
 
     /// The token's text as written.
-    func spelling(of token: ScannedToken) -> String {
+    mutating func spelling(of token: ScannedToken) -> String {
         switch token.kind {
         case .leftParen: return "("
         case .rightParen: return ")"
@@ -113,7 +113,7 @@ extension RuleParser {
         }
     }
 
-    private func sourceText(from start: Int, to end: Int) -> String {
+    private mutating func sourceText(from start: Int, to end: Int) -> String {
         guard start >= 0, end <= bytes.count, start <= end else { return "" }
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }

@@ -4,7 +4,7 @@
 /// hyphen (`` `de-CH` ``). `placeholders { shortcut: String }` declares a tip's placeholders.
 extension RuleParser {
     /// A plain or localized text; nil when it did not parse (reported).
-    func parseText(_ what: String) -> TextDecl? {
+    mutating func parseText(_ what: String) -> TextDecl? {
         if current.kind == .string {
             let tokenIndex = index
             let (text, template) = parseTemplate()
@@ -43,7 +43,7 @@ extension RuleParser {
 
     /// After an error inside a text's braces: skips past its `}` (stopping before a line that
     /// starts another attribute or declaration), so that the tip's own `}` still closes the tip.
-    private func skipText() -> TextDecl? {
+    private mutating func skipText() -> TextDecl? {
         while !isAtEnd, current.kind != .rightBrace {
             if current.isAtLineStart, current.kind == .identifier, DeclarationKeywords.all.contains(text(of: current)) { return nil }
             advance()
@@ -53,7 +53,7 @@ extension RuleParser {
     }
 
     /// After an error inside `placeholders { … }`: past its `}` when it is on the same line.
-    private func skipPlaceholders() -> [PlaceholderDecl]? {
+    private mutating func skipPlaceholders() -> [PlaceholderDecl]? {
         while !isAtEnd, !current.isAtLineStart, current.kind != .rightBrace { advance() }
         if !isAtEnd, !current.isAtLineStart, current.kind == .rightBrace { advance() }
         return nil
@@ -61,7 +61,7 @@ extension RuleParser {
 
     /// A locale tag written as a name (`de`, `` `de-CH` ``); a well-formed tag is the checker's
     /// concern. A tag with a hyphen written without backticks gets a hint.
-    func parseLocale(_ what: String) -> Located<String>? {
+    mutating func parseLocale(_ what: String) -> Located<String>? {
         guard current.kind == .identifier || current.kind == .quotedName else {
             reportExpected(what, help: "write a language tag such as en or `de-CH`")
             return nil
@@ -82,7 +82,7 @@ extension RuleParser {
     }
 
     /// The current string token's text and its template (parsed with positions in the file).
-    private func parseTemplate() -> (String, [TemplatePiece]) {
+    private mutating func parseTemplate() -> (String, [TemplatePiece]) {
         let token = current
         let tokenIndex = index
         advance()
@@ -101,7 +101,7 @@ extension RuleParser {
     }
 
     /// `{ name: Type, … }` after `placeholders`.
-    func parsePlaceholders() -> [PlaceholderDecl]? {
+    mutating func parsePlaceholders() -> [PlaceholderDecl]? {
         let opening = index
         guard expect(.leftBrace, "'{' and the placeholders (name: Type)") else { return nil }
         var placeholders: [PlaceholderDecl] = []

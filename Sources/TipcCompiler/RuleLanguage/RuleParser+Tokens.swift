@@ -5,16 +5,30 @@
 /// Positions are those `RuleText.location(atUTF8Offset:)` gives (see `TokenLocationCursor`).
 extension RuleParser {
     /// The text being parsed.
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage.baseAddress, count: length) }
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage.bytes.baseAddress, count: length) }
+
+    /// A text copied for the lexer, freed with the last parser that holds it.
+    final class TextCopy {
+        let bytes: UnsafeMutableBufferPointer<UInt8>
+
+        init(capacity: Int) {
+            bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        }
+
+        deinit {
+            bytes.deallocate()
+        }
+    }
 
     /// Copies `bytes` into `storage`; returns whether they are all ASCII when that was found
     /// while copying (nil when not looked at).
-    func copyText<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool? {
+    mutating func copyText<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool? {
         let count = bytes.count
-        if count > storage.count {
-            storage.deallocate()
-            storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 2 * storage.count))
+        // A copy of this parser may still read the old text: a new one is written then too.
+        if count > storage.bytes.count || !isKnownUniquelyReferenced(&storage) {
+            storage = TextCopy(capacity: max(count, 2 * storage.bytes.count))
         }
+        let storage = self.storage.bytes
         // Eight bytes at a time where the bytes are contiguous (a native string's view is),
         // noting their high bits on the way: going byte by byte through the view costs several
         // instructions a byte, and the positions of a rule's tokens depend on whether it is ASCII.
@@ -52,13 +66,13 @@ extension RuleParser {
     }
 
     /// Lexes the text in `storage` from its start, placing it through `source`.
-    func restartLexing(source: consuming RuleText, isASCII: Bool?) {
+    mutating func restartLexing(source: consuming RuleText, isASCII: Bool?) {
         lexer.reset(bytes: bytes, source: source, isASCII: isASCII)
         forgetTokens()
     }
 
     /// Drops the tokens lexed so far (keeping their memory).
-    func forgetTokens() {
+    mutating func forgetTokens() {
         tokens.removeAll(keepingCapacity: true)
         lexedAll = false
         lexedAhead = false
@@ -75,7 +89,7 @@ extension RuleParser {
     /// `abandonedAfterLexingAhead`, and the text must be parsed again after `rewind()`.
     /// Returns whether the text was lexed ahead.
     @discardableResult
-    func lexAheadIfClean(maximumLength: Int) -> Bool {
+    mutating func lexAheadIfClean(maximumLength: Int) -> Bool {
         guard tokens.isEmpty, !lexedAll, length <= maximumLength else { return false }
         lexer.lexToEnd(into: &tokens)
         lexedAll = true
@@ -95,7 +109,7 @@ extension RuleParser {
     ///
     /// Inlined: the parser looks at each token several times.
     @inline(__always)
-    func token(_ index: Int) -> ScannedToken {
+    mutating func token(_ index: Int) -> ScannedToken {
         if index < tokens.count { return tokens[index] }
         while tokens.count <= index, !lexedAll { appendToken(lexer.next()) }
         return tokens[min(index, tokens.count - 1)]
@@ -103,47 +117,47 @@ extension RuleParser {
 
     /// Token `index`, which has been lexed (`0 <= index < lexedCount`).
     @inline(__always)
-    func lexedToken(_ index: Int) -> ScannedToken {
+    mutating func lexedToken(_ index: Int) -> ScannedToken {
         tokens[index]
     }
 
     /// Lexes everything that is left.
-    func lexToEnd() {
+    mutating func lexToEnd() {
         guard !lexedAll else { return }
         lexer.lexToEnd(into: &tokens)
         lexedAll = true
     }
 
     /// Stops lexing: the next token is the end of the text.
-    func abandonLexing() {
+    mutating func abandonLexing() {
         if lexedAhead { abandonedAfterLexingAhead = true }
         guard !lexedAll else { return }
         appendToken(lexer.endOfText())
     }
 
-    private func appendToken(_ token: ScannedToken) {
+    private mutating func appendToken(_ token: ScannedToken) {
         tokens.append(token)
         if token.kind == .endOfFile { lexedAll = true }
     }
 
     // MARK: - Cursor
 
-    var current: ScannedToken { token(index) }
+    var current: ScannedToken { mutating get { token(index) } }
     /// The kind of the current token.
-    var currentKind: RuleTokenKind { token(index).kind }
+    var currentKind: RuleTokenKind { mutating get { token(index).kind } }
     /// The keyword the current token spells (see `ScannedToken.keyword`).
-    var currentKeyword: RuleKeyword? { token(index).keyword }
+    var currentKeyword: RuleKeyword? { mutating get { token(index).keyword } }
     /// Whether a line break precedes the current token.
-    var currentIsAtLineStart: Bool { token(index).isAtLineStart }
+    var currentIsAtLineStart: Bool { mutating get { token(index).isAtLineStart } }
     @inline(__always)
-    var isAtEnd: Bool { currentKind == .endOfFile }
+    var isAtEnd: Bool { mutating get { currentKind == .endOfFile } }
 
-    func token(after offset: Int) -> ScannedToken { token(index + offset) }
+    mutating func token(after offset: Int) -> ScannedToken { token(index + offset) }
 
     /// Moves past the current token (never past the end) and returns it.
     @discardableResult
     @inline(__always)
-    func advance() -> ScannedToken {
+    mutating func advance() -> ScannedToken {
         let token = current
         if token.kind != .endOfFile { index += 1 }
         return token
@@ -151,27 +165,27 @@ extension RuleParser {
 
     /// Moves past the current token (never past the end).
     @inline(__always)
-    func skipToken() {
+    mutating func skipToken() {
         if currentKind != .endOfFile { index += 1 }
     }
 
     /// `skipToken()` where the current token is known not to be the end of the text (its kind
     /// was just read), without reading it again.
     @inline(__always)
-    func stepPastCurrent() {
+    mutating func stepPastCurrent() {
         index += 1
     }
 
     /// The name of an identifier, quoted name or parameter; the contents of a string.
-    func text(of token: ScannedToken) -> String { lexer.text(of: token.value) }
+    mutating func text(of token: ScannedToken) -> String { lexer.text(of: token.value) }
 
     /// The text a token's value refers to (see `RuleLexer.text(of:)`).
     @inline(__always)
-    func text(of value: ScannedToken.Value) -> String { lexer.text(of: value) }
+    mutating func text(of value: ScannedToken.Value) -> String { lexer.text(of: value) }
 
     /// Whether the current token is the plain identifier `word` (declaration words, which
     /// are not `RuleKeyword`s, included).
-    func isAtWord(_ word: StaticString) -> Bool {
+    mutating func isAtWord(_ word: StaticString) -> Bool {
         let token = current
         guard token.kind == .identifier, token.end - token.start == word.utf8CodeUnitCount else { return false }
         return word.withUTF8Buffer { $0.elementsEqual(bytes[token.start..<token.end]) }

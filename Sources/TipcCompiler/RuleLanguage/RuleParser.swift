@@ -23,7 +23,7 @@
 /// Together they bound the depth of every tree the parser returns (at most 757 levels), so
 /// code that walks a tree recursively, including the synthesized `==`, hashing and
 /// deallocation of `Expression`, stays well within a secondary thread's stack.
-public final class RuleParser {
+public struct RuleParser {
     /// The deepest nesting of parentheses, `not`, unary minus, arguments and lists.
     public static let maximumNestingDepth = 256
     /// The most binary operators, `within`s, `in`s and `.member`s one rule may have.
@@ -40,7 +40,7 @@ public final class RuleParser {
     /// Parses a `.tips` file (SPEC §3) into the same declarations as the YAML front end. A BOM
     /// and CRLF line endings are accepted.
     public static func parseFile(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
-        let parser = RuleParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
+        var parser = RuleParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
         let manifest = parser.parseFile(file)
         diagnostics.append(contentsOf: parser.diagnosticsInOrder)
         return manifest
@@ -48,21 +48,20 @@ public final class RuleParser {
 
     /// Parses `text` as one expression; the whole text must be consumed.
     public static func parseRule(_ text: RuleText, diagnostics: inout [Diagnostic]) -> Expression {
-        let parser = RuleParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
-        return parseRule(with: parser, diagnostics: &diagnostics)
+        var parser = RuleParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
+        return parseRule(with: &parser, diagnostics: &diagnostics)
     }
 
     /// `parseRule(_:diagnostics:)` with a parser made for rule text (not line-sensitive) and
     /// reused from rule to rule: `parser` is reset to `text` first, or made when nil.
     static func parseRule(_ text: consuming RuleText, reusing parser: inout RuleParser?,
                           diagnostics: inout [Diagnostic]) -> Expression {
-        guard let reused = parser else {
-            let made = RuleParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
-            parser = made
-            return parseRule(with: made, diagnostics: &diagnostics)
+        if parser == nil {
+            parser = RuleParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
+        } else {
+            parser!.reset(source: text)
         }
-        reused.reset(source: text)
-        return parseRule(with: reused, diagnostics: &diagnostics)
+        return parseRule(with: &parser!, diagnostics: &diagnostics)
     }
 
     /// Rule texts up to this many bytes are lexed ahead of parsing, in one loop rather than
@@ -71,18 +70,18 @@ public final class RuleParser {
     /// then gives up, and the rule is parsed again lexing on demand.
     private static let lexAheadLength = 1_024
 
-    private static func parseRule(with parser: RuleParser, diagnostics: inout [Diagnostic]) -> Expression {
+    private static func parseRule(with parser: inout RuleParser, diagnostics: inout [Diagnostic]) -> Expression {
         if parser.lexAheadIfClean(maximumLength: lexAheadLength) {
-            let expression = parseLexedRule(with: parser, diagnostics: &diagnostics)
+            let expression = parseLexedRule(with: &parser, diagnostics: &diagnostics)
             if !parser.abandonedAfterLexingAhead { return expression }
             // The parser gave up reading (too many errors): parse again, lexing on demand.
             parser.rewind()
         }
-        return parseLexedRule(with: parser, diagnostics: &diagnostics)
+        return parseLexedRule(with: &parser, diagnostics: &diagnostics)
     }
 
     /// Parses the rule `parser` was reset to, lexing as it reads unless its text was lexed ahead.
-    static func parseLexedRule(with parser: RuleParser, diagnostics: inout [Diagnostic]) -> Expression {
+    static func parseLexedRule(with parser: inout RuleParser, diagnostics: inout [Diagnostic]) -> Expression {
         var expression = parser.parseRuleExpression()
         if !parser.isAtEnd {
             // Report the first stray token, then parse what follows so that its own errors
@@ -109,8 +108,9 @@ public final class RuleParser {
     // The tokens (see `RuleParser+Tokens`).
     /// The tokens lexed so far; their memory is kept from text to text.
     var tokens: [ScannedToken] = []
-    /// A copy of the text; reused (and grown when needed) by `reset`.
-    var storage: UnsafeMutableBufferPointer<UInt8>
+    /// A copy of the text, at an address that stays put while the lexer reads it; reused (and
+    /// replaced by a larger one when needed) by `reset`.
+    var storage: TextCopy
     /// The length of the text in `storage`.
     var length = 0
     var lexer: RuleLexer
@@ -151,7 +151,7 @@ public final class RuleParser {
     /// A parser of `bytes`, placed in their file through `source` (whose UTF-8 offsets are
     /// those of `bytes`).
     init<Bytes: Collection<UInt8>>(bytes: Bytes, source: RuleText, lineBreaksEndExpressions: Bool) {
-        storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 64))
+        storage = TextCopy(capacity: max(bytes.count, 64))
         lexer = RuleLexer(bytes: UnsafeBufferPointer(start: nil, count: 0), source: source)
         self.fileNumber = source.pathNumber
         self.lineBreaksEndExpressions = lineBreaksEndExpressions
@@ -160,13 +160,9 @@ public final class RuleParser {
         restartLexing(source: source, isASCII: isASCII)
     }
 
-    deinit {
-        storage.deallocate()
-    }
-
     /// Starts over on the text of `source` with the same settings, reusing this parser's
     /// memory: a front end that parses thousands of rules parses them all with one parser.
-    func reset(source: consuming RuleText) {
+    mutating func reset(source: consuming RuleText) {
         fileNumber = source.pathNumber
         let isASCII = copyText(source.text.utf8)
         restartLexing(source: source, isASCII: isASCII)
@@ -174,14 +170,14 @@ public final class RuleParser {
     }
 
     /// Starts over on the same text, lexing it on demand.
-    func rewind() {
+    mutating func rewind() {
         lexer.rewind()
         forgetTokens()
         resetState()
     }
 
     /// The state of a parser that has read nothing.
-    private func resetState() {
+    private mutating func resetState() {
         index = 0
         if !diagnostics.isEmpty { diagnostics.removeAll(keepingCapacity: true) }
         openGroups = 0
@@ -198,14 +194,16 @@ public final class RuleParser {
 extension RuleParser {
     /// Whether the current token can begin an expression.
     var canStartExpression: Bool {
-        switch currentKind {
-        case .integer, .double, .string, .duration, .parameter, .quotedName, .leftParen, .minus, .bang: return true
-        case .identifier:
-            switch currentKeyword {
-            case .and, .or, .within, .in: return false
-            default: return true
+        mutating get {
+            switch currentKind {
+            case .integer, .double, .string, .duration, .parameter, .quotedName, .leftParen, .minus, .bang: return true
+            case .identifier:
+                switch currentKeyword {
+                case .and, .or, .within, .in: return false
+                default: return true
+                }
+            default: return false
             }
-        default: return false
         }
     }
 }
