@@ -2,8 +2,8 @@ import Testing
 @testable import TipcCompiler
 
 @Suite struct RuleLanguageLexerTests {
-    private func lex(_ text: String) -> RuleLexer {
-        RuleLexer(RuleText(file: SourceFile(path: "lex.tips", text: text)))
+    private func lex(_ text: String) -> (tokens: [RuleToken], comments: [RuleComment], diagnostics: [Diagnostic]) {
+        RuleLexer.lex(RuleText(file: SourceFile(path: "lex.tips", text: text)))
     }
 
     @Test func tokenKindsAndOffsets() {
@@ -57,21 +57,21 @@ import Testing
                      "1_d", "9223372036854775807s", "9223372036854775808s", "15250284452472w", "106751991167300d"]
         for text in texts {
             let bytes = Array(text.utf8)
-            let plain = bytes.withUnsafeBufferPointer { RuleScanner.plainDurationSeconds($0[...]) }
+            let plain = bytes.withUnsafeBufferPointer { RuleLexer.plainDurationSeconds($0[...]) }
             let general = try? DurationLiteral.seconds(of: text).get()
             // The shortcut answers only when it agrees; otherwise it leaves the text to the general path.
             if let plain { #expect(plain == general, "\(text)") }
         }
-        #expect(Array("1d12h".utf8).withUnsafeBufferPointer { RuleScanner.plainDurationSeconds($0[...]) } == 129_600)
-        #expect(Array("3y".utf8).withUnsafeBufferPointer { RuleScanner.plainDurationSeconds($0[...]) } == nil)
+        #expect(Array("1d12h".utf8).withUnsafeBufferPointer { RuleLexer.plainDurationSeconds($0[...]) } == 129_600)
+        #expect(Array("3y".utf8).withUnsafeBufferPointer { RuleLexer.plainDurationSeconds($0[...]) } == nil)
     }
 
     @Test func keywordsAreRecognisedOnlyForPlainIdentifiers() {
         let file = SourceFile(path: "k.tips", text: "and or not within in true false now `and` $and andy In")
-        let stream = RuleTokenStream(bytes: file.bytes, source: RuleText(file: file))
-        stream.finish()
-        #expect(stream.tokens.map(\.keyword) == [.and, .or, .not, .within, .in, .true, .false, .now, nil, nil, nil, nil, nil])
-        #expect(stream.tokens.map { stream.text(of: $0) }.prefix(11) == ["and", "or", "not", "within", "in", "true", "false", "now",
+        var parser = RuleParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
+        parser.lexToEnd()
+        #expect(parser.tokens.map(\.keyword) == [.and, .or, .not, .within, .in, .true, .false, .now, nil, nil, nil, nil, nil])
+        #expect(parser.tokens.map { parser.text(of: $0) }.prefix(11) == ["and", "or", "not", "within", "in", "true", "false", "now",
                                                                          "and", "and", "andy"])
     }
 
@@ -105,7 +105,7 @@ import Testing
 
     @Test func invalidUTF8IsReported() {
         let file = SourceFile(path: "bad.tips", bytes: Array("a ".utf8) + [0xFF] + Array(" \"x".utf8) + [0xC3] + Array("\"".utf8))
-        let lexer = RuleLexer(bytes: file.bytes, source: RuleText(file: file))
+        let lexer = RuleLexer.lex(bytes: file.bytes, source: RuleText(file: file))
         #expect(lexer.diagnostics.map(\.message) == ["invalid UTF-8", "invalid UTF-8"])
         #expect(lexer.tokens.map(\.kind) == [.identifier, .string, .endOfFile])
     }
@@ -118,7 +118,7 @@ import Testing
 
     @Test func byteOrderMarkIsSkipped() {
         let file = SourceFile(path: "bom.tips", bytes: [0xEF, 0xBB, 0xBF] + Array("tipkit 1".utf8))
-        let lexer = RuleLexer(bytes: file.bytes, source: RuleText(file: file))
+        let lexer = RuleLexer.lex(bytes: file.bytes, source: RuleText(file: file))
         #expect(lexer.diagnostics.isEmpty)
         #expect(lexer.tokens.first?.start == 3)
         #expect(lexer.tokens.first?.isAtLineStart == true)

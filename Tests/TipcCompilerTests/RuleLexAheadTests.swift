@@ -6,8 +6,8 @@ import Testing
     /// The parse of `text` with tokens lexed only as the parser asks for them.
     private func parsedOnDemand(_ text: RuleText) -> (Expression, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
-        let parser = RuleLanguageParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
-        let expression = RuleParser.parseLexedRule(with: parser, diagnostics: &diagnostics)
+        var parser = RuleParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
+        let expression = RuleParser.parseLexedRule(with: &parser, diagnostics: &diagnostics)
         return (expression, diagnostics)
     }
 
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aReusedParserGivesUpOnOneRuleAndReadsTheNext() {
-        var parser: RuleLanguageParser?
+        var parser: RuleParser?
         var diagnostics: [Diagnostic] = []
         let garbage = RuleText(text: String(repeating: "+ ", count: 150), path: "ahead.yaml",
                                mapping: .singleLine(start: SourceLocation(line: 1, column: 1)))
@@ -52,7 +52,7 @@ import Testing
     /// text are plain arithmetic; others count characters): non-ASCII bytes in the first
     /// eight, in a later group of eight and in the last few, between ASCII texts.
     @Test func aReusedParserPlacesEachTextByItsOwnCharacters() {
-        var parser: RuleLanguageParser?
+        var parser: RuleParser?
         let texts = ["a == \"é\"", "event1.count > 2", "abcdefgh == \"é\"", "xy", "abcdefghijklmnop == \"xyzé\"",
                      "b == \"ü\" and c", "abcdefghijklmno", "\"日本\" != name"]
         for (line, text) in texts.enumerated() {

@@ -5,7 +5,7 @@ import Testing
 /// the general paths give.
 @Suite struct RuleLexerShortcutTests {
     private func tokens(_ text: String) -> [RuleToken] {
-        RuleLexer(RuleText(file: SourceFile(path: "shortcut.tips", text: text))).tokens
+        RuleLexer.lex(RuleText(file: SourceFile(path: "shortcut.tips", text: text))).tokens
     }
 
     @Test func plainNumbersMatchTheGeneralReading() {
@@ -40,9 +40,9 @@ import Testing
 
     @Test func namesAreReadFromTheSourceBytes() {
         let file = SourceFile(path: "names.tips", text: "event12.count event12 `event12` $event12 \"event12\" longerThanFifteenBytes")
-        let stream = RuleTokenStream(bytes: file.bytes, source: RuleText(file: file))
-        stream.finish()
-        let texts = stream.tokens.map { stream.text(of: $0) }
+        var parser = RuleParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)
+        parser.lexToEnd()
+        let texts = parser.tokens.map { parser.text(of: $0) }
         #expect(texts == ["event12", "", "count", "event12", "event12", "event12", "event12", "longerThanFifteenBytes", ""])
     }
 }

@@ -40,7 +40,7 @@ public enum ManifestConverter {
             }
             return lines
         case .tips:
-            let lexer = RuleLexer(RuleText(file: source))
+            let lexer = RuleLexer.lex(RuleText(file: source))
             guard let first = lexer.tokens.first, first.kind != .endOfFile else { return lexer.comments.map(\.text) }
             // Comments above a declaration's keyword belong to the declaration.
             guard first.kind == .identifier, ["tipkit", "displayFrequency"].contains(first.text) else { return [] }

@@ -10,8 +10,8 @@ public enum SourceFormatter {
             let text = TipsFormatter.format(source, parsed: file)
             let output = SourceFile(path: source.path, text: text)
             try verify(output, against: file)
-            let before = RuleLexer(RuleText(file: source)).comments.count
-            let after = RuleLexer(RuleText(file: output)).comments.count
+            let before = RuleLexer.lex(RuleText(file: source)).comments.count
+            let after = RuleLexer.lex(RuleText(file: output)).comments.count
             guard before == after else {
                 throw AuthoringError(path: source.path, message: "formatting would lose comments (\(before) before, \(after) after)")
             }

@@ -11,7 +11,7 @@ public enum TipsFormatter {
 
     /// Where each comment of `source` goes in the canonical layout of `file`.
     public static func comments(of source: SourceFile, file: ManifestFile) -> TipsComments {
-        let lexed = RuleLexer(RuleText(file: source)).comments
+        let lexed = RuleLexer.lex(RuleText(file: source)).comments
         let items = positionedItems(of: file)
         var placement = TipsComments()
         var firstItemComments: [(line: Int, text: String)] = []

@@ -29,6 +29,9 @@ struct TextChecker {
     /// The texts entry of the tip at `tipIndex`, or nil when its texts are all plain and
     /// brace-free (the tips table then holds them as they read).
     mutating func check(_ decl: TipDecl, tipIndex: Int) -> PackTipTexts? {
+        // Plain texts without braces and no placeholders, the usual tip: nothing to report,
+        // nothing to lower.
+        guard Self.mayNeedEntry(decl) else { return nil }
         let tip = decl.name.name
         let diagnosticsBefore = diagnostics.count
         var placeholders: [PackPlaceholder] = []
@@ -80,7 +83,14 @@ struct TextChecker {
 
     /// Whether a plain text reads exactly as written (no braces at all).
     private static func isVerbatim(_ text: TextDecl) -> Bool {
-        text.variants.allSatisfy { variant in !variant.text.value.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) }
+        text.variants.allSatisfy { variant in !TextTemplateParser.hasBraces(variant.text.value) }
+    }
+
+    /// Whether the tip declares placeholders or has a text that is localized or not verbatim.
+    /// When not, checking its texts reports nothing and it has no texts entry.
+    private static func mayNeedEntry(_ decl: TipDecl) -> Bool {
+        func mayNeed(_ text: TextDecl?) -> Bool { text.map { $0.isLocalized || !isVerbatim($0) } ?? false }
+        return !decl.placeholders.isEmpty || mayNeed(decl.title) || mayNeed(decl.message) || decl.actions.contains { mayNeed($0.title) }
     }
 
     private mutating func check(_ text: TextDecl, what: String, tip: String, placeholders: [String: Int], declared: [String],

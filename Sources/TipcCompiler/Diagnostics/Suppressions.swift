@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Suppression comments (SPEC §9): `tipc-disable-next-line CODE[, CODE]`,
 /// `tipc-disable-line CODE` (at the end of the line it is about) and `tipc-disable-file CODE`,
 /// in YAML `#` comments and `.tips` `//` comments. Text after ` -- ` is a reason and ignored.
@@ -140,14 +146,22 @@ public enum Suppressions {
         }
     }
 
+    /// Whether `needle` (not empty) occurs in `bytes`: `memchr` finds each candidate first byte.
     private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard bytes.count >= needle.count else { return false }
-        var index = 0
-        while index + needle.count <= bytes.count {
-            if bytes[index] == needle[0], bytes[index..<index + needle.count].elementsEqual(needle) { return true }
-            index += 1
+        return bytes.withUnsafeBufferPointer { haystack in
+            needle.withUnsafeBufferPointer { needle in
+                guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return false }
+                let last = haystack.count - needle.count
+                var start = 0
+                while start <= last {
+                    guard let found = memchr(base + start, Int32(needle[0]), last - start + 1) else { return false }
+                    if memcmp(found, needleBase, needle.count) == 0 { return true }
+                    start = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                }
+                return false
+            }
         }
-        return false
     }
 
     /// `//` comments of a `.tips` file, outside strings (`"…"` with `\` escapes) and

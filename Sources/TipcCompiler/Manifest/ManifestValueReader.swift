@@ -7,7 +7,7 @@ struct ManifestValueReader {
     let file: SourceFile
     var diagnostics: [Diagnostic] = []
     /// The parser of the rules read so far, reused for the next.
-    var ruleParser: RuleLanguageParser?
+    var ruleParser: RuleParser?
 
     init(file: SourceFile) {
         self.file = file

@@ -1,55 +1,14 @@
-/// Splits rule-language text into tokens. Never fails: a problem (an unexpected character,
-/// an unterminated string, a bad escape, an invalid duration, an integer too large) is
-/// reported as a diagnostic and lexing goes on. Comments are collected separately.
+/// The rule language's lexer: splits text into tokens. Never fails: a problem (an unexpected
+/// character, an unterminated string, a bad escape, an invalid duration, an integer too large)
+/// is reported as a diagnostic and lexing goes on. Comments are collected separately.
 ///
-/// The parsers lex on demand through a `RuleTokenStream`; this type lexes a whole text at once.
+/// A lexer is the state of one pass over `bytes`, which its owner keeps alive: the parser lexes
+/// on demand through one (`RuleParser+Tokens`), `lex(_:)` a whole text at once. A value, so
+/// that lexing a text checks no access to it at run time.
 public struct RuleLexer {
-    public let tokens: [RuleToken]
-    public let comments: [RuleComment]
-    public let diagnostics: [Diagnostic]
-
-    /// Lexes `bytes`, reporting positions through `source` (whose UTF-8 offsets are those of
-    /// `bytes`).
-    public init(bytes: [UInt8], source: RuleText) {
-        let stream = RuleTokenStream(bytes: bytes, source: source)
-        stream.finish()
-        tokens = stream.tokens.map(stream.publicToken)
-        (comments, diagnostics) = (stream.comments, stream.diagnostics)
-    }
-
-    /// Lexes the text of `source`.
-    public init(_ source: RuleText) {
-        self.init(bytes: Array(source.text.utf8), source: source)
-    }
-
-    @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 /* 0 */ < 10 }
-
-    @inline(__always)
-    static func isIdentifierStart(_ byte: UInt8) -> Bool {
-        // One bit per byte 64–127: A–Z (65–90), _ (95), a–z (97–122).
-        byte >= 64 && byte < 128 && (0x07FF_FFFE_87FF_FFFE as UInt64) >> UInt64(byte &- 64) & 1 != 0
-    }
-
-    @inline(__always)
-    static func isIdentifierContinue(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
-
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte >= 0x61 /* a */ && byte <= 0x66 /* f */) || (byte >= 0x41 /* A */ && byte <= 0x46 /* F */)
-    }
-
-    static func printable(_ scalar: Unicode.Scalar) -> String {
-        scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
-    }
-}
-
-/// The scanning state. It reads `bytes`, which its owner (`RuleTokenStream`) keeps alive, and
-/// gives each token its file positions. A value, so that scanning a text checks no access to
-/// it at run time.
-struct RuleScanner {
     private(set) var comments: [RuleComment] = []
     private(set) var diagnostics: [Diagnostic] = []
-    /// The decoded texts that tokens refer to (`ScannedToken.Value.text`).
+    /// The decoded texts that tokens refer to (`ScannedToken.Value.decodedText`).
     private(set) var texts: [String] = []
 
     private var bytes: UnsafeBufferPointer<UInt8>
@@ -67,7 +26,7 @@ struct RuleScanner {
         position = Self.startsWithByteOrderMark(bytes) ? 3 : 0
     }
 
-    /// Starts over on another text (see `RuleTokenStream.reset`).
+    /// Starts over on another text (see `RuleParser.reset(source:)`).
     /// `isASCII` tells whether the bytes are all ASCII, when known.
     mutating func reset(bytes: UnsafeBufferPointer<UInt8>, source: consuming RuleText, isASCII: Bool?) {
         self.bytes = bytes
@@ -114,6 +73,32 @@ struct RuleScanner {
     /// The end-of-file token, at the end of the text.
     mutating func endOfText() -> ScannedToken {
         token(.endOfFile, from: bytes.count, to: bytes.count, atLineStart: true)
+    }
+
+    /// The text a token's value refers to: the name of an identifier, quoted name or
+    /// parameter, the contents of a string; "" for values of other kinds.
+    ///
+    /// Inlined: the parser asks for the text of nearly every name and string.
+    @inline(__always)
+    func text(of value: ScannedToken.Value) -> String {
+        switch value {
+        case .sourceText(let start, let end): return String(decoding: bytes[Int(start)..<Int(end)], as: UTF8.self)
+        case .decodedText(let index): return texts[Int(index)]
+        default: return ""
+        }
+    }
+
+    /// `token` in its public, self-contained form.
+    func publicToken(_ token: ScannedToken) -> RuleToken {
+        let value: RuleToken.Value
+        switch token.value {
+        case .none: value = .none
+        case .sourceText, .decodedText: value = .text(text(of: token.value))
+        case .integer(let integer): value = .integer(integer)
+        case .double(let double): value = .double(double)
+        case .duration(let seconds): value = .duration(seconds)
+        }
+        return RuleToken(kind: token.kind, start: token.start, end: token.end, value: value, isAtLineStart: token.isAtLineStart)
     }
 
     /// A token from `start` to `end`, with its file positions (tokens are made in order).
@@ -198,7 +183,7 @@ struct RuleScanner {
             let name: ScannedToken.Value
             if peek() == 0x60 /* ` */ {
                 name = decodedText(lexQuotedName())
-            } else if let next = peek(), RuleLexer.isIdentifierStart(next) {
+            } else if let next = peek(), Self.isIdentifierStart(next) {
                 let nameStart = position
                 skipIdentifier()
                 name = .source(from: nameStart, to: position)
@@ -207,9 +192,9 @@ struct RuleScanner {
                 name = .source(from: position, to: position)
             }
             return token(.parameter, from: start, to: position, value: name, atLineStart: atLineStart)
-        case _ where RuleLexer.isDigit(byte):
+        case _ where Self.isDigit(byte):
             return plainNumber(start: start, atLineStart: atLineStart) ?? lexNumber(start: start, atLineStart: atLineStart)
-        case _ where RuleLexer.isIdentifierStart(byte):
+        case _ where Self.isIdentifierStart(byte):
             skipIdentifier()
             return token(.identifier, from: start, to: position, value: .source(from: start, to: position),
                          keyword: position - start <= RuleKeyword.longestSpelling ? RuleKeyword.spelled(in: bytes, from: start, to: position) : nil,
@@ -241,7 +226,7 @@ struct RuleScanner {
             case "#": help = "comments start with '//'"
             default: help = nil
             }
-            report(.syntax, "unexpected character '\(RuleLexer.printable(scalar))'", from: start, to: position, help: help)
+            report(.syntax, "unexpected character '\(Self.printable(scalar))'", from: start, to: position, help: help)
         } else {
             report(.syntax, "invalid UTF-8", from: start, to: position)
         }
@@ -302,7 +287,7 @@ struct RuleScanner {
     private mutating func skipIdentifier() {
         let bytes = self.bytes
         var end = position
-        while end < bytes.count, RuleLexer.isIdentifierContinue(bytes[end]) { end += 1 }
+        while end < bytes.count, Self.isIdentifierContinue(bytes[end]) { end += 1 }
         position = end
     }
 
@@ -340,12 +325,12 @@ struct RuleScanner {
         var end = start
         var value = 0
         // Fifteen digits stay far below Int.max (a duration checks its product).
-        while end < bytes.count, end - start < 15, RuleLexer.isDigit(bytes[end]) {
+        while end < bytes.count, end - start < 15, Self.isDigit(bytes[end]) {
             value = value &* 10 &+ Int(bytes[end] &- 0x30 /* 0 */)
             end += 1
         }
         func endsNumber(_ index: Int) -> Bool {
-            index == bytes.count || (!RuleLexer.isIdentifierContinue(bytes[index]) && bytes[index] != 0x2E /* . */)
+            index == bytes.count || (!Self.isIdentifierContinue(bytes[index]) && bytes[index] != 0x2E /* . */)
         }
         if endsNumber(end) {
             position = end
@@ -361,7 +346,7 @@ struct RuleScanner {
     private mutating func lexNumber(start: Int, atLineStart: Bool) -> ScannedToken {
         var isDouble = false
         skipDigits()
-        if peek() == 0x2E /* . */, let next = peek(1), RuleLexer.isDigit(next) {
+        if peek() == 0x2E /* . */, let next = peek(1), Self.isDigit(next) {
             isDouble = true
             position += 1
             skipDigits()
@@ -369,14 +354,14 @@ struct RuleScanner {
         if let e = peek(), e == 0x65 /* e */ || e == 0x45 /* E */ {
             var length = 1
             if let sign = peek(1), sign == 0x2B /* + */ || sign == 0x2D /* - */ { length = 2 }
-            if let digit = peek(length), RuleLexer.isDigit(digit) {
+            if let digit = peek(length), Self.isDigit(digit) {
                 isDouble = true
                 position += length
                 skipDigits()
             }
         }
         // A number directly followed by letters is a duration (`3d`, `1d12h`).
-        if let next = peek(), RuleLexer.isIdentifierStart(next) {
+        if let next = peek(), Self.isIdentifierStart(next) {
             skipIdentifier()
             var seconds = Self.plainDurationSeconds(bytes[start..<position])
             if seconds == nil {
@@ -417,7 +402,7 @@ struct RuleScanner {
     }
 
     private mutating func skipDigits() {
-        while let byte = peek(), RuleLexer.isDigit(byte) || byte == 0x5F /* _ */ { position += 1 }
+        while let byte = peek(), Self.isDigit(byte) || byte == 0x5F /* _ */ { position += 1 }
     }
 
     /// The seconds of a duration in the plain form `DurationLiteral` accepts — runs of digits
@@ -429,7 +414,7 @@ struct RuleScanner {
         while index < text.endIndex {
             var value = 0
             var digitCount = 0
-            while index < text.endIndex, RuleLexer.isDigit(text[index]) || text[index] == 0x5F /* _ */ {
+            while index < text.endIndex, Self.isDigit(text[index]) || text[index] == 0x5F /* _ */ {
                 if text[index] != 0x5F /* _ */ {
                     let (product, overflow1) = value.multipliedReportingOverflow(by: 10)
                     let (sum, overflow2) = product.addingReportingOverflow(Int(text[index] - 0x30 /* 0 */))
@@ -443,7 +428,7 @@ struct RuleScanner {
             guard let secondsPerUnit = DurationLiteral.seconds(perUnit: text[index]) else { return nil }
             index += 1
             // A second letter would make a longer unit (`mo`, `yrs`): not the plain form.
-            if index < text.endIndex, RuleLexer.isIdentifierStart(text[index]), text[index] != 0x5F /* _ */ { return nil }
+            if index < text.endIndex, Self.isIdentifierStart(text[index]), text[index] != 0x5F /* _ */ { return nil }
             let (product, overflow1) = value.multipliedReportingOverflow(by: secondsPerUnit)
             let (sum, overflow2) = total.addingReportingOverflow(product)
             if overflow1 || overflow2 { return nil }
@@ -528,7 +513,7 @@ struct RuleScanner {
             }
             position += 1
             let digitsStart = position
-            while let next = peek(), RuleLexer.isHexDigit(next) { position += 1 }
+            while let next = peek(), Self.isHexDigit(next) { position += 1 }
             let digits = String(decoding: bytes[digitsStart..<position], as: UTF8.self)
             guard peek() == 0x7D /* } */ else {
                 report(.syntax, "expected '}' to end the Unicode escape", from: start, to: position, help: #"write a Unicode escape as \u{1F600}"#)
@@ -544,7 +529,7 @@ struct RuleScanner {
         default:
             let (scalar, length) = decodeScalar(at: position - 1)
             position += length - 1
-            let shown = scalar.map { RuleLexer.printable($0) } ?? "?"
+            let shown = scalar.map { Self.printable($0) } ?? "?"
             report(.syntax, "invalid escape sequence '\\\(shown)'", from: start, to: position, help: help)
             return nil
         }
@@ -574,5 +559,45 @@ struct RuleScanner {
         let minimum: UInt32 = length == 3 ? 0x800 : length == 4 ? 0x10000 : 0x80
         guard value >= minimum, let scalar = Unicode.Scalar(value) else { return (nil, length) }
         return (scalar, length)
+    }
+}
+
+extension RuleLexer {
+    /// Lexes `bytes` whole, reporting positions through `source` (whose UTF-8 offsets are those
+    /// of `bytes`): every token (the end-of-file token last), the comments, the diagnostics.
+    public static func lex(bytes: [UInt8], source: RuleText)
+        -> (tokens: [RuleToken], comments: [RuleComment], diagnostics: [Diagnostic]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var lexer = RuleLexer(bytes: buffer, source: source)
+            var tokens: [ScannedToken] = []
+            lexer.lexToEnd(into: &tokens)
+            return (tokens.map(lexer.publicToken), lexer.comments, lexer.diagnostics)
+        }
+    }
+
+    /// Lexes the text of `source` whole.
+    public static func lex(_ source: RuleText)
+        -> (tokens: [RuleToken], comments: [RuleComment], diagnostics: [Diagnostic]) {
+        lex(bytes: Array(source.text.utf8), source: source)
+    }
+
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 /* 0 */ < 10 }
+
+    @inline(__always)
+    static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        // One bit per byte 64–127: A–Z (65–90), _ (95), a–z (97–122).
+        byte >= 64 && byte < 128 && (0x07FF_FFFE_87FF_FFFE as UInt64) >> UInt64(byte &- 64) & 1 != 0
+    }
+
+    @inline(__always)
+    static func isIdentifierContinue(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= 0x61 /* a */ && byte <= 0x66 /* f */) || (byte >= 0x41 /* A */ && byte <= 0x46 /* F */)
+    }
+
+    static func printable(_ scalar: Unicode.Scalar) -> String {
+        scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// A token's text (a name, a string's contents) is read from the source bytes where it is
 /// spelled there as it is; only decoded text (escapes, backticked names) is kept in the token
-/// stream's text table. The public `RuleToken` is the self-contained form of the same token.
+/// lexer's text table. The public `RuleToken` is the self-contained form of the same token.
 ///
 /// Offsets are stored in 32 bits (source files are at most 64 MiB), which with the fields in
 /// this order makes a token 40 bytes: every token is written once and read several times.
@@ -15,7 +15,7 @@ struct ScannedToken {
         /// The text is the source bytes `start..<end` (an identifier, a plain parameter name,
         /// the contents of a string without escapes).
         case sourceText(start: UInt32, end: UInt32)
-        /// The text is entry `index` of the stream's text table (string contents with escapes,
+        /// The text is entry `index` of the lexer's text table (string contents with escapes,
         /// backticked names).
         case decodedText(UInt32)
         case integer(Int?)

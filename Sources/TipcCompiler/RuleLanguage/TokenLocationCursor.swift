@@ -55,7 +55,7 @@ struct TokenLocationCursor {
 
     /// The position of `target`, which is not before the offset asked for last.
     ///
-    /// Inlined: the scanner asks twice per token, and the usual answer is one addition.
+    /// Inlined: the lexer asks twice per token, and the usual answer is one addition.
     @inline(__always)
     mutating func location(at target: Int) -> SourceLocation {
         if let start = asciiLineStart {

@@ -43,17 +43,16 @@ public struct RuleText: Sendable {
         case .file(let file, let base):
             return file.location(atUTF8Offset: base + offset)
         case .singleLine(let start):
-            var column = start.column
-            var index = text.utf8.startIndex
-            var count = 0
-            let utf8 = text.utf8
-            while count < offset, index < utf8.endIndex {
-                if utf8[index] & 0xC0 != 0x80 { column += 1 }
-                index = utf8.index(after: index)
-                count += 1
+            // One column per character (UTF-8 lead byte) before `offset`; an offset inside a
+            // character is that character's column; past the end, one column per byte.
+            var text = text
+            return text.withUTF8 { bytes in
+                let count = min(max(offset, 0), bytes.count)
+                var column = start.column
+                for byte in bytes[..<count] where byte & 0xC0 != 0x80 { column += 1 }
+                if count < bytes.count, count > 0, bytes[count] & 0xC0 == 0x80 { column -= 1 }
+                return SourceLocation(line: start.line, column: column + max(0, offset - count))
             }
-            if index < utf8.endIndex, count > 0, utf8[index] & 0xC0 == 0x80 { column -= 1 }
-            return SourceLocation(line: start.line, column: column + max(0, offset - count))
         case .table(let table):
             guard !table.isEmpty else { return SourceLocation(line: 1, column: 1) }
             return table[min(max(0, offset), table.count - 1)]

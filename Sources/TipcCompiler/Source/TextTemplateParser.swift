@@ -4,6 +4,11 @@
 /// `RuleText` mapping of the text into its file.
 enum TextTemplateParser {
     static func parse(_ text: RuleText, diagnostics: inout [Diagnostic]) -> [TemplatePiece] {
+        // Most texts have no braces: one literal, the text itself.
+        if !hasBraces(text.text) {
+            let length = text.text.utf8.count
+            return length == 0 ? [] : [TemplatePiece(kind: .literal(text.text), range: text.range(fromUTF8: 0, to: length))]
+        }
         let bytes = Array(text.text.utf8)
         var pieces: [TemplatePiece] = []
         var literal: [UInt8] = []
@@ -77,5 +82,11 @@ enum TextTemplateParser {
         }
         flushLiteral(upTo: bytes.count)
         return pieces
+    }
+
+    /// Whether `text` holds a `{` or a `}`.
+    static func hasBraces(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") } }
     }
 }

@@ -11,8 +11,8 @@ enum DeclarationKeywords {
 /// `.tips` files: one declaration per line (a tip's or a group's braces may span lines),
 /// following `Grammar/tips.ebnf`. After an error the parser skips to the next line that
 /// starts a declaration (or, inside a tip, to the next line or the closing `}`).
-extension RuleLanguageParser {
-    func parseFile(_ file: SourceFile) -> ManifestFile {
+extension RuleParser {
+    mutating func parseFile(_ file: SourceFile) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .tips, headRange: Self.firstLineRange(of: file))
         var previousEnd = 0
         var firstVersionRange: SourceRange?
@@ -28,7 +28,7 @@ extension RuleLanguageParser {
                 reportExpected("a declaration (tipkit, displayFrequency, param, event, tip or group)",
                                help: help ?? "a .tips file is a list of declarations, one per line")
                 skipToNextDeclaration()
-                previousEnd = stream.token(max(0, index - 1)).end
+                previousEnd = token(max(0, index - 1)).end
                 continue
             }
             advance()
@@ -71,7 +71,7 @@ extension RuleLanguageParser {
             } else {
                 skipToNextDeclaration()
             }
-            previousEnd = stream.token(max(0, index - 1)).end
+            previousEnd = token(max(0, index - 1)).end
         }
         return manifest
     }
@@ -84,9 +84,9 @@ extension RuleLanguageParser {
     }
 
     /// The own-line comments between offsets `after` and `before`.
-    private func takeComments(after: Int, before: Int) -> [String] {
+    private mutating func takeComments(after: Int, before: Int) -> [String] {
         var texts: [String] = []
-        let comments = stream.comments
+        let comments = lexer.comments
         while commentCursor < comments.count, comments[commentCursor].start < before {
             let comment = comments[commentCursor]
             if comment.start >= after, comment.isOnOwnLine { texts.append(comment.text) }
@@ -95,7 +95,7 @@ extension RuleLanguageParser {
         return texts
     }
 
-    private func reportIfRepeated(_ key: String, first: inout SourceRange?, at range: SourceRange) {
+    private mutating func reportIfRepeated(_ key: String, first: inout SourceRange?, at range: SourceRange) {
         if let first {
             report(.duplicateKey, "'\(key)' is declared more than once", at: range,
                    notes: [DiagnosticNote("first declared here", at: first)])
@@ -108,19 +108,19 @@ extension RuleLanguageParser {
 
     /// After a declaration: the next token must start a new line (or be the `}` closing a
     /// tip, when `allowingBrace`). Otherwise reports the rest of the line and skips it.
-    private func expectEndOfLine(allowingBrace: Bool) {
+    private mutating func expectEndOfLine(allowingBrace: Bool) {
         if isAtEnd || current.isAtLineStart || (allowingBrace && current.kind == .rightBrace) { return }
         reportExpected("end of line")
         skipRestOfLine(stoppingAtBrace: allowingBrace)
     }
 
-    private func skipRestOfLine(stoppingAtBrace: Bool) {
+    private mutating func skipRestOfLine(stoppingAtBrace: Bool) {
         advance()
         while !isAtEnd, !current.isAtLineStart, !(stoppingAtBrace && current.kind == .rightBrace) { advance() }
     }
 
     /// Skips to the next line that starts with a top-level keyword, stepping over braces.
-    private func skipToNextDeclaration() {
+    private mutating func skipToNextDeclaration() {
         var braces = 0
         while !isAtEnd {
             if braces <= 0, current.isAtLineStart, current.kind == .identifier, DeclarationKeywords.topLevel.contains(text(of: current)) {
@@ -135,7 +135,7 @@ extension RuleLanguageParser {
     // MARK: - Small pieces
 
     /// A declared name: an identifier or a backticked name.
-    func parseName(_ what: String) -> Identifier? {
+    mutating func parseName(_ what: String) -> Identifier? {
         guard current.kind == .identifier || current.kind == .quotedName else {
             reportExpected("\(what) name")
             return nil
@@ -144,7 +144,7 @@ extension RuleLanguageParser {
         return Identifier(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
-    func expect(_ kind: RuleTokenKind, _ text: String) -> Bool {
+    mutating func expect(_ kind: RuleTokenKind, _ text: String) -> Bool {
         if current.kind == kind {
             advance()
             return true
@@ -153,7 +153,7 @@ extension RuleLanguageParser {
         return false
     }
 
-    private func parseInteger(_ what: String) -> Located<Int>? {
+    private mutating func parseInteger(_ what: String) -> Located<Int>? {
         guard current.kind == .integer else {
             reportExpected(what)
             return nil
@@ -163,7 +163,7 @@ extension RuleLanguageParser {
         return Located(value, at: range(ofToken: tokenIndex))
     }
 
-    private func parseDuration(_ what: String) -> Located<Int>? {
+    private mutating func parseDuration(_ what: String) -> Located<Int>? {
         guard current.kind == .duration else {
             reportExpected(what, help: "write a duration such as 45s, 30m, 12h, 3d, 2w or 1d12h")
             return nil
@@ -173,7 +173,7 @@ extension RuleLanguageParser {
         return Located(seconds, at: range(ofToken: tokenIndex))
     }
 
-    private func parseString(_ what: String) -> Located<String>? {
+    private mutating func parseString(_ what: String) -> Located<String>? {
         guard current.kind == .string else {
             reportExpected(what)
             return nil
@@ -182,7 +182,7 @@ extension RuleLanguageParser {
         return Located(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
-    func parseType() -> Located<ValueType>? {
+    mutating func parseType() -> Located<ValueType>? {
         guard current.kind == .identifier else {
             reportExpected("a type (Bool, Int, Double, String, Date or Duration)")
             return nil
@@ -200,7 +200,7 @@ extension RuleLanguageParser {
 
     // MARK: - Declarations
 
-    private func parseDisplayFrequency() -> Located<DisplayFrequencySpec>? {
+    private mutating func parseDisplayFrequency() -> Located<DisplayFrequencySpec>? {
         let tokenIndex = index
         if current.kind == .duration {
             guard let seconds = parseDuration("a display frequency") else { return nil }
@@ -220,7 +220,7 @@ extension RuleLanguageParser {
         return Located(frequency, at: range(ofToken: tokenIndex))
     }
 
-    private func parseParameter(start: Int, comments: [String]) -> ParameterDecl? {
+    private mutating func parseParameter(start: Int, comments: [String]) -> ParameterDecl? {
         guard let name = parseName("a parameter") else { return nil }
         guard expect(.colon, "':' after the parameter name") else { return nil }
         let typeIndex = index
@@ -259,7 +259,7 @@ extension RuleLanguageParser {
 
     /// A literal default: `true`, `false`, a number (optionally negative), a string, a
     /// duration, or `date("…")` (kept as the string, like the YAML form).
-    private func parseDefaultValue() -> Located<Literal>? {
+    private mutating func parseDefaultValue() -> Located<Literal>? {
         let first = index
         let head = current
         switch head.kind {
@@ -303,7 +303,7 @@ extension RuleLanguageParser {
         }
     }
 
-    private func parseEvent(start: Int, comments: [String]) -> EventDecl? {
+    private mutating func parseEvent(start: Int, comments: [String]) -> EventDecl? {
         guard let name = parseName("an event") else { return nil }
         var fields: [FieldDecl] = []
         if current.kind == .leftBrace {
@@ -351,7 +351,7 @@ extension RuleLanguageParser {
         return EventDecl(name: name, fields: fields, donationLimit: limit, comments: comments, range: range(since: start))
     }
 
-    private func parseGroup(start: Int, comments: [String]) -> GroupDecl? {
+    private mutating func parseGroup(start: Int, comments: [String]) -> GroupDecl? {
         guard let name = parseName("a group") else { return nil }
         var priority: Located<PackGroupPriority>?
         let priorityIndex = index
@@ -386,7 +386,7 @@ extension RuleLanguageParser {
 
     // MARK: - Tips
 
-    private func parseTip(start: Int, comments: [String]) -> TipDecl? {
+    private mutating func parseTip(start: Int, comments: [String]) -> TipDecl? {
         guard let name = parseName("a tip") else { return nil }
         // Format 2: `tip newTrail[trailID: Int] { … }`.
         var key: TipKeyDecl?
@@ -427,7 +427,7 @@ extension RuleLanguageParser {
     }
 
     /// Parses one attribute line into `tip`; false when it did not parse (reported).
-    private func parseTipAttribute(into tip: inout TipDecl, seen: inout [String: SourceRange]) -> Bool {
+    private mutating func parseTipAttribute(into tip: inout TipDecl, seen: inout [String: SourceRange]) -> Bool {
         let start = index
         guard current.kind == .identifier else {
             reportExpected("a tip attribute (title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders or rule)")

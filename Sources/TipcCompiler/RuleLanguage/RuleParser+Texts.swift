@@ -2,9 +2,9 @@
 /// locale; `{ en: "…", de: "…" }` is a text per locale, its entries separated by commas or
 /// line breaks (the braces may span lines). A locale is a name: in backticks when it has a
 /// hyphen (`` `de-CH` ``). `placeholders { shortcut: String }` declares a tip's placeholders.
-extension RuleLanguageParser {
+extension RuleParser {
     /// A plain or localized text; nil when it did not parse (reported).
-    func parseText(_ what: String) -> TextDecl? {
+    mutating func parseText(_ what: String) -> TextDecl? {
         if current.kind == .string {
             let tokenIndex = index
             let (text, template) = parseTemplate()
@@ -43,7 +43,7 @@ extension RuleLanguageParser {
 
     /// After an error inside a text's braces: skips past its `}` (stopping before a line that
     /// starts another attribute or declaration), so that the tip's own `}` still closes the tip.
-    private func skipText() -> TextDecl? {
+    private mutating func skipText() -> TextDecl? {
         while !isAtEnd, current.kind != .rightBrace {
             if current.isAtLineStart, current.kind == .identifier, DeclarationKeywords.all.contains(text(of: current)) { return nil }
             advance()
@@ -53,7 +53,7 @@ extension RuleLanguageParser {
     }
 
     /// After an error inside `placeholders { … }`: past its `}` when it is on the same line.
-    private func skipPlaceholders() -> [PlaceholderDecl]? {
+    private mutating func skipPlaceholders() -> [PlaceholderDecl]? {
         while !isAtEnd, !current.isAtLineStart, current.kind != .rightBrace { advance() }
         if !isAtEnd, !current.isAtLineStart, current.kind == .rightBrace { advance() }
         return nil
@@ -61,7 +61,7 @@ extension RuleLanguageParser {
 
     /// A locale tag written as a name (`de`, `` `de-CH` ``); a well-formed tag is the checker's
     /// concern. A tag with a hyphen written without backticks gets a hint.
-    func parseLocale(_ what: String) -> Located<String>? {
+    mutating func parseLocale(_ what: String) -> Located<String>? {
         guard current.kind == .identifier || current.kind == .quotedName else {
             reportExpected(what, help: "write a language tag such as en or `de-CH`")
             return nil
@@ -71,9 +71,9 @@ extension RuleLanguageParser {
         let name = text(of: token)
         if token.kind == .identifier, current.kind == .minus, current.start == token.end {
             var end = index
-            while stream.token(end).kind != .endOfFile, !stream.token(end).isAtLineStart,
-                  [.minus, .identifier, .integer].contains(stream.token(end).kind) { end += 1 }
-            let tag = String(decoding: bytes[token.start..<stream.token(end - 1).end], as: UTF8.self)
+            while self.token(end).kind != .endOfFile, !self.token(end).isAtLineStart,
+                  [.minus, .identifier, .integer].contains(self.token(end).kind) { end += 1 }
+            let tag = String(decoding: bytes[token.start..<self.token(end - 1).end], as: UTF8.self)
             report(.syntax, "a locale with a hyphen is written in backticks", at: range(fromToken: tokenIndex, toToken: end - 1),
                    help: "write `\(tag)`")
             return nil
@@ -82,26 +82,26 @@ extension RuleLanguageParser {
     }
 
     /// The current string token's text and its template (parsed with positions in the file).
-    private func parseTemplate() -> (String, [TemplatePiece]) {
+    private mutating func parseTemplate() -> (String, [TemplatePiece]) {
         let token = current
         let tokenIndex = index
         advance()
         let text = self.text(of: token)
-        let start = stream.lexedToken(tokenIndex).startLocation
+        let start = lexedToken(tokenIndex).startLocation
         let raw = bytes[(token.start + 1)..<max(token.start + 1, token.end - 1)]
         let mapping: RuleText.Mapping
         if raw.elementsEqual(text.utf8) {
             mapping = .singleLine(start: SourceLocation(line: start.line, column: start.column + 1))
         } else {
             // Escapes: every byte maps to the string's start (positions stay on the string).
-            mapping = .table(Array(repeating: start, count: text.utf8.count) + [stream.lexedToken(tokenIndex).endLocation])
+            mapping = .table(Array(repeating: start, count: text.utf8.count) + [lexedToken(tokenIndex).endLocation])
         }
         let template = TextTemplateParser.parse(RuleText(text: text, pathNumber: fileNumber, mapping: mapping), diagnostics: &diagnostics)
         return (text, template)
     }
 
     /// `{ name: Type, … }` after `placeholders`.
-    func parsePlaceholders() -> [PlaceholderDecl]? {
+    mutating func parsePlaceholders() -> [PlaceholderDecl]? {
         let opening = index
         guard expect(.leftBrace, "'{' and the placeholders (name: Type)") else { return nil }
         var placeholders: [PlaceholderDecl] = []

@@ -1,7 +1,7 @@
 import Testing
 @testable import TipcCompiler
 
-@Suite struct RuleLanguageParserTests {
+@Suite struct RuleParserTests {
     @Test(arguments: [
         // Literals
         ("true", "true"), ("false", "false"), ("42", "42"), ("1_000", "1000"), ("2.5", "2.5"), ("1e3", "1000.0"),
@@ -94,20 +94,20 @@ import Testing
         let text = "ä.count >= 3 and\r\n  `ß-x`.where(f == \"€😀\")\n or $y"
         let file = SourceFile(path: "agree.tips", bytes: [0xEF, 0xBB, 0xBF] + Array(text.utf8))
         let source = RuleText(file: file)
-        let stream = RuleTokenStream(bytes: file.bytes, source: source)
-        stream.finish()
-        #expect(stream.tokens.count == 16)  // the leading "ä" is no token (reported)
-        for token in stream.tokens {
+        var parser = RuleParser(bytes: file.bytes, source: source, lineBreaksEndExpressions: true)
+        parser.lexToEnd()
+        #expect(parser.tokens.count == 16)  // the leading "ä" is no token (reported)
+        for token in parser.tokens {
             #expect(token.startLocation == source.location(atUTF8Offset: token.start))
             #expect(token.endLocation == source.location(atUTF8Offset: token.end))
         }
         // One-line texts, with and without non-ASCII characters (ASCII ones take a shortcut).
         for oneLine in [text, "event12.count >= 3 within 5d and $`a-b` in [\"x\", \"y\\n\"]"] {
             let single = RuleText(text: oneLine, path: "y.yaml", mapping: .singleLine(start: SourceLocation(line: 2, column: 4)))
-            let singleStream = RuleTokenStream(bytes: Array(oneLine.utf8), source: single)
-            singleStream.finish()
-            #expect(singleStream.tokens.count > 10)
-            for token in singleStream.tokens {
+            var singleParser = RuleParser(bytes: Array(oneLine.utf8), source: single, lineBreaksEndExpressions: true)
+            singleParser.lexToEnd()
+            #expect(singleParser.tokens.count > 10)
+            for token in singleParser.tokens {
                 #expect(token.startLocation == single.location(atUTF8Offset: token.start))
                 #expect(token.endLocation == single.location(atUTF8Offset: token.end))
             }

@@ -5,10 +5,10 @@
 /// `RuleParser.maximumNestingDepth` levels. With at most `RuleParser.maximumOperatorCount`
 /// operators in a rule, no tree the parser returns is deeper than the sum of the two (plus
 /// one), and `RuleParser.maximumNodeCount` bounds its size.
-extension RuleLanguageParser {
+extension RuleParser {
     /// Parses one rule expression with fresh limits; a rule over the size limit becomes an
     /// `.error` node.
-    func parseRuleExpression() -> Expression {
+    mutating func parseRuleExpression() -> Expression {
         nesting = 0
         nodeCount = 0
         operatorCount = 0
@@ -32,24 +32,24 @@ extension RuleLanguageParser {
     /// The length in characters of the text from token `first` to token `last`, when it may
     /// exceed the limit (nil when its UTF-8 length already shows it does not).
     @inline(__always)
-    private func ruleLength(fromToken first: Int, toToken last: Int) -> Int? {
-        let start = stream.lexedToken(first).start, end = stream.lexedToken(last).end
+    private mutating func ruleLength(fromToken first: Int, toToken last: Int) -> Int? {
+        let start = lexedToken(first).start, end = lexedToken(last).end
         guard end - start > RuleParser.maximumRuleLength else { return nil }
         return characterCount(from: start, to: end)
     }
 
     /// The number of characters (Unicode scalars) in the text from `start` to `end`.
     @inline(never)
-    private func characterCount(from start: Int, to end: Int) -> Int {
+    private mutating func characterCount(from start: Int, to end: Int) -> Int {
         bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 
     /// After the size limit: skips the rest of the rule (the whole text, or in a `.tips` file
     /// up to the next line that does not continue it).
-    private func skipRestOfAbandonedRule() {
+    private mutating func skipRestOfAbandonedRule() {
         guard lineBreaksEndExpressions else {
-            stream.abandon()
-            index = stream.lexedCount - 1
+            abandonLexing()
+            index = lexedCount - 1
             return
         }
         var balance = 0
@@ -65,14 +65,14 @@ extension RuleLanguageParser {
     }
 
     /// Parses an expression whose operators all bind at least as tightly as `minimum`.
-    func parseExpression(_ minimum: ExpressionPrecedence = .or) -> Expression {
+    mutating func parseExpression(_ minimum: ExpressionPrecedence = .or) -> Expression {
         var left = parsePrefix(minimum)
         var lastWasComparison = false
         var reportedChain = false
         while !isAbandoned, !endsExpressionAtLineBreak {
             // The operator's kind and keyword, read once: reports below never move the cursor
             // off it (at the error limit the tokens after it are dropped, not it).
-            let token = stream.token(index)
+            let token = token(index)
             let kind = token.kind, keyword = token.keyword
             guard let level = Self.infixPrecedence(kind: kind, keyword: keyword), level >= minimum else { break }
             let operatorIndex = index
@@ -114,18 +114,18 @@ extension RuleLanguageParser {
     // prepared on every call.
 
     @inline(never)
-    private func reportOperatorLimit(atToken operatorIndex: Int) {
+    private mutating func reportOperatorLimit(atToken operatorIndex: Int) {
         abandonRule("rule has more than \(RuleParser.maximumOperatorCount) operators", at: range(ofToken: operatorIndex))
     }
 
     @inline(never)
-    private func reportChainedComparison(atToken operatorIndex: Int) {
+    private mutating func reportChainedComparison(atToken operatorIndex: Int) {
         report(.syntax, "comparison operators cannot be chained", at: range(ofToken: operatorIndex),
                help: "combine the comparisons with 'and': a < b and b < c")
     }
 
     @inline(never)
-    private func reportAssignment(atToken operatorIndex: Int) {
+    private mutating func reportAssignment(atToken operatorIndex: Int) {
         report(.syntax, "'=' is not an operator", at: range(ofToken: operatorIndex), help: "use '==' to compare")
     }
 
@@ -133,19 +133,21 @@ extension RuleLanguageParser {
     /// break outside brackets ends it unless the new line starts with an infix operator.
     @inline(__always)
     var endsExpressionAtLineBreak: Bool {
-        lineBreaksEndExpressions && openGroups == 0 && currentIsAtLineStart && !currentContinuesExpression
+        mutating get { lineBreaksEndExpressions && openGroups == 0 && currentIsAtLineStart && !currentContinuesExpression }
     }
 
     /// Whether the current token is an infix or postfix operator.
     private var currentContinuesExpression: Bool {
-        currentInfixPrecedence != nil
+        mutating get { currentInfixPrecedence != nil }
     }
 
     /// The level of the current token as an infix or postfix operator; nil when it is none.
     @inline(__always)
     var currentInfixPrecedence: ExpressionPrecedence? {
-        let token = stream.token(index)
-        return Self.infixPrecedence(kind: token.kind, keyword: token.keyword)
+        mutating get {
+            let token = token(index)
+            return Self.infixPrecedence(kind: token.kind, keyword: token.keyword)
+        }
     }
 
     /// The level of an infix or postfix operator token; nil when the token is none.
@@ -193,13 +195,13 @@ extension RuleLanguageParser {
 
     // MARK: - Prefix operators and primaries
 
-    private func parsePrefix(_ minimum: ExpressionPrecedence) -> Expression {
+    private mutating func parsePrefix(_ minimum: ExpressionPrecedence) -> Expression {
         let operatorIndex = index
         if isAbandoned {
             // The rule is being abandoned: unwind without reading on.
             return Expression(.error, at: emptyRange(atToken: index))
         }
-        let token = stream.token(index)
+        let token = token(index)
         let kind = token.kind
         if token.keyword == .not || kind == .bang {
             if minimum > .not { reportMisplacedNot() }
@@ -221,14 +223,14 @@ extension RuleLanguageParser {
 
     /// Reports a `not` or `!` (the current token) where only a tighter operand may stand.
     @inline(never)
-    private func reportMisplacedNot() {
+    private mutating func reportMisplacedNot() {
         report(.syntax, "expected expression, found \(describe(current))", at: range(ofToken: index),
                help: "'not' binds more loosely than comparisons and arithmetic; put it in parentheses: (not …)")
     }
 
-    private func parsePrimary() -> Expression {
+    private mutating func parsePrimary() -> Expression {
         let tokenIndex = index
-        let token = stream.token(tokenIndex)
+        let token = token(tokenIndex)
         switch token.kind {
         case .integer:
             let value = token.value
@@ -248,7 +250,7 @@ extension RuleLanguageParser {
             }
             return node(.error, at: range(ofToken: tokenIndex))
         case .string:
-            let contents = stream.text(of: token.value)
+            let contents = text(of: token.value)
             stepPastCurrent()
             // Counting characters is needed only when the UTF-8 length is over the limit.
             if contents.utf8.count > RuleParser.maximumStringLiteralLength, isOverlyLong(contents, atToken: tokenIndex) {
@@ -256,7 +258,7 @@ extension RuleLanguageParser {
             }
             return node(.literal(.string(contents)), at: range(ofToken: tokenIndex))
         case .parameter:
-            let name = stream.text(of: token.value)
+            let name = text(of: token.value)
             stepPastCurrent()
             return node(name.isEmpty ? .error : .parameter(name), at: range(ofToken: tokenIndex))
         case .identifier where token.keyword != nil:
@@ -272,7 +274,7 @@ extension RuleLanguageParser {
                 return keywordAsName()
             }
         case .identifier, .quotedName:
-            let text = stream.text(of: token.value)
+            let text = text(of: token.value)
             stepPastCurrent()
             if currentKind == .leftParen, !endsExpressionAtLineBreak {
                 let name = Identifier(text, at: range(ofToken: tokenIndex))
@@ -300,7 +302,7 @@ extension RuleLanguageParser {
     /// Whether string literal `contents` (of token `tokenIndex`) has more characters than the
     /// limit; reports it when so.
     @inline(never)
-    private func isOverlyLong(_ contents: String, atToken tokenIndex: Int) -> Bool {
+    private mutating func isOverlyLong(_ contents: String, atToken tokenIndex: Int) -> Bool {
         let length = contents.unicodeScalars.count
         guard length > RuleParser.maximumStringLiteralLength else { return false }
         report(.limit, "string literal is \(length) characters long; at most \(RuleParser.maximumStringLiteralLength) are allowed",
@@ -310,7 +312,7 @@ extension RuleLanguageParser {
 
     /// A keyword (the current token) where an operand is expected: reported as missing.
     @inline(never)
-    private func keywordAsName() -> Expression {
+    private mutating func keywordAsName() -> Expression {
         expressionMissing(help: "a name that is a keyword is written in backticks: `\(text(of: current))`")
     }
 
@@ -318,7 +320,7 @@ extension RuleLanguageParser {
     /// token is consumed unless it closes or separates something (`)` `]` `,` `}`, the end,
     /// a line break that ends the expression), where the caller resynchronises.
     @inline(never)
-    private func expressionMissing(help: String?) -> Expression {
+    private mutating func expressionMissing(help: String?) -> Expression {
         reportExpected("expression", help: help)
         if isSynchronisationPoint {
             return node(.error, at: emptyRange(atToken: index))
@@ -331,24 +333,26 @@ extension RuleLanguageParser {
     /// Where a missing operand is reported without consuming the token: closers, separators,
     /// the end, and infix operators (which the caller then reads with an `.error` operand).
     private var isSynchronisationPoint: Bool {
-        switch currentKind {
-        case .rightParen, .rightBracket, .rightBrace, .comma, .endOfFile: return true
-        default: return endsExpressionAtLineBreak || currentInfixPrecedence != nil
+        mutating get {
+            switch currentKind {
+            case .rightParen, .rightBracket, .rightBrace, .comma, .endOfFile: return true
+            default: return endsExpressionAtLineBreak || currentInfixPrecedence != nil
+            }
         }
     }
 
     // MARK: - Postfix and lists
 
-    private func parseMember(of base: consuming Expression) -> Expression {
+    private mutating func parseMember(of base: consuming Expression) -> Expression {
         let dotIndex = index
         stepPastCurrent()
-        let token = stream.token(index)
+        let token = token(index)
         guard token.kind == .identifier || token.kind == .quotedName else {
             reportMissingMemberName()
             return node(.error, at: base.range.union(range(ofToken: dotIndex)))
         }
         let nameIndex = index
-        let nameText = stream.text(of: token.value)
+        let nameText = text(of: token.value)
         stepPastCurrent()
         let name = Identifier(nameText, at: range(ofToken: nameIndex))
         if currentKind == .leftParen, !endsExpressionAtLineBreak {
@@ -361,13 +365,13 @@ extension RuleLanguageParser {
     }
 
     @inline(never)
-    private func reportMissingMemberName() {
+    private mutating func reportMissingMemberName() {
         reportExpected("a member name after '.'", help: "for example .count, .within(3d), .where(…)")
     }
 
     /// Parses `( expr, … )` from the current `(`; returns the arguments and the index of the
     /// last token consumed.
-    private func parseArguments() -> ([Expression], Int) {
+    private mutating func parseArguments() -> ([Expression], Int) {
         let opening = index
         guard enterNesting() else {
             _ = skipOverlyNested()
@@ -381,7 +385,7 @@ extension RuleLanguageParser {
         return (arguments, index - 1)
     }
 
-    private func parseInList(_ value: consuming Expression) -> Expression {
+    private mutating func parseInList(_ value: consuming Expression) -> Expression {
         let inIndex = index
         stepPastCurrent()
         guard currentKind == .leftBracket else {
@@ -411,7 +415,7 @@ extension RuleLanguageParser {
 
     /// Parses comma-separated expressions up to and including `closing` (a trailing comma is
     /// allowed). The opening bracket has been consumed.
-    private func parseList(closing: RuleTokenKind, opening: Int, what: String) -> [Expression] {
+    private mutating func parseList(closing: RuleTokenKind, opening: Int, what: String) -> [Expression] {
         var items: [Expression] = []
         while currentKind != closing {
             if isAbandoned { return items }
@@ -435,14 +439,14 @@ extension RuleLanguageParser {
     }
 
     @inline(never)
-    private func reportMissingSeparator(closing: RuleTokenKind, opening: Int) {
+    private mutating func reportMissingSeparator(closing: RuleTokenKind, opening: Int) {
         let closingText = closing == .rightParen ? "')'" : "']'"
         reportExpected("',' or \(closingText)", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
     }
 
     /// Consumes the closing bracket, or reports it missing and skips to it. Returns whether
     /// it was found.
-    private func expectClosing(_ closing: RuleTokenKind, opening: Int) -> Bool {
+    private mutating func expectClosing(_ closing: RuleTokenKind, opening: Int) -> Bool {
         if currentKind == closing {
             skipToken()
             return true
@@ -461,7 +465,7 @@ extension RuleLanguageParser {
     /// Skips tokens up to the `closing` bracket that balances the innermost open one, the
     /// end, or (in `.tips` files) an unbalanced `}` or a line starting with a declaration
     /// keyword.
-    private func skipInsideGroup(closing: RuleTokenKind) {
+    private mutating func skipInsideGroup(closing: RuleTokenKind) {
         var balance = 0
         while !isAtEnd {
             let kind = currentKind
@@ -486,7 +490,7 @@ extension RuleLanguageParser {
     /// Makes a node, counting it against the size limit; past the limit, reports once and
     /// returns an `.error` leaf, so no tree grows beyond the limit.
     @inline(__always)
-    func node(_ kind: consuming Expression.Kind, at range: SourceRange) -> Expression {
+    mutating func node(_ kind: consuming Expression.Kind, at range: SourceRange) -> Expression {
         nodeCount += 1
         if nodeCount > RuleParser.maximumNodeCount { return nodeOverLimit(at: range) }
         return Expression(kind, at: range)
@@ -494,20 +498,20 @@ extension RuleLanguageParser {
 
     /// `node(_:at:)` past the size limit.
     @inline(never)
-    private func nodeOverLimit(at range: SourceRange) -> Expression {
+    private mutating func nodeOverLimit(at range: SourceRange) -> Expression {
         abandonRule("rule has more than \(RuleParser.maximumNodeCount) operators and operands", at: range)
         return Expression(.error, at: range)
     }
 
     /// Reports a size limit (once) and gives up on the current rule.
-    private func abandonRule(_ message: String, at range: SourceRange) {
+    private mutating func abandonRule(_ message: String, at range: SourceRange) {
         guard !isAbandoned else { return }
         isAbandoned = true
         report(.limit, message, at: range, help: "split it into several rules")
     }
 
     /// Enters one nesting level; false (after reporting once) when that would exceed the limit.
-    private func enterNesting() -> Bool {
+    private mutating func enterNesting() -> Bool {
         if nesting >= RuleParser.maximumNestingDepth {
             if !reportedNestingLimit {
                 reportedNestingLimit = true
@@ -522,7 +526,7 @@ extension RuleLanguageParser {
 
     /// Skips the over-deep operand at the current token without recursing: everything up to a
     /// `)` `]` or `,` that is not balanced inside it, or a point where the expression ends.
-    private func skipOverlyNested() -> Expression {
+    private mutating func skipOverlyNested() -> Expression {
         let first = index
         let startsWithGroup = currentKind == .leftParen || currentKind == .leftBracket
         var balance = 0
