@@ -636,7 +636,14 @@ struct Machine<Store: DonationStore> {
         guard let recorder, let type = recorder.resultTypes[at - ruleStart] else { return }
         let value: TraceValue
         switch type {
-        case .collection: value = .collection(count: collections[collectionCount - 1].count)
+        case .collection(let event):
+            // The pseudo-events after the pack's events are a tip's displays, then its invalidations.
+            let count = collections[collectionCount - 1].count
+            value = switch event - eventCount {
+            case 0: .displays(count: count)
+            case 1: .invalidations(count: count)
+            default: .collection(count: count)
+            }
         case .value(let valueType): value = .value(runtimeValue(stack[sp - 1], valueType))
         }
         recorder.entries.append(TraceEntry(pc: at - ruleStart, value: value, donation: currentEvent >= 0 ? currentIndex : nil))
