@@ -81,4 +81,41 @@ import TipcCompiler
             #expect(evaluator.satisfiedTips(parameters: parameters, store: store, now: Int64(now)) == [tip.isSatisfied])
         }
     }
+
+    /// `WHERE` whose block `COUNT` directly follows is fused (`WHERE_COUNT`); a `field cmp value`
+    /// predicate then counts in one loop without listing the donations, on a range and on a
+    /// list (after a `where` or a subset), for every comparison: checked against the reference
+    /// and against the trace (which runs the unfused `WHERE`, then `COUNT`).
+    @Test func whereThenCountAgreesWithReferenceAndTrace() throws {
+        let comparisons: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        var rules: [CheckedExpression] = []
+        for comparison in comparisons {
+            // viewed.where(item cmp 3).count >= 2, then over a list and with a parameter.
+            let test = E.compare(comparison, E.field(0, .int), E.int(3))
+            rules.append(E.compare(.greaterOrEqual, E.count(E.filter(E.event(1), test)), E.int(2)))
+            rules.append(E.compare(.greaterOrEqual, E.count(E.filter(E.filter(E.event(1), E.field(3, .bool)), test)), E.int(1)))
+            rules.append(E.compare(.less, E.count(E.filter(E.within(E.largest(E.event(1), 1), 3 * day),
+                                                           E.compare(comparison, E.field(0, .int), E.parameter(1, .int)))), E.int(4)))
+        }
+        // Not a `field cmp value` predicate: counted after a listing WHERE.
+        rules.append(E.compare(.greater, E.count(E.filter(E.event(1), E.compare(.equal, E.field(1, .string), E.string("a")))), E.int(0)))
+        let pack = try compile(rules)
+        var fused = pack.tips[0].rules[0].code
+        StraightLineRules.fuse(&fused)
+        #expect(fused.contains { UInt8(truncatingIfNeeded: $0) == StraightLineRules.filterThenCount })
+        let evaluator = RuleEvaluator(pack: try RulePackVerifier.verify(pack))
+        var generator = RuleGenerator(random: SeededGenerator(seed: 0xC0_047E))
+        for round in 0..<30 {
+            let now = baseNow + generator.pick([0, day, 5 * day])
+            let store = generator.store(for: pack, now: now, maximumPerEvent: 40)
+            let parameters = generator.parameters(for: pack)
+            let reference = ReferenceEvaluator(parameters: parameters.values, store: store, now: Int64(now))
+            for (index, rule) in rules.enumerated() {
+                let expected = try reference.evaluateRule(rule).get()
+                let outcome = evaluator.evaluateRule(tip: 0, rule: index, parameters: parameters, store: store, now: Int64(now))
+                #expect(outcome == .value(expected), "round \(round) rule \(index)")
+                #expect(evaluator.trace(tip: 0, rule: index, parameters: parameters, store: store, now: Int64(now)).outcome == outcome)
+            }
+        }
+    }
 }

@@ -92,5 +92,16 @@ struct InstanceCommandTests {
         #expect(explained.stdout.contains("tip newTrail[7]"), "\(explained.stdout)")
         let unknown = Invocation(["explain", app, "--db", db, "--tip", "newTrial[7]"])
         #expect(unknown.stderr.contains("did you mean 'newTrail'"), "\(unknown.stderr)")
+        // A key that is not of the tip's key type: the message quotes it and says what was wanted.
+        let unreadable = Invocation(["store", "--db", db, "--manifest", app, "status", "newTrail[abc]"])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.stderr.contains("'abc' in 'newTrail[abc]' is not an Int: the key of tip 'newTrail' is an Int, e.g. 'newTrail[42]'"),
+                "\(unreadable.stderr)")
+        // The items of a tip's collections are its invalidations (and displays), not donations.
+        _ = Invocation(["store", "--db", db, "--manifest", app, "invalidate", "welcome", "--reason", "tipClosed"])
+        let followUp = Invocation(["explain", app, "--db", db, "--tip", "followUp"])
+        #expect(followUp.status == 0, "\(followUp.stderr)")
+        #expect(followUp.stdout.contains("tip(welcome).invalidations = 1 invalidation\n"), "\(followUp.stdout)")
+        #expect(!followUp.stdout.contains("donation"), "\(followUp.stdout)")
     }
 }

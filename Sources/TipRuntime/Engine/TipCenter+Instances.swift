@@ -49,7 +49,7 @@ extension TipInstance {
         case (let declared?, nil): throw .missingKey(tip: name, type: declared.type)
         case (let declared?, let keyText?):
             guard let key = TipKey(keyText, as: declared.type) else {
-                throw .wrongKeyType(tip: name, expected: declared.type, actual: .string)
+                throw .unreadableKey(tip: name, text: keyText, expected: declared.type)
             }
             return TipInstance(tip: name, key: key)
         }

@@ -69,6 +69,8 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
     case unexpectedKey(tip: String)
     /// The key is not of the type the tip declares.
     case wrongKeyType(tip: String, expected: ValueType, actual: ValueType)
+    /// The text between an instance's brackets (`newTrail[abc]`) is not a key of the tip's key type.
+    case unreadableKey(tip: String, text: String, expected: ValueType)
 
     public var description: String {
         switch self {
@@ -89,6 +91,8 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unexpectedKey(let tip): return "tip '\(tip)' has no key: name it without '[…]'"
         case .wrongKeyType(let tip, let expected, let actual):
             return "the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"
+        case .unreadableKey(let tip, let text, let expected):
+            return "'\(text)' in '\(tip)[\(text)]' is not \(EnglishText.withArticle("\(expected)")): the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), e.g. '\(tip)[\(expected == .int ? "42" : "id")]'"
         }
     }
 }

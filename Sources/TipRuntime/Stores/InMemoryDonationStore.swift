@@ -33,6 +33,21 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
         return storage.withUnsafeBufferPointer { $0[event].columns.timestamps.withUnsafeBufferPointer(body) }
     }
 
+    /// The slots of payload field `field` of `event` in place, when the event's fields have the
+    /// types `types` (what the VM checks before reading a payload; slots and timestamps are
+    /// aligned by construction); nil otherwise.
+    func withSlots<Result>(ofEvent event: Int, field: Int, fitting types: [ValueType],
+                           _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result? {
+        precondition(storage.indices.contains(event), "no event with index \(event)")
+        return storage.withUnsafeBufferPointer { storage in
+            storage[event].columns.fields.withUnsafeBufferPointer { fields -> Result? in
+                guard fields.count == types.count, field < fields.count else { return nil }
+                for index in fields.indices where fields[index].type != types[index] { return nil }
+                return fields[field].slots.withUnsafeBufferPointer(body)
+            }
+        }
+    }
+
     /// Total donations held.
     public var donationCount: Int { storage.reduce(0) { $0 + $1.columns.count } }
 

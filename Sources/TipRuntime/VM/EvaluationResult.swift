@@ -46,11 +46,17 @@ public enum TraceValue: Sendable, Hashable, CustomStringConvertible {
     case value(RuntimeValue)
     /// An event collection, by its number of donations.
     case collection(count: Int)
+    /// A tip's displays (`tip(X).displays`), by their number.
+    case displays(count: Int)
+    /// A tip's invalidations (`tip(X).invalidations`), by their number.
+    case invalidations(count: Int)
 
     public var description: String {
         switch self {
         case .value(let value): return value.description
         case .collection(let count): return "\(count) donation(s)"
+        case .displays(let count): return "\(count) display(s)"
+        case .invalidations(let count): return "\(count) invalidation(s)"
         }
     }
 }

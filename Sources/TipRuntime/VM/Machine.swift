@@ -47,10 +47,6 @@ struct Machine<Store: DonationStore> {
     /// `StringReference.instanceKey`, resolved to `keyText`).
     let keySlot: Int64
     let keyText: String
-    /// Where `TIP_*` instructions read other tips' records; nil reads every tip as never
-    /// displayed nor invalidated. Borrowed: the caller's `RuleInstance` keeps it alive for the
-    /// machine's lifetime (as the evaluator lends the store).
-    unowned(unsafe) let tipRecords: (any TipRecordReader)?
     /// Per tip of the pack, its key's type (nil without a key).
     let tipKeyTypes: UnsafeBufferPointer<ValueType?>
     /// The tips' records this evaluation has read, as collections (freed by the machine's owner).
@@ -59,16 +55,11 @@ struct Machine<Store: DonationStore> {
     init(code: UnsafeBufferPointer<UInt32>, strings: UnsafeBufferPointer<String>, parameterSlots: UnsafeBufferPointer<Int64>,
          parameterValues: UnsafeBufferPointer<RuntimeValue>, reader: StoreReader<Store>, now: Int64,
          stack: UnsafeMutablePointer<Int64>, collections: UnsafeMutablePointer<CollectionValue>, members: MemberStack,
-         tipKeyTypes: UnsafeBufferPointer<ValueType?>, instance: RuleInstance, tipCollections: TipColumnStack) {
+         tipKeyTypes: UnsafeBufferPointer<ValueType?>, key: (slot: Int64, text: String), tipCollections: TipColumnStack) {
         self.tipKeyTypes = tipKeyTypes
         self.tipCollections = tipCollections
         eventCount = reader.eventFieldTypes.count
-        switch instance.key {
-        case .int(let number)?: (keySlot, keyText) = (number, "")
-        case .string(let text)?: (keySlot, keyText) = (StringReference.instanceKey, text)
-        case nil: (keySlot, keyText) = (0, "")
-        }
-        tipRecords = instance.records
+        (keySlot, keyText) = key
         self.code = code
         self.strings = strings
         self.parameterSlots = parameterSlots
@@ -80,15 +71,29 @@ struct Machine<Store: DonationStore> {
         self.members = members
     }
 
-    /// Evaluates the whole rule whose code starts at `start`.
-    mutating func evaluate(ruleAt start: Int) -> RuleOutcome {
+    /// The slot `LOAD_KEY` pushes for an instance's key, and the text of a String key. (A plain
+    /// function: it borrows the key, where the machine's initializer would take a copy of it.)
+    static func keySlot(_ key: TipKey?) -> (slot: Int64, text: String) {
+        switch key {
+        case .int(let number)?: return (number, "")
+        case .string(let text)?: return (StringReference.instanceKey, text)
+        case nil: return (0, "")
+        }
+    }
+
+    /// Evaluates the whole rule whose code starts at `start`. `records` is where `TIP_*`
+    /// instructions read other tips' records (nil: every tip never displayed nor invalidated);
+    /// it is passed down as a borrowed argument rather than kept in the machine, so that neither
+    /// making the machine nor a read retains it (a reference kept in the machine is copied in
+    /// and destroyed with it; an `unowned(unsafe)` one is retained around every call).
+    mutating func evaluate(ruleAt start: Int, records: (any TipRecordReader)?) -> RuleOutcome {
         ruleStart = start
         collectionCount = 0
         currentEvent = -1
         failure = nil
         members.removeAll()
         if tipCollections.count > 0 { tipCollections.removeAll() }
-        if let result = run(from: start, sp: 0) {
+        if let result = run(from: start, sp: 0, records: records) {
             return .value(result)
         }
         let (reason, pc) = failure ?? (.integerOverflow, 0)
@@ -146,24 +151,34 @@ struct Machine<Store: DonationStore> {
         event < eventCount ? reader.columns(event) : tipCollections[event - eventCount]
     }
 
+    /// Calls `body` with the slots of payload field `field` of a collection's source, read in
+    /// place; nil when the source's data does not fit the pack.
+    @inline(__always)
+    func withSlots<Result>(_ event: Int, field: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result? {
+        if event >= eventCount { return tipCollections.withSlots(at: event &- eventCount, field: field, body) }
+        return reader.withSlots(event, field: field, body)
+    }
+
     /// `TIP_INVALIDATED*`: whether `tip` (its instance `key`) is invalidated now.
     @inline(never)
-    private func isInvalidated(_ tip: Int, key: TipKey?) -> Bool {
-        tipRecords?.isInvalidated(tip: tip, key: key) ?? false
+    private func isInvalidated(_ tip: Int, key: TipKey?, _ records: (any TipRecordReader)?) -> Bool {
+        records?.isInvalidated(tip: tip, key: key) ?? false
     }
 
     /// `TIP_DISPLAYS*` / `TIP_INVALIDATIONS*`: the records of `tip` (its instance `key`).
     @inline(never)
-    private func tipColumns(_ tip: Int, key: TipKey?, displays: Bool) -> DonationColumns {
-        guard let tipRecords else { return displays ? DonationColumns() : DonationColumns(fields: [PayloadColumn(type: .string)]) }
-        return displays ? tipRecords.displays(ofTip: tip, key: key) : tipRecords.invalidations(ofTip: tip, key: key)
+    private func tipColumns(_ tip: Int, key: TipKey?, displays: Bool, _ records: (any TipRecordReader)?) -> DonationColumns {
+        // Optional chaining, not `if let`: a binding would copy (retain) the reader.
+        if displays { return records?.displays(ofTip: tip, key: key) ?? DonationColumns() }
+        return records?.invalidations(ofTip: tip, key: key) ?? DonationColumns(fields: [PayloadColumn(type: .string)])
     }
 
-    /// Pushes a tip's displays or invalidations as a collection.
+    /// Pushes a tip's displays or invalidations as a collection (the columns move in, uncopied).
     @inline(never)
-    private mutating func pushTipCollection(_ columns: DonationColumns) {
+    private mutating func pushTipCollection(_ columns: consuming DonationColumns) {
+        let count = columns.count
         tipCollections.append(columns)
-        collections[collectionCount] = CollectionValue(event: eventCount + tipCollections.count - 1, low: 0, high: columns.count, isList: false)
+        collections[collectionCount] = CollectionValue(event: eventCount + tipCollections.count - 1, low: 0, high: count, isList: false)
         collectionCount += 1
     }
 
@@ -196,8 +211,9 @@ struct Machine<Store: DonationStore> {
     }
 
     /// Runs the block starting at `start` until its RETURN; nil when evaluation failed.
-    mutating func run(from start: Int, sp base: Int) -> Bool? {
+    mutating func run(from start: Int, sp base: Int, records: (any TipRecordReader)?) -> Bool? {
         let code = self.code, stack = self.stack, now = self.now, parameterSlots = self.parameterSlots, tracing = self.tracing
+        let reader = self.reader
         var pc = start
         var sp = base
         while true {
@@ -205,64 +221,38 @@ struct Machine<Store: DonationStore> {
             let a = Int(word >> 8)
             let at = pc
             let opcode = UInt8(truncatingIfNeeded: word)
+            // The straight-line instructions (and the fused ones) are `StraightLineRules.step`'s,
+            // in `default`; the others are here.
             switch opcode {
-            case Opcode.ret.rawValue:
-                return stack[sp &- 1] != 0
-            case Opcode.pushBool.rawValue, Opcode.pushString.rawValue:
+            case Opcode.pushString.rawValue:
                 stack[sp] = Int64(a); sp &+= 1; pc &+= 1
-            case Opcode.pushInt.rawValue, Opcode.pushDouble.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
+            case Opcode.pushDouble.rawValue:
                 stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
-            case Opcode.loadNow.rawValue:
-                stack[sp] = now; sp &+= 1; pc &+= 1
-            case Opcode.loadParameter.rawValue:
-                stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
-            case StraightLineRules.jumpIfParameterFalse:
-                // LOAD_PARAM then the JUMP_IF_FALSE that follows it; traced, only the former.
-                let value = parameterSlots[a]
-                if tracing {
-                    stack[sp] = value; sp &+= 1; pc &+= 1
-                } else if value == 0 {
-                    stack[sp] = 0; sp &+= 1; pc &+= 2 &+ Int(code[pc &+ 1] >> 8)
-                } else {
-                    pc &+= 2
-                }
             case Opcode.loadKey.rawValue:
                 stack[sp] = keySlot; sp &+= 1; pc &+= 1
             case Opcode.tipInvalidated.rawValue:
-                stack[sp] = isInvalidated(a, key: nil) ? 1 : 0; sp &+= 1; pc &+= 1
+                stack[sp] = isInvalidated(a, key: nil, records) ? 1 : 0; sp &+= 1; pc &+= 1
             case Opcode.tipInvalidatedKeyed.rawValue:
-                stack[sp &- 1] = isInvalidated(a, key: poppedKey(stack[sp &- 1], tip: a)) ? 1 : 0; pc &+= 1
+                stack[sp &- 1] = isInvalidated(a, key: poppedKey(stack[sp &- 1], tip: a), records) ? 1 : 0; pc &+= 1
             case Opcode.tipDisplays.rawValue, Opcode.tipInvalidations.rawValue:
-                pushTipCollection(tipColumns(a, key: nil, displays: opcode == Opcode.tipDisplays.rawValue))
+                pushTipCollection(tipColumns(a, key: nil, displays: opcode == Opcode.tipDisplays.rawValue, records))
                 pc &+= 1
             case Opcode.tipDisplaysKeyed.rawValue, Opcode.tipInvalidationsKeyed.rawValue:
                 let key = poppedKey(stack[sp &- 1], tip: a)
                 sp &-= 1
-                pushTipCollection(tipColumns(a, key: key, displays: opcode == Opcode.tipDisplaysKeyed.rawValue))
+                pushTipCollection(tipColumns(a, key: key, displays: opcode == Opcode.tipDisplaysKeyed.rawValue, records))
                 pc &+= 1
             case Opcode.loadField.rawValue:
                 let fields = currentFields
                 let slot = fields[a].slots[currentIndex]
                 stack[sp] = fields[a].type == .string ? StringReference.field(event: currentEvent, field: a, code: slot) : slot
                 sp &+= 1; pc &+= 1
-            case Opcode.not.rawValue:
-                stack[sp &- 1] ^= 1; pc &+= 1
-            case Opcode.jumpIfFalse.rawValue:
-                if stack[sp &- 1] == 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
-            case Opcode.jumpIfTrue.rawValue:
-                if stack[sp &- 1] != 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
-            case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
-                let holds = ComparisonCode(verified: a).holds(stack[sp &- 2], stack[sp &- 1])
-                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareDouble.rawValue:
                 let holds = ComparisonCode(verified: a).holds(Self.double(stack[sp &- 2]), Self.double(stack[sp &- 1]))
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
             case Opcode.compareString.rawValue:
                 let holds = compareStrings(a, stack[sp &- 2], stack[sp &- 1])
                 sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
-            case Opcode.compareIntImmediate.rawValue:
-                let holds = ComparisonCode(verified: a).holds(stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
-                stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
             case Opcode.compareDoubleImmediate.rawValue:
                 let constant = Self.double(Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
                 let holds = ComparisonCode(verified: a).holds(Self.double(stack[sp &- 1]), constant)
@@ -326,22 +316,6 @@ struct Machine<Store: DonationStore> {
                 stack[sp &- 1] = Self.slot(result); pc &+= 1
             case Opcode.intToDouble.rawValue:
                 stack[sp &- 1] = Self.slot(Double(stack[sp &- 1])); pc &+= 1
-            case Opcode.countEvent.rawValue:
-                guard let count = reader.withTimestamps(a, { $0.count }) else { return fail(.inconsistentStore, at) }
-                stack[sp] = Int64(count); sp &+= 1; pc &+= 1
-            case Opcode.countEventWithin.rawValue:
-                guard let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return fail(.inconsistentStore, at) }
-                stack[sp] = Int64(range.count); sp &+= 1; pc &+= 3
-            case StraightLineRules.countEventWithinCompareImmediate:
-                // COUNT_EVENT_WITHIN then the CMP_INT_K that follows it; traced, only the former,
-                // so that the CMP_INT_K runs (and is recorded) on its own.
-                guard let range = windowRange(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return fail(.inconsistentStore, at) }
-                if tracing {
-                    stack[sp] = Int64(range.count); sp &+= 1; pc &+= 3
-                } else {
-                    let holds = ComparisonCode(verified: Int(code[pc &+ 3] >> 8)).holds(Int64(range.count), Instruction.immediate(code[pc &+ 4], code[pc &+ 5]))
-                    stack[sp] = holds ? 1 : 0; sp &+= 1; pc &+= 6
-                }
             case Opcode.event.rawValue:
                 guard let count = reader.withTimestamps(a, { $0.count }) else { return fail(.inconsistentStore, at) }
                 collections[collectionCount] = CollectionValue(event: a, low: 0, high: count, isList: false)
@@ -349,8 +323,18 @@ struct Machine<Store: DonationStore> {
             case Opcode.within.rawValue:
                 guard narrowTopToWindow(Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return fail(.inconsistentStore, at) }
                 pc &+= 3
+            case StraightLineRules.filterThenCount:
+                // WHERE then the COUNT right after its block: a `fieldTest` predicate counts in one
+                // loop over the column (nothing is listed); any other, or traced, runs as WHERE.
+                if !tracing, let test = fieldTest(at: pc &+ 1) {
+                    guard let count = popCount(matching: test) else { return fail(.inconsistentStore, at) }
+                    stack[sp] = Int64(count); sp &+= 1; pc &+= 2 &+ a
+                } else {
+                    guard filterTop(predicateAt: pc &+ 1, sp: sp, at: at, records: records) else { return nil }
+                    pc &+= 1 &+ a
+                }
             case Opcode.filter.rawValue:
-                guard filterTop(predicateAt: pc &+ 1, sp: sp, at: at) else { return nil }
+                guard filterTop(predicateAt: pc &+ 1, sp: sp, at: at, records: records) else { return nil }
                 pc &+= 1 &+ a
             case Opcode.largestSubset.rawValue, Opcode.smallestSubset.rawValue:
                 guard narrowTopToSubset(field: a, largest: opcode == Opcode.largestSubset.rawValue) else { return fail(.inconsistentStore, at) }
@@ -361,7 +345,19 @@ struct Machine<Store: DonationStore> {
                 guard let distinct = popDistinctCount(field: a) else { return fail(.inconsistentStore, at) }
                 stack[sp] = Int64(distinct); sp &+= 1; pc &+= 1
             default:
-                preconditionFailure("unverified opcode \(opcode)")
+                let step = StraightLineRules.step(code, pc: &pc, sp: &sp, stack: stack, parameterSlots: parameterSlots, now: now,
+                                                  fused: !tracing) { event, window in
+                    // COUNT_EVENT* read the pack's events only (never a tip's records).
+                    reader.withTimestamps(event) { timestamps in
+                        guard let window else { return timestamps.count }
+                        return Window.bounds(timestamps, now: now, window: window).count
+                    }
+                }
+                switch step {
+                case .next: break
+                case .returned(let holds): return holds
+                case .inconsistentStore: return fail(.inconsistentStore, at)
+                }
             }
             if tracing { record(at, sp) }
         }
@@ -420,13 +416,13 @@ struct Machine<Store: DonationStore> {
     /// WHERE (at `at`): keeps the top collection's donations for which the predicate block at
     /// `start` holds; false when the predicate failed or the store's data does not fit the pack.
     @inline(never)
-    private mutating func filterTop(predicateAt start: Int, sp: Int, at: Int) -> Bool {
+    private mutating func filterTop(predicateAt start: Int, sp: Int, at: Int, records: (any TipRecordReader)?) -> Bool {
         var top = collections[collectionCount &- 1]
-        guard let columns = columns(top.event) else { return fail(.inconsistentStore, at) ?? false }
         if !tracing, let test = fieldTest(at: start) {
-            filterTop(&top, columns.fields[test.field].slots, test.comparison, test.value)
+            guard filterTop(&top, test) else { return fail(.inconsistentStore, at) ?? false }
             return true
         }
+        guard let columns = columns(top.event) else { return fail(.inconsistentStore, at) ?? false }
         materialize(&top)
         collections[collectionCount &- 1] = top
         var kept = top.low
@@ -438,7 +434,7 @@ struct Machine<Store: DonationStore> {
             for position in top.low..<top.high {
                 let index = members[position]
                 currentIndex = index
-                guard let matches = run(from: start, sp: sp) else { return false }
+                guard let matches = run(from: start, sp: sp, records: records) else { return false }
                 if matches {
                     members[kept] = index
                     kept += 1
@@ -458,7 +454,7 @@ struct Machine<Store: DonationStore> {
     /// or `LOAD_FIELD f; CMP_INT_K c k; RETURN`. Nil for any other predicate. Such a predicate
     /// cannot fail, so the filter compares slots in one loop instead of running the block per
     /// donation (`trailViewed.where(trailID == key)`).
-    private func fieldTest(at start: Int) -> (field: Int, comparison: ComparisonCode, value: Int64)? {
+    private func fieldTest(at start: Int) -> FieldTest? {
         let code = self.code
         guard UInt8(truncatingIfNeeded: code[start]) == Opcode.loadField.rawValue else { return nil }
         let field = Int(code[start] >> 8)
@@ -467,7 +463,8 @@ struct Machine<Store: DonationStore> {
         switch UInt8(truncatingIfNeeded: second) {
         case Opcode.compareIntImmediate.rawValue:
             guard UInt8(truncatingIfNeeded: code[start &+ 4]) == Opcode.ret.rawValue else { return nil }
-            return (field, ComparisonCode(verified: Int(second >> 8)), Instruction.immediate(code[start &+ 2], code[start &+ 3]))
+            return FieldTest(field: field, comparison: ComparisonCode(verified: Int(second >> 8)),
+                             value: Instruction.immediate(code[start &+ 2], code[start &+ 3]))
         case Opcode.pushInt.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
             (value, compare) = (Instruction.immediate(code[start &+ 2], code[start &+ 3]), start &+ 4)
         case Opcode.loadParameter.rawValue:
@@ -480,35 +477,98 @@ struct Machine<Store: DonationStore> {
         // CMP_INT over two slots the verifier proved Ints, Dates or Durations alike.
         guard UInt8(truncatingIfNeeded: code[compare]) == Opcode.compareInt.rawValue,
               UInt8(truncatingIfNeeded: code[compare &+ 1]) == Opcode.ret.rawValue else { return nil }
-        return (field, ComparisonCode(verified: Int(code[compare] >> 8)), value)
+        return FieldTest(field: field, comparison: ComparisonCode(verified: Int(code[compare] >> 8)), value: value)
     }
 
     /// WHERE by a `fieldTest`: keeps the donations of the top collection whose slot of the field
-    /// compares with `value` as `comparison` says.
-    private mutating func filterTop(_ top: inout CollectionValue, _ slots: [Int64], _ comparison: ComparisonCode, _ value: Int64) {
-        slots.withUnsafeBufferPointer { slots in
-            if top.isList {
-                var kept = top.low
-                for position in top.low..<top.high where comparison.holds(slots[members[position]], value) {
-                    members[kept] = members[position]
+    /// compares with the test's value as it says; false when the source's data does not fit.
+    private mutating func filterTop(_ top: inout CollectionValue, _ test: FieldTest) -> Bool {
+        let low = top.low, high = top.high, isList = top.isList
+        // A list is filtered where it lies; a range's matching indices are appended as a list.
+        let start = isList ? low : members.count
+        if !isList { members.reserve(start + top.count) }
+        let storage = members.storage
+        let end: Int?? = withSlots(top.event, field: test.field) { slots -> Int? in
+            if isList {
+                var kept = low
+                for position in low..<high where test.comparison.holds(slots[storage[position]], test.value) {
+                    storage[kept] = storage[position]
                     kept += 1
                 }
-                truncate(&top, to: kept)
-            } else {
-                let start = members.count, range = top.low..<top.high
-                // One loop per comparison, so that the comparison is not decided per donation.
-                switch comparison {
-                case .equal: members.append(range) { slots[$0] == value }
-                case .notEqual: members.append(range) { slots[$0] != value }
-                case .less: members.append(range) { slots[$0] < value }
-                case .lessOrEqual: members.append(range) { slots[$0] <= value }
-                case .greater: members.append(range) { slots[$0] > value }
-                case .greaterOrEqual: members.append(range) { slots[$0] >= value }
-                }
-                top = CollectionValue(event: top.event, low: start, high: members.count, isList: true)
+                return kept
             }
+            guard high <= slots.count else { return nil }
+            return Self.list(low..<high, of: slots, test, into: storage + start) + start
+        }
+        guard let end = end ?? nil else { return false }
+        if isList {
+            truncate(&top, to: end)
+        } else {
+            members.extend(to: end)
+            top = CollectionValue(event: top.event, low: start, high: end, isList: true)
         }
         collections[collectionCount &- 1] = top
+        return true
+    }
+
+    /// WHERE by a `fieldTest` whose result COUNT directly follows: pops the top collection and
+    /// gives the number of its donations that pass (nil when the source's data does not fit).
+    @inline(never)
+    private mutating func popCount(matching test: FieldTest) -> Int? {
+        let top = collections[collectionCount &- 1]
+        let storage = members.storage
+        let counted: Int?? = withSlots(top.event, field: test.field) { slots -> Int? in
+            if top.isList {
+                var count = 0
+                for position in top.low..<top.high where test.comparison.holds(slots[storage[position]], test.value) { count += 1 }
+                return count
+            }
+            guard top.high <= slots.count else { return nil }
+            return Self.count(top.low..<top.high, of: slots, test)
+        }
+        guard let counted = counted ?? nil else { return nil }
+        _ = popCollection()
+        return counted
+    }
+
+    /// Writes the indices in `range` whose slot passes `test` from `destination` on (there is
+    /// room for all); how many it wrote. Each index is written and the end moves on only past
+    /// those that pass, one loop per comparison, so the loop has no branch on the data.
+    @inline(__always)
+    private static func list(_ range: Range<Int>, of slots: UnsafeBufferPointer<Int64>, _ test: FieldTest,
+                             into destination: UnsafeMutablePointer<Int>) -> Int {
+        @inline(__always)
+        func write(_ passes: (Int64) -> Bool) -> Int {
+            var position = 0
+            for index in range {
+                destination[position] = index
+                position &+= passes(slots[index]) ? 1 : 0
+            }
+            return position
+        }
+        let value = test.value
+        switch test.comparison {
+        case .equal: return write { $0 == value }
+        case .notEqual: return write { $0 != value }
+        case .less: return write { $0 < value }
+        case .lessOrEqual: return write { $0 <= value }
+        case .greater: return write { $0 > value }
+        case .greaterOrEqual: return write { $0 >= value }
+        }
+    }
+
+    /// How many indices in `range` have a slot that passes `test` (one loop per comparison).
+    @inline(__always)
+    private static func count(_ range: Range<Int>, of slots: UnsafeBufferPointer<Int64>, _ test: FieldTest) -> Int {
+        let window = UnsafeBufferPointer(rebasing: slots[range]), value = test.value
+        switch test.comparison {
+        case .equal: return window.reduce(0) { $0 &+ ($1 == value ? 1 : 0) }
+        case .notEqual: return window.reduce(0) { $0 &+ ($1 != value ? 1 : 0) }
+        case .less: return window.reduce(0) { $0 &+ ($1 < value ? 1 : 0) }
+        case .lessOrEqual: return window.reduce(0) { $0 &+ ($1 <= value ? 1 : 0) }
+        case .greater: return window.reduce(0) { $0 &+ ($1 > value ? 1 : 0) }
+        case .greaterOrEqual: return window.reduce(0) { $0 &+ ($1 >= value ? 1 : 0) }
+        }
     }
 
     /// LARGEST_SUBSET / SMALLEST_SUBSET: keeps the donations of the largest (smallest) group by
@@ -576,7 +636,14 @@ struct Machine<Store: DonationStore> {
         guard let recorder, let type = recorder.resultTypes[at - ruleStart] else { return }
         let value: TraceValue
         switch type {
-        case .collection: value = .collection(count: collections[collectionCount - 1].count)
+        case .collection(let event):
+            // The pseudo-events after the pack's events are a tip's displays, then its invalidations.
+            let count = collections[collectionCount - 1].count
+            value = switch event - eventCount {
+            case 0: .displays(count: count)
+            case 1: .invalidations(count: count)
+            default: .collection(count: count)
+            }
         case .value(let valueType): value = .value(runtimeValue(stack[sp - 1], valueType))
         }
         recorder.entries.append(TraceEntry(pc: at - ruleStart, value: value, donation: currentEvent >= 0 ? currentIndex : nil))
@@ -592,6 +659,13 @@ struct Machine<Store: DonationStore> {
         case .duration: return .duration(milliseconds: slot)
         }
     }
+}
+
+/// A `WHERE` predicate of the form `field cmp value` (see `Machine.fieldTest(at:)`).
+struct FieldTest {
+    let field: Int
+    let comparison: ComparisonCode
+    let value: Int64
 }
 
 /// What a traced evaluation records: per instruction of the rule, the type it leaves on the

@@ -47,17 +47,13 @@ struct MemberStack {
         count += 1
     }
 
-    /// Pushes the indices of `range` for which `test` holds: every index is written and the
-    /// end moves on only past those that pass, so the loop has no branch on the test.
-    @inline(__always)
-    mutating func append(_ range: Range<Int>, where test: (Int) -> Bool) {
-        reserve(count + range.count)
-        let storage = base.unsafelyUnwrapped
-        var position = count
-        for index in range {
-            storage[position] = index
-            position &+= test(index) ? 1 : 0
-        }
+    /// Where the indices live: valid until the next call that may grow the stack (`append`,
+    /// `reserve`), for a loop that writes past `count` within what `reserve` made room for.
+    var storage: UnsafeMutablePointer<Int> { base.unsafelyUnwrapped }
+
+    /// Takes the indices written through `storage` up to `position` (within the reserved room).
+    mutating func extend(to position: Int) {
+        assert(position >= count && position <= capacity)
         count = position
     }
 
@@ -80,7 +76,8 @@ struct MemberStack {
         capacity = 0
     }
 
-    private mutating func reserve(_ needed: Int) {
+    /// Makes room for `needed` indices in all.
+    mutating func reserve(_ needed: Int) {
         guard needed > capacity else { return }
         let newCapacity = max(needed, capacity * 2, 64)
         let storage = UnsafeMutablePointer<Int>.allocate(capacity: newCapacity)

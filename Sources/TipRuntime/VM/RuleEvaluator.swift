@@ -10,9 +10,6 @@ public struct RuleEvaluator: Sendable {
     private let eventFieldTypes: [[ValueType]]
     /// Per tip, its key's type (nil for a tip without a key).
     private let tipKeyTypes: [ValueType?]
-    /// Whether some rule reads tips' records as collections (then each evaluation has room on
-    /// the call stack for a few).
-    private let readsTipRecords: Bool
     private let strings: [String]
     private let parameterCount: Int
     /// Every rule's code, concatenated in tip order.
@@ -36,14 +33,6 @@ public struct RuleEvaluator: Sendable {
         self.pack = pack
         eventFieldTypes = pack.pack.events.map { $0.fields.map(\.type) }
         tipKeyTypes = pack.pack.tips.map { $0.key?.type }
-        readsTipRecords = pack.rules.contains { rules in
-            rules.contains { rule in
-                rule.code.contains { word in
-                    guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else { return false }
-                    return opcode.info.result == .tipDisplays || opcode.info.result == .tipInvalidations
-                }
-            }
-        }
         strings = pack.pack.strings
         parameterCount = pack.pack.parameters.count
         var code: [UInt32] = [], ruleStarts: [Int] = [], tipFirstRule: [Int] = [], isStraightLine: [Bool] = []
@@ -121,15 +110,14 @@ public struct RuleEvaluator: Sendable {
                         parameters.values.withUnsafeBufferPointer { parameterValues in
                             withUnsafePointer(to: store) { store in
                                 withStacks { stack, collections, members in
-                                  withUnsafeTemporaryAllocation(of: DonationColumns.self, capacity: readsTipRecords ? 4 : 0) { tipColumns in
+                                  withUnsafeTemporaryAllocation(of: DonationColumns.self, capacity: Self.initialTipColumnCapacity) { tipColumns in
                                     let reader = StoreReader(store: store, snapshots: snapshots, eventFieldTypes: eventFieldTypes)
                                     var machine = Machine(code: code, strings: strings, parameterSlots: parameterSlots,
                                                           parameterValues: parameterValues, reader: reader, now: now,
                                                           stack: stack, collections: collections, members: MemberStack(initial: members),
-                                                          tipKeyTypes: tipKeyTypes, instance: instance,
+                                                          tipKeyTypes: tipKeyTypes, key: Machine<Store>.keySlot(instance.key),
                                                           tipCollections: TipColumnStack(initial: tipColumns))
-                                    // The machine borrows the instance's record reader (unowned).
-                                    let result = withExtendedLifetime(instance) { body(&machine) }
+                                    let result = body(&machine)
                                     machine.members.deallocate()
                                     machine.tipCollections.deallocate()
                                     return result
@@ -147,6 +135,8 @@ public struct RuleEvaluator: Sendable {
     /// Bytes of the usual stacks' allocation: a constant size within the standard library's
     /// limit for stack allocation, so it is a plain stack frame.
     private static let usualStackBytes = 1024
+    /// Room for tips' record columns on the call stack (a constant, so that it is a plain frame).
+    private static let initialTipColumnCapacity = 4
     /// Room for member lists at the end of the stacks' allocation, in indices.
     private static let initialMemberCapacity = 64
 
@@ -198,7 +188,7 @@ public struct RuleEvaluator: Sendable {
     @inline(never)
     private func evaluateOnMachine<Store: DonationStore>(ruleAt start: Int, _ parameters: ParameterValues, _ store: Store, _ now: Int64,
                                                          _ instance: RuleInstance) -> RuleOutcome {
-        withMachine(parameters, store, now, instance) { $0.evaluate(ruleAt: start) }
+        withMachine(parameters, store, now, instance) { $0.evaluate(ruleAt: start, records: instance.records) }
     }
 
     /// Evaluates a tip's rules in order, stopping at the first that does not hold unless
@@ -207,7 +197,7 @@ public struct RuleEvaluator: Sendable {
     public func evaluateTip<Store: DonationStore>(_ tip: Int, parameters: ParameterValues, store: Store, now: Int64, allRules: Bool = false,
                                                   instance: RuleInstance = RuleInstance()) -> TipEvaluation {
         precondition(tip >= 0 && tip < tipFirstRule.count - 1, "no tip \(tip)")
-        return withMachine(parameters, store, now, instance) { evaluate(tip, machine: &$0, allRules: allRules) }
+        return withMachine(parameters, store, now, instance) { evaluate(tip, machine: &$0, allRules: allRules, records: instance.records) }
     }
 
     /// Evaluates every tip of the pack (each stopping at its first rule that does not hold);
@@ -216,7 +206,7 @@ public struct RuleEvaluator: Sendable {
     public func evaluateAllTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64,
                                                       records: (any TipRecordReader)? = nil) -> [TipEvaluation] {
         withMachine(parameters, store, now, RuleInstance(records: records)) { machine in
-            (0..<tipFirstRule.count - 1).map { evaluate($0, machine: &machine, allRules: false) }
+            (0..<tipFirstRule.count - 1).map { evaluate($0, machine: &machine, allRules: false, records: records) }
         }
     }
 
@@ -233,7 +223,7 @@ public struct RuleEvaluator: Sendable {
                     satisfied[tip] = false
                     continue
                 }
-                for index in tipFirstRule[tip]..<tipFirstRule[tip + 1] where !evaluate(index, machine: &machine).holds {
+                for index in tipFirstRule[tip]..<tipFirstRule[tip + 1] where !evaluate(index, machine: &machine, records: records).holds {
                     satisfied[tip] = false
                     break
                 }
@@ -242,12 +232,12 @@ public struct RuleEvaluator: Sendable {
         }
     }
 
-    private func evaluate<Store>(_ tip: Int, machine: inout Machine<Store>, allRules: Bool) -> TipEvaluation {
+    private func evaluate<Store>(_ tip: Int, machine: inout Machine<Store>, allRules: Bool, records: (any TipRecordReader)?) -> TipEvaluation {
         let rules = tipFirstRule[tip]..<tipFirstRule[tip + 1]
         var outcomes: [RuleOutcome] = []
         outcomes.reserveCapacity(rules.count)
         for index in rules {
-            let outcome = evaluate(index, machine: &machine)
+            let outcome = evaluate(index, machine: &machine, records: records)
             outcomes.append(outcome)
             if !allRules && !outcome.holds { break }
         }
@@ -257,12 +247,12 @@ public struct RuleEvaluator: Sendable {
     /// The outcome of the rule at `index` of `ruleStarts`, on the fast path when it can take it
     /// (a straight-line rule over the in-memory store, read in place: nothing in it can fail).
     @inline(__always)
-    private func evaluate<Store>(_ index: Int, machine: inout Machine<Store>) -> RuleOutcome {
+    private func evaluate<Store>(_ index: Int, machine: inout Machine<Store>, records: (any TipRecordReader)?) -> RuleOutcome {
         if isStraightLine[index], machine.reader.snapshots == nil {
             return .value(StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
                                                 store: machine.reader.inMemoryStore, now: machine.now, stack: machine.stack))
         }
-        return machine.evaluate(ruleAt: ruleStarts[index])
+        return machine.evaluate(ruleAt: ruleStarts[index], records: records)
     }
 
     /// Evaluates one rule recording every value an instruction computes, in execution order
@@ -281,7 +271,7 @@ public struct RuleEvaluator: Sendable {
             let recorder = TraceRecorder(resultTypes: types)
             return withExtendedLifetime(recorder) {
                 machine.recorder = recorder
-                let outcome = machine.evaluate(ruleAt: ruleStarts[index])
+                let outcome = machine.evaluate(ruleAt: ruleStarts[index], records: instance.records)
                 return (outcome, recorder.entries)
             }
         }

@@ -58,6 +58,7 @@ struct StoreReader<Store: DonationStore> {
 
     /// Whether `store` is read in place: the runtime's own in-memory store, for this pack's
     /// number of events.
+    @inline(__always)
     static func readsInPlace(_ store: Store, eventCount: Int) -> Bool {
         Store.self == InMemoryDonationStore.self && store.events.count == eventCount
     }
@@ -75,6 +76,14 @@ struct StoreReader<Store: DonationStore> {
     func withTimestamps<Result>(_ event: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result? {
         guard let snapshots else { return inMemoryStore.pointee.withTimestamps(ofEvent: event, body) }
         return snapshot(event, snapshots)?.timestamps.withUnsafeBufferPointer(body)
+    }
+
+    /// Calls `body` with the slots of payload field `field` of `event`, read in place from the
+    /// in-memory store; nil when the event's data does not fit the pack.
+    @inline(__always)
+    func withSlots<Result>(_ event: Int, field: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result? {
+        guard let snapshots else { return inMemoryStore.pointee.withSlots(ofEvent: event, field: field, fitting: eventFieldTypes[event], body) }
+        return snapshot(event, snapshots)?.fields[field].slots.withUnsafeBufferPointer(body)
     }
 
     /// The donations of `event` with their payload columns, checked against the pack; nil when

@@ -3,10 +3,10 @@
 /// collection, string or payload, so they run in a small loop over registers and a value
 /// stack on the call stack, without setting up a `Machine`. Taken only over the runtime's own
 /// in-memory store, read in place (any other store is read, and checked, by the machine).
-/// Which opcodes it takes is the opcode table's `isStraightLine`; its `run` repeats the
-/// machine's cases for them, because running these rules on the machine instead made the first
-/// benchmark rule 3× slower (docs/decisions.md, "One opcode table"). `StraightLineRuleTests`
-/// holds the two to the same answers.
+/// Which opcodes it takes is the opcode table's `isStraightLine`; what each of them does is
+/// written once, in `step`, which both this fast path's loop and the machine's run (running these
+/// rules on the machine instead made the first benchmark rule 3× slower: docs/decisions.md, "One
+/// opcode table"). `StraightLineRuleTests` holds the two to the reference's answers.
 ///
 /// Also the evaluator's one rewrite of verified code: `COUNT_EVENT_WITHIN` directly followed by
 /// `CMP_INT_K` becomes an internal superinstruction that does both. Only the first word's opcode
@@ -22,11 +22,17 @@ enum StraightLineRules {
     /// directly followed by `JUMP_IF_FALSE`, in one dispatch; the jump's word stays in place.
     static let jumpIfParameterFalse: UInt8 = 0xF1
 
+    /// The internal opcode `WHERE_COUNT` (0xF2, made only by `fuse`): a `WHERE` whose block
+    /// `COUNT` directly follows; the machine counts a simple predicate's matches without listing
+    /// them (and runs any other as `WHERE`). Operand: the `WHERE`'s block length.
+    static let filterThenCount: UInt8 = 0xF2
+
     /// The deepest value stack a straight-line rule may need.
     static let maximumValueDepth = 16
 
-    /// Rewrites, in verified `code`, each `COUNT_EVENT_WITHIN` that `CMP_INT_K` directly follows
-    /// and each `LOAD_PARAM` that `JUMP_IF_FALSE` directly follows.
+    /// Rewrites, in verified `code`, each `COUNT_EVENT_WITHIN` that `CMP_INT_K` directly follows,
+    /// each `LOAD_PARAM` that `JUMP_IF_FALSE` directly follows, and each `WHERE` whose block
+    /// `COUNT` directly follows.
     static func fuse(_ code: inout [UInt32]) {
         var pc = 0
         while pc < code.count, let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: code[pc])) {
@@ -36,6 +42,9 @@ enum StraightLineRules {
                 code[pc] = code[pc] & ~0xFF | UInt32(countEventWithinCompareImmediate)
             } else if opcode == .loadParameter, following == Opcode.jumpIfFalse.rawValue {
                 code[pc] = code[pc] & ~0xFF | UInt32(jumpIfParameterFalse)
+            } else if opcode == .filter, case let end = next + Int(code[pc] >> 8), end < code.count,
+                      UInt8(truncatingIfNeeded: code[end]) == Opcode.count.rawValue {
+                code[pc] = code[pc] & ~0xFF | UInt32(filterThenCount)
             }
             pc = next
         }
@@ -52,59 +61,102 @@ enum StraightLineRules {
         return true
     }
 
+    /// What `step` did.
+    enum Step {
+        /// Ran the instruction: `pc` and `sp` moved on.
+        case next
+        /// `RETURN`: the value of the rule (or predicate block).
+        case returned(Bool)
+        /// A count found the store's data for the event not fitting the pack (only a checked
+        /// store's reader says so).
+        case inconsistentStore
+    }
+
+    /// The one definition of the straight-line instructions and of the two fused ones: runs the
+    /// instruction at `pc` (verified code: the operands, jumps and stack are in bounds). Both the
+    /// fast path's loop and the machine's call it, so an instruction behaves the same on both.
+    /// `countEvent(event, window)` counts an event's donations, inside the window ending at `now`
+    /// when `window` is given, nil when the store's data does not fit the pack. With `fused` false
+    /// (the machine, tracing), a fused instruction runs only its first part, so that the second
+    /// runs, and is traced, on its own.
+    @inline(__always)
+    static func step(_ code: UnsafeBufferPointer<UInt32>, pc: inout Int, sp: inout Int, stack: UnsafeMutablePointer<Int64>,
+                     parameterSlots: UnsafeBufferPointer<Int64>, now: Int64, fused: Bool,
+                     countEvent: (_ event: Int, _ window: Int64?) -> Int?) -> Step {
+        let word = code[pc]
+        let a = Int(word >> 8)
+        switch UInt8(truncatingIfNeeded: word) {
+        case Opcode.ret.rawValue:
+            return .returned(stack[sp &- 1] != 0)
+        case countEventWithinCompareImmediate:
+            guard let count = countEvent(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return .inconsistentStore }
+            if fused {
+                let comparison = ComparisonCode(verified: Int(code[pc &+ 3] >> 8))
+                stack[sp] = comparison.holds(Int64(count), Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
+                sp &+= 1; pc &+= 6
+            } else {
+                stack[sp] = Int64(count); sp &+= 1; pc &+= 3
+            }
+        case jumpIfParameterFalse:
+            let value = parameterSlots[a]
+            if !fused {
+                stack[sp] = value; sp &+= 1; pc &+= 1
+            } else if value == 0 {
+                stack[sp] = 0; sp &+= 1; pc &+= 2 &+ Int(code[pc &+ 1] >> 8)
+            } else {
+                pc &+= 2
+            }
+        case Opcode.loadParameter.rawValue:
+            stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
+        case Opcode.jumpIfFalse.rawValue:
+            if stack[sp &- 1] == 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
+        case Opcode.jumpIfTrue.rawValue:
+            if stack[sp &- 1] != 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
+        case Opcode.pushBool.rawValue:
+            stack[sp] = Int64(a); sp &+= 1; pc &+= 1
+        case Opcode.pushInt.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
+            stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
+        case Opcode.loadNow.rawValue:
+            stack[sp] = now; sp &+= 1; pc &+= 1
+        case Opcode.not.rawValue:
+            stack[sp &- 1] ^= 1; pc &+= 1
+        case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
+            let holds = ComparisonCode(verified: a).holds(stack[sp &- 2], stack[sp &- 1])
+            sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
+        case Opcode.compareIntImmediate.rawValue:
+            let holds = ComparisonCode(verified: a).holds(stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
+            stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
+        case Opcode.countEvent.rawValue:
+            guard let count = countEvent(a, nil) else { return .inconsistentStore }
+            stack[sp] = Int64(count); sp &+= 1; pc &+= 1
+        case Opcode.countEventWithin.rawValue:
+            guard let count = countEvent(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return .inconsistentStore }
+            stack[sp] = Int64(count); sp &+= 1; pc &+= 3
+        default:
+            preconditionFailure("unverified opcode \(UInt8(truncatingIfNeeded: word))")
+        }
+        return .next
+    }
+
     /// Runs the straight-line rule starting at `start` of `code` (fused, verified and accepted)
-    /// on `stack`, which has room for the rule's value depth.
+    /// on `stack`, which has room for the rule's value depth: `step` in a loop, over the
+    /// in-memory store read in place.
     @inline(__always)
     static func run(_ code: UnsafeBufferPointer<UInt32>, from start: Int, parameterSlots: UnsafeBufferPointer<Int64>,
                     store: UnsafePointer<InMemoryDonationStore>, now: Int64, stack: UnsafeMutablePointer<Int64>) -> Bool {
         var pc = start
         var sp = 0
         while true {
-            let word = code[pc]
-            let a = Int(word >> 8)
-            switch UInt8(truncatingIfNeeded: word) {
-            case Opcode.ret.rawValue:
-                return stack[sp &- 1] != 0
-            case countEventWithinCompareImmediate:
-                let window = Instruction.immediate(code[pc &+ 1], code[pc &+ 2])
-                let count = Int64(store.pointee.withTimestamps(ofEvent: a) { Window.bounds($0, now: now, window: window) }.count)
-                let comparison = Int(code[pc &+ 3] >> 8)
-                stack[sp] = ComparisonCode(verified: comparison).holds(count, Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
-                sp &+= 1; pc &+= 6
-            case jumpIfParameterFalse:
-                if parameterSlots[a] == 0 {
-                    stack[sp] = 0; sp &+= 1; pc &+= 2 &+ Int(code[pc &+ 1] >> 8)
-                } else {
-                    pc &+= 2
+            let step = step(code, pc: &pc, sp: &sp, stack: stack, parameterSlots: parameterSlots, now: now, fused: true) { event, window in
+                store.pointee.withTimestamps(ofEvent: event) { timestamps in
+                    guard let window else { return timestamps.count }
+                    return Window.bounds(timestamps, now: now, window: window).count
                 }
-            case Opcode.loadParameter.rawValue:
-                stack[sp] = parameterSlots[a]; sp &+= 1; pc &+= 1
-            case Opcode.jumpIfFalse.rawValue:
-                if stack[sp &- 1] == 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
-            case Opcode.jumpIfTrue.rawValue:
-                if stack[sp &- 1] != 0 { pc &+= 1 &+ a } else { sp &-= 1; pc &+= 1 }
-            case Opcode.pushBool.rawValue:
-                stack[sp] = Int64(a); sp &+= 1; pc &+= 1
-            case Opcode.pushInt.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
-                stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
-            case Opcode.loadNow.rawValue:
-                stack[sp] = now; sp &+= 1; pc &+= 1
-            case Opcode.not.rawValue:
-                stack[sp &- 1] ^= 1; pc &+= 1
-            case Opcode.compareInt.rawValue, Opcode.compareBool.rawValue:
-                let holds = ComparisonCode(verified: a).holds(stack[sp &- 2], stack[sp &- 1])
-                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
-            case Opcode.compareIntImmediate.rawValue:
-                let holds = ComparisonCode(verified: a).holds(stack[sp &- 1], Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
-                stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
-            case Opcode.countEvent.rawValue:
-                stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { $0.count }); sp &+= 1; pc &+= 1
-            case Opcode.countEventWithin.rawValue:
-                let window = Instruction.immediate(code[pc &+ 1], code[pc &+ 2])
-                stack[sp] = Int64(store.pointee.withTimestamps(ofEvent: a) { Window.bounds($0, now: now, window: window) }.count)
-                sp &+= 1; pc &+= 3
-            default:
-                preconditionFailure("opcode \(UInt8(truncatingIfNeeded: word)) outside a straight-line rule")
+            }
+            switch step {
+            case .next: continue
+            case .returned(let holds): return holds
+            case .inconsistentStore: preconditionFailure("the in-memory store is read in place: its counts cannot fail")
             }
         }
     }

@@ -27,7 +27,20 @@ struct TipColumnStack {
         return base.unsafelyUnwrapped[position].timestamps.withUnsafeBufferPointer(body)
     }
 
-    mutating func append(_ columns: DonationColumns) {
+    /// Calls `body` with the slots of payload field `field` of the columns at `position`, read
+    /// in place; nil when the reader gave no such field, or not one slot per record.
+    @inline(__always)
+    func withSlots<Result>(at position: Int, field: Int, _ body: (UnsafeBufferPointer<Int64>) -> Result) -> Result? {
+        assert(position >= 0 && position < count)
+        let columns = base.unsafelyUnwrapped + position
+        let count = columns.pointee.timestamps.count
+        return columns.pointee.fields.withUnsafeBufferPointer { fields in
+            guard field < fields.count, fields[field].slots.count == count else { return nil }
+            return fields[field].slots.withUnsafeBufferPointer(body)
+        }
+    }
+
+    mutating func append(_ columns: consuming DonationColumns) {
         if count == capacity {
             let newCapacity = max(8, capacity * 2)
             let storage = UnsafeMutablePointer<DonationColumns>.allocate(capacity: newCapacity)

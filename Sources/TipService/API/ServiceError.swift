@@ -42,6 +42,7 @@ public struct ServiceError: Error, Sendable {
         case .missingKey: return badRequest("missing-key", error.description)
         case .unexpectedKey: return badRequest("unexpected-key", error.description)
         case .wrongKeyType: return badRequest("wrong-key-type", error.description)
+        case .unreadableKey: return badRequest("wrong-key-type", error.description)
         case .donation(let donation):
             let code: String
             switch donation {

@@ -82,7 +82,9 @@ struct ExplanationRenderer {
     func value(_ value: TraceValue) -> String {
         switch value {
         case .value(let runtime): return ValueText.display(runtime)
-        case .collection(let count): return "\(count) donation\(count == 1 ? "" : "s")"
+        case .collection(let count): return EnglishText.count(count, "donation")
+        case .displays(let count): return EnglishText.count(count, "display")
+        case .invalidations(let count): return EnglishText.count(count, "invalidation")
         }
     }
 

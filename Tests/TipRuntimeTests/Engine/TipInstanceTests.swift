@@ -78,7 +78,9 @@ struct TipInstanceTests {
         }
         #expect(try center.instance(named: "newTrail[42]") == TipInstance(tip: "newTrail", key: .int(42)))
         #expect(try center.instance(named: "badge[gold star]") == TipInstance(tip: "badge", key: .string("gold star")))
-        #expect(throws: TipCenterError.self) { try center.instance(named: "newTrail[x]") }
+        #expect(throws: TipCenterError.unreadableKey(tip: "newTrail", text: "x", expected: .int)) { try center.instance(named: "newTrail[x]") }
+        #expect(TipCenterError.unreadableKey(tip: "newTrail", text: "x", expected: .int).description
+                == "'x' in 'newTrail[x]' is not an Int: the key of tip 'newTrail' is an Int, e.g. 'newTrail[42]'")
         #expect(try center.displayCount(of: "newTrail", key: .int(42)) == 0, "a refused write changed nothing")
     }
 
