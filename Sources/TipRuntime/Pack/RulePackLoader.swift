@@ -82,8 +82,11 @@ struct PackDecoder {
         let pack = RulePack(formatVersion: version, strings: strings, displayFrequencyMilliseconds: displayFrequency,
                             parameters: parameters, events: events, tips: tips, groups: groups, texts: texts)
         var rules: [[VerifiedRule]] = []
+        // One context for the pack (its per-tip key types are a pass over all tips), and each
+        // tip's own key type set in it.
+        var context = BytecodeContext(pack: pack)
         for (index, tip) in tips.enumerated() {
-            let context = BytecodeContext(pack: pack, tip: index)
+            context.keyType = tip.key?.type
             var verified: [VerifiedRule] = []
             for (rule, offset) in zip(tip.rules, codeOffsets[index]) {
                 let shape = try BytecodeVerifier.verify(rule.code, context: context, baseOffset: offset)
