@@ -32,7 +32,7 @@ public struct HTTPResponse: Sendable {
     /// A JSON body.
     public static func json(_ status: Int, _ document: JSON, headers: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers,
-                     body: Array((document.serialized() + "\n").utf8))
+                     body: document.utf8() + [UInt8(ascii: "\n")])
     }
 }
 
