@@ -90,8 +90,8 @@ struct ServeBench {
     }
 
     /// Runs the phases (the two floors, GET tips, POST a donation) and prints their figures.
-    func measure(_ phases: [Phase]) throws {
-        try measureHandlers(floor: phases[1], get: phases[2])
+    func measure(_ phases: [Phase], onPostgres: Bool = false) throws {
+        try measureHandlers(floor: phases[1], get: phases[2], onPostgres: onPostgres)
         if handlersOnly { return }
         // In turns: each round gives every phase one second, so a neighbour's load falls on all.
         var figures = [Samples](repeating: Samples(), count: phases.count)
@@ -109,7 +109,8 @@ struct ServeBench {
     /// The CPU time of the one-SELECT floor's handler and of GET tips' handler, called on this
     /// thread without HTTP (what a request costs the server beyond the HTTP both share), in
     /// turns, 5 rounds of 2,000 requests each for random users; every answer's status checked.
-    func measureHandlers(floor: Phase, get: Phase) throws {
+    /// On PostgreSQL the server's backends do part of the work, in other processes: not counted.
+    func measureHandlers(floor: Phase, get: Phase, onPostgres: Bool) throws {
         var cpu = [[Double]](repeating: [], count: 2)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<rounds {
@@ -124,7 +125,7 @@ struct ServeBench {
             }
         }
         let floorCost = Measure.median(of: cpu[0]), getCost = Measure.median(of: cpu[1])
-        print("\(users) users, handlers alone on one thread (CPU per request, medians of \(rounds) rounds of 2,000):")
+        print("\(users) users, handlers alone on one thread (this thread's CPU per request\(onPostgres ? ", not PostgreSQL's" : ""), medians of \(rounds) rounds of 2,000):")
         print("  one prepared SELECT \(fixed(floorCost * 1e6, 1)) µs, GET tips \(fixed(getCost * 1e6, 1)) µs (\(fixed(getCost / floorCost, 2))×)")
     }
 

@@ -130,7 +130,7 @@ public final class TipServer: Sendable {
     /// Runs `body` with the user's runtime, inside one store transaction.
     private func withCenter<T>(_ user: String, _ pack: ServicePack, _ body: (TipCenter) throws -> T) throws -> T {
         try store.transaction(user: user) { persistence in
-            let center = try TipCenter(pack: pack.verified, persistence: persistence, clock: clock)
+            let center = try TipCenter(pack: pack.prepared, persistence: persistence, clock: clock)
             return try body(center)
         }
     }
@@ -151,7 +151,7 @@ public final class TipServer: Sendable {
             }
             wanted = (index, instance.key)
         }
-        let center = try TipCenter(pack: pack.verified, persistence: UserSnapshotPersistence(store: store, user: user), clock: clock)
+        let center = try TipCenter(pack: pack.prepared, persistence: UserSnapshotPersistence(store: store, user: user), clock: clock)
         let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
         func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil) throws -> TipsDocument.Entry {
             let tip = tips[index]
