@@ -16,6 +16,12 @@ import TipRuntime
 /// service answers 503), or whatever `body` throws, unchanged.
 public protocol ServiceStore: Sendable {
     func transaction<T>(user: String, _ body: (any TipPersistence) throws -> T) throws -> T
+    /// Reads the user's records for a request that only reads (`GET …/tips`): ONE consistent
+    /// snapshot holding every transaction committed before the call (so every write the
+    /// service acknowledged), taken without the user's lock: it never waits for a writer's
+    /// transaction, and reads of one user run side by side. Hands the donations to `body`
+    /// oldest first (same-instant ones by id), as `TipPersistence.read(donations:)` does.
+    func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot
     /// Cheap liveness probe of the database (for /healthz and 503s).
     func checkHealth() throws(TipStoreError)
 }

@@ -10,6 +10,10 @@ import TipService
 /// with a rollback: same state, no wait for the disk); any failure, inside the body or of one
 /// of its store operations (even one the body caught), rolls everything back.
 ///
+/// A snapshot (a request that only reads) is one statement in autocommit on a pooled
+/// connection: under READ COMMITTED a statement reads one snapshot, taken when it starts, so
+/// it holds every transaction committed before; it takes no lock and never waits for one.
+///
 /// A lost connection or a server that is down is `TipStoreError.Kind.unavailable`; the next
 /// transaction connects again, so the store recovers by itself once the server is back.
 public final class PostgresServiceStore: ServiceStore {
@@ -60,34 +64,39 @@ public final class PostgresServiceStore: ServiceStore {
         return result
     }
 
+    public func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
+        let (connection, rows) = try open { (connection) throws(PostgresError) in
+            try connection.query(PostgresUserPersistence.readAll, [.bytea(Array(user.utf8))])
+        }
+        pool.giveBack(connection)
+        return PostgresUserPersistence.snapshot(rows, donations: body)
+    }
+
     public func checkHealth() throws(TipStoreError) {
-        let connection = try open { (connection) throws(PostgresError) in try connection.execute("SELECT 1") }
+        let (connection, _) = try open { (connection) throws(PostgresError) in try connection.execute("SELECT 1") }
         pool.giveBack(connection)
     }
 
     /// Opens the user's transaction: BEGIN, then the user's row locked (created first when
     /// new). Returns the connection and the user's latest first display.
     private func begin(user: [UInt8]) throws(TipStoreError) -> (PostgresConnection, Int64?) {
-        var latestFirstDisplay: Int64?
-        let connection = try open { (connection) throws(PostgresError) in latestFirstDisplay = try lock(user: user, on: connection) }
-        return (connection, latestFirstDisplay)
+        try open { (connection) throws(PostgresError) in try lock(user: user, on: connection) }
     }
 
-    /// A connection on which `first` succeeded. An idle connection that turns out broken here
-    /// (the server restarted while it was idle) has done nothing yet, so it is replaced once by
-    /// a new one, and the other idle connections, as old as it, are closed.
-    private func open(_ first: (PostgresConnection) throws(PostgresError) -> Void) throws(TipStoreError) -> PostgresConnection {
-        try Self.mapping { () throws(PostgresError) -> PostgresConnection in
+    /// A connection on which `first` succeeded, and what `first` returned. An idle connection
+    /// that turns out broken here (the server restarted while it was idle) has done nothing
+    /// yet, so it is replaced once by a new one, and the other idle connections, as old as
+    /// it, are closed.
+    private func open<T>(_ first: (PostgresConnection) throws(PostgresError) -> T) throws(TipStoreError) -> (PostgresConnection, T) {
+        try Self.mapping { () throws(PostgresError) -> (PostgresConnection, T) in
             let (connection, reused) = try pool.take()
             do throws(PostgresError) {
-                try first(connection)
-                return connection
+                return (connection, try first(connection))
             } catch where reused && error.connectionLost {
                 pool.closeIdle()
                 let fresh = try pool.connect()
                 do throws(PostgresError) {
-                    try first(fresh)
-                    return fresh
+                    return (fresh, try first(fresh))
                 } catch {
                     pool.giveBack(fresh)
                     throw error

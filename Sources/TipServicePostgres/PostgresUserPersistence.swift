@@ -41,10 +41,11 @@ final class PostgresUserPersistence: TipPersistence {
 
     // MARK: - TipPersistence
 
-    /// Everything in one statement (one round trip): the four tables' rows in one shape, the
-    /// tip records' columns from the second on, marked by their source ('d', 'p', 'r', 'x' for
-    /// donation deletions; a tip record's key in the `value` column), the
-    /// donations in their order (by date, then id).
+    /// Everything in one statement (one round trip, so one snapshot even outside a
+    /// transaction): the five tables' rows in one shape, the tip records' columns from the
+    /// second on, marked by their source ('d', 'p', 'r', 'u' for the user's row, 'x' for
+    /// donation deletions; a tip record's key in the `value` column), the donations in their
+    /// order (by date, then id).
     static let readAll = """
         SELECT 'd'::text AS source, id, event AS name, NULL::text AS kind, date AS ms, NULL::bytea AS device,
                0::bigint AS count, 0::bigint AS duration_ms, NULL::text AS reason, value, NULL::bigint AS date_ms
@@ -54,35 +55,45 @@ final class PostgresUserPersistence: TipPersistence {
         UNION ALL
         SELECT 'r', id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms FROM tip_records WHERE user_id = $1
         UNION ALL
+        SELECT 'u', NULL, NULL, NULL, latest_first_display, NULL, 0, 0, NULL, NULL, NULL FROM users WHERE user_id = $1
+        UNION ALL
         SELECT 'x', NULL, event, NULL, instant, NULL, 0, 0, NULL, NULL, NULL FROM donation_deletions WHERE user_id = $1
         ORDER BY source, ms, id
         """
 
     func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
         try run { () throws(PostgresError) -> StoreSnapshot in
-            var snapshot = StoreSnapshot()
-            let rows = try connection.query(Self.readAll, [user])
-            for row in 0..<rows.count {
-                switch rows.string(row, 0) {
-                case "d":
-                    // A payload this version cannot read (a newer tipc's) stays stored, unused.
-                    guard let id = rows.string(row, 1), let event = rows.string(row, 2), let date = rows.int64(row, 4),
-                          let text = rows.string(row, 9), let value = PayloadStorage.decode(text) else { continue }
-                    body(DonationRecord(id: id, event: event, date: date, value: value))
-                case "p":
-                    guard let name = rows.string(row, 2), let text = rows.string(row, 9), let value = RuntimeValue(storageText: text),
-                          let milliseconds = rows.int64(row, 4), let device = rows.string(row, 5) else { continue }
-                    snapshot.parameters[name] = ParameterRecord(value: value, stamp: Stamp(milliseconds: milliseconds, device: device))
-                case "x":
-                    guard let event = rows.string(row, 2), let instant = rows.int64(row, 4) else { continue }
-                    snapshot.donationDeletions[event] = instant
-                default:
-                    if let record = Self.tipRecord(rows, row, from: 1) { snapshot.tipRecords[record.id] = record }
-                }
-            }
+            var snapshot = Self.snapshot(try connection.query(Self.readAll, [user]), donations: body)
+            // The same value as the row's: the transaction holds the user's row locked.
             snapshot.latestFirstDisplay = state.withLock { $0.latestFirstDisplay }
             return snapshot
         }
+    }
+
+    /// The records in the rows of `readAll`; the donations go to `body`, oldest first.
+    static func snapshot(_ rows: PostgresResult, donations body: (DonationRecord) -> Void) -> StoreSnapshot {
+        var snapshot = StoreSnapshot()
+        for row in 0..<rows.count {
+            switch rows.string(row, 0) {
+            case "d":
+                // A payload this version cannot read (a newer tipc's) stays stored, unused.
+                guard let id = rows.string(row, 1), let event = rows.string(row, 2), let date = rows.int64(row, 4),
+                      let text = rows.string(row, 9), let value = PayloadStorage.decode(text) else { continue }
+                body(DonationRecord(id: id, event: event, date: date, value: value))
+            case "p":
+                guard let name = rows.string(row, 2), let text = rows.string(row, 9), let value = RuntimeValue(storageText: text),
+                      let milliseconds = rows.int64(row, 4), let device = rows.string(row, 5) else { continue }
+                snapshot.parameters[name] = ParameterRecord(value: value, stamp: Stamp(milliseconds: milliseconds, device: device))
+            case "u":
+                snapshot.latestFirstDisplay = rows.int64(row, 4)
+            case "x":
+                guard let event = rows.string(row, 2), let instant = rows.int64(row, 4) else { continue }
+                snapshot.donationDeletions[event] = instant
+            default:
+                if let record = tipRecord(rows, row, from: 1) { snapshot.tipRecords[record.id] = record }
+            }
+        }
+        return snapshot
     }
 
     func append(_ donations: [DonationRecord]) throws(TipStoreError) {

@@ -15,7 +15,7 @@ import TipService
 /// 100,000 users, each with a parameter and 4 donations; every answer's status is checked.
 /// With `postgresURL`, the same on `PostgresServiceStore`, each size in a new database made on
 /// that server (and dropped after), the floor's SELECT run through a pool of connections.
-func runServeBenchmarks(users counts: [Int], postgresURL: String? = nil) {
+func runServeBenchmarks(users counts: [Int], postgresURL: String? = nil, handlersOnly: Bool = false) {
     let source = """
         tipkit 1
         param isSignedIn: Bool = false
@@ -37,7 +37,8 @@ func runServeBenchmarks(users counts: [Int], postgresURL: String? = nil) {
     print("## tip service on \(postgresURL == nil ? "SQLite" : "PostgreSQL") (loopback, \(ProcessInfo.processInfo.activeProcessorCount) cores, 8 server threads, 32 clients)")
     for users in counts.isEmpty ? [1_000, 100_000] : counts {
         do {
-            let bench = ServeBench(users: users, pack: ServicePack(verified: verified))
+            var bench = ServeBench(users: users, pack: ServicePack(verified: verified))
+            bench.handlersOnly = handlersOnly
             if let postgresURL { try bench.runOnPostgres(postgresURL) } else { try bench.run() }
         } catch {
             print("serve: \(error)")
@@ -50,6 +51,8 @@ struct ServeBench {
     let pack: ServicePack
     let clients = 32
     let rounds = 5
+    /// Only the handlers' CPU figures, without the load over HTTP (for profiling).
+    var handlersOnly = false
 
     func run() throws {
         var template = Array("/tmp/tipc-bench-serve-XXXXXX".utf8CString)
@@ -87,7 +90,9 @@ struct ServeBench {
     }
 
     /// Runs the phases (the two floors, GET tips, POST a donation) and prints their figures.
-    func measure(_ phases: [Phase]) throws {
+    func measure(_ phases: [Phase], onPostgres: Bool = false) throws {
+        try measureHandlers(floor: phases[1], get: phases[2], onPostgres: onPostgres)
+        if handlersOnly { return }
         // In turns: each round gives every phase one second, so a neighbour's load falls on all.
         var figures = [Samples](repeating: Samples(), count: phases.count)
         for _ in 0..<rounds {
@@ -99,6 +104,29 @@ struct ServeBench {
             print("  \(phase.name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(fixed(samples.rate, 0)) req/s   p50 \(fixed(samples.percentile(50) * 1000, 2)) ms   p99 \(fixed(samples.percentile(99) * 1000, 2)) ms")
         }
         print("  GET tips throughput: \(fixed(figures[1].rate / figures[2].rate, 2))× below the SELECT floor, \(fixed(figures[0].rate / figures[2].rate, 2))× below the empty handler")
+    }
+
+    /// The CPU time of the one-SELECT floor's handler and of GET tips' handler, called on this
+    /// thread without HTTP (what a request costs the server beyond the HTTP both share), in
+    /// turns, 5 rounds of 2,000 requests each for random users; every answer's status checked.
+    /// On PostgreSQL the server's backends do part of the work, in other processes: not counted.
+    func measureHandlers(floor: Phase, get: Phase, onPostgres: Bool) throws {
+        var cpu = [[Double]](repeating: [], count: 2)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<rounds {
+            for (index, phase) in [floor, get].enumerated() {
+                let requests = (0..<2_000).map { _ in HTTPRequest(method: "GET", path: phase.path("u\(Int.random(in: 0..<users, using: &generator))")) }
+                let started = threadCPU()
+                for request in requests {
+                    let response = phase.handler(request)
+                    if response.status != phase.expect { throw ServeBenchError("\(phase.name): status \(response.status) for \(request.path)") }
+                }
+                cpu[index].append((threadCPU() - started) / Double(requests.count))
+            }
+        }
+        let floorCost = Measure.median(of: cpu[0]), getCost = Measure.median(of: cpu[1])
+        print("\(users) users, handlers alone on one thread (this thread's CPU per request\(onPostgres ? ", not PostgreSQL's" : ""), medians of \(rounds) rounds of 2,000):")
+        print("  one prepared SELECT \(fixed(floorCost * 1e6, 1)) µs, GET tips \(fixed(getCost * 1e6, 1)) µs (\(fixed(getCost / floorCost, 2))×)")
     }
 
     /// Every user with `isSignedIn` and 4 donations, written in one transaction (setup only).
@@ -128,6 +156,7 @@ struct ServeBench {
         let path: @Sendable (String) -> String
         let body: [UInt8]
         let expect: Int
+        let handler: HTTPServer.Handler
         let server: HTTPServer
 
         init(_ name: String, method: String, path: @escaping @Sendable (String) -> String, body: String = "", expect: Int,
@@ -137,6 +166,7 @@ struct ServeBench {
             self.path = path
             self.body = Array(body.utf8)
             self.expect = expect
+            self.handler = handler
             let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
             server = try HTTPServer(listener: listener, threads: 8, bodyLimit: { _, _ in 65_536 }, handler: handler)
         }
@@ -203,6 +233,13 @@ private func fixed(_ value: Double, _ decimals: Int) -> String {
     var text = String(rounded)
     if decimals == 0, text.hasSuffix(".0") { text.removeLast(2) }
     return text
+}
+
+/// This thread's CPU time, in seconds.
+private func threadCPU() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
 private func monotonic() -> Double {

@@ -36,7 +36,7 @@ extension ServeBench {
             try Phase("GET /v1/users/{user}/tips", method: "GET", path: { "/v1/users/\($0)/tips" }, expect: 200) { server.handle($0) },
             try Phase("POST /v1/users/{user}/events/opened", method: "POST", path: { "/v1/users/\($0)/events/opened" },
                       body: #"{"value":{"itemID":1}}"#, expect: 201) { server.handle($0) },
-        ])
+        ], onPostgres: true)
     }
 
     /// Every user with `isSignedIn` and 4 donations, made by the server in one transaction

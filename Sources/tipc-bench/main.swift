@@ -3,6 +3,7 @@ import Foundation
 // Build and run in release: swift build -c release && taskset -c 0 .build/release/tipc-bench [frontend] [vm] [format2] [runtime] [import] [phases]
 //   … tipc-bench check-once [TIPS]        one check of the generated manifest (10,000 tips, or TIPS), for callgrind
 //   … tipc-bench serve [USERS…]           the tip service over loopback (default 1,000 and 100,000 users)
+//   … tipc-bench serve-handlers [USERS…]  only the service's handlers' CPU per request, one thread, no HTTP load
 //   … tipc-bench serve-postgres [USERS…]  the same on PostgreSQL: TIPC_BENCH_POSTGRES_URL names a server where
 //                                          the benchmark may create (and drop) databases
 //   … tipc-bench manifest TIPS PATH       writes the generated manifest of TIPS tips (200: the README's realistic one)
@@ -21,6 +22,8 @@ if wanted("runtime") { runRuntimeBenchmarks() }
 if wanted("import") { runImportBenchmarks() }
 // The tip service over loopback (many threads: not for taskset -c 0): `serve [USERS…]`.
 if selected.contains("serve") { runServeBenchmarks(users: arguments.compactMap { Int($0) }) }
+// Only the handlers' CPU per request on one thread (no HTTP load), for a profiler: `serve-handlers [USERS…]`.
+if selected.contains("serve-handlers") { runServeBenchmarks(users: arguments.compactMap { Int($0) }, handlersOnly: true) }
 if selected.contains("serve-postgres") {
     if let url = ProcessInfo.processInfo.environment["TIPC_BENCH_POSTGRES_URL"], !url.isEmpty {
         runServeBenchmarks(users: arguments.compactMap { Int($0) }, postgresURL: url)

@@ -93,6 +93,31 @@ extension PostgresTests {
             #expect(try store.load(user: user).donations.count == 1)
         }
 
+        /// A snapshot (what GET reads) takes no lock: with the user's row locked by another
+        /// server's open transaction that wrote, it answers at once (a lock wait would fail after
+        /// 200 ms) with the last committed state, and sees the write once committed.
+        @Test func aSnapshotNeverWaitsForAWriterAndSeesWhatIsCommitted() throws {
+            let url = try TestCluster.url()
+            let store = try PostgresServiceStore(url: url, lockTimeoutMilliseconds: 200)
+            let user = freshUser()
+            try store.transaction(user: user) { try $0.append([DonationRecord(id: "first", event: "e", date: 1)]) }
+            let writer = try PostgresConnection(url: url)
+            try writer.execute("BEGIN")
+            try writer.query("SELECT 1 FROM users WHERE user_id = $1 FOR UPDATE", [.utf8(user)])
+            try writer.query("INSERT INTO donations(user_id, id, event, date, value) VALUES ($1, $2, $3, 2, $4)",
+                             [.utf8(user), .utf8("second"), .utf8("e"), .bytea([])])
+            try writer.query("UPDATE users SET latest_first_display = 7 WHERE user_id = $1", [.utf8(user)])
+            var ids: [String] = []
+            var snapshot = try store.snapshot(user: user) { ids.append($0.id) }
+            #expect(ids == ["first"])
+            #expect(snapshot.latestFirstDisplay == nil)
+            try writer.execute("COMMIT")
+            ids = []
+            snapshot = try store.snapshot(user: user) { ids.append($0.id) }
+            #expect(ids == ["first", "second"])
+            #expect(snapshot.latestFirstDisplay == 7)
+        }
+
         /// Users do not wait for each other: one user's open transaction does not block another's.
         @Test func anotherUsersTransactionDoesNotWait() throws {
             let store = try PostgresServiceStore(url: try TestCluster.url())

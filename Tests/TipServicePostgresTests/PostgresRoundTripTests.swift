@@ -46,6 +46,15 @@ extension PostgresTests {
             var order: [DonationRecord] = []
             _ = try store.transaction(user: user) { try $0.read { order.append($0) } }
             #expect(order == expected.donations.values.sorted(by: DonationRecord.precedes))
+            // A snapshot (what GET reads: one statement, outside any transaction) reads the same,
+            // in the same order, and a donation deletion too.
+            try store.transaction(user: user) { try $0.deleteDonations(of: "absent", through: -7) }
+            expected.donationDeletions = ["absent": -7]
+            var snapshotOrder: [DonationRecord] = []
+            var snapshot = try store.snapshot(user: user) { snapshotOrder.append($0) }
+            snapshot.donations = Dictionary(uniqueKeysWithValues: snapshotOrder.map { ($0.id, $0) })
+            #expect(snapshot == expected)
+            #expect(snapshotOrder == order)
         }
 
         /// User ids are opaque: ids differing only after a U+0000, or in their last byte of 128,

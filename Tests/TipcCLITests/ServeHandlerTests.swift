@@ -23,6 +23,9 @@ struct ServeHandlerTests {
         func transaction<T>(user: String, _ body: (any TipPersistence) throws -> T) throws -> T {
             throw TipStoreError(.unavailable, "connection refused")
         }
+        func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
+            throw TipStoreError(.unavailable, "connection refused")
+        }
         func checkHealth() throws(TipStoreError) { throw TipStoreError(.unavailable, "connection refused") }
     }
 

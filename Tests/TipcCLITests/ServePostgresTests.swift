@@ -72,6 +72,15 @@ struct ServePostgresTests {
         }
     }
 
+    /// GETs read a snapshot without the user's lock: on either server they see every write
+    /// acknowledged before them, while other clients write to the same user.
+    @Test func getsOnEitherServerSeeEveryAcknowledgedWrite() throws {
+        let folder = try TemporaryFolder()
+        let manifest = try folder.write("app/app.yaml", ServeSnapshotTests.counterManifest)
+        let servers = try Self.twoServers((manifest as NSString).deletingLastPathComponent, try Self.freshDatabase())
+        try ServeSnapshotTests.readsSeeAcknowledgedWrites(writer: servers[0], reader: servers[1], user: "shared")
+    }
+
     @Test func acknowledgedWritesSurviveSIGKILLOfAServer() throws {
         let (folder, manifest, _) = try ServeFixture.folder()
         _ = folder

@@ -2,22 +2,25 @@
 /// values, the donation index, each tip's history, the testing overrides and the observers.
 /// Every decision of SPEC §6 is made here, as a pure function of this state and an instant.
 struct EngineState {
-    let pack: VerifiedRulePack
-    let evaluator: RuleEvaluator
+    /// What the pack alone determines, shared by every runtime opened with the same
+    /// `PreparedRulePack`.
+    let prepared: PreparedRulePack
     let deviceID: String
-    let tipIndex: [String: Int]
-    let parameterIndex: [String: Int]
-    let eventIndex: [String: Int]
+    var pack: VerifiedRulePack { prepared.verified }
+    var evaluator: RuleEvaluator { prepared.evaluator }
+    var tipIndex: [String: Int] { prepared.tipIndex }
+    var parameterIndex: [String: Int] { prepared.parameterIndex }
+    var eventIndex: [String: Int] { prepared.eventIndex }
     /// For each tip, the group it belongs to (index into `pack.pack.groups`).
-    let groupOfTip: [Int?]
+    var groupOfTip: [Int?] { prepared.groupOfTip }
     /// For each tip, the windows its rules read.
-    let windows: [[EventWindow]]
+    var windows: [[EventWindow]] { prepared.windows }
     /// For each tip, the comparisons of its rules whose outcome depends on `now`.
-    let datedComparisons: [[NowComparison]]
+    var datedComparisons: [[NowComparison]] { prepared.datedComparisons }
     /// For each tip, the windows its rules read over other tips' records.
-    let tipWindows: [[TipRecordWindow]]
+    var tipWindows: [[TipRecordWindow]] { prepared.tipWindows }
     /// The events with a `maximumAge`, whose oldest donations expire as time passes.
-    let agingEvents: [Int]
+    var agingEvents: [Int] { prepared.agingEvents }
 
     var parameters: ParameterValues
     var donations: InMemoryDonationStore
@@ -31,37 +34,16 @@ struct EngineState {
     var lastStampMilliseconds: Int64 = .min
 
     init(pack: VerifiedRulePack, deviceID: String) {
-        self.pack = pack
+        self.init(prepared: PreparedRulePack(pack), deviceID: deviceID)
+    }
+
+    init(prepared: PreparedRulePack, deviceID: String) {
+        self.prepared = prepared
         self.deviceID = deviceID
-        evaluator = RuleEvaluator(pack: pack)
-        let model = pack.pack
-        tipIndex = Dictionary(model.tips.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        parameterIndex = Dictionary(model.parameters.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        eventIndex = Dictionary(model.events.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        var groupOfTip = [Int?](repeating: nil, count: model.tips.count)
-        for (group, declaration) in model.groups.enumerated() {
-            for tip in declaration.tips where groupOfTip[tip] == nil { groupOfTip[tip] = group }
-        }
-        self.groupOfTip = groupOfTip
-        windows = model.tips.map { tip in
-            var all: [EventWindow] = []
-            for rule in tip.rules {
-                for window in WindowAnalysis.windows(in: rule.code) where !all.contains(window) { all.append(window) }
-            }
-            return all
-        }
-        datedComparisons = model.tips.map { DatedWakeups.comparisons(inRules: $0.rules.map(\.code)) }
-        tipWindows = model.tips.map { tip in
-            var all: [TipRecordWindow] = []
-            for rule in tip.rules {
-                for window in WindowAnalysis.tipWindows(in: rule.code) where !all.contains(window) { all.append(window) }
-            }
-            return all
-        }
-        agingEvents = model.events.indices.filter { model.events[$0].maximumAgeMilliseconds != nil }
+        let model = prepared.verified.pack
         parameters = ParameterValues(pack: model)
         donations = InMemoryDonationStore(events: model.events)
-        records = TipRecordTable(pack: model, tipIndex: tipIndex)
+        records = TipRecordTable(pack: model, tipIndex: prepared.tipIndex)
     }
 
     var model: RulePack { pack.pack }

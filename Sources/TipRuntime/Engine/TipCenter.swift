@@ -11,10 +11,15 @@ public final class TipCenter: Sendable {
     let clock: any TipClock
 
     /// Opens a runtime over `persistence`, loading its parameters, tips and donations.
-    public init(pack: VerifiedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipCenterError) {
+    public convenience init(pack: VerifiedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipCenterError) {
+        try self.init(pack: PreparedRulePack(pack), persistence: persistence, clock: clock)
+    }
+
+    /// Opens a runtime over `persistence` with a pack prepared once for many runtimes.
+    public init(pack: PreparedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipCenterError) {
         self.persistence = persistence
         self.clock = clock
-        var engine = EngineState(pack: pack, deviceID: persistence.deviceID)
+        var engine = EngineState(prepared: pack, deviceID: persistence.deviceID)
         do throws(TipStoreError) {
             try engine.load(from: persistence, now: clock.now())
         } catch {

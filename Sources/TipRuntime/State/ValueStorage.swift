@@ -14,26 +14,27 @@ extension RuntimeValue {
     }
 
     public init?(storageText text: String) {
-        // By scalars, not characters: a text starting with a combining mark is one character
-        // with the colon before it.
-        let scalars = text.unicodeScalars
-        guard scalars.count >= 2, scalars.dropFirst().first == ":", let tag = scalars.first else { return nil }
-        let body = String(String.UnicodeScalarView(scalars.dropFirst(2)))
-        switch Character(tag) {
-        case "b":
+        // By bytes, not characters: a text starting with a combining mark is one character
+        // with the colon before it. The tag and the colon are ASCII, so the body starts at
+        // the third byte.
+        let utf8 = text.utf8
+        guard utf8.count >= 2, utf8.dropFirst().first == UInt8(ascii: ":"), let tag = utf8.first else { return nil }
+        let body = String(Substring(utf8.dropFirst(2)))
+        switch tag {
+        case UInt8(ascii: "b"):
             guard let value = Bool(body) else { return nil }
             self = .bool(value)
-        case "i":
+        case UInt8(ascii: "i"):
             guard let value = Int64(body) else { return nil }
             self = .int(value)
-        case "d":
+        case UInt8(ascii: "d"):
             guard let value = Double(body) else { return nil }
             self = .double(value)
-        case "s": self = .string(body)
-        case "t":
+        case UInt8(ascii: "s"): self = .string(body)
+        case UInt8(ascii: "t"):
             guard let value = Int64(body) else { return nil }
             self = .date(milliseconds: value)
-        case "u":
+        case UInt8(ascii: "u"):
             guard let value = Int64(body) else { return nil }
             self = .duration(milliseconds: value)
         default: return nil
@@ -52,6 +53,16 @@ public enum PayloadStorage {
 
     public static func decode(_ text: String) -> [String: RuntimeValue]? {
         if text.isEmpty { return [:] }
+        // Without an escape (almost every payload): fields split at `;`, each at its one `=`.
+        if !text.utf8.contains(UInt8(ascii: "\\")) {
+            var result: [String: RuntimeValue] = [:]
+            for field in text.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
+                guard let equals = field.firstIndex(of: UInt8(ascii: "=")), !field[field.index(after: equals)...].contains(UInt8(ascii: "=")),
+                      let value = RuntimeValue(storageText: String(Substring(field[field.index(after: equals)...]))) else { return nil }
+                result[String(Substring(field[..<equals]))] = value
+            }
+            return result
+        }
         var result: [String: RuntimeValue] = [:]
         var parts: [String] = [""]
         var escaping = false

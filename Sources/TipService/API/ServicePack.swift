@@ -4,12 +4,15 @@ import TipRuntime
 /// their ETag (the SHA-256 of the bytes).
 public struct ServicePack: Sendable {
     public let verified: VerifiedRulePack
+    /// The pack prepared once for the runtime every request opens.
+    public let prepared: PreparedRulePack
     public let bytes: [UInt8]
     public let etag: String
 
     /// Verifies `bytes` as a rule pack.
     public init(bytes: [UInt8]) throws(RulePackError) {
         verified = try RulePackLoader.load(bytes)
+        prepared = PreparedRulePack(verified)
         self.bytes = bytes
         etag = "\"" + SHA256.hex(bytes) + "\""
     }
@@ -17,6 +20,7 @@ public struct ServicePack: Sendable {
     /// A pack compiled in memory (from manifests), encoded for `GET /v1/pack`.
     public init(verified: VerifiedRulePack) {
         self.verified = verified
+        prepared = PreparedRulePack(verified)
         bytes = RulePackWriter.encode(verified.pack)
         etag = "\"" + SHA256.hex(bytes) + "\""
     }

@@ -130,14 +130,16 @@ public final class TipServer: Sendable {
     /// Runs `body` with the user's runtime, inside one store transaction.
     private func withCenter<T>(_ user: String, _ pack: ServicePack, _ body: (TipCenter) throws -> T) throws -> T {
         try store.transaction(user: user) { persistence in
-            let center = try TipCenter(pack: pack.verified, persistence: persistence, clock: clock)
+            let center = try TipCenter(pack: pack.prepared, persistence: persistence, clock: clock)
             return try body(center)
         }
     }
 
     /// `GET …/tips`: every tip without a key, and every instance of a keyed tip the user has
     /// records of; or the one tip or instance `?tip=` names (an instance without records is
-    /// evaluated fresh).
+    /// evaluated fresh). It only reads: the user's runtime opens over one snapshot of the
+    /// records (`ServiceStore.snapshot`), without the user's transaction, so GETs never wait
+    /// for writers or for each other.
     private func tips(_ user: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack
         let tips = pack.pack.tips
@@ -149,18 +151,18 @@ public final class TipServer: Sendable {
             }
             wanted = (index, instance.key)
         }
-        let entries = try withCenter(user, pack) { center in
-            let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
-            func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil) throws -> TipsDocument.Entry {
-                let tip = tips[index]
-                return TipsDocument.Entry(index: index, tip: tip, key: key, status: try status ?? center.status(of: tip.name, key: key),
-                                          shouldDisplay: try center.shouldDisplay(tip.name, key: key), content: try texts.content(of: tip, index: index))
-            }
-            if let wanted {
-                return [try entry(wanted.index, key: wanted.key)]
-            }
+        let center = try TipCenter(pack: pack.prepared, persistence: UserSnapshotPersistence(store: store, user: user), clock: clock)
+        let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
+        func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil) throws -> TipsDocument.Entry {
+            let tip = tips[index]
+            return TipsDocument.Entry(index: index, tip: tip, key: key, status: try status ?? center.status(of: tip.name, key: key),
+                                      shouldDisplay: try center.shouldDisplay(tip.name, key: key), content: try texts.content(of: tip, index: index))
+        }
+        var entries: [TipsDocument.Entry] = []
+        if let wanted {
+            entries.append(try entry(wanted.index, key: wanted.key))
+        } else {
             let statuses = center.statuses()
-            var entries: [TipsDocument.Entry] = []
             for (index, tip) in tips.enumerated() {
                 if tip.key == nil {
                     entries.append(try entry(index, key: nil, status: statuses[tip.name] ?? .pending))
@@ -168,7 +170,6 @@ public final class TipServer: Sendable {
                     for key in try center.instances(of: tip.name) { entries.append(try entry(index, key: key)) }
                 }
             }
-            return entries
         }
         return .json(200, TipsDocument.render(entries, pack: pack.pack))
     }

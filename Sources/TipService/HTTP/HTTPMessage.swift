@@ -32,7 +32,7 @@ public struct HTTPResponse: Sendable {
     /// A JSON body.
     public static func json(_ status: Int, _ document: JSON, headers: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers,
-                     body: Array((document.serialized() + "\n").utf8))
+                     body: document.utf8() + [UInt8(ascii: "\n")])
     }
 }
 
@@ -41,6 +41,8 @@ public enum PercentEncoding {
     /// `text` with `%XX` decoded (and `+` as a space when `plusIsSpace`); nil when an escape is
     /// malformed or the result is not UTF-8.
     public static func decode(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+        // Nothing to decode (most paths): the text as it is, UTF-8 already.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()

@@ -47,70 +47,83 @@ public enum JSON: Sendable, Hashable {
 
     /// The document on one line, or indented by two spaces per level (`pretty`).
     public func serialized(pretty: Bool = false) -> String {
-        var output = ""
+        String(decoding: utf8(pretty: pretty), as: UTF8.self)
+    }
+
+    /// `serialized(pretty:)` as UTF-8 bytes (a response's body), written without a `String`.
+    public func utf8(pretty: Bool = false) -> [UInt8] {
+        var output: [UInt8] = []
         write(to: &output, pretty: pretty, depth: 0)
         return output
     }
 
-    private func write(to output: inout String, pretty: Bool, depth: Int) {
+    private func write(to output: inout [UInt8], pretty: Bool, depth: Int) {
         switch self {
         case .string(let text): Self.writeString(text, to: &output)
-        case .integer(let number): output += String(number)
-        case .number(let number): output += number.isFinite ? String(number) : "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .null: output += "null"
+        case .integer(let number): output += String(number).utf8
+        case .number(let number): output += (number.isFinite ? String(number) : "null").utf8
+        case .bool(let flag): output += (flag ? "true" : "false").utf8
+        case .null: output += "null".utf8
         case .array(let elements):
-            guard !elements.isEmpty else { output += "[]"; return }
-            output += "["
+            guard !elements.isEmpty else { output += "[]".utf8; return }
+            output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(&output, pretty: pretty, depth: depth + 1)
                 element.write(to: &output, pretty: pretty, depth: depth + 1)
             }
             Self.newline(&output, pretty: pretty, depth: depth)
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { output += "{}"; return }
-            output += "{"
+            guard !members.isEmpty else { output += "{}".utf8; return }
+            output.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(&output, pretty: pretty, depth: depth + 1)
                 Self.writeString(key, to: &output)
-                output += pretty ? ": " : ":"
+                output += (pretty ? ": " : ":").utf8
                 value.write(to: &output, pretty: pretty, depth: depth + 1)
             }
             Self.newline(&output, pretty: pretty, depth: depth)
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ output: inout String, pretty: Bool, depth: Int) {
+    private static func newline(_ output: inout [UInt8], pretty: Bool, depth: Int) {
         guard pretty else { return }
-        output += "\n" + String(repeating: "  ", count: depth)
+        output.append(UInt8(ascii: "\n"))
+        output += repeatElement(UInt8(ascii: " "), count: 2 * depth)
     }
 
     /// A string literal: `"` and `\` escaped, control characters as `\n`, … or `\u00XX`.
-    static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
+    static func writeString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        // Most texts need no escape: copied whole.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output += text.utf8
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += #"\""#.utf8
+            case UInt8(ascii: "\\"): output += #"\\"#.utf8
+            case UInt8(ascii: "\n"): output += #"\n"#.utf8
+            case UInt8(ascii: "\r"): output += #"\r"#.utf8
+            case UInt8(ascii: "\t"): output += #"\t"#.utf8
+            case 0x08: output += #"\b"#.utf8
+            case 0x0C: output += #"\f"#.utf8
+            case ..<0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                output += #"\u00"#.utf8
+                output.append(digits[Int(byte >> 4)])
+                output.append(digits[Int(byte & 0x0F)])
             default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+                // Bytes of UTF-8 sequences (0x80 and up) are copied as they are.
+                output.append(byte)
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 
     // MARK: - Parsing

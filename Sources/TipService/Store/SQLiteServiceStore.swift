@@ -3,12 +3,21 @@ import TipRuntimeSQLite
 
 /// The tip service's embedded store: every user's records in one SQLite file (WAL,
 /// `synchronous=FULL`), each table keyed by the user id first. A transaction is one
-/// `BEGIN IMMEDIATE … COMMIT`: SQLite's write lock serialises it with every other
-/// transaction on the file — this process's and other processes' — so one user's requests
-/// never interleave, and a transaction that returned is durable.
+/// `BEGIN IMMEDIATE … COMMIT` on the store's one write connection: SQLite's write lock
+/// serialises it with every other transaction on the file — this process's and other
+/// processes' — so one user's requests never interleave, and a transaction that returned is
+/// durable. A snapshot (a request that only reads) is one statement on a read connection of
+/// a pool, in the WAL read transaction SQLite opens for it: it sees every transaction
+/// committed before it began, and neither waits for the writer nor makes the writer wait.
 public final class SQLiteServiceStore: ServiceStore {
     public let path: String
     private let connection: SQLiteConnection
+    private let busyTimeoutMilliseconds: Int32
+    /// Idle read connections (`PRAGMA query_only`); a snapshot takes one or opens one.
+    private let readers = RuntimeLock<[SQLiteConnection]>([])
+    /// Idle read connections kept beyond this many are closed (the server's worker threads
+    /// bound how many are in use at once).
+    static let maximumIdleReaders = 16
 
     /// The schema, one step per version (like the device store's `SQLiteMigrations`).
     static let migrations = SQLiteMigrations([
@@ -49,6 +58,7 @@ public final class SQLiteServiceStore: ServiceStore {
     ///   process's write lock before failing with `TipStoreError.Kind.locked` (503).
     public init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(TipStoreError) {
         self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         do {
             connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
@@ -103,6 +113,31 @@ public final class SQLiteServiceStore: ServiceStore {
         } catch let error as SQLiteError {
             throw SQLitePersistence.storeError(error)
         }
+    }
+
+    public func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
+        do {
+            let reader = try takeReader()
+            // One statement: one snapshot, in the implicit read transaction it holds while it runs.
+            let snapshot = try reader.withSession { session in try SQLiteUserPersistence.read(user: user, session, donations: body) }
+            // A reader whose read failed is closed, not reused: its state is not known.
+            readers.withLock { idle in
+                if idle.count < Self.maximumIdleReaders { idle.append(reader) }
+            }
+            return snapshot
+        } catch {
+            throw SQLiteUserPersistence.storeError(error)
+        }
+    }
+
+    /// An idle read connection, or a new one with the write connection's page cache.
+    private func takeReader() throws -> SQLiteConnection {
+        if let reader = readers.withLock({ $0.popLast() }) { return reader }
+        let reader = try SQLiteConnection(path: path, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try reader.withSession { session in
+            try session.execute("PRAGMA query_only=ON; PRAGMA cache_size=-\(Self.cacheKilobytes)")
+        }
+        return reader
     }
 
     public func checkHealth() throws(TipStoreError) {

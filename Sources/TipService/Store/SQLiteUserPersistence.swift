@@ -22,34 +22,51 @@ final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
     func close() { session = nil }
 
     func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
-        try run { session -> StoreSnapshot in
+        try run { session in try Self.read(user: user, session, donations: body) }
+    }
+
+    /// Everything of one user in one statement, so that it reads one snapshot even outside a
+    /// transaction: the five tables' rows in one shape, marked by their source in the last
+    /// column ('d' donations, 'p' parameters, 'r' tip records, 'u' the user's row, 'x' donation
+    /// deletions). The first ten columns are a tip record's (what `SQLitePersistence.tipRecord`
+    /// reads); the others put their name in the second, their instant in the fourth and their
+    /// value in the ninth. Donations come in their order (by date, then id).
+    static let readAll = """
+        SELECT id, tip AS name, kind, stamp_ms AS ms, stamp_device, count, duration_ms, reason, instance_key AS value, date_ms,
+               'r' AS source FROM service_tip_records WHERE user_id = ?1
+        UNION ALL
+        SELECT id, event, NULL, date, NULL, 0, 0, NULL, value, NULL, 'd' FROM service_donations WHERE user_id = ?1
+        UNION ALL
+        SELECT NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value, NULL, 'p' FROM service_parameters WHERE user_id = ?1
+        UNION ALL
+        SELECT NULL, NULL, NULL, latest_first_display, NULL, 0, 0, NULL, NULL, NULL, 'u' FROM service_users WHERE user_id = ?1
+        UNION ALL
+        SELECT NULL, event, NULL, instant, NULL, 0, 0, NULL, NULL, NULL, 'x' FROM service_donation_deletions WHERE user_id = ?1
+        ORDER BY source, ms, id
+        """
+
+    /// Everything stored of `user`, read by the one statement `readAll` on `session` (in a
+    /// write transaction's view, or on its own: `SQLiteServiceStore.snapshot`).
+    static func read(user: String, _ session: SQLiteConnection.Session, donations body: (DonationRecord) -> Void) throws -> StoreSnapshot {
+        try session.query(readAll, [.text(user)]) { rows in
             var snapshot = StoreSnapshot()
-            let user = SQLiteValue.text(self.user)
-            try session.query("SELECT id, event, date, value FROM service_donations WHERE user_id = ?1 ORDER BY date, id", [user]) { rows in
-                while try rows.next() {
-                    guard let value = PayloadStorage.decode(rows.text(3)) else { continue }
-                    body(DonationRecord(id: rows.text(0), event: rows.text(1), date: Int64(rows.int(2)), value: value))
-                }
-            }
-            try session.query("SELECT name, value, stamp_ms, stamp_device FROM service_parameters WHERE user_id = ?1", [user]) { rows in
-                while try rows.next() {
-                    guard let value = RuntimeValue(storageText: rows.text(1)) else { continue }
-                    snapshot.parameters[rows.text(0)] = ParameterRecord(
-                        value: value, stamp: Stamp(milliseconds: Int64(rows.int(2)), device: rows.text(3)))
-                }
-            }
-            try session.query("""
-                SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms
-                FROM service_tip_records WHERE user_id = ?1
-                """, [user]) { rows in
-                while try rows.next() {
+            while try rows.next() {
+                switch rows.text(10) {
+                case "d":
+                    guard let value = PayloadStorage.decode(rows.text(8)) else { continue }
+                    body(DonationRecord(id: rows.text(0), event: rows.text(1), date: Int64(rows.int(3)), value: value))
+                case "p":
+                    guard let value = RuntimeValue(storageText: rows.text(8)) else { continue }
+                    snapshot.parameters[rows.text(1)] = ParameterRecord(
+                        value: value, stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)))
+                case "u":
+                    if case .integer(let latest) = rows.value(3) { snapshot.latestFirstDisplay = Int64(latest) }
+                case "x":
+                    snapshot.donationDeletions[rows.text(1)] = Int64(rows.int(3))
+                default:
                     if let record = SQLitePersistence.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
                 }
             }
-            if case .integer(let latest) = try session.scalar("SELECT latest_first_display FROM service_users WHERE user_id = ?1", [user]) {
-                snapshot.latestFirstDisplay = Int64(latest)
-            }
-            snapshot.donationDeletions = try self.deletions(session)
             return snapshot
         }
     }
@@ -116,15 +133,6 @@ final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
                 DELETE FROM service_donations WHERE user_id = ?1 AND event = ?2
                   AND date <= (SELECT instant FROM service_donation_deletions WHERE user_id = ?1 AND event = ?2)
                 """, [.text(self.user), .text(event)])
-        }
-    }
-
-    /// The user's donation deletions, by event.
-    private func deletions(_ session: SQLiteConnection.Session) throws -> [String: Int64] {
-        try session.query("SELECT event, instant FROM service_donation_deletions WHERE user_id = ?1", [.text(user)]) { rows in
-            var deletions: [String: Int64] = [:]
-            while try rows.next() { deletions[rows.text(0)] = Int64(rows.int(1)) }
-            return deletions
         }
     }
 
@@ -221,7 +229,7 @@ final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
         }
     }
 
-    private static func storeError(_ error: any Error) -> TipStoreError {
+    static func storeError(_ error: any Error) -> TipStoreError {
         switch error {
         case let error as TipStoreError: return error
         case let error as SQLiteError: return SQLitePersistence.storeError(error)

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import TipcCompiler
+import TipRuntime
+import TipRuntimeSQLite
+@testable import TipService
+
+/// `GET …/tips` reads a snapshot of the user's records without the user's transaction
+/// (`ServiceStore.snapshot`): it must read exactly what a transaction reads, never wait for a
+/// writer, and see every write acknowledged before it — in this process or another.
+@Suite("tipc serve: reads from a snapshot")
+struct ServeSnapshotTests {
+    /// One user's records of every kind, with values that must round-trip exactly.
+    static func richSnapshot() -> StoreSnapshot {
+        var snapshot = StoreSnapshot()
+        for (index, text) in ["", "a\u{0}b", "é", "\u{301}leading mark", "=;\\", "tab\tnew\nline"].enumerated() {
+            let donation = DonationRecord(id: "d\(index)\u{0}", event: "opened", date: Int64(index % 3) - 5, value: ["f=;": .string(text), "n": .int(Int64(index))])
+            snapshot.donations[donation.id] = donation
+            snapshot.parameters["p\(index)"] = ParameterRecord(value: .string(text), stamp: Stamp(milliseconds: Int64(index), device: "dev\u{0}"))
+        }
+        for record in [
+            TipEventRecord(id: "display", tip: "t", stamp: Stamp(milliseconds: -3, device: "d"), kind: .display(count: 4, milliseconds: 5_000)),
+            TipEventRecord(id: "invalid", tip: "t", stamp: Stamp(milliseconds: 2, device: "d"), kind: .invalidation(.tipClosed), date: 9),
+            TipEventRecord(id: "keyed-int", tip: "k", key: .int(42), stamp: Stamp(milliseconds: 3, device: "d"), kind: .reset),
+            TipEventRecord(id: "keyed-text", tip: "k", key: .string("trail é"), stamp: Stamp(milliseconds: 4, device: "d"), kind: .display(count: 1, milliseconds: 0)),
+        ] {
+            snapshot.tipRecords[record.id] = record
+        }
+        snapshot.latestFirstDisplay = 1_234
+        return snapshot
+    }
+
+    /// Writes `snapshot` (and a deletion of `other`'s donations through 0) as the user's records.
+    static func write(_ snapshot: StoreSnapshot, user: String, to store: any ServiceStore) throws {
+        try store.transaction(user: user) { persistence in
+            try persistence.append(Array(snapshot.donations.values))
+            try persistence.write(parameters: snapshot.parameters)
+            try persistence.add(Array(snapshot.tipRecords.values), latestFirstDisplay: snapshot.latestFirstDisplay)
+            try persistence.deleteDonations(of: "other", through: 0)
+        }
+    }
+
+    /// The user's snapshot, donations included, and the order they came in.
+    static func snapshot(of user: String, in store: any ServiceStore) throws -> (StoreSnapshot, [String]) {
+        var order: [DonationRecord] = []
+        var snapshot = try store.snapshot(user: user) { order.append($0) }
+        snapshot.donations = Dictionary(uniqueKeysWithValues: order.map { ($0.id, $0) })
+        return (snapshot, order.map(\.id))
+    }
+
+    @Test func aSnapshotReadsWhatATransactionReads() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteServiceStore(path: folder.path + "/serve.sqlite")
+        var expected = Self.richSnapshot()
+        try Self.write(expected, user: "ann", to: store)
+        try Self.write(StoreSnapshot(), user: "bob", to: store)
+        expected.donationDeletions = ["other": 0]
+        let (snapshot, order) = try Self.snapshot(of: "ann", in: store)
+        #expect(snapshot == expected)
+        #expect(order == expected.donations.values.sorted(by: DonationRecord.precedes).map(\.id), "donations by date, then id")
+        #expect(try store.transaction(user: "ann") { try $0.load() } == snapshot)
+        #expect(try Self.snapshot(of: "bob", in: store).0 == StoreSnapshot(donationDeletions: ["other": 0]))
+        #expect(try Self.snapshot(of: "nobody", in: store).0 == StoreSnapshot())
+    }
+
+    static func pack() throws -> ServicePack {
+        let (_, compiled) = Frontend.compile(sources: [SourceFile(path: "app.tips", text: """
+            tipkit 1
+            param isSignedIn: Bool = false
+            tip t {
+              title "T"
+              rule $isSignedIn
+            }
+            """)])
+        return ServicePack(verified: try RulePackVerifier.verify(try #require(compiled)))
+    }
+
+    /// Another process holds the write lock with a write not committed yet (a server in the
+    /// middle of a transaction): a GET answers at once from the last committed state, and the
+    /// write shows once it commits. (Before snapshots, the GET waited for the lock.)
+    @Test func aGETNeverWaitsForAWritersTransaction() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/serve.sqlite"
+        // A short busy timeout: a GET that waited for the lock would fail (503), not hang.
+        let store = try SQLiteServiceStore(path: path, busyTimeoutMilliseconds: 100)
+        let server = TipServer(pack: try Self.pack(), store: store, keys: nil)
+        func status() throws -> String {
+            let response = server.handle(HTTPRequest(method: "GET", path: "/v1/users/ann/tips"))
+            try #require(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+            guard case .array(let tips)? = try JSON.parse(response.body)["tips"], case .string(let status)? = tips.first?["status"] else {
+                throw ServeTestError("no status in \(String(decoding: response.body, as: UTF8.self))")
+            }
+            return status
+        }
+        #expect(try status() == "pending")
+        let writer = try SQLiteConnection(path: path)
+        try writer.withSession { session in
+            try session.execute("BEGIN IMMEDIATE")
+            try session.run("INSERT INTO service_parameters(user_id, name, value, stamp_ms, stamp_device) VALUES ('ann', 'isSignedIn', 'b:true', 1, 'd')")
+        }
+        #expect(try status() == "pending", "the uncommitted write is not seen")
+        #expect(try status() == "pending")
+        try writer.withSession { try $0.execute("COMMIT") }
+        #expect(try status() == "available", "the committed write is seen at once")
+    }
+
+    /// The manifest of the read-your-writes tests: the user's counter shows in a tip's title.
+    static let counterManifest = """
+        tipkit: 1
+        parameters:
+          counter: { type: int, default: 0 }
+        events:
+          opened: {}
+        tips:
+          progress:
+            title: "Counter {$counter}"
+            rules:
+              - opened.count >= 1
+        """
+
+    /// `writer` sets the user's counter to 1, 2, …; after each 200, a GET on `reader` (another
+    /// process) must show that value, while other clients donate to the same user through both
+    /// servers and read it, so the GETs meet writers' transactions all along.
+    static func readsSeeAcknowledgedWrites(writer: ServerProcess, reader: ServerProcess, user: String) throws {
+        let done = RuntimeLock(false)
+        let failures = RuntimeLock<[String]>([])
+        let background = DispatchGroup()
+        let ports = [writer.port, reader.port]
+        for client in 0..<4 {
+            DispatchQueue.global().async(group: background) {
+                let port = ports[client % 2]
+                while !done.withLock({ $0 }) {
+                    let path = client < 2 ? "/v1/users/\(user)/events/opened" : "/v1/users/\(user)/tips"
+                    let reply = try? HTTPClient.send(port: port, method: client < 2 ? "POST" : "GET", path: path, body: client < 2 ? [] : nil)
+                    if reply?.status != (client < 2 ? 201 : 200) {
+                        failures.withLock { $0.append("client \(client): \(reply.map { "\($0.status) \($0.text)" } ?? "no answer")") }
+                    }
+                }
+            }
+        }
+        defer {
+            done.withLock { $0 = true }
+            background.wait()
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(3))")
+        }
+        for value in 1...25 {
+            let put = try writer.request("PUT", "/v1/users/\(user)/parameters/counter", body: #"{"value":\#(value)}"#)
+            try #require(put.status == 200, "\(put.text)")
+            for server in [reader, writer] {
+                let reply = try server.request("GET", "/v1/users/\(user)/tips")
+                guard case .array(let tips)? = reply.json?["tips"] else { throw ServeTestError("no tips: \(reply.text)") }
+                #expect(tips.first?["title"] == .string("Counter \(value)"), "write \(value), acknowledged, not seen by the GET: \(reply.text)")
+            }
+        }
+    }
+
+    @Test func getsInAnotherProcessSeeEveryAcknowledgedWrite() throws {
+        let folder = try TemporaryFolder()
+        let manifest = try folder.write("app/app.yaml", Self.counterManifest)
+        let pack = (manifest as NSString).deletingLastPathComponent, store = folder.path + "/serve.sqlite"
+        let writer = try ServerProcess(pack: pack, store: store)
+        let reader = try ServerProcess(pack: pack, store: store)
+        try Self.readsSeeAcknowledgedWrites(writer: writer, reader: reader, user: "shared")
+    }
+}
