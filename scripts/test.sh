@@ -2,7 +2,7 @@
 # The test command: sets up what is missing, builds, starts throw-away PostgreSQL clusters
 # for the PostgreSQL store's tests (scripts/postgres-test-cluster.sh; their URLs go to the
 # tests in TIPC_TEST_POSTGRES_URL and TIPC_TEST_POSTGRES_RESTARTABLE_URL), runs the whole test
-# suite, and removes the clusters on exit.
+# suite, and removes the clusters and the tests' temporary files on exit.
 # Clusters that crashed runs left behind are removed first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +21,9 @@ TIPC_TEST_POSTGRES_RESTARTABLE_URL=$(scripts/postgres-test-cluster.sh start "$cl
 export TIPC_TEST_POSTGRES_URL TIPC_TEST_POSTGRES_RESTARTABLE_URL
 export TIPC_TEST_POSTGRES_RESTARTABLE_CLUSTER="$clusters/restartable"
 export TIPC_TEST_POSTGRES_CONTROL="$PWD/scripts/postgres-test-cluster.sh"
+# Every temporary folder the tests make (stores, manifests, packs) goes in the run's folder,
+# removed with the clusters on exit.
+export TMPDIR="$clusters/tmp"
+mkdir -p "$TMPDIR"
 
 swift test --skip-build "$@"

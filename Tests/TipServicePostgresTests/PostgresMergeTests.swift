@@ -51,11 +51,12 @@ enum RandomReplicas {
     }
 }
 
-/// A new SQLite device store in a temporary folder.
-func temporarySQLiteStore() throws -> SQLitePersistence {
+/// Runs `body` with a new SQLite device store in a temporary folder, removed afterwards.
+func withTemporarySQLiteStore(_ body: (SQLitePersistence) throws -> Void) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tipc-pg-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return try SQLitePersistence(path: folder.appendingPathComponent("store.sqlite").path, deviceID: "device")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try body(SQLitePersistence(path: folder.appendingPathComponent("store.sqlite").path, deviceID: "device"))
 }
 
 extension PostgresTests {
@@ -69,23 +70,24 @@ extension PostgresTests {
             for _ in 0..<30 {
                 let universe = RandomReplicas.universe(&g)
                 let replicas = (0..<3).map { _ in RandomReplicas.snapshot(universe, &g) }
-                let sqlite = try temporarySQLiteStore()
-                let forward = freshUser(), backward = freshUser()
-                for replica in replicas {
-                    try sqlite.merge(replica)
-                    try store.transaction(user: forward) { try $0.merge(replica) }
+                try withTemporarySQLiteStore { sqlite in
+                    let forward = freshUser(), backward = freshUser()
+                    for replica in replicas {
+                        try sqlite.merge(replica)
+                        try store.transaction(user: forward) { try $0.merge(replica) }
+                    }
+                    for replica in replicas.reversed() {
+                        try store.transaction(user: backward) { try $0.merge(replica) }
+                    }
+                    let expected = try replicas.dropFirst().reduce(replicas[0]) { try $0.merged(with: $1) }
+                    let device = try sqlite.load()
+                    #expect(device == expected)
+                    #expect(try store.load(user: forward) == device)
+                    #expect(try store.load(user: backward) == device)
+                    // Idempotent: merging a replica again changes nothing.
+                    try store.transaction(user: forward) { try $0.merge(replicas[1]) }
+                    #expect(try store.load(user: forward) == device)
                 }
-                for replica in replicas.reversed() {
-                    try store.transaction(user: backward) { try $0.merge(replica) }
-                }
-                let expected = try replicas.dropFirst().reduce(replicas[0]) { try $0.merged(with: $1) }
-                let device = try sqlite.load()
-                #expect(device == expected)
-                #expect(try store.load(user: forward) == device)
-                #expect(try store.load(user: backward) == device)
-                // Idempotent: merging a replica again changes nothing.
-                try store.transaction(user: forward) { try $0.merge(replicas[1]) }
-                #expect(try store.load(user: forward) == device)
             }
         }
 
@@ -93,26 +95,27 @@ extension PostgresTests {
         /// the device.
         @Test func aCollisionMergesNothing() throws {
             let store = try PostgresServiceStore(url: try TestCluster.url())
-            let sqlite = try temporarySQLiteStore()
-            let user = freshUser()
-            let stamp = Stamp(milliseconds: 5, device: "a")
-            let mine = StoreSnapshot(donations: ["x": DonationRecord(id: "x", event: "e", date: 1)],
-                                     tipRecords: ["r": TipEventRecord(id: "r", tip: "t", stamp: stamp, kind: .reset)])
-            try sqlite.merge(mine)
-            try store.transaction(user: user) { try $0.merge(mine) }
-            let theirs = [
-                StoreSnapshot(donations: ["y": DonationRecord(id: "y", event: "e", date: 2), "x": DonationRecord(id: "x", event: "e", date: 3)],
-                              parameters: ["p": ParameterRecord(value: .int(1), stamp: stamp)], latestFirstDisplay: 9),
-                StoreSnapshot(donations: ["y": DonationRecord(id: "y", event: "e", date: 2)],
-                              tipRecords: ["r": TipEventRecord(id: "r", tip: "t", stamp: stamp, kind: .invalidation(.tipClosed))]),
-            ]
-            for other in theirs {
-                let deviceError = #expect(throws: TipStoreError.self) { try sqlite.merge(other) }
-                let serviceError = #expect(throws: TipStoreError.self) { try store.transaction(user: user) { try $0.merge(other) } }
-                #expect(deviceError?.kind == .collision && serviceError?.kind == .collision)
+            try withTemporarySQLiteStore { sqlite in
+                let user = freshUser()
+                let stamp = Stamp(milliseconds: 5, device: "a")
+                let mine = StoreSnapshot(donations: ["x": DonationRecord(id: "x", event: "e", date: 1)],
+                                         tipRecords: ["r": TipEventRecord(id: "r", tip: "t", stamp: stamp, kind: .reset)])
+                try sqlite.merge(mine)
+                try store.transaction(user: user) { try $0.merge(mine) }
+                let theirs = [
+                    StoreSnapshot(donations: ["y": DonationRecord(id: "y", event: "e", date: 2), "x": DonationRecord(id: "x", event: "e", date: 3)],
+                                  parameters: ["p": ParameterRecord(value: .int(1), stamp: stamp)], latestFirstDisplay: 9),
+                    StoreSnapshot(donations: ["y": DonationRecord(id: "y", event: "e", date: 2)],
+                                  tipRecords: ["r": TipEventRecord(id: "r", tip: "t", stamp: stamp, kind: .invalidation(.tipClosed))]),
+                ]
+                for other in theirs {
+                    let deviceError = #expect(throws: TipStoreError.self) { try sqlite.merge(other) }
+                    let serviceError = #expect(throws: TipStoreError.self) { try store.transaction(user: user) { try $0.merge(other) } }
+                    #expect(deviceError?.kind == .collision && serviceError?.kind == .collision)
+                }
+                #expect(try sqlite.load() == mine)
+                #expect(try store.load(user: user) == mine)
             }
-            #expect(try sqlite.load() == mine)
-            #expect(try store.load(user: user) == mine)
         }
 
         /// A failure the body catches still rolls the whole transaction back: nothing partial.
@@ -141,20 +144,21 @@ extension PostgresTests {
         /// Copies of one version-1 display counter merge to the larger figures, as on the device.
         @Test func versionOneDisplayCountersMergeToTheLarger() throws {
             let store = try PostgresServiceStore(url: try TestCluster.url())
-            let sqlite = try temporarySQLiteStore()
-            let user = freshUser()
-            let id = "v1-display:t:a::"
-            let copies = [
-                TipEventRecord(id: id, tip: "t", stamp: Stamp(milliseconds: 7, device: "a"), kind: .display(count: 3, milliseconds: 100)),
-                TipEventRecord(id: id, tip: "t", stamp: Stamp(milliseconds: 4, device: "a"), kind: .display(count: 2, milliseconds: 900)),
-            ]
-            for copy in copies {
-                try sqlite.add([copy], latestFirstDisplay: nil)
-                try store.transaction(user: user) { try $0.add([copy], latestFirstDisplay: nil) }
+            try withTemporarySQLiteStore { sqlite in
+                let user = freshUser()
+                let id = "v1-display:t:a::"
+                let copies = [
+                    TipEventRecord(id: id, tip: "t", stamp: Stamp(milliseconds: 7, device: "a"), kind: .display(count: 3, milliseconds: 100)),
+                    TipEventRecord(id: id, tip: "t", stamp: Stamp(milliseconds: 4, device: "a"), kind: .display(count: 2, milliseconds: 900)),
+                ]
+                for copy in copies {
+                    try sqlite.add([copy], latestFirstDisplay: nil)
+                    try store.transaction(user: user) { try $0.add([copy], latestFirstDisplay: nil) }
+                }
+                let merged = try #require(TipEventRecord.mergingCopies(copies[0], copies[1]))
+                #expect(try sqlite.load().tipRecords == [id: merged])
+                #expect(try store.load(user: user).tipRecords == [id: merged])
             }
-            let merged = try #require(TipEventRecord.mergingCopies(copies[0], copies[1]))
-            #expect(try sqlite.load().tipRecords == [id: merged])
-            #expect(try store.load(user: user).tipRecords == [id: merged])
         }
 
         /// `donationLimit` trims the same donations as on the device.
@@ -168,15 +172,16 @@ extension PostgresTests {
                 let count: Int64? = Bool.random(using: &g) ? Int64.random(in: -1..<8, using: &g) : nil
                 let age: Int64? = Bool.random(using: &g) ? Int64.random(in: 0..<6, using: &g) * 1000 : nil
                 let now = Int64.random(in: 2..<8, using: &g) * 1000
-                let sqlite = try temporarySQLiteStore()
-                try sqlite.append(donations)
-                try sqlite.trim(event: "e", maximumCount: count, maximumAgeMilliseconds: age, now: now)
-                let user = freshUser()
-                try store.transaction(user: user) { persistence in
-                    try persistence.append(donations)
-                    try persistence.trim(event: "e", maximumCount: count, maximumAgeMilliseconds: age, now: now)
+                try withTemporarySQLiteStore { sqlite in
+                    try sqlite.append(donations)
+                    try sqlite.trim(event: "e", maximumCount: count, maximumAgeMilliseconds: age, now: now)
+                    let user = freshUser()
+                    try store.transaction(user: user) { persistence in
+                        try persistence.append(donations)
+                        try persistence.trim(event: "e", maximumCount: count, maximumAgeMilliseconds: age, now: now)
+                    }
+                    #expect(try store.load(user: user) == sqlite.load())
                 }
-                #expect(try store.load(user: user) == sqlite.load())
             }
         }
     }
