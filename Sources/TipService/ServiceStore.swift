@@ -25,3 +25,16 @@ public protocol ServiceStore: Sendable {
     /// Cheap liveness probe of the database (for /healthz and 503s).
     func checkHealth() throws(TipStoreError)
 }
+
+extension ServiceStore {
+    /// A store without a lock-free read path reads the snapshot inside the user's transaction.
+    public func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
+        do {
+            return try transaction(user: user) { persistence in try persistence.read(donations: body) }
+        } catch let error as TipStoreError {
+            throw error
+        } catch {
+            throw TipStoreError(.io, "\(error)")
+        }
+    }
+}

@@ -37,9 +37,10 @@ public final class PostgresConnection: Sendable {
         self.handle = RuntimeLock(handle)
     }
 
-    /// False once the connection has failed (the server went away): it is not to be reused.
+    /// Whether the connection may be reused: it has not failed (the server went away) and no
+    /// transaction is open or failed on it (a reader in autocommit must not land in one).
     public var isUsable: Bool {
-        handle.withLock { PQstatus($0.pointer) == CONNECTION_OK }
+        handle.withLock { PQstatus($0.pointer) == CONNECTION_OK && PQtransactionStatus($0.pointer) == PQTRANS_IDLE }
     }
 
     /// Runs `sql`, one or more statements without parameters (the simple query protocol).

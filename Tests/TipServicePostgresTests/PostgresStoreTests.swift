@@ -101,3 +101,31 @@ extension PostgresTests {
         }
     }
 }
+
+extension PostgresTests {
+    @Suite("Connection pool")
+    struct Pool {
+        /// A connection given back inside a transaction, open or failed, is closed rather than
+        /// handed to the next request, which reads in autocommit.
+        @Test func aConnectionInATransactionIsNotReused() throws {
+            let pool = PostgresConnectionPool(url: try TestCluster.url(), setup: "SET lock_timeout = 1000")
+            let (open, _) = try pool.take()
+            try open.execute("BEGIN")
+            #expect(!open.isUsable)
+            pool.giveBack(open)
+            let (failed, _) = try pool.take()
+            #expect(failed !== open)
+            try failed.execute("BEGIN")
+            #expect(throws: PostgresError.self) { try failed.execute("SELECT 1/0") }
+            #expect(!failed.isUsable)
+            pool.giveBack(failed)
+            let (next, reused) = try pool.take()
+            #expect(!reused && next !== failed)
+            try next.execute("SELECT 1")
+            #expect(next.isUsable)
+            pool.giveBack(next)
+            let (again, reusedAgain) = try pool.take()
+            #expect(reusedAgain && again === next)
+        }
+    }
+}

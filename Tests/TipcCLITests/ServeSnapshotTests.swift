@@ -63,6 +63,26 @@ struct ServeSnapshotTests {
         #expect(try Self.snapshot(of: "nobody", in: store).0 == StoreSnapshot())
     }
 
+    /// A store that only has transactions (as one written outside this project may).
+    struct TransactionsOnly: ServiceStore {
+        let base: SQLiteServiceStore
+        func transaction<T>(user: String, _ body: (any TipPersistence) throws -> T) throws -> T { try base.transaction(user: user, body) }
+        func checkHealth() throws(TipStoreError) { try base.checkHealth() }
+    }
+
+    /// Without a read path of its own, a store's snapshot is read in the user's transaction,
+    /// and is the same.
+    @Test func aStoreWithOnlyTransactionsReadsItsSnapshotInOne() throws {
+        let folder = try TemporaryFolder()
+        let base = try SQLiteServiceStore(path: folder.path + "/serve.sqlite")
+        try Self.write(Self.richSnapshot(), user: "ann", to: base)
+        let store = TransactionsOnly(base: base)
+        let (snapshot, order) = try Self.snapshot(of: "ann", in: store)
+        let (expected, expectedOrder) = try Self.snapshot(of: "ann", in: base)
+        #expect(snapshot == expected)
+        #expect(order == expectedOrder)
+    }
+
     static func pack() throws -> ServicePack {
         let (_, compiled) = Frontend.compile(sources: [SourceFile(path: "app.tips", text: """
             tipkit 1
