@@ -100,6 +100,10 @@ public final class SQLiteServiceStore: ServiceStore {
     /// The page cache of the service's connection: every request reads one user's rows from
     /// anywhere in the file, so the default 2 MB cache leaves most reads to the kernel.
     static let cacheKilobytes = 65_536
+    /// The page cache of each read connection: smaller, since up to `maximumIdleReaders` of
+    /// them are kept and each would otherwise fill its own copy of the hot pages (the kernel's
+    /// page cache, which they share, holds the rest).
+    static let readerCacheKilobytes = 8_192
 
     public func transaction<T>(user: String, _ body: (any TipPersistence) throws -> T) throws -> T {
         do {
@@ -130,12 +134,12 @@ public final class SQLiteServiceStore: ServiceStore {
         }
     }
 
-    /// An idle read connection, or a new one with the write connection's page cache.
+    /// An idle read connection, or a new one.
     private func takeReader() throws -> SQLiteConnection {
         if let reader = readers.withLock({ $0.popLast() }) { return reader }
         let reader = try SQLiteConnection(path: path, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try reader.withSession { session in
-            try session.execute("PRAGMA query_only=ON; PRAGMA cache_size=-\(Self.cacheKilobytes)")
+            try session.execute("PRAGMA query_only=ON; PRAGMA cache_size=-\(Self.readerCacheKilobytes)")
         }
         return reader
     }
