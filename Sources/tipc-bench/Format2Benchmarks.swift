@@ -60,7 +60,7 @@ private struct Format2Benchmarks {
         let rule = node(.logical(.and, invalidated, node(.compare(.equal, count, node(.constant(.int(0)), .value(.int))), .value(.bool))), .value(.bool))
         let program = CheckedProgram(displayFrequency: .daily, tips: [welcome, CheckedTip(name: "followUp", title: "F", rules: [rule], range: range)])
         let evaluator = evaluator(program)
-        var random = SeededRandom()
+        var random = SeededRandom(seed: 0x2F0_12A7_9E37_79B9)
         var records: [TipEventRecord] = []
         for index in 0..<24 {
             let date = start + Int64.random(in: 0..<(30 * day), using: &random)
@@ -108,7 +108,7 @@ private struct Format2Benchmarks {
                                      tips: [CheckedTip(name: "newTrail", title: "A new trail", rules: [rule], range: range,
                                                        key: PackTipKey(name: "trailID", type: .int))])
         let evaluator = evaluator(program)
-        var random = SeededRandom()
+        var random = SeededRandom(seed: 0x2F0_12A7_9E37_79B9)
         var filling = InMemoryDonationStore(events: [event])
         for index in 0..<100 {
             do {
@@ -146,15 +146,3 @@ private struct Format2Benchmarks {
     }
 }
 
-/// A fixed-seed generator (SplitMix64), so every run measures the same data.
-private struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64 = 0x2F0_12A7_9E37_79B9
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}

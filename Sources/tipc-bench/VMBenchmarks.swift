@@ -9,19 +9,6 @@ func runVMBenchmarks() {
     VMBenchmarks().run()
 }
 
-/// A fixed-seed generator (SplitMix64), so every run measures the same data.
-private struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
-
 /// The inputs of one evaluation: parameter values and the instant.
 private struct Case {
     var parameters: ParameterValues

@@ -1,6 +1,7 @@
 import Testing
 import TipRuntime
 import TipcCompiler
+import TipcTestSupport
 
 /// The VM against the reference tree-walker on random well-typed rules, stores and instants.
 @Suite struct DifferentialTests {

@@ -1,6 +1,7 @@
 import Testing
 import TipRuntime
 import TipcCompiler
+import TipcTestSupport
 
 /// One machine serves all the rules of a call and keeps its member lists on the call stack
 /// until they outgrow it: checked against the reference evaluator on tips of several rules and

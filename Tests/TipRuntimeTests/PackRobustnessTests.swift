@@ -1,6 +1,7 @@
 import Testing
 import TipRuntime
 import TipcCompiler
+import TipcTestSupport
 
 /// Damaged and hostile packs are refused with a typed error, or accepted and safe to evaluate.
 @Suite struct PackRobustnessTests {

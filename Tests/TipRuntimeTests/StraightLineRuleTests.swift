@@ -1,6 +1,7 @@
 import Testing
 @testable import TipRuntime
 import TipcCompiler
+import TipcTestSupport
 
 /// Rules of parameters, clock, window counts and comparisons take the evaluator's fast path,
 /// with `COUNT_EVENT_WITHIN` + `CMP_INT_K` and `LOAD_PARAM` + `JUMP_IF_FALSE` fused: checked against the reference evaluator and

@@ -1,5 +1,6 @@
 import Testing
 import TipRuntime
+import TipcTestSupport
 
 /// The stored text forms of values and payloads (`storageText`, `PayloadStorage`): exact
 /// round trips, and the byte-wise readers against the scalar-by-scalar ones they replaced.

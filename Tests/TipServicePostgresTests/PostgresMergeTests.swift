@@ -3,6 +3,7 @@ import Testing
 import TipRuntime
 import TipRuntimeSQLite
 @testable import TipServicePostgres
+import TipcTestSupport
 
 /// Random replicas of one user's store, as in the device store's merge-law tests: every record
 /// comes from one universe (an id always names the same record), each replica holds a random

@@ -3,6 +3,7 @@ import Testing
 import TipRuntime
 import TipRuntimeSQLite
 import TipService
+import TipcTestSupport
 
 /// `tipc serve` as a real process on an ephemeral port: routes, errors, keys, limits,
 /// concurrency, crashes and shutdown (SPEC §10).
@@ -311,15 +312,3 @@ struct ServeTests {
     }
 }
 
-/// A deterministic generator (SplitMix64) for the random requests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

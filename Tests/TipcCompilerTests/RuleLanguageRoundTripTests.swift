@@ -1,25 +1,11 @@
 import Testing
 @testable import TipcCompiler
-
-/// SplitMix64: a small, seeded, deterministic generator.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TipcTestSupport
 
 /// Generates well-typed rule expressions (as the parser would produce them: no negative
 /// literals, no parentheses nodes).
 struct RuleGenerator {
-    var random: SplitMix64
+    var random: SeededGenerator
     private let none = SourceRange(file: "", at: SourceLocation(line: 0, column: 0))
 
     private static let names = ["searchPerformed", "itemViewed", "entered-detail-view", "a.b", "_x9", "and", "now", "in",
@@ -30,7 +16,7 @@ struct RuleGenerator {
                                   "\u{0}\u{7}\u{1B}", "\u{2028}", "{}[]()#: !"]
     private static let doubles: [Double] = [0, 0.5, 2.5, 1e-7, 0.1, 1e20, 123_456.789, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 3.0]
 
-    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
     private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
     private mutating func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }

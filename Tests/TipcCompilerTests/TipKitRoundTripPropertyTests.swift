@@ -1,6 +1,7 @@
 import Testing
 import TipRuntime
 @testable import TipcCompiler
+import TipcTestSupport
 
 /// Random programs → `generate tipkit` → `import` → the same program.
 ///

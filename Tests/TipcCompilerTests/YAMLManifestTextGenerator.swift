@@ -1,3 +1,5 @@
+import TipcTestSupport
+
 /// Generates the text of random YAML manifests, seeded so that every run sees the same files:
 /// the sections parameters, events, tips and groups in any order, with entries whose values
 /// nest mappings, lists, flow collections, block scalars and quoted scalars, comments between

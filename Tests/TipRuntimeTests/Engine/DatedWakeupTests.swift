@@ -1,5 +1,6 @@
 import Testing
 @testable import TipRuntime
+import TipcTestSupport
 
 @Suite("Runtime: dated rules wake observers")
 struct DatedWakeupTests {

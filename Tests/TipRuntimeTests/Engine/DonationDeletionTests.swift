@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TipRuntime
 @testable import TipRuntimeSQLite
+import TipcTestSupport
 
 @Suite("Runtime: deleteDonations")
 struct DonationDeletionTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TipRuntime
 import TipRuntimeSQLite
+import TipcTestSupport
 
 /// Random replicas of one user's store: every record comes from one universe (an id always
 /// names the same record on every replica, as copies of a store share records), each replica
