@@ -6,10 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd's internal thread pool. Each request's body is bounded
-/// before it is read: a `Content-Length` over the limit is answered 413 at once, and a body
-/// that grows past it while streaming (chunked) is dropped and answered 413. The handler
-/// runs on the pool's threads, many at once.
+/// An HTTP/1.1 server: libmicrohttpd reads and writes every connection on one thread (epoll),
+/// and hands each complete request to `RequestQueue`'s workers, oldest first; the connection
+/// waits suspended until its worker has the response. Each request's body is bounded before
+/// it is read: a `Content-Length` over the limit is answered 413 at once, and a body that
+/// grows past it while streaming (chunked) is dropped and answered 413. The handler runs on
+/// the workers, many at once.
 public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -19,19 +21,21 @@ public final class HTTPServer: Sendable {
     /// libmicrohttpd's daemon, a C handle: set once started, taken out (under the lock) by `stop`.
     private let daemon = RuntimeLock<OpaquePointer?>(nil)
     private let inFlight = RuntimeLock<Int>(0)
+    private let workers: RequestQueue
     /// The address the server listens on, with the real port.
     public let address: ListenAddress
 
-    /// Starts serving on `listener` (a bound, listening socket) with `threads` workers.
+    /// Starts serving on `listener` (a bound, listening socket) with `threads` workers running
+    /// the handler.
     public init(listener: ListenSocket, threads: Int, bodyLimit: @escaping @Sendable (_ method: String, _ path: String) -> Int,
                 handler: @escaping Handler) throws(ListenError) {
         self.handler = handler
         self.bodyLimit = bodyLimit
         self.address = listener.address
+        workers = RequestQueue(workers: threads)
         let context = Unmanaged.passUnretained(self).toOpaque()
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listener.descriptor), ptr_value: nil),
-            MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, threads), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: 30, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: 1_000, ptr_value: nil),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: Int(bitPattern: unsafeBitCast(requestCompleted, to: UnsafeRawPointer.self)),
@@ -40,9 +44,10 @@ public final class HTTPServer: Sendable {
                            ptr_value: nil),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
-        // MHD_USE_INTERNAL_POLLING_THREAD (8) | MHD_USE_EPOLL (512) | MHD_USE_ITC (1024, needed by
-        // MHD_quiesce_daemon): the flags enum does not import into Swift as values.
-        let flags: UInt32 = 8 | 512 | 1024
+        // MHD_USE_INTERNAL_POLLING_THREAD (8) | MHD_USE_EPOLL (512) | MHD_ALLOW_SUSPEND_RESUME
+        // (8192 | MHD_USE_ITC 1024, which MHD_quiesce_daemon needs too): the flags enum does not
+        // import into Swift as values.
+        let flags: UInt32 = 8 | 512 | 1024 | 8192
         let started = options.withUnsafeMutableBufferPointer { buffer in
             withVaList([Int32(MHD_OPTION.ARRAY.rawValue), buffer.baseAddress!, Int32(MHD_OPTION.END.rawValue)]) { arguments in
                 MHD_start_daemon_va(flags, 0, nil, nil, accessHandler, context, arguments)
@@ -50,6 +55,7 @@ public final class HTTPServer: Sendable {
         }
         daemon.withLock { $0 = started }
         guard started != nil else {
+            workers.close()
             throw ListenError("libmicrohttpd could not start on \(listener.address)")
         }
     }
@@ -57,7 +63,8 @@ public final class HTTPServer: Sendable {
     deinit { stop(graceSeconds: 0) }
 
     /// Stops accepting connections, waits (at most `graceSeconds`) for the requests in flight
-    /// to be answered, then stops the workers.
+    /// to be answered, lets the workers finish the requests they were given (libmicrohttpd must
+    /// not stop with a connection suspended), then stops.
     public func stop(graceSeconds: Int = 30) {
         // Taken out under the lock, so that only one caller stops it.
         guard let daemon = self.daemon.withLock({ current in defer { current = nil }; return current }) else { return }
@@ -68,16 +75,21 @@ public final class HTTPServer: Sendable {
             usleep(10_000)
             waited += 1
         }
+        // From here a request is answered on libmicrohttpd's thread (see `dispatch`).
+        workers.close()
         MHD_stop_daemon(daemon)
     }
 
     // MARK: - Per-request state
 
     /// What the server holds for one request between libmicrohttpd's calls.
+    /// Touched only on libmicrohttpd's one thread.
     final class Exchange {
         var body: [UInt8] = []
         var tooLarge = false
         var limit = 0
+        /// Set when the request went to a worker, which fills it before resuming the connection.
+        var answer: RuntimeLock<HTTPResponse?>?
     }
 
     fileprivate func begin() { inFlight.withLock { $0 += 1 } }
@@ -96,6 +108,21 @@ public final class HTTPServer: Sendable {
         var lowered: [String: String] = [:]
         for (key, value) in headers.values { lowered[key.lowercased()] = value }
         return HTTPRequest(method: method, path: url, query: decodedQuery, headers: lowered, body: body)
+    }
+
+    /// Hands the complete request to a worker and suspends the connection until the worker has
+    /// answered; once the workers are closed (the server is stopping), answers it here.
+    fileprivate func dispatch(_ request: HTTPRequest, exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
+        let answer = RuntimeLock<HTTPResponse?>(nil)
+        let handler = self.handler, address = Int(bitPattern: connection)
+        let queued = workers.submit(beforeQueueing: { MHD_suspend_connection(connection) }) {
+            let response = handler(request)
+            answer.withLock { $0 = response }
+            MHD_resume_connection(OpaquePointer(bitPattern: address))
+        }
+        guard queued else { return Self.send(handler(request), on: connection) }
+        exchange.answer = answer
+        return MHD_Result.YES
     }
 
     fileprivate static func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
@@ -145,9 +172,14 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     if exchange.tooLarge {
         return HTTPServer.send(ServiceError.tooLarge(limit: exchange.limit).response, on: connection)
     }
+    if let answer = exchange.answer {
+        // Called again after the worker resumed the connection: its response is there.
+        guard let response = answer.withLock({ $0 }) else { return MHD_Result.NO }
+        return HTTPServer.send(response, on: connection)
+    }
     let request = server.request(connection, url: url.map { String(cString: $0) } ?? "/",
                                  method: method.map { String(cString: $0) } ?? "GET", body: exchange.body)
-    return HTTPServer.send(server.handler(request), on: connection)
+    return server.dispatch(request, exchange: exchange, on: connection)
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { context, _, state, _ in

@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import Testing
+import TipRuntime
+@testable import TipService
+
+/// The server's workers: one queue, oldest first, drained before the server stops.
+@Suite("HTTP server workers")
+struct HTTPServerTests {
+    @Test func oneWorkerRunsJobsOldestFirstAndCloseRunsWhatWasQueued() {
+        let queue = RequestQueue(workers: 1)
+        let order = RuntimeLock<[Int]>([])
+        let release = DispatchSemaphore(value: 0)
+        // The first job holds the only worker until every other job is queued.
+        #expect(queue.submit(beforeQueueing: {}) {
+            _ = release.wait(timeout: .now() + 10)
+            order.withLock { $0.append(0) }
+        })
+        for index in 1...20 {
+            #expect(queue.submit(beforeQueueing: {}) { order.withLock { $0.append(index) } })
+        }
+        release.signal()
+        queue.close()
+        #expect(order.withLock { $0 } == Array(0...20))
+        var ran = false
+        #expect(!queue.submit(beforeQueueing: { ran = true }) {})
+        #expect(!ran)
+    }
+
+    @Test func aRequestWaitingOnItsHandlerHoldsUpNoOtherConnection() throws {
+        let fastAnswered = DispatchSemaphore(value: 0)
+        let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
+        let server = try HTTPServer(listener: listener, threads: 2, bodyLimit: { _, _ in 1_024 }) { request in
+            if request.path == "/slow" {
+                // Answers only once /fast was answered: with one worker busy here, /fast must
+                // reach the other.
+                let answered = fastAnswered.wait(timeout: .now() + 10) == .success
+                return HTTPResponse(status: answered ? 200 : 504)
+            }
+            defer { fastAnswered.signal() }
+            return HTTPResponse(status: 200)
+        }
+        defer { server.stop() }
+        let slow = RuntimeLock<HTTPReply?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let reply = try? HTTPClient.send(port: server.address.port, method: "GET", path: "/slow", body: nil)
+            slow.withLock { $0 = reply }
+            done.signal()
+        }.start()
+        // Several fast requests, each on a connection of its own, while /slow waits.
+        for _ in 0..<5 {
+            #expect(try HTTPClient.send(port: server.address.port, method: "GET", path: "/fast", body: nil).status == 200)
+        }
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(slow.withLock { $0?.status } == 200)
+    }
+
+    @Test func stopAnswersTheRequestsAWorkerHolds() throws {
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
+        let server = try HTTPServer(listener: listener, threads: 1, bodyLimit: { _, _ in 1_024 }) { _ in
+            started.signal()
+            _ = release.wait(timeout: .now() + 10)
+            return HTTPResponse(status: 200, headers: [], body: Array("late\n".utf8))
+        }
+        let reply = RuntimeLock<HTTPReply?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let answer = try? HTTPClient.send(port: server.address.port, method: "GET", path: "/x", body: nil)
+            reply.withLock { $0 = answer }
+            done.signal()
+        }.start()
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        // The handler is released once the stopping thread runs: stop must wait for its answer
+        // and send it, not drop the suspended connection.
+        let stopping = DispatchSemaphore(value: 0), stopped = DispatchSemaphore(value: 0)
+        Thread {
+            stopping.signal()
+            server.stop(graceSeconds: 10)
+            stopped.signal()
+        }.start()
+        #expect(stopping.wait(timeout: .now() + 10) == .success)
+        release.signal()
+        #expect(stopped.wait(timeout: .now() + 20) == .success)
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(reply.withLock { $0?.status } == 200)
+        #expect(reply.withLock { $0?.text } == "late\n")
+    }
+}
