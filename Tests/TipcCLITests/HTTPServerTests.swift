@@ -41,19 +41,12 @@ struct HTTPServerTests {
             return HTTPResponse(status: 200)
         }
         defer { server.stop() }
-        let slow = RuntimeLock<HTTPReply?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            let reply = try? HTTPClient.send(port: server.address.port, method: "GET", path: "/slow", body: nil)
-            slow.withLock { $0 = reply }
-            done.signal()
-        }.start()
+        let slow = BackgroundRequest(port: server.address.port, path: "/slow")
         // Several fast requests, each on a connection of its own, while /slow waits.
         for _ in 0..<5 {
             #expect(try HTTPClient.send(port: server.address.port, method: "GET", path: "/fast", body: nil).status == 200)
         }
-        #expect(done.wait(timeout: .now() + 20) == .success)
-        #expect(slow.withLock { $0?.status } == 200)
+        #expect(slow.reply()?.status == 200)
     }
 
     @Test func stopAnswersTheRequestsAWorkerHolds() throws {
@@ -64,13 +57,7 @@ struct HTTPServerTests {
             _ = release.wait(timeout: .now() + 10)
             return HTTPResponse(status: 200, headers: [], body: Array("late\n".utf8))
         }
-        let reply = RuntimeLock<HTTPReply?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            let answer = try? HTTPClient.send(port: server.address.port, method: "GET", path: "/x", body: nil)
-            reply.withLock { $0 = answer }
-            done.signal()
-        }.start()
+        let request = BackgroundRequest(port: server.address.port, path: "/x")
         #expect(started.wait(timeout: .now() + 10) == .success)
         // The handler is released once the stopping thread runs: stop must wait for its answer
         // and send it, not drop the suspended connection.
@@ -83,8 +70,27 @@ struct HTTPServerTests {
         #expect(stopping.wait(timeout: .now() + 10) == .success)
         release.signal()
         #expect(stopped.wait(timeout: .now() + 20) == .success)
-        #expect(done.wait(timeout: .now() + 20) == .success)
-        #expect(reply.withLock { $0?.status } == 200)
-        #expect(reply.withLock { $0?.text } == "late\n")
+        let reply = request.reply()
+        #expect(reply?.status == 200)
+        #expect(reply?.text == "late\n")
+    }
+}
+
+/// A GET sent on a thread of its own; `reply()` waits for its answer (nil: none in 20 s).
+private final class BackgroundRequest: Sendable {
+    private let answer = RuntimeLock<HTTPReply?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(port: Int, path: String) {
+        Thread { [answer, done] in
+            let reply = try? HTTPClient.send(port: port, method: "GET", path: path, body: nil)
+            answer.withLock { $0 = reply }
+            done.signal()
+        }.start()
+    }
+
+    func reply() -> HTTPReply? {
+        guard done.wait(timeout: .now() + 20) == .success else { return nil }
+        return answer.withLock { $0 }
     }
 }
