@@ -59,8 +59,8 @@ struct DeclarationChecker {
             // that it is freed right after: the syntax tree and the checked program never both
             // live whole.
             for index in files[fileIndex].tips.indices {
-                let decl = files[fileIndex].tips[index]
-                files[fileIndex].tips[index] = TipDecl(name: decl.name, range: decl.range)
+                var decl = TipDecl(name: files[fileIndex].tips[index].name, range: files[fileIndex].tips[index].range)
+                swap(&decl, &files[fileIndex].tips[index])  // moved out, not copied
                 expressions.currentKey = tips.count < tipKeys.count ? tipKeys[tips.count] : nil
                 var tip = checkTip(decl, key: expressions.currentKey, defaultLocale: defaultLocale, expressions: &expressions)
                 tip.texts = texts.check(decl, tipIndex: tips.count)
