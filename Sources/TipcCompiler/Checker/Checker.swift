@@ -66,10 +66,10 @@ struct DeclarationChecker {
                 var decl = TipDecl(name: files[fileIndex].tips[index].name, range: files[fileIndex].tips[index].range)
                 swap(&decl, &files[fileIndex].tips[index])  // moved out, not copied
                 expressions.currentKey = tips.count < tipKeys.count ? tipKeys[tips.count] : nil
-                var tip = checkTip(decl, key: expressions.currentKey, defaultLocale: defaultLocale, expressions: &expressions)
-                tip.texts = texts.check(decl, tipIndex: tips.count)
-                if tip.texts != nil { someTipHasTexts = true }
-                tips.append(tip)
+                // Built in place in the array: appending a local copy would copy it (a retain per field).
+                tips.append(checkTip(decl, key: expressions.currentKey, defaultLocale: defaultLocale, expressions: &expressions))
+                tips[tips.count - 1].texts = texts.check(decl, tipIndex: tips.count - 1)
+                if tips[tips.count - 1].texts != nil { someTipHasTexts = true }
             }
             files[fileIndex].tips = []
         }
