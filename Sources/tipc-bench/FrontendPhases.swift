@@ -27,6 +27,13 @@ func runFrontendPhases() {
         var diagnostics: [Diagnostic] = []
         precondition(YAMLReader.read(source, diagnostics: &diagnostics) != nil && diagnostics.isEmpty)
     }
+    time("YAML entries streamed, not decoded (libyaml included)") {
+        var diagnostics: [Diagnostic] = []
+        var entries = 0
+        _ = YAMLReader.read(source, diagnostics: &diagnostics, streaming: ["parameters", "events", "tips", "groups"]) { _, _, _ in entries += 1 }
+        precondition(diagnostics.isEmpty && entries == generator.parameters + generator.events + generator.tips)
+    }
+    time("libyaml events alone") { precondition(libyamlEventCount(source.bytes) > 0) }
     time("decode (YAML tree included)") { _ = decode() }
     let file = decode()
     time("checker") { _ = check(file) }

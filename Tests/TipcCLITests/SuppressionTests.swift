@@ -29,6 +29,12 @@ struct SuppressionTests {
         #expect(summary(check("app.tips", Self.tips)) == ["3:7 unused", "6:8 always-true"])
     }
 
+    @Test func theMarkerIsFoundAfterNearMissesAndAtTheVeryEnd() {
+        // Hyphens and near misses of `tipc-disable` first; the one real comment ends the file.
+        let text = "// tipc-- tip-disable tipc-disabl tipc -disable -\n" + Self.tips + "// tipc-disable-file always-true"
+        #expect(summary(check("app.tips", text)) == ["4:7 unused"])
+    }
+
     @Test func eachFormInTips() {
         let nextLine = Self.tips.replacingOccurrences(of: "param beta", with: "// tipc-disable-next-line unused\nparam beta")
         #expect(summary(check("app.tips", nextLine)) == ["7:8 always-true"])

@@ -48,23 +48,28 @@ struct DeclarationChecker {
         var tipKeys: [PackTipKey?] = []
         tipKeys.reserveCapacity(tipCount)
         for fileIndex in files.indices {
-            for index in files[fileIndex].tips.indices { tipKeys.append(checkKey(files[fileIndex].tips[index])) }
+            // Only the key and the name are passed: passing the whole declaration would copy it.
+            for index in files[fileIndex].tips.indices {
+                tipKeys.append(checkKey(files[fileIndex].tips[index].key, ofTip: files[fileIndex].tips[index].name.name))
+            }
         }
         var expressions = ExpressionChecker(symbols: symbols, parameters: parameters, events: events, tipKeys: tipKeys)
         var texts = TextChecker(defaultLocale: defaultLocale, declared: defaultLocaleDeclared, parameters: parameters)
         var tips: [CheckedTip] = []
         tips.reserveCapacity(tipCount)
+        var someTipHasTexts = false
         for fileIndex in files.indices {
             // Each declaration is taken out as it is checked (its slot keeps only the name), so
             // that it is freed right after: the syntax tree and the checked program never both
             // live whole.
             for index in files[fileIndex].tips.indices {
-                let decl = files[fileIndex].tips[index]
-                files[fileIndex].tips[index] = TipDecl(name: decl.name, range: decl.range)
+                var decl = TipDecl(name: files[fileIndex].tips[index].name, range: files[fileIndex].tips[index].range)
+                swap(&decl, &files[fileIndex].tips[index])  // moved out, not copied
                 expressions.currentKey = tips.count < tipKeys.count ? tipKeys[tips.count] : nil
-                var tip = checkTip(decl, key: expressions.currentKey, defaultLocale: defaultLocale, expressions: &expressions)
-                tip.texts = texts.check(decl, tipIndex: tips.count)
-                tips.append(tip)
+                // Built in place in the array: appending a local copy would copy it (a retain per field).
+                tips.append(checkTip(decl, key: expressions.currentKey, defaultLocale: defaultLocale, expressions: &expressions))
+                tips[tips.count - 1].texts = texts.check(decl, tipIndex: tips.count - 1)
+                if tips[tips.count - 1].texts != nil { someTipHasTexts = true }
             }
             files[fileIndex].tips = []
         }
@@ -74,7 +79,7 @@ struct DeclarationChecker {
         reportUnused(parameterDecls, eventDecls, used: expressions, usedByTexts: texts.usedParameters)
 
         return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups,
-                              defaultLocale: tips.contains { $0.texts != nil } ? defaultLocale : nil)
+                              defaultLocale: someTipHasTexts ? defaultLocale : nil)
     }
 
     /// Declares every name, file by file in the order given, so that a duplicate is reported
@@ -255,12 +260,12 @@ struct DeclarationChecker {
     // MARK: - Tips
 
     /// A tip's key (format 2): Int or String.
-    private mutating func checkKey(_ decl: TipDecl) -> PackTipKey? {
-        guard let key = decl.key else { return nil }
+    private mutating func checkKey(_ key: TipKeyDecl?, ofTip tipName: String) -> PackTipKey? {
+        guard let key else { return nil }
         // A key without a type was reported by the front end.
         guard let type = key.type else { return nil }
         guard type.value == .int || type.value == .string else {
-            diagnostics.append(Diagnostic(.invalidValue, "the key of tip '\(decl.name.name)' is \(type.value.tipsSpelling); a key is Int or String",
+            diagnostics.append(Diagnostic(.invalidValue, "the key of tip '\(tipName)' is \(type.value.tipsSpelling); a key is Int or String",
                                           at: type.range))
             return nil
         }

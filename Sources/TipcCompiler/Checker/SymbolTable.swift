@@ -36,11 +36,12 @@ struct SymbolTable {
     /// with a note at the first.
     mutating func declare(_ name: borrowing Identifier, as kind: Kind, index: Int, diagnostics: inout [Diagnostic]) -> Bool {
         let key = ByteName(name.name)
-        guard let first = entries[key] else {
-            entries[key] = Entry(kind: kind, index: index, range: name.range)
+        // One lookup for a new name (nearly all): inserted at once; a repeat puts the first back.
+        guard let first = entries.updateValue(Entry(kind: kind, index: index, range: name.range), forKey: key) else {
             declared.append((name.name, kind))
             return true
         }
+        entries[key] = first
         let message = first.kind == kind
             ? "duplicate \(kind.rawValue) '\(name.name)'"
             : "\(kind.rawValue) '\(name.name)' has the name of a \(first.kind.rawValue)"

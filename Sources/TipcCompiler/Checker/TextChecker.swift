@@ -83,7 +83,7 @@ struct TextChecker {
 
     /// Whether a plain text reads exactly as written (no braces at all).
     private static func isVerbatim(_ text: TextDecl) -> Bool {
-        text.variants.allSatisfy { variant in !TextTemplateParser.hasBraces(variant.text.value) }
+        text.hasNoBraces
     }
 
     /// Whether the tip declares placeholders or has a text that is localized or not verbatim.
@@ -236,6 +236,7 @@ extension DeclarationChecker {
     /// The text as the tips table holds it: a plain text, or the default locale's (else the
     /// first locale's) template as written.
     static func tableText(_ text: TextDecl, defaultLocale: String?) -> String {
+        if let plain = text.plainText { return plain.value }
         let variant = text.variants.first { variant in
             defaultLocale.map { tag in variant.locale.map { LocaleTag.matches($0.value, tag) } ?? false } ?? false
         } ?? text.variants.first

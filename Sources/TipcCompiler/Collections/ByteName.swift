@@ -16,7 +16,14 @@ struct ByteName: Hashable, Sendable {
     }
 
     static func == (a: ByteName, b: ByteName) -> Bool {
-        // Read as buffers: iterating `utf8` costs several times more per byte.
+        // Read as buffers: iterating `utf8` costs several times more per byte. Read in place
+        // (a native or small string, always here), not through a copy: a copy retains.
+        let equal = a.string.utf8.withContiguousStorageIfAvailable { first in
+            b.string.utf8.withContiguousStorageIfAvailable { second in
+                first.count == second.count && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
+            }
+        }
+        if let equal, let equal { return equal }
         var (first, second) = (a.string, b.string)
         return first.withUTF8 { first in
             second.withUTF8 { second in
@@ -26,7 +33,11 @@ struct ByteName: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        var string = string
-        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        // The same bytes either way, so equal names hash equally.
+        let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil {
+            var string = string
+            string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 }

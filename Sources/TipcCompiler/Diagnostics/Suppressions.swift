@@ -146,18 +146,23 @@ public enum Suppressions {
         }
     }
 
-    /// Whether `needle` (not empty) occurs in `bytes`: `memchr` finds each candidate first byte.
+    /// Whether `needle` (not empty) occurs in `bytes`: `memchr` finds each candidate place of
+    /// the needle's first `-` (of its first byte when it has none), far rarer in a manifest
+    /// than the `t` it starts with, and `memcmp` compares the whole needle there.
     private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard bytes.count >= needle.count else { return false }
+        let anchor = needle.firstIndex(of: UInt8(ascii: "-")) ?? 0
         return bytes.withUnsafeBufferPointer { haystack in
             needle.withUnsafeBufferPointer { needle in
                 guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return false }
+                // Candidate starts are 0...last; the anchor byte of one is `anchor` bytes further.
                 let last = haystack.count - needle.count
                 var start = 0
                 while start <= last {
-                    guard let found = memchr(base + start, Int32(needle[0]), last - start + 1) else { return false }
-                    if memcmp(found, needleBase, needle.count) == 0 { return true }
-                    start = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                    guard let found = memchr(base + start + anchor, Int32(needle[anchor]), last - start + 1) else { return false }
+                    let candidate = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - anchor
+                    if memcmp(base + candidate, needleBase, needle.count) == 0 { return true }
+                    start = candidate + 1
                 }
                 return false
             }

@@ -10,7 +10,7 @@ public enum Lints {
         var runner = Runner(parameters: program.parameters)
         // Tips are read in place: copying one (as `for tip in` does) costs a retain per field.
         program.tips.withUnsafeBufferPointer { tips in
-            for tip in tips.indices { runner.lint(tips[tip]) }
+            for index in tips.indices { runner.lint(tipAt: index, of: tips) }
         }
         return runner.diagnostics
     }
@@ -27,17 +27,19 @@ public enum Lints {
             extraction = ConstraintExtraction(parameters: parameters)
         }
 
-        /// Lints one tip that checked without errors.
-        mutating func lint(_ tip: CheckedTip) {
+        /// Lints one tip that checked without errors, `tips[index]`. Only its rules are read for
+        /// the quick answers; the whole tip is copied out of the buffer (a retain per field)
+        /// only for the full analysis.
+        mutating func lint(tipAt index: Int, of tips: UnsafeBufferPointer<CheckedTip>) {
             extraction.startTip()
-            let sharesQuantities = extraction.outcomes(ofRules: tip.rules, into: &outcomes)
+            let sharesQuantities = extraction.outcomes(ofRules: tips[index].rules, into: &outcomes)
             // The quick answers from the outcomes settle most tips; the rest get the full analysis.
             if !UnsatisfiableTips.holdTogether(outcomes, sharesQuantities: sharesQuantities),
-               let diagnostic = UnsatisfiableTips.diagnostic(for: tip, extraction: &extraction) {
+               let diagnostic = UnsatisfiableTips.diagnostic(for: tips[index], extraction: &extraction) {
                 diagnostics.append(diagnostic)
             }
             if AlwaysTrueRules.mayApply(to: outcomes) {
-                AlwaysTrueRules.diagnose(tip, outcomes: outcomes, extraction: &extraction, into: &diagnostics)
+                AlwaysTrueRules.diagnose(tips[index], outcomes: outcomes, extraction: &extraction, into: &diagnostics)
             }
         }
     }

@@ -12,8 +12,14 @@ extension ManifestValueReader {
             }
             return TextDecl(variants: variants, range: node.range, isLocalized: true)
         }
-        guard let text = templateText(node, for: what()) else { return nil }
-        return .plain(text.text, template: text.template)
+        guard let scalar = scalar(node, expected: "a text", for: what()) else { return nil }
+        let text = Located(scalar.value, at: node.range)
+        let ruleText = scalar.ruleText(in: file, startingAt: node.range.start)
+        // Most texts have no braces: such a text is its own template, held without arrays.
+        if !TextTemplateParser.hasBraces(scalar.value) {
+            return .plain(withoutBraces: text, contentRange: ruleText.range(fromUTF8: 0, to: scalar.value.utf8.count))
+        }
+        return .plain(text, template: TextTemplateParser.parse(ruleText, diagnostics: &diagnostics))
     }
 
     /// A scalar text and its template.

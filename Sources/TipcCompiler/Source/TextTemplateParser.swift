@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Parses a text template (SPEC §7): `{$p}` a parameter, `{name}` a placeholder, `{{` and `}}`
 /// braces; everything else is literal. A lone `{` or `}`, an unclosed `{`, or braces around
 /// something that is not a name are `unbalanced-brace` errors. Positions come from the
@@ -86,7 +92,12 @@ enum TextTemplateParser {
 
     /// Whether `text` holds a `{` or a `}`.
     static func hasBraces(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in bytes.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") } }
+        // Read in place (a native or small string) with `memchr`, not through a copy (which
+        // retains) byte by byte.
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(UInt8(ascii: "{")), bytes.count) != nil || memchr(base, Int32(UInt8(ascii: "}")), bytes.count) != nil
+        }
+        return found ?? text.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
     }
 }

@@ -123,12 +123,13 @@ extension YAMLDocumentBuilder {
         restoreSetAsideArrays()
         // A repeated key is reported at its first one's range.
         if let name {
+            // One lookup for a new key (nearly all): recorded at once; a repeat puts the first back.
             let key = ByteName(name)
-            if let first = streamed?.keyRanges[key] {
+            if let first = streamed?.keyRanges.updateValue(keyRange, forKey: key) {
+                streamed?.keyRanges[key] = first
                 diagnostics.append(Self.duplicate(name, at: keyRange, first: first))
                 return
             }
-            streamed?.keyRanges[key] = keyRange
         }
         stack[level].lastEntryEnd = valueEnd
         completedEntries.append((sectionName, YAMLNode(document, key), YAMLNode(document, value)))
