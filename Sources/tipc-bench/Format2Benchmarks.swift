@@ -18,6 +18,10 @@ private final class BenchmarkRecords: TipRecordReader {
     func isInvalidated(tip: Int, key: TipKey?) -> Bool { histories[tip].currentInvalidation != nil }
     func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns { histories[tip].displayColumns }
     func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns { histories[tip].invalidationColumns }
+    func withDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, _ body: (UnsafeBufferPointer<Int64>) -> Int) -> Int {
+        if invalidations { return histories[tip].invalidationColumns.timestamps.withUnsafeBufferPointer(body) }
+        return histories[tip].displayColumns.timestamps.withUnsafeBufferPointer(body)
+    }
 
     func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns {
         let history = histories[tip]

@@ -27,12 +27,24 @@ public protocol TipRecordReader: AnyObject {
     func isInvalidated(tip: Int, key: TipKey?) -> Bool
     func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns
     func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns
+    /// Calls `body` with the dates of the displays (or, with `invalidations`, of the
+    /// invalidations) of tip `tip` (its instance `key`), ascending, lent in place for the call,
+    /// and returns what it counted: how the VM counts them, whole or in a window, without taking
+    /// a copy of the columns (not generic, so that a call through the existential needs no
+    /// type metadata). By default, from `displays(ofTip:key:)` or `invalidations(ofTip:key:)`.
+    func withDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, _ body: (UnsafeBufferPointer<Int64>) -> Int) -> Int
 }
 
 extension TipRecordReader {
     public func isInvalidated(tip: Int, key: TipKey?) -> Bool { records(ofTip: tip, key: key).invalidated }
     public func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns { records(ofTip: tip, key: key).displays }
     public func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns { records(ofTip: tip, key: key).invalidations }
+
+    public func withDates(ofTip tip: Int, key: TipKey?, invalidations: Bool,
+                          _ body: (UnsafeBufferPointer<Int64>) -> Int) -> Int {
+        let columns = invalidations ? self.invalidations(ofTip: tip, key: key) : displays(ofTip: tip, key: key)
+        return columns.timestamps.withUnsafeBufferPointer(body)
+    }
 }
 
 /// The instance a rule is evaluated for: its key (nil for a tip without one), and where

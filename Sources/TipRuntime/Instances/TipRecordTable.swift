@@ -81,6 +81,15 @@ final class TipRecordTable: TipRecordReader, Sendable {
         return instances[tip]?[key]?.invalidationColumns ?? DonationColumns(fields: [PayloadColumn(type: .string)])
     }
 
+    /// A tip without a key lends its dates in place; an instance's are looked up and copied.
+    func withDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, _ body: (UnsafeBufferPointer<Int64>) -> Int) -> Int {
+        guard key == nil else {
+            return (invalidations ? self.invalidations(ofTip: tip, key: key) : displays(ofTip: tip, key: key)).timestamps.withUnsafeBufferPointer(body)
+        }
+        if invalidations { return histories[tip].invalidationColumns.timestamps.withUnsafeBufferPointer(body) }
+        return histories[tip].displayColumns.timestamps.withUnsafeBufferPointer(body)
+    }
+
     func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns {
         let history = history(tip, key)
         return TipRecordColumns(invalidated: invalidation(of: tip, key: key) != nil,

@@ -230,12 +230,13 @@ struct Machine<Store: DonationStore> {
                 stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
             case Opcode.loadKey.rawValue:
                 stack[sp] = keySlot; sp &+= 1; pc &+= 1
-            case Opcode.tipInvalidated.rawValue:
-                stack[sp] = isInvalidated(a, key: nil, records) ? 1 : 0; sp &+= 1; pc &+= 1
             case Opcode.tipInvalidatedKeyed.rawValue:
                 stack[sp &- 1] = isInvalidated(a, key: poppedKey(stack[sp &- 1], tip: a), records) ? 1 : 0; pc &+= 1
-            case Opcode.tipDisplays.rawValue, Opcode.tipInvalidations.rawValue:
-                pushTipCollection(tipColumns(a, key: nil, displays: opcode == Opcode.tipDisplays.rawValue, records))
+            case Opcode.tipDisplays.rawValue, Opcode.tipInvalidations.rawValue,
+                 StraightLineRules.countTipDisplays where tracing, StraightLineRules.countTipInvalidations where tracing:
+                // A fused tip count runs unfused when traced, so that its collection is traced.
+                let displays = opcode == Opcode.tipDisplays.rawValue || opcode == StraightLineRules.countTipDisplays
+                pushTipCollection(tipColumns(a, key: nil, displays: displays, records))
                 pc &+= 1
             case Opcode.tipDisplaysKeyed.rawValue, Opcode.tipInvalidationsKeyed.rawValue:
                 let key = poppedKey(stack[sp &- 1], tip: a)
@@ -346,7 +347,7 @@ struct Machine<Store: DonationStore> {
                 stack[sp] = Int64(distinct); sp &+= 1; pc &+= 1
             default:
                 let step = StraightLineRules.step(code, pc: &pc, sp: &sp, stack: stack, parameterSlots: parameterSlots, now: now,
-                                                  fused: !tracing) { event, window in
+                                                  fused: !tracing, records: records) { event, window in
                     // COUNT_EVENT* read the pack's events only (never a tip's records).
                     reader.withTimestamps(event) { timestamps in
                         guard let window else { return timestamps.count }

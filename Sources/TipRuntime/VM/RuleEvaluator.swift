@@ -44,7 +44,7 @@ public struct RuleEvaluator: Sendable {
                 var fused = rule.code
                 StraightLineRules.fuse(&fused)
                 code.append(contentsOf: fused)
-                isStraightLine.append(StraightLineRules.accepts(rule.code, valueDepth: rule.shape.maximumValueDepth))
+                isStraightLine.append(StraightLineRules.accepts(fused, valueDepth: rule.shape.maximumValueDepth))
                 valueDepth = max(valueDepth, rule.shape.maximumValueDepth)
                 collectionDepth = max(collectionDepth, rule.shape.maximumCollectionDepth)
             }
@@ -174,7 +174,7 @@ public struct RuleEvaluator: Sendable {
                         parameters.slots.withUnsafeBufferPointer { parameterSlots in
                             StraightLineRules.run(code, from: start, parameterSlots: parameterSlots,
                                                   store: UnsafeRawPointer(store).assumingMemoryBound(to: InMemoryDonationStore.self),
-                                                  now: now, stack: stack.baseAddress.unsafelyUnwrapped)
+                                                  records: instance.records, now: now, stack: stack.baseAddress.unsafelyUnwrapped)
                         }
                     }
                 }
@@ -250,7 +250,8 @@ public struct RuleEvaluator: Sendable {
     private func evaluate<Store>(_ index: Int, machine: inout Machine<Store>, records: (any TipRecordReader)?) -> RuleOutcome {
         if isStraightLine[index], machine.reader.snapshots == nil {
             return .value(StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
-                                                store: machine.reader.inMemoryStore, now: machine.now, stack: machine.stack))
+                                                store: machine.reader.inMemoryStore, records: records, now: machine.now,
+                                                stack: machine.stack))
         }
         return machine.evaluate(ruleAt: ruleStarts[index], records: records)
     }
