@@ -216,6 +216,68 @@ import TipcTestSupport
         }
         #expect(sawBoth.held && sawBoth.failed)
     }
+
+    /// `EVENT`, optionally `WITHIN`, then a `WHERE` by a field test whose `COUNT` directly
+    /// follows are fused (`COUNT_EVENT_WHERE`) and take the fast path: checked against the
+    /// reference, `evaluateTip` and the trace (which runs them unfused), for every comparison,
+    /// by a constant, a parameter and the instance's key. Over an in-memory store made for
+    /// another pack (same events, other field types) the rule fails as the trace does, at the
+    /// `WHERE`.
+    @Test func countedFieldTestsAgreeWithReferenceEvaluateTipAndTrace() throws {
+        let comparisons: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        let operands = [E.int(3), E.parameter(1, .int), E.node(.instanceKey, .value(.int))]
+        var generator = RuleGenerator(random: SeededGenerator(seed: 0xC0_0E7))
+        var rules: [CheckedExpression] = []
+        for comparison in comparisons {
+            for operand in operands {
+                let viewed = generator.chance(30) ? E.event(1) : E.within(E.event(1), generator.pick(RandomSchema.windows))
+                let matching = E.count(E.filter(viewed, E.compare(comparison, E.field(0, .int), operand)))
+                rules.append(E.compare(generator.pick(comparisons), matching, E.int(generator.pick([0, 1, 2, 3, 5]))))
+            }
+        }
+        // A Date field against a parameter, and the count beside another in one rule.
+        rules.append(E.compare(.less, E.count(E.filter(E.within(E.event(1), 3 * day), E.compare(.greater, E.field(4, .date), E.parameter(4, .date)))),
+                               E.count(E.within(E.event(1), day))))
+        var diagnostics: [Diagnostic] = []
+        let pack = try #require(RulePackCompiler.compile(RandomSchema.format2Program(rules: rules), diagnostics: &diagnostics))
+        for rule in pack.tips[0].rules {
+            var fused = rule.code
+            StraightLineRules.fuse(&fused)
+            #expect(fused.contains { UInt8(truncatingIfNeeded: $0) == StraightLineRules.countEventWhere })
+            #expect(StraightLineRules.accepts(fused, valueDepth: 4))
+        }
+        let evaluator = RuleEvaluator(pack: try RulePackVerifier.verify(pack))
+        var outcomes: Set<Bool> = []
+        for round in 0..<40 {
+            let now = baseNow + generator.pick([0, day, 5 * day])
+            let store = generator.store(for: pack, now: now, maximumPerEvent: 40)
+            let parameters = generator.parameters(for: pack)
+            let key = TipKey.int(Int64(generator.pick([0, 1, 2, 3, -1])))
+            let instance = RuleInstance(key: key)
+            let reference = ReferenceEvaluator(parameters: parameters.values, store: store, now: Int64(now), key: key)
+            let tip = evaluator.evaluateTip(0, parameters: parameters, store: store, now: Int64(now), allRules: true, instance: instance)
+            for (index, rule) in rules.enumerated() {
+                let expected = try reference.evaluateRule(rule).get()
+                outcomes.insert(expected)
+                let outcome = evaluator.evaluateRule(tip: 0, rule: index, parameters: parameters, store: store, now: Int64(now), instance: instance)
+                #expect(outcome == .value(expected), "round \(round) rule \(index)")
+                #expect(tip.rules[index] == outcome)
+                #expect(evaluator.trace(tip: 0, rule: index, parameters: parameters, store: store, now: Int64(now), instance: instance).outcome == outcome)
+            }
+        }
+        #expect(outcomes == [true, false])
+
+        var other = InMemoryDonationStore(events: [PackEvent(name: "opened"),
+                                                   PackEvent(name: "viewed", fields: [PackField(name: "item", type: .string)])])
+        try other.donate(event: 1, at: Int64(baseNow - 1000), payload: [.string("a")])
+        let parameters = generator.parameters(for: pack)
+        for (index, rule) in pack.tips[0].rules.enumerated() {
+            let filter = try #require(rule.code.firstIndex { UInt8(truncatingIfNeeded: $0) == Opcode.filter.rawValue })
+            let outcome = evaluator.evaluateRule(tip: 0, rule: index, parameters: parameters, store: other, now: Int64(baseNow), instance: RuleInstance(key: .int(1)))
+            #expect(outcome == .failed(.inconsistentStore, pc: filter), "rule \(index)")
+            #expect(evaluator.trace(tip: 0, rule: index, parameters: parameters, store: other, now: Int64(baseNow), instance: RuleInstance(key: .int(1))).outcome == outcome)
+        }
+    }
 }
 
 /// A reader with only `records(ofTip:key:)`: every other read, `withDates` included, is the

@@ -168,17 +168,22 @@ public struct RuleEvaluator: Sendable {
         let start = ruleStarts[index]
         if isStraightLine[index], StoreReader.readsInPlace(store, eventCount: eventFieldTypes.count) {
             checkInputs(parameters)
-            return .value(withUnsafeTemporaryAllocation(of: Int64.self, capacity: StraightLineRules.maximumValueDepth) { stack in
+            let holds = withUnsafeTemporaryAllocation(of: Int64.self, capacity: StraightLineRules.maximumValueDepth) { stack in
                 withUnsafePointer(to: store) { store in
                     code.withUnsafeBufferPointer { code in
-                        parameters.slots.withUnsafeBufferPointer { parameterSlots in
-                            StraightLineRules.run(code, from: start, parameterSlots: parameterSlots,
-                                                  store: UnsafeRawPointer(store).assumingMemoryBound(to: InMemoryDonationStore.self),
-                                                  records: instance.records, now: now, stack: stack.baseAddress.unsafelyUnwrapped)
+                        eventFieldTypes.withUnsafeBufferPointer { eventFieldTypes in
+                            parameters.slots.withUnsafeBufferPointer { parameterSlots in
+                                let reader = StoreReader(store: UnsafeRawPointer(store).assumingMemoryBound(to: InMemoryDonationStore.self),
+                                                         snapshots: nil, eventFieldTypes: eventFieldTypes)
+                                return StraightLineRules.run(code, from: start, parameterSlots: parameterSlots, store: reader,
+                                                             records: instance.records, keySlot: Machine<Store>.slot(of: instance.key),
+                                                             now: now, stack: stack.baseAddress.unsafelyUnwrapped)
+                            }
                         }
                     }
                 }
-            })
+            }
+            if let holds { return .value(holds) }
         }
         return evaluateOnMachine(ruleAt: start, parameters, store, now, instance)
     }
@@ -245,13 +250,17 @@ public struct RuleEvaluator: Sendable {
     }
 
     /// The outcome of the rule at `index` of `ruleStarts`, on the fast path when it can take it
-    /// (a straight-line rule over the in-memory store, read in place: nothing in it can fail).
+    /// (a straight-line rule over the in-memory store, read in place), else (or when the store's
+    /// data does not fit the pack) on the machine.
     @inline(__always)
     private func evaluate<Store>(_ index: Int, machine: inout Machine<Store>, records: (any TipRecordReader)?) -> RuleOutcome {
         if isStraightLine[index], machine.reader.snapshots == nil {
-            return .value(StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
-                                                store: machine.reader.inMemoryStore, records: records, now: machine.now,
-                                                stack: machine.stack))
+            let reader = StoreReader(store: machine.reader.inMemoryStore, snapshots: nil, eventFieldTypes: machine.reader.eventFieldTypes)
+            if let holds = StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
+                                                 store: reader, records: records, keySlot: machine.keySlot, now: machine.now,
+                                                 stack: machine.stack) {
+                return .value(holds)
+            }
         }
         return machine.evaluate(ruleAt: ruleStarts[index], records: records)
     }

@@ -38,13 +38,21 @@ enum StraightLineRules {
     static let countTipDisplays: UInt8 = 0xF3
     static let countTipInvalidations: UInt8 = 0xF4
 
+    /// The internal opcode `COUNT_EVENT_WHERE` (0xF5, made only by `fuse`): `EVENT`, optionally
+    /// `WITHIN`, then a `WHERE` whose block is a `FieldTest` and whose result `COUNT` directly
+    /// follows: the number of the event's donations (in the window) whose field passes, counted
+    /// in one loop over the payload column without making the collection
+    /// (`trailViewed.where(trailID == key).count`). The other words stay in place.
+    static let countEventWhere: UInt8 = 0xF5
+
     /// The deepest value stack a straight-line rule may need.
     static let maximumValueDepth = 16
 
     /// Rewrites, in verified `code`, each `COUNT_EVENT_WITHIN` that `CMP_INT_K` directly follows,
     /// each `LOAD_PARAM` that `JUMP_IF_FALSE` directly follows, each `WHERE` whose block
     /// `COUNT` directly follows, and each `TIP_DISPLAYS` or `TIP_INVALIDATIONS` that `COUNT`
-    /// directly follows, or `WITHIN` then `COUNT`.
+    /// directly follows, or `WITHIN` then `COUNT`, and each `EVENT` that a counted field test
+    /// follows (`countedWhereExtent`).
     static func fuse(_ code: inout [UInt32]) {
         var pc = 0
         while pc < code.count, let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: code[pc])) {
@@ -57,6 +65,9 @@ enum StraightLineRules {
             } else if opcode == .filter, case let end = next + Int(code[pc] >> 8), end < code.count,
                       UInt8(truncatingIfNeeded: code[end]) == Opcode.count.rawValue {
                 code[pc] = code[pc] & ~0xFF | UInt32(filterThenCount)
+            } else if opcode == .event, let extent = code.withUnsafeBufferPointer({ countedWhereExtent($0, at: pc) }),
+                      code.withUnsafeBufferPointer({ FieldTest.shape($0, at: extent.predicate) }) != nil {
+                code[pc] = code[pc] & ~0xFF | UInt32(countEventWhere)
             } else if opcode == .tipDisplays || opcode == .tipInvalidations, countFollows(code, at: next) {
                 code[pc] = code[pc] & ~0xFF | UInt32(opcode == .tipDisplays ? countTipDisplays : countTipInvalidations)
             }
@@ -80,6 +91,26 @@ enum StraightLineRules {
         return (Instruction.immediate(code[pc &+ 2], code[pc &+ 3]), pc &+ 5)
     }
 
+    /// For the `EVENT` at `pc` of verified `code`: when `WITHIN` (optionally) then `WHERE` (or
+    /// the fused `WHERE_COUNT`) follow it, and `COUNT` directly follows the `WHERE`'s block, the
+    /// window, where the predicate block starts and where the instruction after the `COUNT`
+    /// starts; nil otherwise.
+    @inline(__always)
+    static func countedWhereExtent(_ code: UnsafeBufferPointer<UInt32>, at pc: Int) -> (window: Int64?, predicate: Int, next: Int)? {
+        var filter = pc &+ 1, window: Int64?
+        guard filter < code.count else { return nil }
+        if UInt8(truncatingIfNeeded: code[filter]) == Opcode.within.rawValue {
+            guard filter &+ 3 < code.count else { return nil }
+            window = Instruction.immediate(code[filter &+ 1], code[filter &+ 2])
+            filter &+= 3
+        }
+        let byte = UInt8(truncatingIfNeeded: code[filter])
+        guard byte == Opcode.filter.rawValue || byte == filterThenCount else { return nil }
+        let count = filter &+ 1 &+ Int(code[filter] >> 8)
+        guard count < code.count, UInt8(truncatingIfNeeded: code[count]) == Opcode.count.rawValue else { return nil }
+        return (window, filter &+ 1, count &+ 1)
+    }
+
     /// Whether verified `code`, fused or not (with its value stack depth), can take the fast
     /// path: every instruction straight-line (or a fused one made of such, or a fused tip count),
     /// and every jump landing on an instruction that the walk of the fast path reaches.
@@ -93,6 +124,10 @@ enum StraightLineRules {
             switch byte {
             case countTipDisplays, countTipInvalidations:
                 pc = code.withUnsafeBufferPointer { tipCountExtent($0, at: pc).next }
+                continue
+            case countEventWhere:
+                guard let extent = code.withUnsafeBufferPointer({ countedWhereExtent($0, at: pc) }) else { return false }
+                pc = extent.next
                 continue
             case countEventWithinCompareImmediate:
                 pc += 1 + Opcode.countEventWithin.extraWords(operand: code[pc] >> 8)
@@ -115,31 +150,33 @@ enum StraightLineRules {
         case next
         /// `RETURN`: the value of the rule (or predicate block).
         case returned(Bool)
-        /// A count found the store's data for the event not fitting the pack (only a checked
-        /// store's reader says so).
+        /// A count found the store's data for the event not fitting the pack (a checked store's
+        /// reader says so, or an in-memory store made for another pack): `pc` is at the
+        /// instruction that read it.
         case inconsistentStore
     }
 
     /// The one definition of the straight-line instructions and of the fused ones: runs the
     /// instruction at `pc` (verified code: the operands, jumps and stack are in bounds). Both the
     /// fast path's loop and the machine's call it, so an instruction behaves the same on both.
-    /// `countEvent(event, window)` counts an event's donations, inside the window ending at `now`
-    /// when `window` is given, nil when the store's data does not fit the pack; `records` is where
-    /// `TIP_INVALIDATED` and the fused tip counts read other tips (nil: no tip has records). With
-    /// `fused` false (the machine, tracing), a fused instruction runs only its first part, so
-    /// that the second runs, and is traced, on its own (a fused tip count, whose first part makes
-    /// a collection, never comes here then: the machine runs it as `TIP_*` itself).
+    /// `count(event, window, test)` counts an event's donations, inside the window ending at
+    /// `now` when `window` is given, passing `test` when it is given, nil when the store's data
+    /// does not fit the pack; `records` is where `TIP_INVALIDATED` and the fused tip counts read
+    /// other tips (nil: no tip has records); `keySlot` is the instance's key for a field test
+    /// by `key`. With `fused` false (the machine, tracing), a fused instruction runs only its
+    /// first part, so that the rest runs, and is traced, on its own (a fused count whose first
+    /// part makes a collection never comes here then: the machine runs that part itself).
     @inline(__always)
     static func step(_ code: UnsafeBufferPointer<UInt32>, pc: inout Int, sp: inout Int, stack: UnsafeMutablePointer<Int64>,
                      parameterSlots: UnsafeBufferPointer<Int64>, now: Int64, fused: Bool, records: (any TipRecordReader)?,
-                     countEvent: (_ event: Int, _ window: Int64?) -> Int?) -> Step {
+                     keySlot: Int64, count countEvent: (_ event: Int, _ window: Int64?, _ test: FieldTest?) -> Int?) -> Step {
         let word = code[pc]
         let a = Int(word >> 8)
         switch UInt8(truncatingIfNeeded: word) {
         case Opcode.ret.rawValue:
             return .returned(stack[sp &- 1] != 0)
         case countEventWithinCompareImmediate:
-            guard let count = countEvent(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return .inconsistentStore }
+            guard let count = countEvent(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2]), nil) else { return .inconsistentStore }
             if fused {
                 let comparison = ComparisonCode(verified: Int(code[pc &+ 3] >> 8))
                 stack[sp] = comparison.holds(Int64(count), Instruction.immediate(code[pc &+ 4], code[pc &+ 5])) ? 1 : 0
@@ -187,11 +224,22 @@ enum StraightLineRules {
                 return Window.bounds(dates, now: now, window: window).count
             } ?? 0
             stack[sp] = Int64(count); sp &+= 1; pc = next
+        case countEventWhere:
+            guard let extent = countedWhereExtent(code, at: pc),
+                  let test = FieldTest(code, at: extent.predicate, parameterSlots: parameterSlots, keySlot: keySlot) else {
+                preconditionFailure("COUNT_EVENT_WHERE is fused only before a counted field test")
+            }
+            guard let count = countEvent(a, extent.window, test) else {
+                // The payload is read by the `WHERE`: the failure is there, as when it runs unfused.
+                pc = extent.predicate &- 1
+                return .inconsistentStore
+            }
+            stack[sp] = Int64(count); sp &+= 1; pc = extent.next
         case Opcode.countEvent.rawValue:
-            guard let count = countEvent(a, nil) else { return .inconsistentStore }
+            guard let count = countEvent(a, nil, nil) else { return .inconsistentStore }
             stack[sp] = Int64(count); sp &+= 1; pc &+= 1
         case Opcode.countEventWithin.rawValue:
-            guard let count = countEvent(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return .inconsistentStore }
+            guard let count = countEvent(a, Instruction.immediate(code[pc &+ 1], code[pc &+ 2]), nil) else { return .inconsistentStore }
             stack[sp] = Int64(count); sp &+= 1; pc &+= 3
         default:
             preconditionFailure("unverified opcode \(UInt8(truncatingIfNeeded: word))")
@@ -201,25 +249,24 @@ enum StraightLineRules {
 
     /// Runs the straight-line rule starting at `start` of `code` (fused, verified and accepted)
     /// on `stack`, which has room for the rule's value depth: `step` in a loop, over the
-    /// in-memory store read in place and the tips' records in `records`.
+    /// in-memory store read in place and the tips' records in `records`. Nil when the store's
+    /// data for an event whose payload the rule reads does not fit the pack (a store made for
+    /// another pack): the machine then runs the rule, and says where it failed.
     @inline(__always)
     static func run(_ code: UnsafeBufferPointer<UInt32>, from start: Int, parameterSlots: UnsafeBufferPointer<Int64>,
-                    store: UnsafePointer<InMemoryDonationStore>, records: (any TipRecordReader)?, now: Int64,
-                    stack: UnsafeMutablePointer<Int64>) -> Bool {
+                    store: StoreReader<InMemoryDonationStore>, records: (any TipRecordReader)?, keySlot: Int64, now: Int64,
+                    stack: UnsafeMutablePointer<Int64>) -> Bool? {
         var pc = start
         var sp = 0
         while true {
             let step = step(code, pc: &pc, sp: &sp, stack: stack, parameterSlots: parameterSlots, now: now, fused: true,
-                            records: records) { event, window in
-                store.pointee.withTimestamps(ofEvent: event) { timestamps in
-                    guard let window else { return timestamps.count }
-                    return Window.bounds(timestamps, now: now, window: window).count
-                }
+                            records: records, keySlot: keySlot) { event, window, test in
+                store.count(event, within: window, now: now, where: test)
             }
             switch step {
             case .next: continue
             case .returned(let holds): return holds
-            case .inconsistentStore: preconditionFailure("the in-memory store is read in place: its counts cannot fail")
+            case .inconsistentStore: return nil
             }
         }
     }
