@@ -124,7 +124,7 @@ import TipcTestSupport
     /// (`TIP_DISPLAYS_COUNT`, `TIP_INVALIDATIONS_COUNT`), and with `TIP_INVALIDATED` take the
     /// fast path: checked against the reference, against `evaluateTip`, and against the trace
     /// (which runs the unfused `TIP_*`, `WITHIN`, `COUNT` and records the collection), over the
-    /// engine's record table (which lends its dates in place) and over a reader that only has
+    /// engine's record table (which counts its dates in place) and over a reader that only has
     /// `records(ofTip:key:)` (the protocol's default lending).
     @Test func tipCountsAgreeWithReferenceEvaluateTipAndTrace() throws {
         func tip(_ member: TipStateQuery.Member, _ type: ExpressionType) -> CheckedExpression {
@@ -280,7 +280,7 @@ import TipcTestSupport
     }
 }
 
-/// A reader with only `records(ofTip:key:)`: every other read, `withDates` included, is the
+/// A reader with only `records(ofTip:key:)`: every other read, `countDates` included, is the
 /// protocol's default, which copies the columns.
 private final class CopyingTipRecords: TipRecordReader {
     let columns: TipRecordColumns

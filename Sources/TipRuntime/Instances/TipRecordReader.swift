@@ -27,12 +27,12 @@ public protocol TipRecordReader: AnyObject {
     func isInvalidated(tip: Int, key: TipKey?) -> Bool
     func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns
     func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns
-    /// Calls `body` with the dates of the displays (or, with `invalidations`, of the
-    /// invalidations) of tip `tip` (its instance `key`), ascending, lent in place for the call,
-    /// and returns what it counted: how the VM counts them, whole or in a window, without taking
-    /// a copy of the columns (not generic, so that a call through the existential needs no
-    /// type metadata). By default, from `displays(ofTip:key:)` or `invalidations(ofTip:key:)`.
-    func withDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, _ body: (UnsafeBufferPointer<Int64>) -> Int) -> Int
+    /// How many displays (or, with `invalidations`, invalidations) of tip `tip` (its instance
+    /// `key`) are dated in the window of `window` ms ending at `now`, or how many there are when
+    /// `window` is nil (`DonationColumns.count(within:endingAt:)`): what the VM reads for
+    /// `tip(X).invalidations.within(1d).count`, counted where the dates lie rather than from a
+    /// copy of the columns. By default, from `displays(ofTip:key:)` or `invalidations(ofTip:key:)`.
+    func countDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, within window: Int64?, endingAt now: Int64) -> Int
 }
 
 extension TipRecordReader {
@@ -40,10 +40,8 @@ extension TipRecordReader {
     public func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns { records(ofTip: tip, key: key).displays }
     public func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns { records(ofTip: tip, key: key).invalidations }
 
-    public func withDates(ofTip tip: Int, key: TipKey?, invalidations: Bool,
-                          _ body: (UnsafeBufferPointer<Int64>) -> Int) -> Int {
-        let columns = invalidations ? self.invalidations(ofTip: tip, key: key) : displays(ofTip: tip, key: key)
-        return columns.timestamps.withUnsafeBufferPointer(body)
+    public func countDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, within window: Int64?, endingAt now: Int64) -> Int {
+        (invalidations ? self.invalidations(ofTip: tip, key: key) : displays(ofTip: tip, key: key)).count(within: window, endingAt: now)
     }
 }
 

@@ -81,13 +81,13 @@ final class TipRecordTable: TipRecordReader, Sendable {
         return instances[tip]?[key]?.invalidationColumns ?? DonationColumns(fields: [PayloadColumn(type: .string)])
     }
 
-    /// A tip without a key lends its dates in place; an instance's are looked up and copied.
-    func withDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, _ body: (UnsafeBufferPointer<Int64>) -> Int) -> Int {
+    /// A tip without a key counts its dates where they lie; an instance's are looked up and copied.
+    func countDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, within window: Int64?, endingAt now: Int64) -> Int {
         guard key == nil else {
-            return (invalidations ? self.invalidations(ofTip: tip, key: key) : displays(ofTip: tip, key: key)).timestamps.withUnsafeBufferPointer(body)
+            return (invalidations ? self.invalidations(ofTip: tip, key: key) : displays(ofTip: tip, key: key)).count(within: window, endingAt: now)
         }
-        if invalidations { return histories[tip].invalidationColumns.timestamps.withUnsafeBufferPointer(body) }
-        return histories[tip].displayColumns.timestamps.withUnsafeBufferPointer(body)
+        if invalidations { return histories[tip].invalidationColumns.count(within: window, endingAt: now) }
+        return histories[tip].displayColumns.count(within: window, endingAt: now)
     }
 
     func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns {

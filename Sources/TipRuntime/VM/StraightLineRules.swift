@@ -219,10 +219,7 @@ enum StraightLineRules {
         case countTipDisplays, countTipInvalidations:
             let (window, next) = tipCountExtent(code, at: pc)
             let invalidations = UInt8(truncatingIfNeeded: word) == countTipInvalidations
-            let count = records?.withDates(ofTip: a, key: nil, invalidations: invalidations) { dates in
-                guard let window else { return dates.count }
-                return Window.bounds(dates, now: now, window: window).count
-            } ?? 0
+            let count = records?.countDates(ofTip: a, key: nil, invalidations: invalidations, within: window, endingAt: now) ?? 0
             stack[sp] = Int64(count); sp &+= 1; pc = next
         case countEventWhere:
             guard let extent = countedWhereExtent(code, at: pc),
