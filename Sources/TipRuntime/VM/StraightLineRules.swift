@@ -1,8 +1,10 @@
 /// The evaluator's fast path for rules made only of instructions that read parameters, the
-/// clock, window counts and other tips' records (whether one is invalidated, how many of its
-/// displays or invalidations lie in a window) and compare them: nothing in them can fail, and
-/// they touch no collection, string or payload, so they run in a small loop over registers and
-/// a value stack on the call stack, without setting up a `Machine`. Taken only over the
+/// clock, counts of donations (in a window, passing a field test) and other tips' records
+/// (whether one is invalidated, how many of its displays or invalidations lie in a window) and
+/// compare them: they make no collection and touch no string, and nothing in them can fail but
+/// a field test's payload read over a store made for another pack (the machine then runs the
+/// rule), so they run in a small loop over registers and a value stack on the call stack,
+/// without setting up a `Machine`. Taken only over the
 /// runtime's own in-memory store, read in place (any other store is read, and checked, by the
 /// machine). Which opcodes it takes is the opcode table's `isStraightLine`, and the fused ones
 /// below; what each of them does is written once, in `step`, which both this fast path's loop
@@ -32,8 +34,8 @@ enum StraightLineRules {
     /// The internal opcodes `TIP_DISPLAYS_COUNT` (0xF3) and `TIP_INVALIDATIONS_COUNT` (0xF4),
     /// made only by `fuse`: `TIP_DISPLAYS` or `TIP_INVALIDATIONS` (of a tip without a key) whose
     /// collection is counted at once, whole (`COUNT` directly follows) or in a window (`WITHIN`
-    /// then `COUNT`): the count of the tip's dates, lent by the record reader, without making
-    /// the collection (`tip(welcome).invalidations.within(1d).count`). The words of the `WITHIN`
+    /// then `COUNT`): the count of the tip's dates, counted by the record reader where they lie
+    /// (`TipRecordReader.countDates`), without making the collection (`tip(welcome).invalidations.within(1d).count`). The words of the `WITHIN`
     /// and `COUNT` stay in place.
     static let countTipDisplays: UInt8 = 0xF3
     static let countTipInvalidations: UInt8 = 0xF4
@@ -112,8 +114,9 @@ enum StraightLineRules {
     }
 
     /// Whether verified `code`, fused or not (with its value stack depth), can take the fast
-    /// path: every instruction straight-line (or a fused one made of such, or a fused tip count),
-    /// and every jump landing on an instruction that the walk of the fast path reaches.
+    /// path: every instruction straight-line (or a fused one made of such, or a fused count of a
+    /// tip's records or of a field test), and every jump landing on an instruction that the walk
+    /// of the fast path reaches.
     static func accepts(_ code: [UInt32], valueDepth: Int) -> Bool {
         guard valueDepth <= maximumValueDepth else { return false }
         var starts = Set<Int>(), jumpTargets: [Int] = []
