@@ -120,6 +120,25 @@ import TipcTestSupport
         }
     }
 
+    /// The fast path walks a fused count as one instruction, so a jump into the middle of one
+    /// (which verified code cannot make: `WITHIN` and `COUNT` need a collection where a jump
+    /// leaves a Bool) keeps the rule off it; a jump to its start does not.
+    @Test func aJumpIntoAFusedCountKeepsTheRuleOffTheFastPath() {
+        func code(jumpingOver skipped: UInt32) -> [UInt32] {
+            [UInt32(Opcode.pushBool.rawValue) | 1 << 8,
+             UInt32(Opcode.jumpIfFalse.rawValue) | skipped << 8,
+             UInt32(StraightLineRules.countTipInvalidations) | 1 << 8,
+             UInt32(Opcode.within.rawValue), UInt32(day), 0,
+             UInt32(Opcode.count.rawValue),
+             UInt32(Opcode.compareIntImmediate.rawValue), 0, 0,
+             UInt32(Opcode.ret.rawValue)]
+        }
+        #expect(StraightLineRules.accepts(code(jumpingOver: 0), valueDepth: 2))
+        #expect(!StraightLineRules.accepts(code(jumpingOver: 1), valueDepth: 2))
+        #expect(!StraightLineRules.accepts(code(jumpingOver: 4), valueDepth: 2))
+        #expect(StraightLineRules.accepts(code(jumpingOver: 5), valueDepth: 2))
+    }
+
     /// `tip(X).displays` / `.invalidations` counted at once (whole or in a window) are fused
     /// (`TIP_DISPLAYS_COUNT`, `TIP_INVALIDATIONS_COUNT`), and with `TIP_INVALIDATED` take the
     /// fast path: checked against the reference, against `evaluateTip`, and against the trace

@@ -119,10 +119,10 @@ enum StraightLineRules {
     /// of the fast path reaches.
     static func accepts(_ code: [UInt32], valueDepth: Int) -> Bool {
         guard valueDepth <= maximumValueDepth else { return false }
-        var starts = Set<Int>(), jumpTargets: [Int] = []
+        var starts: [Int] = [], jumpTargets: [Int] = []
         var pc = 0
         while pc < code.count {
-            starts.insert(pc)
+            starts.append(pc)
             let byte = UInt8(truncatingIfNeeded: code[pc])
             switch byte {
             case countTipDisplays, countTipInvalidations:
@@ -144,7 +144,8 @@ enum StraightLineRules {
                 pc += 1 + opcode.extraWords(operand: code[pc] >> 8)
             }
         }
-        return jumpTargets.allSatisfy { starts.contains($0) || $0 == code.count }
+        // A rule is a few dozen instructions: a linear search is the cheap one.
+        return jumpTargets.allSatisfy { $0 == code.count || starts.contains($0) }
     }
 
     /// What `step` did.
