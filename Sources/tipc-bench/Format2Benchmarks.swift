@@ -18,6 +18,10 @@ private final class BenchmarkRecords: TipRecordReader {
     func isInvalidated(tip: Int, key: TipKey?) -> Bool { histories[tip].currentInvalidation != nil }
     func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns { histories[tip].displayColumns }
     func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns { histories[tip].invalidationColumns }
+    func countDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, within window: Int64?, endingAt now: Int64) -> Int {
+        if invalidations { return histories[tip].invalidationColumns.count(within: window, endingAt: now) }
+        return histories[tip].displayColumns.count(within: window, endingAt: now)
+    }
 
     func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns {
         let history = histories[tip]

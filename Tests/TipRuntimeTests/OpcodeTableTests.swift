@@ -56,7 +56,7 @@ import Testing
         let straightLine = Set(Opcode.allCases.filter(\.info.isStraightLine))
         #expect(straightLine == [.ret, .pushBool, .pushInt, .pushDate, .pushDuration, .loadNow, .loadParameter, .not,
                                  .jumpIfFalse, .jumpIfTrue, .compareInt, .compareBool, .compareIntImmediate,
-                                 .countEvent, .countEventWithin])
+                                 .countEvent, .countEventWithin, .tipInvalidated])
     }
 
     private func format4(_ pc: Int) -> String {

@@ -122,7 +122,7 @@ public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
         case .countEvent:             .init("COUNT_EVENT",         .event,           .none,      0,    nil,            .value(.int),   true)
         case .countEventWithin:       .init("COUNT_EVENT_WITHIN",  .event,           .window,    0,    nil,            .value(.int),   true)
         case .loadKey:                .init("LOAD_KEY",            .none,            .none,      0,    nil,            .keyType,       false)
-        case .tipInvalidated:         .init("TIP_INVALIDATED",     .tip,             .none,      0,    nil,            .value(.bool),  false)
+        case .tipInvalidated:         .init("TIP_INVALIDATED",     .tip,             .none,      0,    nil,            .value(.bool),  true)
         case .tipDisplays:            .init("TIP_DISPLAYS",        .tip,             .none,      0,    nil,            .tipDisplays,   false)
         case .tipInvalidations:       .init("TIP_INVALIDATIONS",   .tip,             .none,      0,    nil,            .tipInvalidations, false)
         case .tipInvalidatedKeyed:    .init("TIP_INVALIDATED_KEYED", .keyedTip,      .none,      1,    .anyValue,      .value(.bool),  false)

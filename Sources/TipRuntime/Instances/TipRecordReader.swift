@@ -27,12 +27,22 @@ public protocol TipRecordReader: AnyObject {
     func isInvalidated(tip: Int, key: TipKey?) -> Bool
     func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns
     func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns
+    /// How many displays (or, with `invalidations`, invalidations) of tip `tip` (its instance
+    /// `key`) are dated in the window of `window` ms ending at `now`, or how many there are when
+    /// `window` is nil (`DonationColumns.count(within:endingAt:)`): what the VM reads for
+    /// `tip(X).invalidations.within(1d).count`, counted where the dates lie rather than from a
+    /// copy of the columns. By default, from `displays(ofTip:key:)` or `invalidations(ofTip:key:)`.
+    func countDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, within window: Int64?, endingAt now: Int64) -> Int
 }
 
 extension TipRecordReader {
     public func isInvalidated(tip: Int, key: TipKey?) -> Bool { records(ofTip: tip, key: key).invalidated }
     public func displays(ofTip tip: Int, key: TipKey?) -> DonationColumns { records(ofTip: tip, key: key).displays }
     public func invalidations(ofTip tip: Int, key: TipKey?) -> DonationColumns { records(ofTip: tip, key: key).invalidations }
+
+    public func countDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, within window: Int64?, endingAt now: Int64) -> Int {
+        (invalidations ? self.invalidations(ofTip: tip, key: key) : displays(ofTip: tip, key: key)).count(within: window, endingAt: now)
+    }
 }
 
 /// The instance a rule is evaluated for: its key (nil for a tip without one), and where

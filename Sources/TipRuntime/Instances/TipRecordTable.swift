@@ -81,6 +81,15 @@ final class TipRecordTable: TipRecordReader, Sendable {
         return instances[tip]?[key]?.invalidationColumns ?? DonationColumns(fields: [PayloadColumn(type: .string)])
     }
 
+    /// A tip without a key counts its dates where they lie; an instance's are looked up and copied.
+    func countDates(ofTip tip: Int, key: TipKey?, invalidations: Bool, within window: Int64?, endingAt now: Int64) -> Int {
+        guard key == nil else {
+            return (invalidations ? self.invalidations(ofTip: tip, key: key) : displays(ofTip: tip, key: key)).count(within: window, endingAt: now)
+        }
+        if invalidations { return histories[tip].invalidationColumns.count(within: window, endingAt: now) }
+        return histories[tip].displayColumns.count(within: window, endingAt: now)
+    }
+
     func records(ofTip tip: Int, key: TipKey?) -> TipRecordColumns {
         let history = history(tip, key)
         return TipRecordColumns(invalidated: invalidation(of: tip, key: key) != nil,

@@ -12,11 +12,12 @@ struct CollectionValue {
 }
 
 /// Window arithmetic shared by the VM's window instructions.
+@usableFromInline
 enum Window {
     /// The first index whose timestamp is greater than `bound`. Branch-free halving (the
     /// comparison selects the next base with a conditional move), so its time does not depend
     /// on the branch predictor guessing the data.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func upperBound(_ timestamps: UnsafeBufferPointer<Int64>, _ bound: Int64) -> Int {
         var length = timestamps.count
         guard length > 0 else { return 0 }
@@ -31,7 +32,7 @@ enum Window {
 
     /// The index range of donations with `now - window < date <= now`; empty for a window ≤ 0.
     /// When `now - window` underflows, every donation up to `now` is inside.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func bounds(_ timestamps: UnsafeBufferPointer<Int64>, now: Int64, window: Int64) -> Range<Int> {
         guard window > 0 else { return 0..<0 }
         let high = upperBound(timestamps, now)

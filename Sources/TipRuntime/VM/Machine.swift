@@ -75,9 +75,17 @@ struct Machine<Store: DonationStore> {
     /// function: it borrows the key, where the machine's initializer would take a copy of it.)
     static func keySlot(_ key: TipKey?) -> (slot: Int64, text: String) {
         switch key {
-        case .int(let number)?: return (number, "")
         case .string(let text)?: return (StringReference.instanceKey, text)
-        case nil: return (0, "")
+        default: return (slot(of: key), "")
+        }
+    }
+
+    /// The slot `LOAD_KEY` pushes for an instance's key (without the text of a String key).
+    static func slot(of key: TipKey?) -> Int64 {
+        switch key {
+        case .int(let number)?: return number
+        case .string?: return StringReference.instanceKey
+        case nil: return 0
         }
     }
 
@@ -230,12 +238,13 @@ struct Machine<Store: DonationStore> {
                 stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
             case Opcode.loadKey.rawValue:
                 stack[sp] = keySlot; sp &+= 1; pc &+= 1
-            case Opcode.tipInvalidated.rawValue:
-                stack[sp] = isInvalidated(a, key: nil, records) ? 1 : 0; sp &+= 1; pc &+= 1
             case Opcode.tipInvalidatedKeyed.rawValue:
                 stack[sp &- 1] = isInvalidated(a, key: poppedKey(stack[sp &- 1], tip: a), records) ? 1 : 0; pc &+= 1
-            case Opcode.tipDisplays.rawValue, Opcode.tipInvalidations.rawValue:
-                pushTipCollection(tipColumns(a, key: nil, displays: opcode == Opcode.tipDisplays.rawValue, records))
+            case Opcode.tipDisplays.rawValue, Opcode.tipInvalidations.rawValue,
+                 StraightLineRules.countTipDisplays where tracing, StraightLineRules.countTipInvalidations where tracing:
+                // A fused tip count runs unfused when traced, so that its collection is traced.
+                let displays = opcode == Opcode.tipDisplays.rawValue || opcode == StraightLineRules.countTipDisplays
+                pushTipCollection(tipColumns(a, key: nil, displays: displays, records))
                 pc &+= 1
             case Opcode.tipDisplaysKeyed.rawValue, Opcode.tipInvalidationsKeyed.rawValue:
                 let key = poppedKey(stack[sp &- 1], tip: a)
@@ -316,7 +325,8 @@ struct Machine<Store: DonationStore> {
                 stack[sp &- 1] = Self.slot(result); pc &+= 1
             case Opcode.intToDouble.rawValue:
                 stack[sp &- 1] = Self.slot(Double(stack[sp &- 1])); pc &+= 1
-            case Opcode.event.rawValue:
+            case StraightLineRules.countEventWhere where tracing, Opcode.event.rawValue:
+                // A fused field-test count runs unfused when traced, so that each step is traced.
                 guard let count = reader.withTimestamps(a, { $0.count }) else { return fail(.inconsistentStore, at) }
                 collections[collectionCount] = CollectionValue(event: a, low: 0, high: count, isList: false)
                 collectionCount += 1; pc &+= 1
@@ -346,17 +356,14 @@ struct Machine<Store: DonationStore> {
                 stack[sp] = Int64(distinct); sp &+= 1; pc &+= 1
             default:
                 let step = StraightLineRules.step(code, pc: &pc, sp: &sp, stack: stack, parameterSlots: parameterSlots, now: now,
-                                                  fused: !tracing) { event, window in
-                    // COUNT_EVENT* read the pack's events only (never a tip's records).
-                    reader.withTimestamps(event) { timestamps in
-                        guard let window else { return timestamps.count }
-                        return Window.bounds(timestamps, now: now, window: window).count
-                    }
+                                                  fused: !tracing, records: records, keySlot: keySlot) { event, window, test in
+                    // COUNT_EVENT* and COUNT_EVENT_WHERE read the pack's events only (never a tip's records).
+                    reader.count(event, within: window, now: now, where: test)
                 }
                 switch step {
                 case .next: break
                 case .returned(let holds): return holds
-                case .inconsistentStore: return fail(.inconsistentStore, at)
+                case .inconsistentStore: return fail(.inconsistentStore, pc)
                 }
             }
             if tracing { record(at, sp) }
@@ -448,36 +455,9 @@ struct Machine<Store: DonationStore> {
         return true
     }
 
-    /// A `WHERE` predicate of the form `field cmp value`, where the field is an Int, Date or
-    /// Duration and the value is the same for every donation (a constant, a parameter, the
-    /// instance's key): `LOAD_FIELD f; PUSH_INT k | LOAD_PARAM p | LOAD_KEY; CMP_INT c; RETURN`
-    /// or `LOAD_FIELD f; CMP_INT_K c k; RETURN`. Nil for any other predicate. Such a predicate
-    /// cannot fail, so the filter compares slots in one loop instead of running the block per
-    /// donation (`trailViewed.where(trailID == key)`).
+    /// The `FieldTest` of the predicate block at `start`, nil for any other predicate.
     private func fieldTest(at start: Int) -> FieldTest? {
-        let code = self.code
-        guard UInt8(truncatingIfNeeded: code[start]) == Opcode.loadField.rawValue else { return nil }
-        let field = Int(code[start] >> 8)
-        let second = code[start &+ 1]
-        let value: Int64, compare: Int
-        switch UInt8(truncatingIfNeeded: second) {
-        case Opcode.compareIntImmediate.rawValue:
-            guard UInt8(truncatingIfNeeded: code[start &+ 4]) == Opcode.ret.rawValue else { return nil }
-            return FieldTest(field: field, comparison: ComparisonCode(verified: Int(second >> 8)),
-                             value: Instruction.immediate(code[start &+ 2], code[start &+ 3]))
-        case Opcode.pushInt.rawValue, Opcode.pushDate.rawValue, Opcode.pushDuration.rawValue:
-            (value, compare) = (Instruction.immediate(code[start &+ 2], code[start &+ 3]), start &+ 4)
-        case Opcode.loadParameter.rawValue:
-            (value, compare) = (parameterSlots[Int(second >> 8)], start &+ 2)
-        case Opcode.loadKey.rawValue:
-            (value, compare) = (keySlot, start &+ 2)
-        default:
-            return nil
-        }
-        // CMP_INT over two slots the verifier proved Ints, Dates or Durations alike.
-        guard UInt8(truncatingIfNeeded: code[compare]) == Opcode.compareInt.rawValue,
-              UInt8(truncatingIfNeeded: code[compare &+ 1]) == Opcode.ret.rawValue else { return nil }
-        return FieldTest(field: field, comparison: ComparisonCode(verified: Int(code[compare] >> 8)), value: value)
+        FieldTest(code, at: start, parameterSlots: parameterSlots, keySlot: keySlot)
     }
 
     /// WHERE by a `fieldTest`: keeps the donations of the top collection whose slot of the field
@@ -524,7 +504,7 @@ struct Machine<Store: DonationStore> {
                 return count
             }
             guard top.high <= slots.count else { return nil }
-            return Self.count(top.low..<top.high, of: slots, test)
+            return test.count(top.low..<top.high, of: slots)
         }
         guard let counted = counted ?? nil else { return nil }
         _ = popCollection()
@@ -554,20 +534,6 @@ struct Machine<Store: DonationStore> {
         case .lessOrEqual: return write { $0 <= value }
         case .greater: return write { $0 > value }
         case .greaterOrEqual: return write { $0 >= value }
-        }
-    }
-
-    /// How many indices in `range` have a slot that passes `test` (one loop per comparison).
-    @inline(__always)
-    private static func count(_ range: Range<Int>, of slots: UnsafeBufferPointer<Int64>, _ test: FieldTest) -> Int {
-        let window = UnsafeBufferPointer(rebasing: slots[range]), value = test.value
-        switch test.comparison {
-        case .equal: return window.reduce(0) { $0 &+ ($1 == value ? 1 : 0) }
-        case .notEqual: return window.reduce(0) { $0 &+ ($1 != value ? 1 : 0) }
-        case .less: return window.reduce(0) { $0 &+ ($1 < value ? 1 : 0) }
-        case .lessOrEqual: return window.reduce(0) { $0 &+ ($1 <= value ? 1 : 0) }
-        case .greater: return window.reduce(0) { $0 &+ ($1 > value ? 1 : 0) }
-        case .greaterOrEqual: return window.reduce(0) { $0 &+ ($1 >= value ? 1 : 0) }
         }
     }
 
@@ -659,13 +625,6 @@ struct Machine<Store: DonationStore> {
         case .duration: return .duration(milliseconds: slot)
         }
     }
-}
-
-/// A `WHERE` predicate of the form `field cmp value` (see `Machine.fieldTest(at:)`).
-struct FieldTest {
-    let field: Int
-    let comparison: ComparisonCode
-    let value: Int64
 }
 
 /// What a traced evaluation records: per instruction of the rule, the type it leaves on the

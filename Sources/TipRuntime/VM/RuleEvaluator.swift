@@ -20,6 +20,8 @@ public struct RuleEvaluator: Sendable {
     private let tipFirstRule: [Int]
     /// Per rule, like `ruleStarts`: whether it takes the straight-line fast path.
     private let isStraightLine: [Bool]
+    /// Per tip: whether all its rules take the fast path (`evaluateTip` then sets up no machine).
+    private let tipIsStraightLine: [Bool]
     /// The deepest value and collection stacks any rule of the pack needs.
     private let valueDepth: Int
     private let collectionDepth: Int
@@ -44,7 +46,7 @@ public struct RuleEvaluator: Sendable {
                 var fused = rule.code
                 StraightLineRules.fuse(&fused)
                 code.append(contentsOf: fused)
-                isStraightLine.append(StraightLineRules.accepts(rule.code, valueDepth: rule.shape.maximumValueDepth))
+                isStraightLine.append(StraightLineRules.accepts(fused, valueDepth: rule.shape.maximumValueDepth))
                 valueDepth = max(valueDepth, rule.shape.maximumValueDepth)
                 collectionDepth = max(collectionDepth, rule.shape.maximumCollectionDepth)
             }
@@ -54,6 +56,7 @@ public struct RuleEvaluator: Sendable {
         self.ruleStarts = ruleStarts
         self.tipFirstRule = tipFirstRule
         self.isStraightLine = isStraightLine
+        tipIsStraightLine = (0..<tipFirstRule.count - 1).map { isStraightLine[tipFirstRule[$0]..<tipFirstRule[$0 + 1]].allSatisfy { $0 } }
         self.valueDepth = valueDepth
         self.collectionDepth = collectionDepth
         collectionOffset = (valueDepth * MemoryLayout<Int64>.stride + 15) & ~15
@@ -165,22 +168,35 @@ public struct RuleEvaluator: Sendable {
     public func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64,
                                                    instance: RuleInstance = RuleInstance()) -> RuleOutcome {
         let index = ruleIndex(tip: tip, rule: rule)
-        let start = ruleStarts[index]
-        if isStraightLine[index], StoreReader.readsInPlace(store, eventCount: eventFieldTypes.count) {
-            checkInputs(parameters)
-            return .value(withUnsafeTemporaryAllocation(of: Int64.self, capacity: StraightLineRules.maximumValueDepth) { stack in
-                withUnsafePointer(to: store) { store in
-                    code.withUnsafeBufferPointer { code in
+        if isStraightLine[index], StoreReader.readsInPlace(store, eventCount: eventFieldTypes.count),
+           let holds = runStraightLine(ruleAt: ruleStarts[index], parameters, store, now, instance) {
+            return .value(holds)
+        }
+        return evaluateOnMachine(ruleAt: ruleStarts[index], parameters, store, now, instance)
+    }
+
+    /// The value of the straight-line rule starting at `start`, on the fast path without a
+    /// machine, over `store`, which must be read in place (`StoreReader.readsInPlace`); nil when
+    /// the store's data does not fit the pack (the machine then runs the rule and says where).
+    @inline(__always)
+    private func runStraightLine<Store: DonationStore>(ruleAt start: Int, _ parameters: ParameterValues, _ store: Store, _ now: Int64,
+                                                       _ instance: RuleInstance) -> Bool? {
+        checkInputs(parameters)
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: StraightLineRules.maximumValueDepth) { stack in
+            withUnsafePointer(to: store) { store in
+                code.withUnsafeBufferPointer { code in
+                    eventFieldTypes.withUnsafeBufferPointer { eventFieldTypes in
                         parameters.slots.withUnsafeBufferPointer { parameterSlots in
-                            StraightLineRules.run(code, from: start, parameterSlots: parameterSlots,
-                                                  store: UnsafeRawPointer(store).assumingMemoryBound(to: InMemoryDonationStore.self),
-                                                  now: now, stack: stack.baseAddress.unsafelyUnwrapped)
+                            let reader = StoreReader(store: UnsafeRawPointer(store).assumingMemoryBound(to: InMemoryDonationStore.self),
+                                                     snapshots: nil, eventFieldTypes: eventFieldTypes)
+                            return StraightLineRules.run(code, from: start, parameterSlots: parameterSlots, store: reader,
+                                                         records: instance.records, keySlot: Machine<Store>.slot(of: instance.key),
+                                                         now: now, stack: stack.baseAddress.unsafelyUnwrapped)
                         }
                     }
                 }
-            })
+            }
         }
-        return evaluateOnMachine(ruleAt: start, parameters, store, now, instance)
     }
 
     /// `evaluateRule` for a rule that needs the machine, kept out of line so that the
@@ -197,6 +213,19 @@ public struct RuleEvaluator: Sendable {
     public func evaluateTip<Store: DonationStore>(_ tip: Int, parameters: ParameterValues, store: Store, now: Int64, allRules: Bool = false,
                                                   instance: RuleInstance = RuleInstance()) -> TipEvaluation {
         precondition(tip >= 0 && tip < tipFirstRule.count - 1, "no tip \(tip)")
+        if tipIsStraightLine[tip], StoreReader.readsInPlace(store, eventCount: eventFieldTypes.count) {
+            // Every rule on the fast path, without setting up a machine (unless the store's data
+            // does not fit the pack: then all on the machine, which says where).
+            let rules = tipFirstRule[tip]..<tipFirstRule[tip + 1]
+            var outcomes: [RuleOutcome] = []
+            outcomes.reserveCapacity(rules.count)
+            for index in rules {
+                guard let holds = runStraightLine(ruleAt: ruleStarts[index], parameters, store, now, instance) else { break }
+                outcomes.append(.value(holds))
+                if !allRules && !holds { return TipEvaluation(tip: tip, rules: outcomes) }
+            }
+            if outcomes.count == rules.count { return TipEvaluation(tip: tip, rules: outcomes) }
+        }
         return withMachine(parameters, store, now, instance) { evaluate(tip, machine: &$0, allRules: allRules, records: instance.records) }
     }
 
@@ -245,12 +274,17 @@ public struct RuleEvaluator: Sendable {
     }
 
     /// The outcome of the rule at `index` of `ruleStarts`, on the fast path when it can take it
-    /// (a straight-line rule over the in-memory store, read in place: nothing in it can fail).
+    /// (a straight-line rule over the in-memory store, read in place), else (or when the store's
+    /// data does not fit the pack) on the machine.
     @inline(__always)
     private func evaluate<Store>(_ index: Int, machine: inout Machine<Store>, records: (any TipRecordReader)?) -> RuleOutcome {
         if isStraightLine[index], machine.reader.snapshots == nil {
-            return .value(StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
-                                                store: machine.reader.inMemoryStore, now: machine.now, stack: machine.stack))
+            let reader = StoreReader(store: machine.reader.inMemoryStore, snapshots: nil, eventFieldTypes: machine.reader.eventFieldTypes)
+            if let holds = StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
+                                                 store: reader, records: records, keySlot: machine.keySlot, now: machine.now,
+                                                 stack: machine.stack) {
+                return .value(holds)
+            }
         }
         return machine.evaluate(ruleAt: ruleStarts[index], records: records)
     }

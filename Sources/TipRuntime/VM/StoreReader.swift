@@ -86,6 +86,23 @@ struct StoreReader<Store: DonationStore> {
         return snapshot(event, snapshots)?.fields[field].slots.withUnsafeBufferPointer(body)
     }
 
+    /// How many donations of `event` lie in the window of `window` ms ending at `now` (all of
+    /// them without a window) and, given a `test`, pass it: `COUNT_EVENT`, `COUNT_EVENT_WITHIN`
+    /// and the fused `COUNT_EVENT_WHERE`; nil when the store's data for the event does not fit
+    /// the pack.
+    @inline(__always)
+    func count(_ event: Int, within window: Int64?, now: Int64, where test: FieldTest?) -> Int? {
+        guard let range = withTimestamps(event, { timestamps in
+            guard let window else { return 0..<timestamps.count }
+            return Window.bounds(timestamps, now: now, window: window)
+        }) else { return nil }
+        guard let test else { return range.count }
+        let counted: Int?? = withSlots(event, field: test.field) { slots in
+            range.upperBound <= slots.count ? test.count(range, of: slots) : nil
+        }
+        return counted ?? nil
+    }
+
     /// The donations of `event` with their payload columns, checked against the pack; nil when
     /// they do not fit it.
     func columns(_ event: Int) -> DonationColumns? {
