@@ -297,6 +297,26 @@ import TipcTestSupport
             #expect(evaluator.trace(tip: 0, rule: index, parameters: parameters, store: other, now: Int64(baseNow), instance: RuleInstance(key: .int(1))).outcome == outcome)
         }
     }
+
+    /// A store read through snapshots (not in place: here one made with another number of
+    /// events) fails at the `EVENT`, whose timestamps do not fit, fused or not, traced or not.
+    @Test func aFusedCountedWhereFailsWhereTheUnfusedSequenceFails() throws {
+        let rule = E.compare(.greaterOrEqual, E.count(E.filter(E.event(1), E.compare(.equal, E.field(0, .int), E.int(3)))), E.int(1))
+        var diagnostics: [Diagnostic] = []
+        let pack = try #require(RulePackCompiler.compile(RandomSchema.format2Program(rules: [rule]), diagnostics: &diagnostics))
+        let evaluator = RuleEvaluator(pack: try RulePackVerifier.verify(pack))
+        var store = InMemoryDonationStore(events: ["a", "b", "c", "d", "e", "f"].map { PackEvent(name: $0) })
+        try store.donate(event: 1, at: 1_000, payload: [])
+        #expect(store.events.count != RandomSchema.events.count)
+        var generator = RuleGenerator(random: SeededGenerator(seed: 7))
+        let parameters = generator.parameters(for: pack)
+        let instance = RuleInstance(key: .int(1))
+        let outcome = evaluator.evaluateRule(tip: 0, rule: 0, parameters: parameters, store: store, now: 2_000, instance: instance)
+        let traced = evaluator.trace(tip: 0, rule: 0, parameters: parameters, store: store, now: 2_000, instance: instance).outcome
+        let event = try #require(pack.tips[0].rules[0].code.firstIndex { UInt8(truncatingIfNeeded: $0) == Opcode.event.rawValue })
+        #expect(traced == .failed(.inconsistentStore, pc: event))
+        #expect(outcome == traced)
+    }
 }
 
 /// A reader with only `records(ofTip:key:)`: every other read, `countDates` included, is the

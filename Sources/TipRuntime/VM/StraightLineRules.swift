@@ -231,8 +231,9 @@ enum StraightLineRules {
                 preconditionFailure("COUNT_EVENT_WHERE is fused only before a counted field test")
             }
             guard let count = countEvent(a, extent.window, test) else {
-                // The payload is read by the `WHERE`: the failure is there, as when it runs unfused.
-                pc = extent.predicate &- 1
+                // Where the unfused sequence fails: at the `EVENT` when the event's timestamps do
+                // not fit (a store read through snapshots), else at the `WHERE` that reads the payload.
+                if countEvent(a, nil, nil) != nil { pc = extent.predicate &- 1 }
                 return .inconsistentStore
             }
             stack[sp] = Int64(count); sp &+= 1; pc = extent.next

@@ -21,6 +21,9 @@ public final class HTTPServer: Sendable {
     /// libmicrohttpd's daemon, a C handle: set once started, taken out (under the lock) by `stop`.
     private let daemon = RuntimeLock<OpaquePointer?>(nil)
     private let inFlight = RuntimeLock<Int>(0)
+    /// Set by `stop` once the requests in flight had their grace: a request no worker has
+    /// started by then is answered 503 without running its handler.
+    private let stopping = RuntimeLock<Bool>(false)
     private let workers: RequestQueue
     /// The address the server listens on, with the real port.
     public let address: ListenAddress
@@ -62,9 +65,11 @@ public final class HTTPServer: Sendable {
 
     deinit { stop(graceSeconds: 0) }
 
-    /// Stops accepting connections, waits (at most `graceSeconds`) for the requests in flight
-    /// to be answered, lets the workers finish the requests they were given (libmicrohttpd must
-    /// not stop with a connection suspended), then stops.
+    /// Stops accepting connections and waits (at most `graceSeconds`) for the requests in flight
+    /// to be answered. Then the requests no worker has started are answered 503 (`stopping`:
+    /// their handlers never run, so a client may send them again), the workers finish those
+    /// they hold (libmicrohttpd must not stop with a connection suspended), and once those
+    /// answers are sent (at most 5 s more) the server stops.
     public func stop(graceSeconds: Int = 30) {
         // Taken out under the lock, so that only one caller stops it.
         guard let daemon = self.daemon.withLock({ current in defer { current = nil }; return current }) else { return }
@@ -75,8 +80,14 @@ public final class HTTPServer: Sendable {
             usleep(10_000)
             waited += 1
         }
-        // From here a request is answered on libmicrohttpd's thread (see `dispatch`).
+        stopping.withLock { $0 = true }
         workers.close()
+        // The workers resumed their connections; libmicrohttpd's thread sends the answers.
+        waited = 0
+        while inFlight.withLock({ $0 }) > 0, waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
         MHD_stop_daemon(daemon)
     }
 
@@ -91,6 +102,11 @@ public final class HTTPServer: Sendable {
         /// Set when the request went to a worker, which fills it before resuming the connection.
         var answer: RuntimeLock<HTTPResponse?>?
     }
+
+    /// Requests begun and not yet completed (their answers sent or their connections closed).
+    var requestsInFlight: Int { inFlight.withLock { $0 } }
+    /// Whether `stop` has begun answering new requests 503.
+    var isStopping: Bool { stopping.withLock { $0 } }
 
     fileprivate func begin() { inFlight.withLock { $0 += 1 } }
     fileprivate func end() { inFlight.withLock { $0 -= 1 } }
@@ -111,16 +127,19 @@ public final class HTTPServer: Sendable {
     }
 
     /// Hands the complete request to a worker and suspends the connection until the worker has
-    /// answered; once the workers are closed (the server is stopping), answers it here.
+    /// answered; once the server is stopping, answers it 503 without running the handler.
     fileprivate func dispatch(_ request: HTTPRequest, exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
         let answer = RuntimeLock<HTTPResponse?>(nil)
-        let handler = self.handler, address = Int(bitPattern: connection)
+        let handler = self.handler, stopping = self.stopping
+        // libmicrohttpd lets any thread resume a connection; the worker gets the handle as an
+        // address, and only resumes it.
+        let address = Int(bitPattern: connection)
         let queued = workers.submit(beforeQueueing: { MHD_suspend_connection(connection) }) {
-            let response = handler(request)
+            let response = stopping.withLock { $0 } ? ServiceError.stopping.response : handler(request)
             answer.withLock { $0 = response }
             MHD_resume_connection(OpaquePointer(bitPattern: address))
         }
-        guard queued else { return Self.send(handler(request), on: connection) }
+        guard queued else { return Self.send(ServiceError.stopping.response, on: connection) }
         exchange.answer = answer
         return MHD_Result.YES
     }

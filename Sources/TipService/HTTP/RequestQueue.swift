@@ -9,7 +9,7 @@ import TipRuntime
 /// other threads idle, and those waits made the tail of the latency.
 final class RequestQueue: Sendable {
     private struct State {
-        var jobs: [@Sendable () -> Void] = []
+        var jobs: [(@Sendable () -> Void)?] = []
         /// The index of the oldest job in `jobs` (taken jobs before it are compacted away).
         var next = 0
         var closed = false
@@ -69,10 +69,15 @@ final class RequestQueue: Sendable {
             ready.wait()
             let job = state.withLock { state -> (@Sendable () -> Void)? in
                 guard state.next < state.jobs.count else { return nil }
-                let job = state.jobs[state.next]
+                // Taken out of its slot: a job that ran must not keep its request and answer.
+                let job = state.jobs[state.next].take()
                 state.next += 1
                 if state.next == state.jobs.count {
                     state.jobs.removeAll(keepingCapacity: true)
+                    state.next = 0
+                } else if state.next >= 64, state.next * 2 >= state.jobs.count {
+                    // A queue that never empties under steady load: drop the taken slots.
+                    state.jobs.removeFirst(state.next)
                     state.next = 0
                 }
                 return job
