@@ -178,11 +178,13 @@ public struct TipDecl: Sendable, Hashable {
     public var comments: [String]
     public var range: SourceRange
 
-    public init(name: Identifier, title: TextDecl? = nil, message: TextDecl? = nil,
+    public init(name: Identifier, key: TipKeyDecl? = nil, title: TextDecl? = nil, message: TextDecl? = nil,
                 image: Located<PackImage>? = nil, actions: [ActionDecl] = [], maxDisplayCount: Located<Int>? = nil,
                 maxDisplayDurationSeconds: Located<Int>? = nil, ignoresDisplayFrequency: Located<Bool>? = nil,
-                rules: [Expression] = [], comments: [String] = [], range: SourceRange) {
+                rules: [Expression] = [], placeholders: [PlaceholderDecl] = [], comments: [String] = [], range: SourceRange) {
         self.name = name
+        self.key = key
+        self.placeholders = placeholders
         self.title = title
         self.message = message
         self.image = image

@@ -89,25 +89,41 @@ extension ManifestValueReader {
         guard !node.isTruncated, let name = identifier(key, for: "a tip") else { return nil }
         // How diagnostics name the tip: built only for one.
         func what() -> String { "tip '\(name.name)'" }
-        var tip = TipDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
+        // Each field is read into a local and the declaration built once at the end: filling
+        // in a `var` of this large struct made the optimizer copy it once more (a retain per field).
+        var tipKey: TipKeyDecl?
+        var title: TextDecl?
+        var message: TextDecl?
+        var placeholders: [PlaceholderDecl] = []
+        var image: Located<PackImage>?
+        var actions: [ActionDecl] = []
+        var maxDisplayCount: Located<Int>?
+        var maxDisplayDuration: Located<Int>?
+        var ignoresDisplayFrequency: Located<Bool>?
+        var rules: [Expression] = []
+        let comments = self.comments(above: key.range.start.line)
+        let range = declarationRange(key, node)
         let pairs = mapping(node, for: what()) ?? .empty
         var index = 0
         while let (field, pair) = nextEntry(of: pairs, at: &index, for: what(), keys: ManifestKeys.Tip.self) {
             let value = pair.value
             switch field {
-            case .title: tip.title = localizedText(value, for: "the title of \(what())")
-            case .message: tip.message = localizedText(value, for: "the message of \(what())")
-            case .placeholders: tip.placeholders = placeholders(value, for: what())
-            case .image: tip.image = image(value, for: what())
-            case .actions: tip.actions = actions(value, for: what())
-            case .maxDisplayCount: tip.maxDisplayCount = count(value, for: "'maxDisplayCount'")
-            case .maxDisplayDuration: tip.maxDisplayDurationSeconds = duration(value, for: "'maxDisplayDuration'")
-            case .ignoresDisplayFrequency: tip.ignoresDisplayFrequency = bool(value, for: "'ignoresDisplayFrequency'")
-            case .rules: tip.rules = rules(value, for: what())
-            case .key: tip.key = tipKey(value, for: what())
+            case .title: title = localizedText(value, for: "the title of \(what())")
+            case .message: message = localizedText(value, for: "the message of \(what())")
+            case .placeholders: placeholders = self.placeholders(value, for: what())
+            case .image: image = self.image(value, for: what())
+            case .actions: actions = self.actions(value, for: what())
+            case .maxDisplayCount: maxDisplayCount = count(value, for: "'maxDisplayCount'")
+            case .maxDisplayDuration: maxDisplayDuration = duration(value, for: "'maxDisplayDuration'")
+            case .ignoresDisplayFrequency: ignoresDisplayFrequency = bool(value, for: "'ignoresDisplayFrequency'")
+            case .rules: rules = self.rules(value, for: what())
+            case .key: tipKey = self.tipKey(value, for: what())
             }
         }
-        return tip
+        return TipDecl(name: name, key: tipKey, title: title, message: message, image: image, actions: actions,
+                       maxDisplayCount: maxDisplayCount, maxDisplayDurationSeconds: maxDisplayDuration,
+                       ignoresDisplayFrequency: ignoresDisplayFrequency, rules: rules, placeholders: placeholders,
+                       comments: comments, range: range)
     }
 
     /// A symbol name, or `{ asset: NAME }`.
