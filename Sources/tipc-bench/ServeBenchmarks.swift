@@ -34,7 +34,7 @@ func runServeBenchmarks(users counts: [Int], postgresURL: String? = nil, handler
         print("serve: the benchmark's pack does not compile: \(result.diagnostics.map(\.message))")
         return
     }
-    print("## tip service on \(postgresURL == nil ? "SQLite" : "PostgreSQL") (loopback, \(ProcessInfo.processInfo.activeProcessorCount) cores, 8 server threads, 32 clients)")
+    print("## tip service on \(postgresURL == nil ? "SQLite" : "PostgreSQL") (loopback, \(ProcessInfo.processInfo.activeProcessorCount) cores, 2 polling threads and 8 workers, 32 clients)")
     for users in counts.isEmpty ? [1_000, 100_000] : counts {
         do {
             var bench = ServeBench(users: users, pack: ServicePack(verified: verified))
