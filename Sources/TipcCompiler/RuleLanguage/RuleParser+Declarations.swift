@@ -144,6 +144,26 @@ extension RuleParser {
         return Identifier(text(of: advance()), at: range(ofToken: tokenIndex))
     }
 
+    /// Elements separated by commas, then `closing` (the opening bracket, the token at
+    /// `opening`, already consumed). Nil when `element` fails (it reports why) or the list does
+    /// not end with `closing` (reported, with a note at the opening).
+    mutating func parseCommaSeparated<Element>(until closing: RuleTokenKind, opening: Int,
+                                               element: (inout RuleParser) -> Element?) -> [Element]? {
+        var elements: [Element] = []
+        while current.kind != closing {
+            guard let next = element(&self) else { return nil }
+            elements.append(next)
+            if current.kind == .comma { advance() } else { break }
+        }
+        guard current.kind == closing else {
+            let closingText = closing == .rightBracket ? "']'" : "'}'"
+            reportExpected("',' or \(closingText)", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
+            return nil
+        }
+        advance()
+        return elements
+    }
+
     mutating func expect(_ kind: RuleTokenKind, _ text: String) -> Bool {
         if current.kind == kind {
             advance()
@@ -233,17 +253,8 @@ extension RuleParser {
             advance()
             let opening = index
             guard expect(.leftBracket, "'[' to start the list of values") else { return nil }
-            var list: [Located<String>] = []
-            while current.kind != .rightBracket {
-                guard let value = parseString("a string value") else { return nil }
-                list.append(value)
-                if current.kind == .comma { advance() } else { break }
-            }
-            guard current.kind == .rightBracket else {
-                reportExpected("',' or ']'", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
-                return nil
-            }
-            advance()
+            guard let list = parseCommaSeparated(until: .rightBracket, opening: opening, element: { $0.parseString("a string value") })
+            else { return nil }
             values = list
         }
         var isTransient = false
@@ -309,22 +320,17 @@ extension RuleParser {
         if current.kind == .leftBrace {
             let opening = index
             advance()
-            while current.kind != .rightBrace {
-                guard let fieldName = parseName("a field") else { return nil }
-                guard expect(.colon, "':' after the field name") else { return nil }
-                let typeIndex = index
-                let type = parseType()
-                if type == nil && index == typeIndex { return nil }
+            let parsed = parseCommaSeparated(until: .rightBrace, opening: opening) { parser -> FieldDecl? in
+                guard let fieldName = parser.parseName("a field"), parser.expect(.colon, "':' after the field name") else { return nil }
+                let typeIndex = parser.index
+                let type = parser.parseType()
+                if type == nil && parser.index == typeIndex { return nil }
                 var field = FieldDecl(name: fieldName, type: type)
                 field.hasUnknownType = type == nil
-                fields.append(field)
-                if current.kind == .comma { advance() } else { break }
+                return field
             }
-            guard current.kind == .rightBrace else {
-                reportExpected("',' or '}'", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
-                return nil
-            }
-            advance()
+            guard let parsed else { return nil }
+            fields = parsed
         }
         var limit: DonationLimitDecl?
         var seen: [String: SourceRange] = [:]
@@ -369,18 +375,8 @@ extension RuleParser {
             if current.kind != .leftBrace { return nil }
         }
         let opening = index
-        guard expect(.leftBrace, "'{' and the group's tips") else { return nil }
-        var tips: [Identifier] = []
-        while current.kind != .rightBrace {
-            guard let tip = parseName("a tip") else { return nil }
-            tips.append(tip)
-            if current.kind == .comma { advance() } else { break }
-        }
-        guard current.kind == .rightBrace else {
-            reportExpected("',' or '}'", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
-            return nil
-        }
-        advance()
+        guard expect(.leftBrace, "'{' and the group's tips"),
+              let tips = parseCommaSeparated(until: .rightBrace, opening: opening, element: { $0.parseName("a tip") }) else { return nil }
         return GroupDecl(name: name, priority: priority, tips: tips, comments: comments, range: range(since: start))
     }
 

@@ -104,21 +104,13 @@ extension RuleParser {
     mutating func parsePlaceholders() -> [PlaceholderDecl]? {
         let opening = index
         guard expect(.leftBrace, "'{' and the placeholders (name: Type)") else { return nil }
-        var placeholders: [PlaceholderDecl] = []
-        while current.kind != .rightBrace {
-            guard let name = parseName("a placeholder") else { return skipPlaceholders() }
-            guard expect(.colon, "':' after the placeholder name") else { return skipPlaceholders() }
-            let typeIndex = index
-            let type = parseType()
-            if type == nil && index == typeIndex { return skipPlaceholders() }
-            placeholders.append(PlaceholderDecl(name: name, type: type))
-            if current.kind == .comma { advance() } else { break }
+        let placeholders = parseCommaSeparated(until: .rightBrace, opening: opening) { parser -> PlaceholderDecl? in
+            guard let name = parser.parseName("a placeholder"), parser.expect(.colon, "':' after the placeholder name") else { return nil }
+            let typeIndex = parser.index
+            let type = parser.parseType()
+            if type == nil && parser.index == typeIndex { return nil }
+            return PlaceholderDecl(name: name, type: type)
         }
-        guard current.kind == .rightBrace else {
-            reportExpected("',' or '}'", notes: [DiagnosticNote("to match this", at: range(ofToken: opening))])
-            return skipPlaceholders()
-        }
-        advance()
-        return placeholders
+        return placeholders ?? skipPlaceholders()
     }
 }
