@@ -80,20 +80,21 @@ public final class HTTPServer: Sendable {
         guard let daemon = self.daemon.withLock({ current in defer { current = nil }; return current }) else { return }
         let socket = MHD_quiesce_daemon(daemon)
         if socket >= 0 { close(socket) }
-        var waited = 0
-        while inFlight.withLock({ $0 }) > 0, waited < graceSeconds * 100 {
-            usleep(10_000)
-            waited += 1
-        }
+        waitForRequestsInFlight(seconds: graceSeconds)
         stopping.withLock { $0 = true }
         workers.close()
         // The workers resumed their connections; libmicrohttpd's threads send the answers.
-        waited = 0
-        while inFlight.withLock({ $0 }) > 0, waited < 500 {
+        waitForRequestsInFlight(seconds: 5)
+        MHD_stop_daemon(daemon)
+    }
+
+    /// Returns once no request is in flight, or after `seconds`.
+    private func waitForRequestsInFlight(seconds: Int) {
+        var waited = 0
+        while requestsInFlight > 0, waited < seconds * 100 {
             usleep(10_000)
             waited += 1
         }
-        MHD_stop_daemon(daemon)
     }
 
     // MARK: - Per-request state
