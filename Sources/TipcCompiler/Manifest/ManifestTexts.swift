@@ -14,12 +14,32 @@ extension ManifestValueReader {
         }
         guard let scalar = scalar(node, expected: "a text", for: what()) else { return nil }
         let text = Located(scalar.value, at: node.range)
-        let ruleText = scalar.ruleText(in: file, startingAt: node.range.start)
         // Most texts have no braces: such a text is its own template, held without arrays.
         if !TextTemplateParser.hasBraces(scalar.value) {
-            return .plain(withoutBraces: text, contentRange: ruleText.range(fromUTF8: 0, to: scalar.value.utf8.count))
+            return .plain(withoutBraces: text, contentRange: Self.contentRange(of: scalar, at: node.range)
+                ?? scalar.ruleText(in: file, startingAt: node.range.start).range(fromUTF8: 0, to: scalar.value.utf8.count))
         }
-        return .plain(text, template: TextTemplateParser.parse(ruleText, diagnostics: &diagnostics))
+        return .plain(text, template: TextTemplateParser.parse(scalar.ruleText(in: file, startingAt: node.range.start),
+                                                                diagnostics: &diagnostics))
+    }
+
+    /// The range of a one-line plain or quoted scalar's characters, without its quotes: what
+    /// mapping its whole text back into the file gives, found without reading the text (the
+    /// closing quote ends the text whatever escapes it holds). Nil for other scalars.
+    static func contentRange(of scalar: YAMLScalar, at range: SourceRange) -> SourceRange? {
+        guard range.start.line == range.end.line else { return nil }
+        switch scalar.style {
+        case .plain:
+            return range
+        case .singleQuoted, .doubleQuoted:
+            guard range.end.column - range.start.column >= 2 else { return nil }
+            var content = range
+            content.start.column += 1
+            content.end.column -= 1
+            return content
+        case .literal, .folded:
+            return nil
+        }
     }
 
     /// A scalar text and its template.
