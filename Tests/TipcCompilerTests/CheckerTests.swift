@@ -176,6 +176,48 @@ struct CheckerTests {
         let (diagnostics, _) = check("tip t {\n  message \"no title\"\n}\n")
         #expect(codes(diagnostics) == ["missing-key", "missing-key"])
     }
+
+    /// Constant folding reads only the tips in which the checker built a node that may fold,
+    /// and a tip whose rules change is read again.
+    @Test func constantFoldingSkipsOnlyTipsWithNothingToFold() throws {
+        let (diagnostics, checked) = check(header + """
+        param n: Int = 0
+        param on: Bool = false
+        param d: Double = 0
+        tip plain {
+          title "P"
+          rule $n > 1 and not $on and $n in [1, 2]
+        }
+        tip negated {
+          title "N"
+          rule $n > -1
+        }
+        tip promoted {
+          title "D"
+          rule $d > 1
+        }
+        tip logical {
+          title "L"
+          rule false or $on
+        }
+        tip compared {
+          title "C"
+          rule (1 < 2) == $on
+        }
+        """)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        var program = try #require(checked)
+        #expect(program.tips.map(\.rulesMayFold) == [false, true, true, true, true])
+        #expect(RulePackCompiler.constantErrors(program).isEmpty)
+
+        let range = program.tips[0].range
+        func int(_ value: Int64) -> CheckedExpression { CheckedExpression(.constant(.int(value)), type: .value(.int), range: range) }
+        let sum = CheckedExpression(.arithmetic(.add, int(.max), int(1)), type: .value(.int), range: range)
+        let parameter = CheckedExpression(.parameter(0), type: .value(.int), range: range)
+        program.tips[0].rules.append(CheckedExpression(.compare(.greater, parameter, sum), type: .value(.bool), range: range))
+        #expect(program.tips[0].rulesMayFold)
+        #expect(RulePackCompiler.constantErrors(program).map(\.code) == [.invalidValue])
+    }
 }
 
 extension CheckedExpression.Kind {

@@ -131,14 +131,31 @@ public struct CheckedTip: Sendable, Hashable {
     /// `rules` stay empty; lowering fills them from `rules`.
     public var entry: PackTip
     /// Each of type Bool; all must hold.
-    public var rules: [CheckedExpression]
+    public var rules: [CheckedExpression] {
+        didSet { rulesMayFold = true }
+    }
     /// Where the tip is declared (its name).
     public var range: SourceRange
     /// The texts entry of the pack (SPEC §7), when the tip's texts are localized or templates.
     public var texts: PackTipTexts?
+    /// Whether `ConstantFolder` may find something to fold in `rules`. The checker clears it
+    /// for a tip in which it built no foldable node, so that folding skips the tip unread; any
+    /// change to `rules` sets it again. Not part of the tip's identity (`==`, hashing).
+    var rulesMayFold = true
 
     /// The tip's name.
     public var name: String { entry.name }
+
+    public static func == (a: CheckedTip, b: CheckedTip) -> Bool {
+        a.entry == b.entry && a.rules == b.rules && a.range == b.range && a.texts == b.texts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entry)
+        hasher.combine(rules)
+        hasher.combine(range)
+        hasher.combine(texts)
+    }
 
     public init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int64? = nil, maxDisplayDurationMilliseconds: Int64? = nil, ignoresDisplayFrequency: Bool = false,

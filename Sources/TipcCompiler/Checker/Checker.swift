@@ -319,12 +319,15 @@ struct DeclarationChecker {
         let written = ContiguousArray(decl.rules)  // read in place, see `check`
         var rules: [CheckedExpression] = []
         rules.reserveCapacity(min(written.count, Checker.maximumRulesPerTip))
+        expressions.startTip()
         for index in written.indices.prefix(Checker.maximumRulesPerTip) { rules.append(expressions.checkRule(written[index])) }
-        return CheckedTip(name: name, title: title, message: decl.message.map { Self.tableText($0, defaultLocale: defaultLocale) },
-                          image: decl.image?.value, actions: actions,
-                          maxDisplayCount: maxDisplayCount, maxDisplayDurationMilliseconds: maxDuration,
-                          ignoresDisplayFrequency: decl.ignoresDisplayFrequency?.value ?? false, rules: rules, range: decl.name.range,
-                          key: key)
+        var tip = CheckedTip(name: name, title: title, message: decl.message.map { Self.tableText($0, defaultLocale: defaultLocale) },
+                             image: decl.image?.value, actions: actions,
+                             maxDisplayCount: maxDisplayCount, maxDisplayDurationMilliseconds: maxDuration,
+                             ignoresDisplayFrequency: decl.ignoresDisplayFrequency?.value ?? false, rules: rules, range: decl.name.range,
+                             key: key)
+        tip.rulesMayFold = expressions.builtFoldableNode
+        return tip
     }
 
     // MARK: - Groups

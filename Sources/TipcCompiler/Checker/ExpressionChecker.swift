@@ -42,6 +42,10 @@ struct ExpressionChecker {
     private var clauseWindow: Int?
     /// Whether the innermost clause's window went onto some event query.
     private var clauseWindowApplied = false
+    /// Whether some node built since the last `startTip()` may fold (`ConstantFolder`): an
+    /// operator whose operands are all constants, or `and`/`or` with a constant left operand.
+    /// Such nodes are built only here, so a tip without one has nothing to fold.
+    private(set) var builtFoldableNode = false
 
     init(symbols: SymbolTable, parameters: [PackParameter], events: [PackEvent], tipKeys: [PackTipKey?] = []) {
         self.symbols = symbols
@@ -50,6 +54,16 @@ struct ExpressionChecker {
         self.tipKeys = tipKeys
         usedParameters = Array(repeating: false, count: parameters.count)
         usedEvents = Array(repeating: false, count: events.count)
+    }
+
+    /// Starts the rules of another tip: `builtFoldableNode` is cleared.
+    mutating func startTip() {
+        builtFoldableNode = false
+    }
+
+    /// Notes a node built that may fold when `foldable` (see `builtFoldableNode`).
+    private mutating func note(foldable: Bool) {
+        if foldable { builtFoldableNode = true }
     }
 
     /// Checks one rule: it must be a Bool expression.
@@ -360,12 +374,14 @@ struct ExpressionChecker {
                 report(.typeMismatch, "'not' needs a Bool operand, found \(checked.type)", operand.range)
                 return invalid(range)
             }
+            note(foldable: checked.isConstant)
             return CheckedExpression(.not(checked), type: .value(.bool), range: range)
         case .negate:
             guard checked.type == .value(.int) || checked.type == .value(.double) || checked.type == .value(.duration) else {
                 report(.typeMismatch, "'-' needs a number or a duration, found \(checked.type)", operand.range)
                 return invalid(range)
             }
+            note(foldable: checked.isConstant)
             return CheckedExpression(.negate(checked), type: checked.type, range: range)
         }
     }
@@ -382,6 +398,7 @@ struct ExpressionChecker {
             let checkedLeft = checkLogicalOperand(left, op, in: scope)
             let checkedRight = checkLogicalOperand(right, op, in: scope)
             guard let checkedLeft, let checkedRight else { return invalid(range) }
+            note(foldable: checkedLeft.isConstant)
             return CheckedExpression(.logical(logical, checkedLeft, checkedRight), type: .value(.bool), range: range)
         }
         // The inner nodes, outermost first.
@@ -396,6 +413,7 @@ struct ExpressionChecker {
             guard case .binary(_, _, let operand) = node.kind else { continue }
             let checked = checkLogicalOperand(operand, op, in: scope)
             if let joined = result, let checked {
+                note(foldable: joined.isConstant)
                 result = CheckedExpression(.logical(logical, joined, checked), type: .value(.bool), range: node.range)
             } else {
                 result = nil
@@ -403,6 +421,7 @@ struct ExpressionChecker {
         }
         let checkedRight = checkLogicalOperand(right, op, in: scope)
         guard let joined = result, let checkedRight else { return invalid(range) }
+        note(foldable: joined.isConstant)
         return CheckedExpression(.logical(logical, joined, checkedRight), type: .value(.bool), range: range)
     }
 
@@ -457,6 +476,7 @@ struct ExpressionChecker {
             report(.typeMismatch, "cannot compare \(leftType) \(op.rawValue) \(rightType)", range, help: help)
             return invalid(range)
         }
+        note(foldable: l.isConstant && r.isConstant)
         return CheckedExpression(.compare(comparison, l, r), type: .value(.bool), range: range)
     }
 
@@ -489,6 +509,7 @@ struct ExpressionChecker {
                    help: leftType.isCollection || rightType.isCollection ? "use '.count' for the number of donations" : nil)
             return invalid(range)
         }
+        note(foldable: l.isConstant && r.isConstant)
         return CheckedExpression(.arithmetic(arithmetic, l, r), type: resultType, range: range)
     }
 
@@ -497,9 +518,11 @@ struct ExpressionChecker {
         switch (left.type, right.type) {
         case (.value(.int), .value(.double)):
             let range = left.range
+            note(foldable: left.isConstant)
             return (CheckedExpression(.intToDouble(left), type: .value(.double), range: range), right)
         case (.value(.double), .value(.int)):
             let range = right.range
+            note(foldable: right.isConstant)
             return (left, CheckedExpression(.intToDouble(right), type: .value(.double), range: range))
         default: return (left, right)
         }
@@ -529,6 +552,7 @@ struct ExpressionChecker {
             failed = true
         }
         if failed { return invalid(range) }
+        note(foldable: checkedValue.isConstant)
         return CheckedExpression(.inList(checkedValue, constants), type: .value(.bool), range: range)
     }
 }

@@ -11,6 +11,7 @@ struct ConstantFolder {
 
     /// Reports the errors of `tip`'s constant sub-expressions, folding nothing for keeps.
     mutating func reportErrors(in tip: CheckedTip) {
+        guard tip.rulesMayFold else { return }
         // Rules are read in place: iterating an Array would copy (retain) each one.
         let rules = ContiguousArray(tip.rules)
         for index in rules.indices where Self.mayFold(rules[index]) { _ = folded(rules[index]) }
