@@ -32,6 +32,30 @@ import Testing
         #expect(root?.range.start == location(1, 1))
     }
 
+    /// Every node's range is the position of its offsets, however lines break and whatever
+    /// the file holds: in an ASCII file the reader takes libyaml's own lines and columns, in
+    /// others it counts from the offsets, and both must agree with `SourceFile`.
+    @Test(arguments: ["\n", "\r\n", "\r"], [false, true])
+    func everyRangeIsWhereItsOffsetsAre(lineBreak: String, nonASCII: Bool) throws {
+        let lines = [
+            "tipkit: 1   # comment", "tips:", "  t1:", "    title: 'It''s'\t", "    message: \"a\\tb \\\"c\\\"\"",
+            "    rules:", "      - $a > 1 and", "        $b < 2", "      - \"x\"", "    list: [1, {k: v}, [2]]",
+            "    block: |", "      literal", "      text", "    folded: >-", "      folded", "      text",
+            "  t2: {title: T\(nonASCII ? " é" : ""), rules: [x]}", "",
+        ]
+        let (root, diagnostics, file) = readYAML((nonASCII ? "\u{FEFF}" : "") + lines.joined(separator: lineBreak))
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        var nodes = try [#require(root)]
+        var checked = 0
+        while let node = nodes.popLast() {
+            #expect(node.range == file.range(fromUTF8: node.startOffset, to: node.endOffset), "\(node.kindDescription)")
+            checked += 1
+            if let pairs = node.pairs { for pair in pairs { nodes += [pair.key, pair.value] } }
+            if let items = node.items { nodes += items }
+        }
+        #expect(checked == 34)
+    }
+
     @Test func malformedYAMLReportsLibyamlProblemAndPosition() throws {
         let (_, diagnostics, _) = readYAML("a: 1\nb: [1, 2\nc: 3\n")
         let diagnostic = try #require(only(diagnostics))

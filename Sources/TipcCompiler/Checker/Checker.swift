@@ -59,19 +59,19 @@ struct DeclarationChecker {
         tips.reserveCapacity(tipCount)
         var someTipHasTexts = false
         for fileIndex in files.indices {
-            // Each declaration is taken out as it is checked (its slot keeps only the name), so
-            // that it is freed right after: the syntax tree and the checked program never both
-            // live whole.
-            for index in files[fileIndex].tips.indices {
-                var decl = TipDecl(name: files[fileIndex].tips[index].name, range: files[fileIndex].tips[index].range)
-                swap(&decl, &files[fileIndex].tips[index])  // moved out, not copied
+            // Each declaration is moved out as it is checked, so that it is freed right after:
+            // the syntax tree and the checked program never both live whole. Reversed, so that
+            // taking the last one out moves it (taking the first would shift the rest).
+            var pending = files[fileIndex].tips
+            files[fileIndex].tips = []
+            pending.reverse()
+            while let decl = pending.popLast() {
                 expressions.currentKey = tips.count < tipKeys.count ? tipKeys[tips.count] : nil
                 // Built in place in the array: appending a local copy would copy it (a retain per field).
                 tips.append(checkTip(decl, key: expressions.currentKey, defaultLocale: defaultLocale, expressions: &expressions))
                 tips[tips.count - 1].texts = texts.check(decl, tipIndex: tips.count - 1)
                 if tips[tips.count - 1].texts != nil { someTipHasTexts = true }
             }
-            files[fileIndex].tips = []
         }
         diagnostics += expressions.diagnostics
         diagnostics += texts.diagnostics

@@ -75,6 +75,16 @@ struct YAMLDocumentBuilder {
         offsets.byteOffset(ofCharacter: Int(mark.index))
     }
 
+    /// The position of `mark`, which is at UTF-8 offset `offset`. In an ASCII file libyaml's
+    /// own line and column count exactly what a `SourceLocation` counts (bytes since the last
+    /// line break, CR LF and a lone CR each one break): they are taken as they are. Elsewhere
+    /// (a BOM, other characters, NEL and the Unicode line separators libyaml also breaks
+    /// lines at) the cursor finds the position from the offset.
+    mutating func location(of mark: yaml_mark_t, atOffset offset: Int) -> SourceLocation {
+        guard file.isASCII else { return positions.location(atUTF8Offset: offset) }
+        return SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
     // MARK: - Events
 
     mutating func handle(_ event: yaml_event_t) {
@@ -112,8 +122,9 @@ struct YAMLDocumentBuilder {
                 // node's range ends with its last character.
                 while nodeEnd > contentStart, [0x20, 0x09, 0x0A, 0x0D].contains(file.bytes[nodeEnd - 1]) { nodeEnd -= 1 }
             }
-            let startLocation = positions.location(atUTF8Offset: contentStart)
-            let endLocation = positions.location(atUTF8Offset: nodeEnd)
+            let startLocation = contentStart == start ? location(of: event.start_mark, atOffset: start)
+                : positions.location(atUTF8Offset: contentStart)
+            let endLocation = nodeEnd == end ? location(of: event.end_mark, atOffset: end) : positions.location(atUTF8Offset: nodeEnd)
             let spansLines = startLocation.line != endLocation.line
                 || (nodeEnd != contentEnd && positions.location(atUTF8Offset: contentEnd).line != startLocation.line)
             if spansLines { multilineScalars.append(contentStart..<contentEnd) }
@@ -137,7 +148,8 @@ struct YAMLDocumentBuilder {
             }
             let section = sectionToStream(isMapping: isMapping)
             if let section { streamed = section }
-            let location = positions.location(atUTF8Offset: contentStart)
+            let location = contentStart == start ? location(of: event.start_mark, atOffset: start)
+                : positions.location(atUTF8Offset: contentStart)
             records.append(YAMLDocument.Record(kind: isMapping ? .mapping : .sequence, isFlow: isFlow,
                                                hasProperties: anchor != nil || tag != nil,
                                                startOffset: Int32(contentStart), endOffset: Int32(contentStart),
@@ -235,8 +247,10 @@ struct YAMLDocumentBuilder {
                 reportDuplicate(name, key: key, first: nodeRange(first))
                 return
             }
-            let pairIndex = (pending.count - stack[top].pendingStart) / 2
-            stack[top].keyIndexes?[name] = pairIndex
+            if stack[top].keyIndexes != nil {
+                let pairIndex = (pending.count - stack[top].pendingStart) / 2
+                stack[top].keyIndexes?[name] = pairIndex
+            }
         }
         pending.append(Int32(key))
         pending.append(Int32(node))
