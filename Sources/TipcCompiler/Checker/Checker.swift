@@ -64,7 +64,7 @@ struct DeclarationChecker {
             // taking the last one out moves it (taking the first would shift the rest).
             var pending = files[fileIndex].tips
             files[fileIndex].tips = []
-            pending.reverse()
+            pending.withUnsafeMutableBufferPointer { $0.reverse() }  // moves (Array's own swaps copy)
             while let decl = pending.popLast() {
                 expressions.currentKey = tips.count < tipKeys.count ? tipKeys[tips.count] : nil
                 // Built in place in the array: appending a local copy would copy it (a retain per field).
