@@ -111,8 +111,13 @@ struct YAMLDocumentBuilder {
         case YAML_SCALAR_EVENT:
             let scalarData = event.data.scalar
             let contentStart = reportProperties(from: start, anchor: scalarData.anchor, tag: scalarData.tag)
+            // Through the initializer that makes a short ASCII string (most keys and values)
+            // without validating it first, as `String(decoding:as:)` does; other text is
+            // validated (and repaired) the same way.
             let value = scalarData.value.map { pointer in
-                String(decoding: UnsafeBufferPointer(start: pointer, count: scalarData.length), as: UTF8.self)
+                String(unsafeUninitializedCapacity: scalarData.length) {
+                    $0.initialize(fromContentsOf: UnsafeBufferPointer(start: pointer, count: scalarData.length))
+                }
             } ?? ""
             let style = Self.style(scalarData.style)
             let contentEnd = max(end, contentStart)
