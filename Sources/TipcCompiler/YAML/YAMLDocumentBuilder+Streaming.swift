@@ -9,9 +9,8 @@ extension YAMLDocumentBuilder {
         var name: String
         /// The range of each scalar key handed on, to report a repeat.
         var keyRanges: [ByteName: SourceRange] = [:]
-        /// The builder's own arrays, set aside while an entry is built in arrays of its own
-        /// (nil between entries).
-        var setAside: (records: [YAMLDocument.Record], children: [Int32], values: [String])?
+        /// An entry is being built: the builder's own arrays are the `other…` ones.
+        var isBuildingEntry = false
     }
 
     /// Hands the completed entries of streamed sections to `entry`, oldest first, and forgets them.
@@ -24,16 +23,21 @@ extension YAMLDocumentBuilder {
     }
 
     /// Keeps the arrays of an entry's document that nothing holds any more (the usual case:
-    /// the entry was decoded into values of its own), emptied, for the next entry to fill.
+    /// the entry was decoded into values of its own) as the `other…` arrays, for the next entry.
     private mutating func recycleStorage(of document: inout YAMLDocument) {
-        guard isKnownUniquelyReferenced(&document) else { return }
-        var storage = (records: document.records, children: document.children, values: document.values)
-        // Freeing the document leaves its arrays held only here.
+        guard streamed?.isBuildingEntry != true, isKnownUniquelyReferenced(&document) else { return }
+        otherRecords = document.records
+        otherChildren = document.children
+        otherValues = document.values
+        // Freeing the document leaves its arrays held only here (emptied by the next entry).
         document = .empty
-        storage.records.removeAll(keepingCapacity: true)
-        storage.children.removeAll(keepingCapacity: true)
-        storage.values.removeAll(keepingCapacity: true)
-        spareEntryStorage = storage
+    }
+
+    /// Exchanges the builder's current arrays with the `other…` ones (moves, no copies).
+    private mutating func swapArrays() {
+        swap(&records, &otherRecords)
+        swap(&children, &otherChildren)
+        swap(&values, &otherValues)
     }
 
     /// The section a mapping opening now streams: the root is a mapping whose pending key is
@@ -58,21 +62,26 @@ extension YAMLDocumentBuilder {
         return (node, childCount, valueCount)
     }
 
-    /// Starts building an entry of the streamed section in arrays of its own, so that it
-    /// becomes a document without being copied: the key read (the last node, with its
-    /// subtree) moves there, and the builder's arrays are set aside until the entry completes.
+    /// Starts building an entry of the streamed section in arrays of its own (the `other…`
+    /// ones, emptied), so that it becomes a document without being copied: the key read (the
+    /// last node, with its subtree) moves there, and the builder's arrays are set aside as the
+    /// `other…` ones until the entry completes. Arrays change places by swaps, which move them.
     mutating func beginEntry(key: Int, level: Int) {
         var entryRecords: [YAMLDocument.Record] = []
         var entryChildren: [Int32] = []
         var entryValues: [String] = []
-        if let spare = spareEntryStorage {
-            spareEntryStorage = nil
-            (entryRecords, entryChildren, entryValues) = spare
-        } else {
+        swap(&entryRecords, &otherRecords)
+        swap(&entryChildren, &otherChildren)
+        swap(&entryValues, &otherValues)
+        if entryRecords.capacity == 0 {
             // Room for a typical declaration, so that its arrays are not grown node by node.
             entryRecords.reserveCapacity(32)
             entryChildren.reserveCapacity(32)
             entryValues.reserveCapacity(24)
+        } else {
+            entryRecords.removeAll(keepingCapacity: true)
+            entryChildren.removeAll(keepingCapacity: true)
+            entryValues.removeAll(keepingCapacity: true)
         }
         if key == records.count - 1, records[key].kind == .scalar, Int(records[key].first) == values.count - 1 {
             // The usual key, a scalar: its record and its text move.
@@ -83,10 +92,11 @@ extension YAMLDocumentBuilder {
         } else {
             moveSubtree(of: key, to: &entryRecords, &entryChildren, &entryValues)
         }
-        swap(&records, &entryRecords)
-        swap(&children, &entryChildren)
-        swap(&values, &entryValues)
-        streamed?.setAside = (entryRecords, entryChildren, entryValues)
+        swap(&otherRecords, &entryRecords)
+        swap(&otherChildren, &entryChildren)
+        swap(&otherValues, &entryValues)
+        swapArrays()
+        streamed?.isBuildingEntry = true
         stack[level].pendingKey = 0
     }
 
@@ -119,8 +129,8 @@ extension YAMLDocumentBuilder {
         let name = scalarValue(key)
         let keyRange = nodeRange(key)
         let valueEnd = Int(records[value].endOffset)
-        let document = YAMLDocument(pathNumber: file.pathNumber, records: records, children: children, values: values)
         restoreSetAsideArrays()
+        let document = documentOfOtherArrays()
         // A repeated key is reported at its first one's range.
         if let name {
             // One lookup for a new key (nearly all): recorded at once; a repeat puts the first back.
@@ -135,12 +145,22 @@ extension YAMLDocumentBuilder {
         completedEntries.append((sectionName, YAMLNode(document, key), YAMLNode(document, value)))
     }
 
-    /// Brings back the builder's arrays set aside by `beginEntry` (dropping an entry cut short).
+    /// Brings back the builder's arrays set aside by `beginEntry`: the entry's arrays become the
+    /// `other…` ones (to become its document, or be dropped after an error).
     mutating func restoreSetAsideArrays() {
-        guard let setAside = streamed?.setAside else { return }
-        streamed?.setAside = nil
-        records = setAside.records
-        children = setAside.children
-        values = setAside.values
+        guard streamed?.isBuildingEntry == true else { return }
+        streamed?.isBuildingEntry = false
+        swapArrays()
+    }
+
+    /// A document of the `other…` arrays, moved into it (they are left empty).
+    private mutating func documentOfOtherArrays() -> YAMLDocument {
+        var entryRecords: [YAMLDocument.Record] = []
+        var entryChildren: [Int32] = []
+        var entryValues: [String] = []
+        swap(&entryRecords, &otherRecords)
+        swap(&entryChildren, &otherChildren)
+        swap(&entryValues, &otherValues)
+        return YAMLDocument(pathNumber: file.pathNumber, records: entryRecords, children: entryChildren, values: entryValues)
     }
 }

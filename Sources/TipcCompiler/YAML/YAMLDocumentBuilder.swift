@@ -51,9 +51,13 @@ struct YAMLDocumentBuilder {
     var streamed: StreamedSection?
     /// Entries of streamed sections completed and not yet handed on.
     var completedEntries: [(section: String, key: YAMLNode, value: YAMLNode)] = []
-    /// The emptied arrays of the last entry handed on, once nothing else holds them: the next
-    /// entry is built in them instead of in new ones.
-    var spareEntryStorage: (records: [YAMLDocument.Record], children: [Int32], values: [String])?
+    /// The other set of node arrays (see `YAMLDocumentBuilder+Streaming`): while an entry of a
+    /// streamed section is built in `records`, `children` and `values`, the builder's own arrays
+    /// set aside; between entries, the last entry's arrays once nothing else holds them, for
+    /// the next entry to be built in instead of new ones.
+    var otherRecords: [YAMLDocument.Record] = []
+    var otherChildren: [Int32] = []
+    var otherValues: [String] = []
 
     init(file: SourceFile, streamedSections: Set<String> = []) {
         self.file = file
