@@ -204,10 +204,38 @@ struct CheckerTests {
           title "C"
           rule (1 < 2) == $on
         }
+        tip arithmeticOnParameter {
+          title "A"
+          rule $n + 1 > 2 and $n - 1 < 5
+        }
+        tip arithmeticOnConstants {
+          title "A"
+          rule $n > 1 + 2
+        }
+        tip notConstant {
+          title "N"
+          rule not false and $on
+        }
+        tip constantInList {
+          title "I"
+          rule 1 in [1, 2] and $on
+        }
+        tip longChain {
+          title "L"
+          rule $on and $n > 1 and $on or $n < 0
+        }
+        tip longChainFromConstant {
+          title "L"
+          rule false or $on or $n > 1
+        }
+        tip promotedOnTheLeft {
+          title "P"
+          rule 1 < $d
+        }
         """)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         var program = try #require(checked)
-        #expect(program.tips.map(\.rulesMayFold) == [false, true, true, true, true])
+        #expect(program.tips.map(\.rulesMayFold) == [false, true, true, true, true, false, true, true, true, false, true, true])
         #expect(RulePackCompiler.constantErrors(program).isEmpty)
 
         let range = program.tips[0].range

@@ -56,6 +56,21 @@ import Testing
         #expect(checked == 34)
     }
 
+    /// At the end of a file without a final line break libyaml's mark moves to a line the
+    /// file does not have; the nodes there keep the file's own positions.
+    @Test(arguments: ["---", "--- # c", "a:\n  b:\n    ? c", "tipkit: 1\ntips:\n  t:\n    title: T\n    ? message"])
+    func nodesAtTheEndOfAFileWithoutALineBreakStayOnItsLastLine(text: String) throws {
+        let (root, _, file) = readYAML(text)
+        var nodes = try [#require(root)]
+        let lastLine = file.lineStarts.count
+        while let node = nodes.popLast() {
+            #expect(node.range == file.range(fromUTF8: node.startOffset, to: node.endOffset), "\(node.kindDescription)")
+            #expect(node.range.end.line <= lastLine)
+            if let pairs = node.pairs { for pair in pairs { nodes += [pair.key, pair.value] } }
+            if let items = node.items { nodes += items }
+        }
+    }
+
     @Test func malformedYAMLReportsLibyamlProblemAndPosition() throws {
         let (_, diagnostics, _) = readYAML("a: 1\nb: [1, 2\nc: 3\n")
         let diagnostic = try #require(only(diagnostics))

@@ -81,11 +81,12 @@ struct YAMLDocumentBuilder {
 
     /// The position of `mark`, which is at UTF-8 offset `offset`. In an ASCII file libyaml's
     /// own line and column count exactly what a `SourceLocation` counts (bytes since the last
-    /// line break, CR LF and a lone CR each one break): they are taken as they are. Elsewhere
-    /// (a BOM, other characters, NEL and the Unicode line separators libyaml also breaks
-    /// lines at) the cursor finds the position from the offset.
+    /// line break, CR LF and a lone CR each one break): they are taken as they are, except at
+    /// the end of the file, where libyaml moves its mark to a new line that a file without a
+    /// final line break does not have. Elsewhere (a BOM, other characters, NEL and the Unicode
+    /// line separators libyaml also breaks lines at) the cursor finds the position.
     mutating func location(of mark: yaml_mark_t, atOffset offset: Int) -> SourceLocation {
-        guard file.isASCII else { return positions.location(atUTF8Offset: offset) }
+        guard file.isASCII, offset < file.bytes.count else { return positions.location(atUTF8Offset: offset) }
         return SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
