@@ -104,8 +104,9 @@ extension ManifestValueReader {
         let comments = self.comments(above: key.range.start.line)
         let range = declarationRange(key, node)
         let pairs = mapping(node, for: what()) ?? .empty
-        var index = 0
-        while let (field, pair) = nextEntry(of: pairs, at: &index, for: what(), keys: ManifestKeys.Tip.self) {
+        for index in pairs.indices {
+            let pair = pairs[index]
+            guard let field = self.key(of: pair, for: what(), keys: ManifestKeys.Tip.self) else { continue }
             let value = pair.value
             switch field {
             case .title: title = localizedText(value, for: "the title of \(what())")

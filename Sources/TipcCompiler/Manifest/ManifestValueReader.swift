@@ -42,27 +42,23 @@ struct ManifestValueReader {
         guard let pairs = mapping(node, for: what()) else { return [] }
         var result: [(key: Key, pair: YAMLPair)] = []
         result.reserveCapacity(pairs.count)
-        var index = 0
-        while let entry = nextEntry(of: pairs, at: &index, for: what(), keys: Key.self) { result.append(entry) }
+        for index in pairs.indices {
+            let pair = pairs[index]
+            if let key = key(of: pair, for: what(), keys: Key.self) { result.append((key, pair)) }
+        }
         return result
     }
 
-    /// The next entry of `pairs` from `index` on whose key is a `Key`, `index` moved past it:
-    /// `entries(of:for:keys:)` one entry at a time, for the mappings read most often (a tip's),
-    /// without building the list. Unknown keys on the way are reported (in the same words).
-    mutating func nextEntry<Key: ManifestKeySet>(of pairs: YAMLPairs, at index: inout Int, for what: @autoclosure () -> String,
-                                                 keys: Key.Type) -> (key: Key, pair: YAMLPair)? {
-        while index < pairs.count {
-            let pair = pairs[index]
-            index += 1
-            guard let name = keyName(pair.key) else { continue }
-            guard let key = Key(named: name) else {
-                reportUnknownKey(name, of: pair, allowed: Key.names, in: what())
-                continue
-            }
-            return (key, pair)
+    /// The `Key` a pair's key names; nil when it is not a scalar or names no `Key` (reported,
+    /// in the words of `entries(of:for:allowed:)`). The mappings read most often (a tip's) are
+    /// walked pair by pair with it, without building the list of entries.
+    mutating func key<Key: ManifestKeySet>(of pair: YAMLPair, for what: @autoclosure () -> String, keys: Key.Type) -> Key? {
+        guard let name = keyName(pair.key) else { return nil }
+        guard let key = Key(named: name) else {
+            reportUnknownKey(name, of: pair, allowed: Key.names, in: what())
+            return nil
         }
-        return nil
+        return key
     }
 
     /// Reports a key not in `allowed`, except a merge key (`<<`) whose alias is reported.
