@@ -129,6 +129,7 @@ extension YAMLDocumentBuilder {
         let name = scalarValue(key)
         let keyRange = nodeRange(key)
         let valueEnd = Int(records[value].endOffset)
+        let valueEndLocation = records[value].end
         restoreSetAsideArrays()
         let document = documentOfOtherArrays()
         // A repeated key is reported at its first one's range.
@@ -142,6 +143,7 @@ extension YAMLDocumentBuilder {
             }
         }
         stack[level].lastEntryEnd = valueEnd
+        stack[level].lastEntryEndLocation = valueEndLocation
         completedEntries.append((sectionName, YAMLNode(document, key), YAMLNode(document, value)))
     }
 

@@ -22,6 +22,8 @@ struct YAMLDocumentBuilder {
         var keyIndexes: [String: Int]?
         /// The end offset of the last entry kept (a block collection ends there).
         var lastEntryEnd: Int?
+        /// The position of `lastEntryEnd` (that entry's own end position).
+        var lastEntryEndLocation = SourceLocation(line: 1, column: 1)
         /// Whether this mapping is the streamed top-level section (`streamed`): its entries
         /// are handed on.
         var isStreamed = false
@@ -212,20 +214,25 @@ struct YAMLDocumentBuilder {
         // arrays are dropped, and the section's record is in the builder's own arrays.
         if collection.isStreamed { restoreSetAsideArrays() }
         var end = endOffset
+        // The position of `end` when a node already has it.
+        var endLocation: SourceLocation?
         if !collection.isFlow || truncated {
             // A block collection ends with its last entry, not at the next token.
-            let startOffset = Int(records[collection.record].startOffset)
-            end = collection.lastEntryEnd ?? startOffset
-            if truncated { end = max(end, endOffset) }
+            if let lastEntryEnd = collection.lastEntryEnd {
+                (end, endLocation) = (lastEntryEnd, collection.lastEntryEndLocation)
+            } else {
+                (end, endLocation) = (Int(records[collection.record].startOffset), records[collection.record].start)
+            }
+            if truncated, endOffset > end { (end, endLocation) = (endOffset, nil) }
         }
         var record = records[collection.record]
         record.first = Int32(children.count)
-        children.append(contentsOf: pending[collection.pendingStart...])
+        pending.withUnsafeBufferPointer { children.append(contentsOf: UnsafeBufferPointer(rebasing: $0[collection.pendingStart...])) }
         pending.removeSubrange(collection.pendingStart...)
         record.count = Int32(children.count) - record.first
         record.endOffset = Int32(end)
         record.contentEnd = Int32(end)
-        record.end = positions.location(atUTF8Offset: end)
+        record.end = endLocation ?? positions.location(atUTF8Offset: end)
         record.isTruncated = truncated
         records[collection.record] = record
         attach(collection.record)
@@ -240,6 +247,7 @@ struct YAMLDocumentBuilder {
         if !stack[top].isMapping {
             pending.append(Int32(node))
             stack[top].lastEntryEnd = Int(records[node].endOffset)
+            stack[top].lastEntryEndLocation = records[node].end
             return
         }
         guard let key = stack[top].pendingKey else {
@@ -265,6 +273,7 @@ struct YAMLDocumentBuilder {
         pending.append(Int32(key))
         pending.append(Int32(node))
         stack[top].lastEntryEnd = Int(records[node].endOffset)
+        stack[top].lastEntryEndLocation = records[node].end
     }
 
     /// The key of an earlier pair named `name` in open mapping `level`: searched while the
