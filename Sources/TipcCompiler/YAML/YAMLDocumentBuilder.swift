@@ -30,6 +30,9 @@ struct YAMLDocumentBuilder {
     }
 
     let file: SourceFile
+    /// The file's size when it is ASCII, 0 otherwise: offsets below it take libyaml's own
+    /// positions (`location(of:atOffset:)`).
+    let asciiPositionsEnd: Int
     var diagnostics: [Diagnostic] = []
     var isFinished = false
     var offsets: YAMLCharacterOffsets
@@ -64,6 +67,7 @@ struct YAMLDocumentBuilder {
     init(file: SourceFile, streamedSections: Set<String> = []) {
         self.file = file
         self.streamedSections = streamedSections
+        self.asciiPositionsEnd = file.isASCII ? file.bytes.count : 0
         self.offsets = YAMLCharacterOffsets(file: file)
         self.positions = SourceLocationCursor(file: file)
     }
@@ -87,8 +91,9 @@ struct YAMLDocumentBuilder {
     /// the end of the file, where libyaml moves its mark to a new line that a file without a
     /// final line break does not have. Elsewhere (a BOM, other characters, NEL and the Unicode
     /// line separators libyaml also breaks lines at) the cursor finds the position.
+    @inline(__always)
     mutating func location(of mark: yaml_mark_t, atOffset offset: Int) -> SourceLocation {
-        guard file.isASCII, offset < file.bytes.count else { return positions.location(atUTF8Offset: offset) }
+        guard offset < asciiPositionsEnd else { return positions.location(atUTF8Offset: offset) }
         return SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
