@@ -26,7 +26,9 @@ enum WindowPushdown {
         var result = collection
         switch result.kind {
         case .event, .tipState:
-            return CheckedExpression(.within(result, windowMilliseconds: window), type: result.type, range: result.range)
+            // Type and range are read first, so that the node moves into the window unread.
+            let (type, range) = (result.type, result.range)
+            return CheckedExpression(.within(result, windowMilliseconds: window), type: type, range: range)
         case .filter(let base, let predicate): result.kind = .filter(windowBase(base, window), predicate: predicate)
         case .largestSubset(let base, let field): result.kind = .largestSubset(windowBase(base, window), field: field)
         case .smallestSubset(let base, let field): result.kind = .smallestSubset(windowBase(base, window), field: field)

@@ -35,7 +35,9 @@ extension Lints.ConstraintExtraction {
     mutating func outcomes(ofRules rules: [CheckedExpression], into results: inout [Lints.RuleOutcomes]) -> Bool {
         results.removeAll(keepingCapacity: true)
         var sharedAcrossRules = false
-        // Rules are borrowed from the array rather than copied.
+        // Rules are read in place: through an Array each one would be copied (a retain and a
+        // release); through the same storage seen as a ContiguousArray (no copy), it is not.
+        let rules = ContiguousArray(rules)
         for rule in rules.indices {
             var sharing = QuantitySharing()
             let outcomes = outcomes(rules[rule], rule: rule, sharing: &sharing)
