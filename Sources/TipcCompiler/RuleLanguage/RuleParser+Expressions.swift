@@ -66,7 +66,20 @@ extension RuleParser {
 
     /// Parses an expression whose operators all bind at least as tightly as `minimum`.
     mutating func parseExpression(_ minimum: ExpressionPrecedence = .or) -> Expression {
-        var left = parsePrefix(minimum)
+        let operand = parsePrefix(minimum)
+        // Most operands have no operator after them that binds tightly enough (`3` in `a >= 3
+        // within 6d`, an argument, a list element): they are returned as they are, without the
+        // state of the loop that reads operators.
+        guard !isAbandoned, !endsExpressionAtLineBreak, let level = currentInfixPrecedence, level >= minimum else {
+            return operand
+        }
+        return parseOperators(after: operand, minimum)
+    }
+
+    /// Reads the operators after `operand` (the current token is one) that bind at least as
+    /// tightly as `minimum`, with their right operands.
+    private mutating func parseOperators(after operand: consuming Expression, _ minimum: ExpressionPrecedence) -> Expression {
+        var left = operand
         var lastWasComparison = false
         var reportedChain = false
         while !isAbandoned, !endsExpressionAtLineBreak {
