@@ -93,7 +93,13 @@ public struct RuleLexer {
     /// `String(decoding:as:)` does; other bytes are validated (and repaired) as there.
     @inline(__always)
     private static func string(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { buffer in buffer.initialize(fromContentsOf: bytes) }
+        let count = bytes.count
+        guard count > 0, let base = bytes.base.baseAddress else { return "" }
+        let source = base + bytes.startIndex
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            buffer.baseAddress!.initialize(from: source, count: count)
+            return count
+        }
     }
 
     /// `token` in its public, self-contained form.
