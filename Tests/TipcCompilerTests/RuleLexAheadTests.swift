@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aReusedParserGivesUpOnOneRuleAndReadsTheNext() {
-        var parser: RuleParser?
+        var parser = RuleParser(reusableFor: SourcePaths.number(of: "ahead.yaml"))
         var diagnostics: [Diagnostic] = []
         let garbage = RuleText(text: String(repeating: "+ ", count: 150), path: "ahead.yaml",
                                mapping: .singleLine(start: SourceLocation(line: 1, column: 1)))
@@ -52,7 +52,7 @@ import Testing
     /// text are plain arithmetic; others count characters): non-ASCII bytes in the first
     /// eight, in a later group of eight and in the last few, between ASCII texts.
     @Test func aReusedParserPlacesEachTextByItsOwnCharacters() {
-        var parser: RuleParser?
+        var parser = RuleParser(reusableFor: SourcePaths.number(of: "ahead.yaml"))
         let texts = ["a == \"é\"", "event1.count > 2", "abcdefgh == \"é\"", "xy", "abcdefghijklmnop == \"xyzé\"",
                      "b == \"ü\" and c", "abcdefghijklmno", "\"日本\" != name"]
         for (line, text) in texts.enumerated() {

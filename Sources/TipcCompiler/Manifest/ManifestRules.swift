@@ -11,8 +11,9 @@ extension ManifestValueReader {
     /// Parses one rule, or explains what YAML made of it instead.
     private mutating func rule(_ node: YAMLNode) -> Expression {
         var failed: Expression { Expression(.error, at: node.range) }
-        switch node.content {
-        case .scalar(let scalar):
+        // A scalar, nearly every rule, is read as one: a switch over `node.content` would copy
+        // the content (and the scalar in it) once more.
+        if let scalar = node.scalar {
             if node.hasProperties { return failed }  // the tag or anchor is reported
             if scalar.style == .plain, scalar.value.isEmpty {
                 report(.syntax, "empty rule", at: node.range, help: "write a rule after '- ', or remove the item")
@@ -20,6 +21,10 @@ extension ManifestValueReader {
             }
             return RuleParser.parseRule(scalar.ruleText(in: file, startingAt: node.range.start),
                                         reusing: &ruleParser, diagnostics: &diagnostics)
+        }
+        switch node.content {
+        case .scalar:
+            return failed  // read above
         case .alias:
             return failed
         case .mapping:

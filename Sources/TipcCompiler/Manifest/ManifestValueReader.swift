@@ -7,10 +7,11 @@ struct ManifestValueReader {
     let file: SourceFile
     var diagnostics: [Diagnostic] = []
     /// The parser of the rules read so far, reused for the next.
-    var ruleParser: RuleParser?
+    var ruleParser: RuleParser
 
     init(file: SourceFile) {
         self.file = file
+        ruleParser = RuleParser(reusableFor: file.pathNumber)
     }
 
     mutating func report(_ code: DiagnosticCode, _ message: String, at range: SourceRange, help: String? = nil,

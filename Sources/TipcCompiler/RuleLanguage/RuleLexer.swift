@@ -82,9 +82,23 @@ public struct RuleLexer {
     @inline(__always)
     func text(of value: ScannedToken.Value) -> String {
         switch value {
-        case .sourceText(let start, let end): return String(decoding: bytes[Int(start)..<Int(end)], as: UTF8.self)
+        case .sourceText(let start, let end): return Self.string(bytes[Int(start)..<Int(end)])
         case .decodedText(let index): return texts[Int(index)]
         default: return ""
+        }
+    }
+
+    /// `bytes` as a string, through the standard library's initializer that makes a small
+    /// ASCII string (at most 15 bytes: nearly every name) without validating it first, which
+    /// `String(decoding:as:)` does; other bytes are validated (and repaired) as there.
+    @inline(__always)
+    private static func string(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        let count = bytes.count
+        guard count > 0, let base = bytes.base.baseAddress else { return "" }
+        let source = base + bytes.startIndex
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            buffer.baseAddress!.initialize(from: source, count: count)
+            return count
         }
     }
 

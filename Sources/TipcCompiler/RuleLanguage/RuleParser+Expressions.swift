@@ -66,7 +66,20 @@ extension RuleParser {
 
     /// Parses an expression whose operators all bind at least as tightly as `minimum`.
     mutating func parseExpression(_ minimum: ExpressionPrecedence = .or) -> Expression {
-        var left = parsePrefix(minimum)
+        let operand = parsePrefix(minimum)
+        // Most operands have no operator after them that binds tightly enough (`3` in `a >= 3
+        // within 6d`, an argument, a list element): they are returned as they are, without the
+        // state of the loop that reads operators.
+        guard !isAbandoned, !endsExpressionAtLineBreak, let level = currentInfixPrecedence, level >= minimum else {
+            return operand
+        }
+        return parseOperators(after: operand, minimum)
+    }
+
+    /// Reads the operators after `operand` (the current token is one) that bind at least as
+    /// tightly as `minimum`, with their right operands.
+    private mutating func parseOperators(after operand: consuming Expression, _ minimum: ExpressionPrecedence) -> Expression {
+        var left = operand
         var lastWasComparison = false
         var reportedChain = false
         while !isAbandoned, !endsExpressionAtLineBreak {
@@ -195,30 +208,29 @@ extension RuleParser {
 
     // MARK: - Prefix operators and primaries
 
+    /// Parses an operand: a primary, or a prefix operator and its operand. Inlined into
+    /// `parseExpression`, its one caller: most operands are primaries, read one call deeper.
+    @inline(__always)
     private mutating func parsePrefix(_ minimum: ExpressionPrecedence) -> Expression {
-        let operatorIndex = index
         if isAbandoned {
             // The rule is being abandoned: unwind without reading on.
             return Expression(.error, at: emptyRange(atToken: index))
         }
         let token = token(index)
-        let kind = token.kind
-        if token.keyword == .not || kind == .bang {
-            if minimum > .not { reportMisplacedNot() }
-            guard enterNesting() else { return skipOverlyNested() }
-            defer { nesting -= 1 }
-            stepPastCurrent()
-            let operand = parseExpression(.not)
-            return node(.unary(.not, operand), at: range(ofToken: operatorIndex).union(operand.range))
-        }
-        if kind == .minus {
-            guard enterNesting() else { return skipOverlyNested() }
-            defer { nesting -= 1 }
-            stepPastCurrent()
-            let operand = parseExpression(.unary)
-            return node(.unary(.negate, operand), at: range(ofToken: operatorIndex).union(operand.range))
-        }
+        if token.keyword == .not || token.kind == .bang { return parseUnary(.not, minimum) }
+        if token.kind == .minus { return parseUnary(.negate, minimum) }
         return parsePrimary()
+    }
+
+    /// Parses the prefix operator at the current token (`not`, `!` or `-`) and its operand.
+    private mutating func parseUnary(_ op: UnaryOperator, _ minimum: ExpressionPrecedence) -> Expression {
+        let operatorIndex = index
+        if op == .not, minimum > .not { reportMisplacedNot() }
+        guard enterNesting() else { return skipOverlyNested() }
+        defer { nesting -= 1 }
+        stepPastCurrent()
+        let operand = parseExpression(op == .not ? .not : .unary)
+        return node(.unary(op, operand), at: range(ofToken: operatorIndex).union(operand.range))
     }
 
     /// Reports a `not` or `!` (the current token) where only a tighter operand may stand.

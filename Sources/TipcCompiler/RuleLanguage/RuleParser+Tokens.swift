@@ -107,10 +107,17 @@ extension RuleParser {
 
     /// Token `index`; the end-of-file token for any index past the end.
     ///
-    /// Inlined: the parser looks at each token several times.
+    /// Inlined: the parser looks at each token several times. Lexing on demand is kept out of
+    /// line, so that the usual case, a token already lexed, stays small enough to inline.
     @inline(__always)
     mutating func token(_ index: Int) -> ScannedToken {
         if index < tokens.count { return tokens[index] }
+        return lexToken(index)
+    }
+
+    /// `token(_:)` for a token not lexed yet.
+    @inline(never)
+    private mutating func lexToken(_ index: Int) -> ScannedToken {
         while tokens.count <= index, !lexedAll { appendToken(lexer.next()) }
         return tokens[min(index, tokens.count - 1)]
     }
@@ -142,12 +149,17 @@ extension RuleParser {
 
     // MARK: - Cursor
 
+    // Inlined, like `token(_:)`: the parser looks at the current token everywhere.
+    @inline(__always)
     var current: ScannedToken { mutating get { token(index) } }
     /// The kind of the current token.
+    @inline(__always)
     var currentKind: RuleTokenKind { mutating get { token(index).kind } }
     /// The keyword the current token spells (see `ScannedToken.keyword`).
+    @inline(__always)
     var currentKeyword: RuleKeyword? { mutating get { token(index).keyword } }
     /// Whether a line break precedes the current token.
+    @inline(__always)
     var currentIsAtLineStart: Bool { mutating get { token(index).isAtLineStart } }
     @inline(__always)
     var isAtEnd: Bool { mutating get { currentKind == .endOfFile } }

@@ -52,16 +52,12 @@ public struct RuleParser {
         return parseRule(with: &parser, diagnostics: &diagnostics)
     }
 
-    /// `parseRule(_:diagnostics:)` with a parser made for rule text (not line-sensitive) and
-    /// reused from rule to rule: `parser` is reset to `text` first, or made when nil.
-    static func parseRule(_ text: consuming RuleText, reusing parser: inout RuleParser?,
+    /// `parseRule(_:diagnostics:)` with a parser made for rule text (`init(reusableFor:)`) and
+    /// reused from rule to rule: `parser` is reset to `text` first.
+    static func parseRule(_ text: consuming RuleText, reusing parser: inout RuleParser,
                           diagnostics: inout [Diagnostic]) -> Expression {
-        if parser == nil {
-            parser = RuleParser(bytes: text.text.utf8, source: text, lineBreaksEndExpressions: false)
-        } else {
-            parser!.reset(source: text)
-        }
-        return parseRule(with: &parser!, diagnostics: &diagnostics)
+        parser.reset(source: text)
+        return parseRule(with: &parser, diagnostics: &diagnostics)
     }
 
     /// Rule texts up to this many bytes are lexed ahead of parsing, in one loop rather than
@@ -158,6 +154,15 @@ public struct RuleParser {
         self.diagnostics = []
         let isASCII = copyText(bytes)
         restartLexing(source: source, isASCII: isASCII)
+    }
+
+    /// A parser for rule texts (line breaks are plain spaces) in the file numbered
+    /// `pathNumber`, which has read nothing yet: one that `parseRule(_:reusing:diagnostics:)`
+    /// resets to each rule. (Not an optional made at the first rule: a check of an optional
+    /// this large is a call, three per rule.)
+    init(reusableFor pathNumber: UInt32) {
+        let empty = RuleText(text: "", pathNumber: pathNumber, mapping: .singleLine(start: SourceLocation(line: 1, column: 1)))
+        self.init(bytes: EmptyCollection<UInt8>(), source: empty, lineBreaksEndExpressions: false)
     }
 
     /// Starts over on the text of `source` with the same settings, reusing this parser's

@@ -9,8 +9,9 @@ extension YAMLScalar {
 
     /// `ruleText(in:)` for a scalar whose text starts at `start` (its node's range's start):
     /// a value written verbatim starts there, or one column later after its quote, and other
-    /// positions are searched from that line.
-    func ruleText(in file: SourceFile, startingAt start: SourceLocation) -> RuleText {
+    /// positions are searched from that line. Consuming: the value moves into the rule text
+    /// (a scalar read for its rule is not needed after).
+    consuming func ruleText(in file: SourceFile, startingAt start: SourceLocation) -> RuleText {
         if let first = verbatimStart(in: file.bytes) {
             let location = first == contentStart ? start : SourceLocation(line: start.line, column: start.column + 1)
             return RuleText(text: value, pathNumber: file.pathNumber, mapping: .singleLine(start: location))
