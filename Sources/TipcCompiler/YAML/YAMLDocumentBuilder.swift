@@ -233,7 +233,7 @@ struct YAMLDocumentBuilder {
         var record = records[collection.record]
         record.first = Int32(children.count)
         pending.withUnsafeBufferPointer { children.append(contentsOf: UnsafeBufferPointer(rebasing: $0[collection.pendingStart...])) }
-        pending.removeSubrange(collection.pendingStart...)
+        pending.removeLast(pending.count - collection.pendingStart)
         record.count = Int32(children.count) - record.first
         record.endOffset = Int32(end)
         record.contentEnd = Int32(end)
