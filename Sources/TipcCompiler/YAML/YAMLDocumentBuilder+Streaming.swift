@@ -67,12 +67,7 @@ extension YAMLDocumentBuilder {
     /// last node, with its subtree) moves there, and the builder's arrays are set aside as the
     /// `other…` ones until the entry completes. Arrays change places by swaps, which move them.
     mutating func beginEntry(key: Int, level: Int) {
-        var entryRecords: [YAMLDocument.Record] = []
-        var entryChildren: [Int32] = []
-        var entryValues: [String] = []
-        swap(&entryRecords, &otherRecords)
-        swap(&entryChildren, &otherChildren)
-        swap(&entryValues, &otherValues)
+        var (entryRecords, entryChildren, entryValues) = takeOtherArrays()
         if entryRecords.capacity == 0 {
             // Room for a typical declaration, so that its arrays are not grown node by node.
             entryRecords.reserveCapacity(32)
@@ -157,12 +152,16 @@ extension YAMLDocumentBuilder {
 
     /// A document of the `other…` arrays, moved into it (they are left empty).
     private mutating func documentOfOtherArrays() -> YAMLDocument {
-        var entryRecords: [YAMLDocument.Record] = []
-        var entryChildren: [Int32] = []
-        var entryValues: [String] = []
-        swap(&entryRecords, &otherRecords)
-        swap(&entryChildren, &otherChildren)
-        swap(&entryValues, &otherValues)
-        return YAMLDocument(pathNumber: file.pathNumber, records: entryRecords, children: entryChildren, values: entryValues)
+        let (records, children, values) = takeOtherArrays()
+        return YAMLDocument(pathNumber: file.pathNumber, records: records, children: children, values: values)
+    }
+
+    /// The `other…` arrays, moved out (they are left empty).
+    private mutating func takeOtherArrays() -> (records: [YAMLDocument.Record], children: [Int32], values: [String]) {
+        var taken: (records: [YAMLDocument.Record], children: [Int32], values: [String]) = ([], [], [])
+        swap(&taken.records, &otherRecords)
+        swap(&taken.children, &otherChildren)
+        swap(&taken.values, &otherValues)
+        return taken
     }
 }
