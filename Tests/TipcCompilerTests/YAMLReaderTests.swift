@@ -56,6 +56,33 @@ import Testing
         #expect(checked == 34)
     }
 
+    /// Documents cut short by an error, read whole and streamed: every node's range, truncated
+    /// collections' included, is still the position of its offsets.
+    @Test(arguments: ["a:\n  b: 1\n  c: [1, 2\n", "a:\n  - x\n  - [y", "a:\n  b:\n  c: @", "tips:\n  t:\n    title: T\n    rules: [x\n",
+                      "tips:\n  t:\n    title: T\n  u:\n    rules:\n      - x\n    message: {a: b\n", "tips:\n  t:\n    title: 'T\n"])
+    func rangesOfDocumentsCutShortAreWhereTheirOffsetsAre(text: String) throws {
+        func expectRanges(_ node: YAMLNode, in file: SourceFile) -> Int {
+            var nodes = [node]
+            var checked = 0
+            while let node = nodes.popLast() {
+                #expect(node.range == file.range(fromUTF8: node.startOffset, to: node.endOffset), "\(node.kindDescription)")
+                checked += 1
+                if let pairs = node.pairs { for pair in pairs { nodes += [pair.key, pair.value] } }
+                if let items = node.items { nodes += items }
+            }
+            return checked
+        }
+        let (root, diagnostics, file) = readYAML(text)
+        #expect(!diagnostics.isEmpty)
+        var checked = try expectRanges(#require(root), in: file)
+        var streamedDiagnostics: [Diagnostic] = []
+        let streamedRoot = YAMLReader.read(file, diagnostics: &streamedDiagnostics, streaming: ["tips"]) { _, key, value in
+            checked += expectRanges(key, in: file) + expectRanges(value, in: file)
+        }
+        if let streamedRoot { checked += expectRanges(streamedRoot, in: file) }
+        #expect(checked > 4)
+    }
+
     /// At the end of a file without a final line break libyaml's mark moves to a line the
     /// file does not have; the nodes there keep the file's own positions.
     @Test(arguments: ["---", "--- # c", "a:\n  b:\n    ? c", "tipkit: 1\ntips:\n  t:\n    title: T\n    ? message"])
