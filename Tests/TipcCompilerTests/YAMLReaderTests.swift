@@ -45,15 +45,17 @@ import Testing
         ]
         let (root, diagnostics, file) = readYAML((nonASCII ? "\u{FEFF}" : "") + lines.joined(separator: lineBreak))
         #expect(diagnostics.isEmpty, "\(diagnostics)")
-        var nodes = try [#require(root)]
-        var checked = 0
-        while let node = nodes.popLast() {
+        #expect(try expectRangesAtTheirOffsets(under: #require(root), in: file).count == 34)
+    }
+
+    /// Expects every node under `root` to have the range of its offsets; returns the nodes.
+    @discardableResult
+    private func expectRangesAtTheirOffsets(under root: YAMLNode, in file: SourceFile) -> [YAMLNode] {
+        let nodes = yamlNodes(under: root)
+        for node in nodes {
             #expect(node.range == file.range(fromUTF8: node.startOffset, to: node.endOffset), "\(node.kindDescription)")
-            checked += 1
-            if let pairs = node.pairs { for pair in pairs { nodes += [pair.key, pair.value] } }
-            if let items = node.items { nodes += items }
         }
-        #expect(checked == 34)
+        return nodes
     }
 
     /// Documents cut short by an error, read whole and streamed: every node's range, truncated
@@ -62,15 +64,7 @@ import Testing
                       "tips:\n  t:\n    title: T\n  u:\n    rules:\n      - x\n    message: {a: b\n", "tips:\n  t:\n    title: 'T\n"])
     func rangesOfDocumentsCutShortAreWhereTheirOffsetsAre(text: String) throws {
         func expectRanges(_ node: YAMLNode, in file: SourceFile) -> Int {
-            var nodes = [node]
-            var checked = 0
-            while let node = nodes.popLast() {
-                #expect(node.range == file.range(fromUTF8: node.startOffset, to: node.endOffset), "\(node.kindDescription)")
-                checked += 1
-                if let pairs = node.pairs { for pair in pairs { nodes += [pair.key, pair.value] } }
-                if let items = node.items { nodes += items }
-            }
-            return checked
+            expectRangesAtTheirOffsets(under: node, in: file).count
         }
         let (root, diagnostics, file) = readYAML(text)
         #expect(!diagnostics.isEmpty)
@@ -88,13 +82,8 @@ import Testing
     @Test(arguments: ["---", "--- # c", "a:\n  b:\n    ? c", "tipkit: 1\ntips:\n  t:\n    title: T\n    ? message"])
     func nodesAtTheEndOfAFileWithoutALineBreakStayOnItsLastLine(text: String) throws {
         let (root, _, file) = readYAML(text)
-        var nodes = try [#require(root)]
-        let lastLine = file.lineStarts.count
-        while let node = nodes.popLast() {
-            #expect(node.range == file.range(fromUTF8: node.startOffset, to: node.endOffset), "\(node.kindDescription)")
-            #expect(node.range.end.line <= lastLine)
-            if let pairs = node.pairs { for pair in pairs { nodes += [pair.key, pair.value] } }
-            if let items = node.items { nodes += items }
+        for node in try expectRangesAtTheirOffsets(under: #require(root), in: file) {
+            #expect(node.range.end.line <= file.lineStarts.count)
         }
     }
 

@@ -130,9 +130,5 @@ private func yamlTraits(_ node: YAMLNode) -> String {
 
 /// How many nodes the tree under `node` holds, `node` included.
 func yamlNodeCount(_ node: YAMLNode) -> Int {
-    switch node.content {
-    case .scalar, .alias: return 1
-    case .sequence(let items): return 1 + items.reduce(0) { $0 + yamlNodeCount($1) }
-    case .mapping(let pairs): return 1 + pairs.reduce(0) { $0 + yamlNodeCount($1.key) + yamlNodeCount($1.value) }
-    }
+    yamlNodes(under: node).count
 }

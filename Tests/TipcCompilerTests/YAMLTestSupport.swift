@@ -31,3 +31,15 @@ func utf8Offset(of needle: String, in text: String) -> Int? {
     }
     return nil
 }
+
+/// Every node of the tree under `root`, `root` included (depth first, keys before values).
+func yamlNodes(under root: YAMLNode) -> [YAMLNode] {
+    var pending = [root]
+    var nodes: [YAMLNode] = []
+    while let node = pending.popLast() {
+        nodes.append(node)
+        if let pairs = node.pairs { for pair in pairs.reversed() { pending += [pair.value, pair.key] } }
+        if let items = node.items { pending += items.reversed() }
+    }
+    return nodes
+}

@@ -22,25 +22,15 @@ extension ManifestValueReader {
             return RuleParser.parseRule(scalar.ruleText(in: file, startingAt: node.range.start),
                                         reusing: &ruleParser, diagnostics: &diagnostics)
         }
-        switch node.content {
-        case .scalar:
-            return failed  // read above
-        case .alias:
-            return failed
-        case .mapping:
-            if node.isFlow {
-                report(.syntax, "YAML read this rule as a mapping because it starts with '{'", at: node.range,
-                       help: "quote the rule")
-            } else {
-                report(.syntax, "YAML read this rule as a mapping because of ': '", at: node.range,
-                       help: "quote the rule")
-            }
-            return failed
-        case .sequence:
+        if node.isMapping {
+            let cause = node.isFlow ? "because it starts with '{'" : "because of ': '"
+            report(.syntax, "YAML read this rule as a mapping \(cause)", at: node.range, help: "quote the rule")
+        } else if node.items != nil {
             let start = node.isFlow ? "'['" : "'- '"
             report(.syntax, "YAML read this rule as a list because it starts with \(start)", at: node.range,
                    help: "quote the rule")
-            return failed
         }
+        // An alias has been reported by the reader.
+        return failed
     }
 }

@@ -48,7 +48,7 @@ extension YAMLDocumentBuilder {
             // Cut short between a key of the streamed section and its value: drop that entry.
             if stack.last?.isStreamed == true { restoreSetAsideArrays() }
             let end = stack.last.map { collection in
-                max(Int(records[collection.record].startOffset), collection.lastEntryEnd ?? 0)
+                max(Int(records[collection.record].startOffset), collection.lastEntryEnd?.offset ?? 0)
             } ?? 0
             while let collection = stack.popLast() {
                 close(collection, endOffset: end, truncated: true)

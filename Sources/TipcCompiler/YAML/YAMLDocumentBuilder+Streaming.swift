@@ -123,8 +123,7 @@ extension YAMLDocumentBuilder {
         guard let sectionName = streamed?.name else { return }
         let name = scalarValue(key)
         let keyRange = nodeRange(key)
-        let valueEnd = Int(records[value].endOffset)
-        let valueEndLocation = records[value].end
+        let valueEnd = (offset: Int(records[value].endOffset), location: records[value].end)
         restoreSetAsideArrays()
         let document = documentOfOtherArrays()
         // A repeated key is reported at its first one's range.
@@ -138,7 +137,6 @@ extension YAMLDocumentBuilder {
             }
         }
         stack[level].lastEntryEnd = valueEnd
-        stack[level].lastEntryEndLocation = valueEndLocation
         completedEntries.append((sectionName, YAMLNode(document, key), YAMLNode(document, value)))
     }
 

@@ -20,10 +20,8 @@ struct YAMLDocumentBuilder {
         var pendingKey: Int?
         /// The index (in pairs) of each scalar key, once the mapping is too large to search.
         var keyIndexes: [String: Int]?
-        /// The end offset of the last entry kept (a block collection ends there).
-        var lastEntryEnd: Int?
-        /// The position of `lastEntryEnd` (that entry's own end position).
-        var lastEntryEndLocation = SourceLocation(line: 1, column: 1)
+        /// Where the last entry kept ends, offset and position (a block collection ends there).
+        var lastEntryEnd: (offset: Int, location: SourceLocation)?
         /// Whether this mapping is the streamed top-level section (`streamed`): its entries
         /// are handed on.
         var isStreamed = false
@@ -224,7 +222,7 @@ struct YAMLDocumentBuilder {
         if !collection.isFlow || truncated {
             // A block collection ends with its last entry, not at the next token.
             if let lastEntryEnd = collection.lastEntryEnd {
-                (end, endLocation) = (lastEntryEnd, collection.lastEntryEndLocation)
+                (end, endLocation) = lastEntryEnd
             } else {
                 (end, endLocation) = (Int(records[collection.record].startOffset), records[collection.record].start)
             }
@@ -251,8 +249,7 @@ struct YAMLDocumentBuilder {
         let top = stack.count - 1
         if !stack[top].isMapping {
             pending.append(Int32(node))
-            stack[top].lastEntryEnd = Int(records[node].endOffset)
-            stack[top].lastEntryEndLocation = records[node].end
+            stack[top].lastEntryEnd = (Int(records[node].endOffset), records[node].end)
             return
         }
         guard let key = stack[top].pendingKey else {
@@ -277,8 +274,7 @@ struct YAMLDocumentBuilder {
         }
         pending.append(Int32(key))
         pending.append(Int32(node))
-        stack[top].lastEntryEnd = Int(records[node].endOffset)
-        stack[top].lastEntryEndLocation = records[node].end
+        stack[top].lastEntryEnd = (Int(records[node].endOffset), records[node].end)
     }
 
     /// The key of an earlier pair named `name` in open mapping `level`: searched while the
