@@ -68,14 +68,17 @@ func runFrontendPhases() {
 /// and nothing else: small enough to run under an instruction-counting profiler, e.g.
 /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='$s10tipc_bench11runOneCheck4tipsySi_tFyyXEfU_'
 /// tipc-bench check-once 200` counts the check alone (the closure that times it; `…U0_`, the next
-/// closure, for libyaml alone).
-func runOneCheck(tips: Int) {
+/// closure, for libyaml alone). With `times` above 1 the check runs that many times in one
+/// process, as `frontend` times it, for a sampling profiler (`perf record`).
+func runOneCheck(tips: Int, times: Int = 1) {
     var generator = tips == 200 ? FrontendBench.realisticGenerator : ManifestGenerator(tips: tips)
     let bytes = Array(generator.yaml().utf8)
     let source = SourceFile(path: "bench.yaml", bytes: bytes)
     let elapsed = FrontendBench.cpuTime {
-        let result = Frontend.check(sources: [source], keepingProgram: false)
-        print("checked: \(result.diagnostics.errorCount) errors, \(result.diagnostics.count) diagnostics")
+        for _ in 0..<max(times, 1) {
+            let result = Frontend.check(sources: [source], keepingProgram: false)
+            print("checked: \(result.diagnostics.errorCount) errors, \(result.diagnostics.count) diagnostics")
+        }
     }
     let floor = FrontendBench.cpuTime { print("libyaml: \(libyamlEventCount(bytes)) events") }
     print("in \(Report.format(elapsed / 1e6, digits: 2)) ms of CPU; libyaml alone \(Report.format(floor / 1e6, digits: 2)) ms")

@@ -1,7 +1,8 @@
 import Foundation
 // tipc-bench: speed and memory figures, each beside a floor measured in the same run.
 // Build and run in release: swift build -c release && taskset -c 0 .build/release/tipc-bench [frontend] [vm] [format2] [runtime] [import] [phases]
-//   … tipc-bench check-once [TIPS]        one check of the generated manifest (10,000 tips, or TIPS), for callgrind
+//   … tipc-bench check-once [TIPS] [TIMES] one check (or TIMES) of the generated manifest (10,000 tips, or TIPS),
+//                                          for callgrind, or for a sampling profiler with TIMES
 //   … tipc-bench serve [USERS…]           the tip service over loopback (default 1,000 and 100,000 users)
 //   … tipc-bench serve-handlers [USERS…]  only the service's handlers' CPU per request, one thread, no HTTP load
 //   … tipc-bench serve-postgres [USERS…]  the same on PostgreSQL: TIPC_BENCH_POSTGRES_URL names a server where
@@ -12,7 +13,9 @@ let selected = Set(arguments)
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 
 if arguments.first == "manifest", arguments.count == 3, let tips = Int(arguments[1]) { writeManifest(tips: tips, to: arguments[2]) }
-if arguments.first == "check-once" { runOneCheck(tips: arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000) }
+if arguments.first == "check-once" {
+    runOneCheck(tips: arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000, times: arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1)
+}
 if wanted("frontend") { runFrontendBenchmarks() }
 // Per-phase CPU time and memory of the front end, for finding where the check spends them.
 if selected.contains("phases") { runFrontendPhases() }

@@ -173,6 +173,9 @@ public struct TipDecl: Sendable, Hashable {
     public var ignoresDisplayFrequency: Located<Bool>?
     /// All must hold (AND).
     public var rules: [Expression]
+    /// The rules of a YAML manifest read without parsing them (`ManifestDecoder.decode(_:diagnostics:parsingRules:)`):
+    /// the checker parses each right before checking it. Empty when `rules` holds them.
+    public var unparsedRules: [UnparsedRule] = []
     /// The values the app passes for the texts' `{name}`s (SPEC §7).
     public var placeholders: [PlaceholderDecl] = []
     public var comments: [String]
@@ -181,7 +184,8 @@ public struct TipDecl: Sendable, Hashable {
     public init(name: Identifier, key: TipKeyDecl? = nil, title: TextDecl? = nil, message: TextDecl? = nil,
                 image: Located<PackImage>? = nil, actions: [ActionDecl] = [], maxDisplayCount: Located<Int>? = nil,
                 maxDisplayDurationSeconds: Located<Int>? = nil, ignoresDisplayFrequency: Located<Bool>? = nil,
-                rules: [Expression] = [], placeholders: [PlaceholderDecl] = [], comments: [String] = [], range: SourceRange) {
+                rules: [Expression] = [], unparsedRules: [UnparsedRule] = [], placeholders: [PlaceholderDecl] = [],
+                comments: [String] = [], range: SourceRange) {
         self.name = name
         self.key = key
         self.placeholders = placeholders
@@ -193,6 +197,7 @@ public struct TipDecl: Sendable, Hashable {
         self.maxDisplayDurationSeconds = maxDisplayDurationSeconds
         self.ignoresDisplayFrequency = ignoresDisplayFrequency
         self.rules = rules
+        self.unparsedRules = unparsedRules
         self.comments = comments
         self.range = range
     }

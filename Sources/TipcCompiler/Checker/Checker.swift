@@ -16,8 +16,20 @@ public enum Checker {
     /// Each tip's declaration is freed as soon as it is checked when the caller hands over its
     /// last reference to `files`: the syntax tree shrinks while the checked program grows.
     public static func check(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic]) -> CheckedProgram? {
+        var ruleSyntaxDiagnostics: [Diagnostic] = []
+        let program = check(files, diagnostics: &diagnostics, ruleSyntaxDiagnostics: &ruleSyntaxDiagnostics)
+        diagnostics += ruleSyntaxDiagnostics
+        return ruleSyntaxDiagnostics.contains { $0.severity == .error } ? nil : program
+    }
+
+    /// `check(_:diagnostics:)` for files whose YAML rules may be unparsed (`TipDecl.unparsedRules`):
+    /// each is parsed right before it is checked, and its syntax errors go to
+    /// `ruleSyntaxDiagnostics`, the front end's diagnostics (they do not make the result nil).
+    public static func check(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic],
+                             ruleSyntaxDiagnostics: inout [Diagnostic]) -> CheckedProgram? {
         var checker = DeclarationChecker()
         let program = checker.check(files)
+        ruleSyntaxDiagnostics += checker.ruleSyntaxDiagnostics
         diagnostics += checker.diagnostics
         return checker.diagnostics.contains { $0.severity == .error } ? nil : program
     }
@@ -26,6 +38,10 @@ public enum Checker {
 /// Checks the declarations of a program and drives the expression checker over every rule.
 struct DeclarationChecker {
     var diagnostics: [Diagnostic] = []
+    /// The syntax errors of the rules parsed here (`TipDecl.unparsedRules`).
+    var ruleSyntaxDiagnostics: [Diagnostic] = []
+    /// The parser of those rules, reused from rule to rule.
+    private var ruleParser: RuleParser?
     private var symbols = SymbolTable()
 
     mutating func check(_ files: consuming [ManifestFile]) -> CheckedProgram {
@@ -312,15 +328,22 @@ struct DeclarationChecker {
         if let duration = decl.maxDisplayDurationSeconds {
             maxDuration = positiveMilliseconds(duration, "maxDisplayDuration").map(Int64.init)
         }
-        if decl.rules.count > Checker.maximumRulesPerTip {
-            diagnostics.append(Diagnostic(.limit, "tip '\(name)' has \(decl.rules.count) rules; at most \(Checker.maximumRulesPerTip) are allowed",
+        let ruleCount = decl.rules.count + decl.unparsedRules.count
+        if ruleCount > Checker.maximumRulesPerTip {
+            diagnostics.append(Diagnostic(.limit, "tip '\(name)' has \(ruleCount) rules; at most \(Checker.maximumRulesPerTip) are allowed",
                                           at: decl.name.range, help: "combine rules with 'and' or 'or'"))
         }
         let written = ContiguousArray(decl.rules)  // read in place, see `check`
         var rules: [CheckedExpression] = []
-        rules.reserveCapacity(min(written.count, Checker.maximumRulesPerTip))
+        rules.reserveCapacity(min(ruleCount, Checker.maximumRulesPerTip))
         expressions.startTip()
         for index in written.indices.prefix(Checker.maximumRulesPerTip) { rules.append(expressions.checkRule(written[index])) }
+        // A rule left unparsed is parsed right before it is checked; one past the limit is only
+        // parsed, for its syntax errors, as the decoder would have.
+        for unparsed in decl.unparsedRules {
+            let rule = unparsed.parsed(reusing: &ruleParser, diagnostics: &ruleSyntaxDiagnostics)
+            if rules.count < Checker.maximumRulesPerTip { rules.append(expressions.checkRule(rule)) }
+        }
         var tip = CheckedTip(name: name, title: title, message: decl.message.map { Self.tableText($0, defaultLocale: defaultLocale) },
                              image: decl.image?.value, actions: actions,
                              maxDisplayCount: maxDisplayCount, maxDisplayDurationMilliseconds: maxDuration,

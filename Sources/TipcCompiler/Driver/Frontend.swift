@@ -30,12 +30,14 @@ public enum Frontend {
         public var suppressedErrors: [Diagnostic] = []
     }
 
-    /// Parses one source file with the front end its extension names.
-    public static func parse(_ source: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
+    /// Parses one source file with the front end its extension names. With `parsingRules`
+    /// false, a YAML manifest's rules are left for the checker to parse (see `UnparsedRule`); a
+    /// `.tips` file's rules are part of its syntax and always parsed.
+    public static func parse(_ source: SourceFile, diagnostics: inout [Diagnostic], parsingRules: Bool = true) -> ManifestFile {
         if source.path.hasSuffix(".tips") {
             return RuleParser.parseFile(source, diagnostics: &diagnostics)
         }
-        return ManifestDecoder.decode(source, diagnostics: &diagnostics)
+        return ManifestDecoder.decode(source, diagnostics: &diagnostics, parsingRules: parsingRules)
     }
 
     /// Parses, checks and lints sources already in memory as one program: every command takes
@@ -46,11 +48,14 @@ public enum Frontend {
     public static func check(sources: [SourceFile], keepingParsedFiles: Bool = false, keepingProgram: Bool = true,
                              configuration: LintConfiguration = .none) -> Result {
         var diagnostics: [Diagnostic] = []
-        let files = parseAll(sources, diagnostics: &diagnostics)
+        // Files that are not kept leave their YAML rules to the checker, which parses each as it
+        // checks it (see `UnparsedRule`); kept files are whole syntax trees.
+        let files = parseAll(sources, diagnostics: &diagnostics, parsingRules: keepingParsedFiles)
         let kept = keepingParsedFiles ? files : []
         var checkerDiagnostics: [Diagnostic] = []
         // Handed over for good, so that the checker can free each tip's syntax tree once checked.
-        let program = Checker.check(consume files, diagnostics: &checkerDiagnostics)
+        // The syntax errors of the rules it parses join the front end's.
+        let program = Checker.check(consume files, diagnostics: &checkerDiagnostics, ruleSyntaxDiagnostics: &diagnostics)
         diagnostics += withoutFollowOns(checkerDiagnostics, after: diagnostics)
         // Constant expressions that would overflow or divide by zero are compile errors. Lints
         // only warn: the program is still returned. Both need a program without errors (a rule

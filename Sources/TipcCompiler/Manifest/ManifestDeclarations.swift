@@ -101,6 +101,7 @@ extension ManifestValueReader {
         var maxDisplayDuration: Located<Int>?
         var ignoresDisplayFrequency: Located<Bool>?
         var rules: [Expression] = []
+        var unparsedRules: [UnparsedRule] = []
         let comments = self.comments(above: key.range.start.line)
         let range = declarationRange(key, node)
         let pairs = mapping(node, for: what()) ?? .empty
@@ -117,13 +118,15 @@ extension ManifestValueReader {
             case .maxDisplayCount: maxDisplayCount = count(value, for: "'maxDisplayCount'")
             case .maxDisplayDuration: maxDisplayDuration = duration(value, for: "'maxDisplayDuration'")
             case .ignoresDisplayFrequency: ignoresDisplayFrequency = bool(value, for: "'ignoresDisplayFrequency'")
-            case .rules: rules = self.rules(value, for: what())
+            case .rules:
+                if parsesRules { rules = self.rules(value, for: what()) } else { unparsedRules = self.unparsedRules(value, for: what()) }
             case .key: tipKey = self.tipKey(value, for: what())
             }
         }
         return TipDecl(name: name, key: tipKey, title: title, message: message, image: image, actions: actions,
                        maxDisplayCount: maxDisplayCount, maxDisplayDurationSeconds: maxDisplayDuration,
-                       ignoresDisplayFrequency: ignoresDisplayFrequency, rules: rules, placeholders: placeholders,
+                       ignoresDisplayFrequency: ignoresDisplayFrequency, rules: rules, unparsedRules: unparsedRules,
+                       placeholders: placeholders,
                        comments: comments, range: range)
     }
 

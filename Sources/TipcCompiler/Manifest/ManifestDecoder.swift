@@ -11,10 +11,11 @@ public enum ManifestDecoder {
     /// Reads `file`, decoding each declaration of `parameters`, `events`, `tips` and `groups` as
     /// soon as the reader completes it, so that the YAML tree never lives whole beside the
     /// declarations; then the top level. The declarations' problems are reported in file order,
-    /// then the top level's.
-    public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
+    /// then the top level's. With `parsingRules` false, tips' rules are not parsed but handed on
+    /// as their texts (`TipDecl.unparsedRules`), for the checker to parse (see `UnparsedRule`).
+    public static func decode(_ file: SourceFile, diagnostics: inout [Diagnostic], parsingRules: Bool = true) -> ManifestFile {
         var manifest = ManifestFile(path: file.path, format: .yaml, headRange: headRange(of: file))
-        var declarations = ManifestValueReader(file: file)
+        var declarations = ManifestValueReader(file: file, parsingRules: parsingRules)
         var readingDiagnostics: [Diagnostic] = []
         let read = YAMLReader.read(file, diagnostics: &readingDiagnostics, streaming: streamedSections) { section, key, value in
             declare(section: section, key: key, value: value, in: &manifest, reader: &declarations)

@@ -2,25 +2,32 @@
 /// place in the file, goes to the rule-language parser.
 extension ManifestValueReader {
     mutating func rules(_ node: YAMLNode, for what: @autoclosure () -> String) -> [Expression] {
-        guard let items = sequence(node, for: "the rules of \(what())", help: "write each rule as a list item: '- RULE'") else {
-            return []
+        ruleItems(node, for: what()).map { item in
+            guard let text = ruleText(item) else { return Expression(.error, at: item.range) }
+            return RuleParser.parseRule(text, reusing: &ruleParser, diagnostics: &diagnostics)
         }
-        return items.map { rule($0) }
     }
 
-    /// Parses one rule, or explains what YAML made of it instead.
-    private mutating func rule(_ node: YAMLNode) -> Expression {
-        var failed: Expression { Expression(.error, at: node.range) }
+    /// `rules(_:for:)` without parsing: each rule's text, for the checker to parse.
+    mutating func unparsedRules(_ node: YAMLNode, for what: @autoclosure () -> String) -> [UnparsedRule] {
+        ruleItems(node, for: what()).map { UnparsedRule(text: ruleText($0), range: $0.range) }
+    }
+
+    private mutating func ruleItems(_ node: YAMLNode, for what: String) -> YAMLItems {
+        sequence(node, for: "the rules of \(what)", help: "write each rule as a list item: '- RULE'") ?? .empty
+    }
+
+    /// One rule's text, or nil after explaining what YAML made of it instead.
+    private mutating func ruleText(_ node: YAMLNode) -> RuleText? {
         // A scalar, nearly every rule, is read as one: a switch over `node.content` would copy
         // the content (and the scalar in it) once more.
         if let scalar = node.scalar {
-            if node.hasProperties { return failed }  // the tag or anchor is reported
+            if node.hasProperties { return nil }  // the tag or anchor is reported
             if scalar.style == .plain, scalar.value.isEmpty {
                 report(.syntax, "empty rule", at: node.range, help: "write a rule after '- ', or remove the item")
-                return failed
+                return nil
             }
-            return RuleParser.parseRule(scalar.ruleText(in: file, startingAt: node.range.start),
-                                        reusing: &ruleParser, diagnostics: &diagnostics)
+            return scalar.ruleText(in: file, startingAt: node.range.start)
         }
         if node.isMapping {
             let cause = node.isFlow ? "because it starts with '{'" : "because of ': '"
@@ -31,6 +38,6 @@ extension ManifestValueReader {
                    help: "quote the rule")
         }
         // An alias has been reported by the reader.
-        return failed
+        return nil
     }
 }

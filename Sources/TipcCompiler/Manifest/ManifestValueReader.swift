@@ -6,11 +6,14 @@ import TipRuntime
 struct ManifestValueReader {
     let file: SourceFile
     var diagnostics: [Diagnostic] = []
+    /// Whether tips' rules are parsed here, or handed on as their texts (`TipDecl.unparsedRules`).
+    let parsesRules: Bool
     /// The parser of the rules read so far, reused for the next.
     var ruleParser: RuleParser
 
-    init(file: SourceFile) {
+    init(file: SourceFile, parsingRules: Bool = true) {
         self.file = file
+        parsesRules = parsingRules
         ruleParser = RuleParser(reusableFor: file.pathNumber)
     }
 
