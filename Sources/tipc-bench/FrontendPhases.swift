@@ -1,8 +1,9 @@
 import TipcCompiler
 
-/// Where the CPU time and memory of `tipc check` go on the generated manifest, phase by phase:
-/// reading the YAML tree, decoding (tree included), checking, constant errors and lints,
-/// then what each phase's output holds in memory. Every timed result is checked.
+/// Where the CPU time and memory of `tipc check` go on the generated manifest, phase by phase,
+/// on its path: reading the YAML tree, decoding (tree included, rules left as text), checking
+/// (each rule parsed there), constant errors and lints, then what each phase's output holds in
+/// memory. Every timed result is checked.
 func runFrontendPhases() {
     Report.header("front end, phase by phase (CPU time, medians of 7)")
     var generator = ManifestGenerator()
@@ -14,7 +15,7 @@ func runFrontendPhases() {
     }
     func decode() -> ManifestFile {
         var diagnostics: [Diagnostic] = []
-        let file = ManifestDecoder.decode(source, diagnostics: &diagnostics)
+        let file = ManifestDecoder.decode(source, diagnostics: &diagnostics, parsingRules: false)
         precondition(diagnostics.isEmpty && file.tips.count == generator.tips, "the generated manifest does not decode")
         return file
     }
@@ -34,9 +35,9 @@ func runFrontendPhases() {
         precondition(diagnostics.isEmpty && entries == generator.parameters + generator.events + generator.tips)
     }
     time("libyaml events alone") { precondition(libyamlEventCount(source.bytes) > 0) }
-    time("decode (YAML tree included)") { _ = decode() }
+    time("decode (YAML tree included, rules left as text)") { _ = decode() }
     let file = decode()
-    time("checker") { _ = check(file) }
+    time("checker (rules parsed there)") { _ = check(file) }
     let program = check(file)
     time("constant errors") { precondition(RulePackCompiler.constantErrors(program).isEmpty) }
     let warnings = Lints.run(program).count
@@ -60,13 +61,13 @@ func runFrontendPhases() {
     peak("decode peak") { _ = decode() }
     peak("check peak (program kept)") { precondition(Frontend.check(sources: [source]).program != nil) }
     retained("YAML tree retained") { var d: [Diagnostic] = []; return YAMLReader.read(source, diagnostics: &d) }
-    retained("AST retained") { decode() }
+    retained("AST retained (rules as text)") { decode() }
     retained("checked program retained") { check(file) }
 }
 
 /// One `tipc check` of the generated manifest of `tips` tips, then libyaml alone reading it,
 /// and nothing else: small enough to run under an instruction-counting profiler, e.g.
-/// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='$s10tipc_bench11runOneCheck4tipsySi_tFyyXEfU_'
+/// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='$s10tipc_bench11runOneCheck4tips5timesySi_SitFyyXEfU_'
 /// tipc-bench check-once 200` counts the check alone (the closure that times it; `…U0_`, the next
 /// closure, for libyaml alone). With `times` above 1 the check runs that many times in one
 /// process, as `frontend` times it, for a sampling profiler (`perf record`).
