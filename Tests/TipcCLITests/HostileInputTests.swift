@@ -119,6 +119,12 @@ enum Hostile {
         HostileInput("rule longer than 10,000 characters", "long-rule.yaml", .limit) {
             yamlRule("$n" + String(repeating: " ", count: RuleParser.maximumRuleLength) + "== 1")
         },
+        HostileInput("100 escaped rules longer than 10,000 characters", "long-escaped-rules.yaml", .limit) {
+            // Each rule's text maps into the file a position per byte: read for `check`, it must
+            // not wait whole for the checker (see `UnparsedRule`).
+            let rule = "\"\\t" + String(repeating: "a", count: RuleParser.maximumRuleLength + 6) + "\""
+            return "tipkit: 1\ntips:\n" + (0..<100).map { "  t\($0):\n    title: T\n    rules:\n      - \(rule)\n" }.joined()
+        },
         HostileInput("1,001 rules in one tip", "rules.tips", .limit) {
             tipsHead + String(repeating: "  rule $a\n", count: Checker.maximumRulesPerTip + 1) + "}\n"
         },

@@ -101,6 +101,72 @@ import Testing
         #expect(!result.diagnostics.contains { $0.code == .unused })
     }
 
+    /// A rule whose text maps into the file byte by byte (escapes, folding) or that is longer
+    /// than a rule may be is parsed by the decoder at once: its map holds a position per byte,
+    /// and thousands waiting for the checker would hold many times the file. The result is the
+    /// same.
+    @Test func rulesWhoseTextsMapByteByByteAreParsedAtOnce() {
+        let long = "$n" + String(repeating: " ", count: RuleParser.maximumRuleLength) + "== 1"
+        let yaml = """
+            tipkit: 1
+            parameters:
+              n: { type: int, default: 0 }
+            tips:
+              a:
+                title: A
+                rules:
+                  - $n > 1
+                  - "$n >\\t2"
+                  - >-
+                    $n
+                    > 3
+                  - \(long)
+                  - '$n == '
+            """
+        let source = SourceFile(path: "mapped.yaml", text: yaml)
+        expectSameCheck(source)
+        var diagnostics: [Diagnostic] = []
+        let file = ManifestDecoder.decode(source, diagnostics: &diagnostics, parsingRules: false)
+        #expect(file.tips.first?.unparsedRules.map(\.isText) == [true, false, false, false, true])
+        #expect(diagnostics.map(\.code) == [.limit])
+        #expect(Frontend.check(sources: [source]).diagnostics.map(\.code).sorted { $0.rawValue < $1.rawValue } == [.limit, .syntax])
+    }
+
+    /// A program of several files, YAML and `.tips`, whose rules name each other's declarations,
+    /// one rule broken: the same both ways; and kept files hold parsed rules only.
+    @Test func programsOfSeveralFilesCheckTheSame() {
+        let events = SourceFile(path: "events.tips", text: "tipkit 1\nparam pro: Bool = false\nevent opened\n")
+        let first = SourceFile(path: "first.yaml", text: """
+            tipkit: 1
+            tips:
+              a:
+                title: A
+                rules:
+                  - opened.count >= 2 and not $pro
+                  - $pro or tip(b).invalidated
+            """)
+        let second = SourceFile(path: "second.yaml", text: """
+            tipkit: 1
+            parameters:
+              unused: { type: int, default: 0 }
+            tips:
+              b:
+                title: B
+                rules:
+                  - opened.count >= 1
+            """)
+        let broken = SourceFile(path: "second.yaml", text: String(decoding: second.bytes, as: UTF8.self) + "\n      - $pro ==\n")
+        for sources in [[events, first, second], [first, events, broken]] {
+            let parsed = Frontend.check(sources: sources, keepingParsedFiles: true)
+            let unparsed = Frontend.check(sources: sources)
+            #expect(parsed.diagnostics == unparsed.diagnostics)
+            #expect(parsed.program == unparsed.program)
+            #expect(parsed.files.flatMap(\.tips).allSatisfy { !$0.rules.isEmpty && $0.unparsedRules.isEmpty })
+        }
+        #expect(Frontend.check(sources: [events, first, second]).program != nil)
+        #expect(Frontend.check(sources: [first, events, broken]).diagnostics.map(\.code) == [.syntax])
+    }
+
     /// Checking files whose rules are unparsed without routing their syntax errors: they are in
     /// the diagnostics, and there is no program.
     @Test func theCheckerReportsTheSyntaxErrorsOfTheRulesItParses() {

@@ -174,7 +174,9 @@ public struct TipDecl: Sendable, Hashable {
     /// All must hold (AND).
     public var rules: [Expression]
     /// The rules of a YAML manifest read without parsing them (`ManifestDecoder.decode(_:diagnostics:parsingRules:)`):
-    /// the checker parses each right before checking it. Empty when `rules` holds them.
+    /// the checker parses each right before checking it. Empty when `rules` holds them. Only the
+    /// checker reads them: a printer, formatter or generator given such a file would see a tip
+    /// without rules, so whatever reads syntax trees decodes with rules parsed (the default).
     public var unparsedRules: [UnparsedRule] = []
     /// The values the app passes for the texts' `{name}`s (SPEC §7).
     public var placeholders: [PlaceholderDecl] = []

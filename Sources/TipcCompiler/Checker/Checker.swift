@@ -17,18 +17,19 @@ public enum Checker {
     /// last reference to `files`: the syntax tree shrinks while the checked program grows.
     public static func check(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic]) -> CheckedProgram? {
         var ruleSyntaxDiagnostics: [Diagnostic] = []
-        let program = check(files, diagnostics: &diagnostics, ruleSyntaxDiagnostics: &ruleSyntaxDiagnostics)
+        let program = check(consume files, diagnostics: &diagnostics, ruleSyntaxDiagnostics: &ruleSyntaxDiagnostics)
         diagnostics += ruleSyntaxDiagnostics
         return ruleSyntaxDiagnostics.contains { $0.severity == .error } ? nil : program
     }
 
     /// `check(_:diagnostics:)` for files whose YAML rules may be unparsed (`TipDecl.unparsedRules`):
-    /// each is parsed right before it is checked, and its syntax errors go to
-    /// `ruleSyntaxDiagnostics`, the front end's diagnostics (they do not make the result nil).
+    /// each is parsed right before it is checked, and the rule parser's diagnostics go to
+    /// `ruleSyntaxDiagnostics`, the front end's, ahead of the follow-on filter (they do not make
+    /// the result nil). The two-argument form appends them after the checker's, unfiltered.
     public static func check(_ files: consuming [ManifestFile], diagnostics: inout [Diagnostic],
                              ruleSyntaxDiagnostics: inout [Diagnostic]) -> CheckedProgram? {
         var checker = DeclarationChecker()
-        let program = checker.check(files)
+        let program = checker.check(consume files)
         ruleSyntaxDiagnostics += checker.ruleSyntaxDiagnostics
         diagnostics += checker.diagnostics
         return checker.diagnostics.contains { $0.severity == .error } ? nil : program
@@ -38,10 +39,10 @@ public enum Checker {
 /// Checks the declarations of a program and drives the expression checker over every rule.
 struct DeclarationChecker {
     var diagnostics: [Diagnostic] = []
-    /// The syntax errors of the rules parsed here (`TipDecl.unparsedRules`).
+    /// The rule parser's diagnostics for the rules parsed here (`TipDecl.unparsedRules`).
     var ruleSyntaxDiagnostics: [Diagnostic] = []
-    /// The parser of those rules, reused from rule to rule.
-    private var ruleParser: RuleParser?
+    /// The parser of those rules, reused from rule to rule (`reset` sets each rule's file).
+    private var ruleParser = RuleParser(reusableFor: 0)
     private var symbols = SymbolTable()
 
     mutating func check(_ files: consuming [ManifestFile]) -> CheckedProgram {
@@ -328,6 +329,7 @@ struct DeclarationChecker {
         if let duration = decl.maxDisplayDurationSeconds {
             maxDuration = positiveMilliseconds(duration, "maxDisplayDuration").map(Int64.init)
         }
+        assert(decl.rules.isEmpty || decl.unparsedRules.isEmpty, "a tip's rules are parsed or left to the checker, not both")
         let ruleCount = decl.rules.count + decl.unparsedRules.count
         if ruleCount > Checker.maximumRulesPerTip {
             diagnostics.append(Diagnostic(.limit, "tip '\(name)' has \(ruleCount) rules; at most \(Checker.maximumRulesPerTip) are allowed",

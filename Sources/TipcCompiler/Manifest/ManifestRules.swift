@@ -8,9 +8,13 @@ extension ManifestValueReader {
         }
     }
 
-    /// `rules(_:for:)` without parsing: each rule's text, for the checker to parse.
+    /// `rules(_:for:)` without parsing the rules whose text the checker parses (see `UnparsedRule`).
     mutating func unparsedRules(_ node: YAMLNode, for what: @autoclosure () -> String) -> [UnparsedRule] {
-        ruleItems(node, for: what()).map { UnparsedRule(text: ruleText($0), range: $0.range) }
+        ruleItems(node, for: what()).map { item in
+            guard let text = ruleText(item) else { return UnparsedRule(parsed: Expression(.error, at: item.range), range: item.range) }
+            if UnparsedRule.handsOn(text) { return UnparsedRule(text: text, range: item.range) }
+            return UnparsedRule(parsed: RuleParser.parseRule(text, reusing: &ruleParser, diagnostics: &diagnostics), range: item.range)
+        }
     }
 
     private mutating func ruleItems(_ node: YAMLNode, for what: String) -> YAMLItems {
