@@ -2,19 +2,20 @@
 /// place in the file, goes to the rule-language parser.
 extension ManifestValueReader {
     mutating func rules(_ node: YAMLNode, for what: @autoclosure () -> String) -> [Expression] {
-        ruleItems(node, for: what()).map { item in
-            guard let text = ruleText(item) else { return Expression(.error, at: item.range) }
-            return RuleParser.parseRule(text, reusing: &ruleParser, diagnostics: &diagnostics)
-        }
+        ruleItems(node, for: what()).map { rule($0).parsed(reusing: &ruleParser, diagnostics: &diagnostics) }
     }
 
     /// `rules(_:for:)` without parsing the rules whose text the checker parses (see `UnparsedRule`).
     mutating func unparsedRules(_ node: YAMLNode, for what: @autoclosure () -> String) -> [UnparsedRule] {
-        ruleItems(node, for: what()).map { item in
-            guard let text = ruleText(item) else { return UnparsedRule(parsed: Expression(.error, at: item.range), range: item.range) }
-            if UnparsedRule.handsOn(text) { return UnparsedRule(text: text, range: item.range) }
-            return UnparsedRule(parsed: RuleParser.parseRule(text, reusing: &ruleParser, diagnostics: &diagnostics), range: item.range)
-        }
+        ruleItems(node, for: what()).map { rule($0) }
+    }
+
+    /// One rule item: its text when it is to wait for the checker (see `UnparsedRule`), else
+    /// its tree, parsed here, or an error node after explaining what YAML made of the item.
+    private mutating func rule(_ item: YAMLNode) -> UnparsedRule {
+        guard let text = ruleText(item) else { return UnparsedRule(parsed: Expression(.error, at: item.range), range: item.range) }
+        if UnparsedRule.handsOn(text) { return UnparsedRule(text: text, range: item.range) }
+        return UnparsedRule(parsed: RuleParser.parseRule(text, reusing: &ruleParser, diagnostics: &diagnostics), range: item.range)
     }
 
     private mutating func ruleItems(_ node: YAMLNode, for what: String) -> YAMLItems {
