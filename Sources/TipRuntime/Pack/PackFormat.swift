@@ -41,7 +41,9 @@ public enum PackFormat {
     }
     public static let optionalTableBit: UInt16 = 0x8000
 
-    /// Implementation limits, checked by the loader.
+    /// Implementation limits, checked by the loader and by the bytecode verifier. The compiler's
+    /// checker reports a program beyond them from these same constants, so that `tipc compile`
+    /// never writes a pack that the runtime refuses.
     public static let maximumStackDepth = 256
     public static let maximumPredicateNesting = 8
     public static let maximumEvents = 1 << 20

@@ -30,6 +30,13 @@ public enum CompileCommand: TipcCommand {
         context.standardError.write(TextReporter(colored: false).render(report))
         guard let pack else { return .inputHasErrors }
         let bytes = RulePackWriter.encode(pack)
+        // The checker refuses what the runtime's limits refuse; this holds the two together, so
+        // that a pack `compile` confirms is always one the runtime loads.
+        do {
+            _ = try RulePackLoader.load(bytes)
+        } catch {
+            throw CommandFailure(.internalError, "the compiled pack fails the runtime's own verification, a bug in tipc (\(error)); nothing was written")
+        }
         if destination == "-" {
             context.standardOutput.write(bytes: bytes)
             return .success

@@ -10,7 +10,9 @@ public struct GitHubReporter: Sendable {
     public init() {}
 
     public func render(_ report: DiagnosticReport) -> String {
-        report.diagnostics.map { annotation(for: $0) + "\n" }.joined()
+        var output = report.diagnostics.map { annotation(for: $0) + "\n" }.joined()
+        if let omitted = report.omittedText { output += "::notice::" + Self.escapeData(omitted) + "\n" }
+        return output
     }
 
     public func annotation(for diagnostic: Diagnostic) -> String {

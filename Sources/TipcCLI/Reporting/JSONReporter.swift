@@ -2,10 +2,12 @@ import TipcCompiler
 import TipService
 
 /// `--format json` (SPEC §4): one object on one line,
-/// `{"version":1,"diagnostics":[{"file","line","column","endLine","endColumn","severity","code","message","help"?,"notes"?}],"summary":{"files","errors","warnings"}}`,
+/// `{"version":1,"diagnostics":[{"file","line","column","endLine","endColumn","severity","code","message","help"?,"notes"?}],"summary":{"files","errors","warnings","omitted"?}}`,
 /// keys in exactly that order; a note is `{"message","file"?,"line"?,"column"?}`. Lines and
 /// columns are 1-based, columns count Unicode scalars, and the end column is exclusive (the
 /// column after the last character). `version` changes only when a key changes meaning.
+/// `omitted` counts the diagnostics past the report's cap (`DiagnosticReport.maximumShown`),
+/// present only when some were left out; `errors` and `warnings` count them too.
 public struct JSONReporter: Sendable {
     public init() {}
 
@@ -33,14 +35,16 @@ public struct JSONReporter: Sendable {
             }
             return .object(members)
         }
+        var summary: [(String, JSON)] = [
+            ("files", .integer(report.fileCount)),
+            ("errors", .integer(report.errorCount)),
+            ("warnings", .integer(report.warningCount)),
+        ]
+        if report.omittedCount > 0 { summary.append(("omitted", .integer(report.omittedCount))) }
         let document = JSON.object([
             ("version", .integer(1)),
             ("diagnostics", .array(diagnostics)),
-            ("summary", .object([
-                ("files", .integer(report.fileCount)),
-                ("errors", .integer(report.errorCount)),
-                ("warnings", .integer(report.warningCount)),
-            ])),
+            ("summary", .object(summary)),
         ])
         return document.serialized(pretty: false) + "\n"
     }

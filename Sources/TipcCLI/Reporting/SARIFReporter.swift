@@ -50,15 +50,25 @@ public struct SARIFReporter: Sendable {
             ("version", .string(toolVersion)),
             ("rules", .array(rules)),
         ])
-        let run: JSON = .object([
+        var run: [(String, JSON)] = [
             ("tool", .object([("driver", driver)])),
             ("columnKind", .string("unicodeCodePoints")),
             ("results", .array(results)),
-        ])
+        ]
+        if let omitted = report.omittedText {
+            // Results past the report's cap are said, not listed: a notification of the run.
+            run.append(("invocations", .array([.object([
+                ("executionSuccessful", .bool(true)),
+                ("toolExecutionNotifications", .array([.object([
+                    ("level", .string("note")),
+                    ("message", .object([("text", .string(omitted))])),
+                ])])),
+            ])])))
+        }
         let document: JSON = .object([
             ("$schema", .string(Self.schema)),
             ("version", .string("2.1.0")),
-            ("runs", .array([run])),
+            ("runs", .array([.object(run)])),
         ])
         return document.serialized(pretty: true) + "\n"
     }

@@ -22,6 +22,9 @@ public struct TextReporter: Sendable {
         for diagnostic in report.diagnostics {
             output += render(diagnostic, sources: report.sources) + "\n"
         }
+        if let omitted = report.omittedText {
+            output += style.apply(.bold, "note") + ": " + omitted + "\n"
+        }
         if let summary = summary(of: report) {
             output += summary + "\n"
         }

@@ -59,6 +59,10 @@ struct DeclarationChecker {
                                           at: extra.name.range, help: "split the app's tips into several programs"))
         }
 
+        if eventDecls.count > PackFormat.maximumEvents {
+            diagnostics.append(Diagnostic(.limit, "the program has \(eventDecls.count) events; a rule pack holds at most \(PackFormat.maximumEvents)",
+                                          at: eventDecls[PackFormat.maximumEvents].name.range, help: "split the app's tips into several programs"))
+        }
         let parameters = parameterDecls.map { checkParameter($0) }
         let events = eventDecls.map { checkEvent($0) }
         // Every tip's key is known before any rule is checked: `tip(X, key)` reads X's.
@@ -229,6 +233,10 @@ struct DeclarationChecker {
                 continue
             }
             fields.append(PackField(name: field.name.name, type: type.value))
+        }
+        if fields.count > PackFormat.maximumFields {
+            diagnostics.append(Diagnostic(.limit, "event '\(decl.name.name)' has \(fields.count) payload fields; a rule pack holds at most \(PackFormat.maximumFields)",
+                                          at: decl.fields[PackFormat.maximumFields].name.range, help: "split the payload over several events"))
         }
         var maximumCount: Int?
         var maximumAge: Int?
