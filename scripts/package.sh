@@ -13,18 +13,33 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh >&2
 
 scratch=.build/package
-# A folder holding only the static archives: searched before the system's folders, it makes
-# the linker take libyaml.a and libsqlite3.a for `-lyaml` and `-lsqlite3` (the shared
-# libraries beside them in the system's folder are never reached).
+# The static archives are chosen through pkg-config, which SwiftPM reads for the system
+# libraries: copies of the four .pc files whose `Libs:` name no system folder (SwiftPM would put
+# it first on the linker's search path), libyaml's and SQLite's naming instead a folder holding
+# only the static archives (links to Debian's), so `-lyaml` and `-lsqlite3` find libyaml.a and
+# libsqlite3.a there before the shared libraries. libstdc++.a is in that folder too, for the
+# `-lstdc++` of the static Swift runtime. The module maps stay as a source build wants them.
 static_libraries="$PWD/$scratch/static-libraries"
-mkdir -p "$static_libraries"
-for pair in yaml-0.1:libyaml.a sqlite3:libsqlite3.a; do
-  archive="$(pkg-config --variable=libdir "${pair%%:*}")/${pair##*:}"
-  [ -f "$archive" ] || { echo "package.sh: no static archive '$archive' (is ${pair%%:*}'s -dev package installed?)" >&2; exit 1; }
-  ln -sf "$archive" "$static_libraries/${pair##*:}"
+pkgconfig="$PWD/$scratch/pkgconfig"
+mkdir -p "$static_libraries" "$pkgconfig"
+link_static() {
+  [ -f "$1" ] || { echo "package.sh: no static archive '$1' (is its -dev package installed?)" >&2; exit 1; }
+  ln -sf "$1" "$static_libraries/$(basename "$1")"
+}
+link_static "$(pkg-config --variable=libdir yaml-0.1)/libyaml.a"
+link_static "$(pkg-config --variable=libdir sqlite3)/libsqlite3.a"
+link_static "$(g++ -print-file-name=libstdc++.a 2>/dev/null || clang++ -print-file-name=libstdc++.a)"
+for package in yaml-0.1 sqlite3 libpq libmicrohttpd; do
+  case $package in
+    yaml-0.1 | sqlite3) search="-L$static_libraries " ;;
+    *) search="" ;;
+  esac
+  sed -e "s|^Libs: -L\${libdir} |Libs: $search|" "$(pkg-config --variable=pcfiledir "$package")/$package.pc" > "$pkgconfig/$package.pc"
+  grep -q "^Libs: $search-l" "$pkgconfig/$package.pc" || { echo "package.sh: unexpected Libs line in $package.pc" >&2; exit 1; }
 done
+export PKG_CONFIG_PATH="$pkgconfig"
 
-build=(swift build -c release --scratch-path "$scratch" --static-swift-stdlib -Xlinker -L"$static_libraries")
+build=(swift build -c release --scratch-path "$scratch" --static-swift-stdlib)
 "${build[@]}" --product tipc >&2
 "${build[@]}" --product tipc-serve >&2
 bin="$("${build[@]}" --show-bin-path)"
