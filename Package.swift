@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .executable(name: "tipc", targets: ["tipc"]),
+        .executable(name: "tipc-serve", targets: ["tipc-serve"]),
         .executable(name: "tipc-bench", targets: ["tipc-bench"]),
         .library(name: "TipRuntime", targets: ["TipRuntime"]),
         .library(name: "TipRuntimeSQLite", targets: ["TipRuntimeSQLite"]),
@@ -31,14 +32,20 @@ let package = Package(
 
         // Compiler half.
         .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime"]),
-        // The tip service (SPEC §10): HTTP over libmicrohttpd, many users' state in a
-        // `ServiceStore` (SQLite here; PostgreSQL in its own module).
-        .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite", "CMicroHTTPD"]),
+        // The tip service: its API over HTTP messages, many users' state in a
+        // `ServiceStore` (SQLite here; PostgreSQL in its own module). No libmicrohttpd: `tipc`
+        // uses its JSON and documents.
+        .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite"]),
+        // The service's HTTP server over libmicrohttpd, linked only by `tipc-serve`.
+        .target(name: "TipServiceHTTP", dependencies: ["TipService", "TipRuntime", "CMicroHTTPD"]),
         // The service's store for more than one machine: PostgreSQL through libpq.
         .target(name: "TipServicePostgres", dependencies: ["TipService", "TipRuntime", "CLibPQ"]),
-        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres"]),
+        // `tipc` links neither libmicrohttpd nor libpq: `tipc serve` runs `tipc-serve`, installed
+        // beside it (docs/install.md).
+        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres", "CYAML"]),
+        .executableTarget(name: "tipc-serve", dependencies: ["TipcCLI", "TipRuntime", "TipService", "TipServiceHTTP", "TipServicePostgres"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its
@@ -54,7 +61,7 @@ let package = Package(
         // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports
         // TIPC_TEST_POSTGRES_URL.
         .testTarget(name: "TipServicePostgresTests", dependencies: ["TipServicePostgres", "TipService", "TipRuntime", "TipRuntimeSQLite", "TipcTestSupport"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService", "TipServicePostgres", "TipcTestSupport"],
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

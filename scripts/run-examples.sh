@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build --product tipc
+swift build --product tipc-serve  # `tipc serve` runs it
 tipc=".build/debug/tipc"
 out=".build/examples"
 mkdir -p "$out"

@@ -8,12 +8,16 @@ public struct CommandLineApplication {
     public var version: String
     public var abstract: String
     public var commands: [any TipcCommand.Type]
+    /// Subcommands that are executables of their own beside this one.
+    public var externalCommands: [ExternalCommand]
 
-    public init(name: String, version: String, abstract: String, commands: [any TipcCommand.Type]) {
+    public init(name: String, version: String, abstract: String, commands: [any TipcCommand.Type],
+                externalCommands: [ExternalCommand] = []) {
         self.name = name
         self.version = version
         self.abstract = abstract
         self.commands = commands
+        self.externalCommands = externalCommands
     }
 
     var formatter: HelpFormatter { HelpFormatter(programName: name) }
@@ -40,13 +44,18 @@ public struct CommandLineApplication {
             return rootUsageError(UsageError("Unknown option '\(first)'", help: Suggestions.didYouMean(first, in: candidates)),
                                   context: context)
         }
+        if let external = externalCommand(named: first) {
+            return external.launch(Array(arguments.dropFirst()), programName: name, context: context)
+        }
         guard let command = command(named: first) else {
             return rootUsageError(unknownCommand(first), context: context)
         }
         return run(command, Array(arguments.dropFirst()), context: context)
     }
 
-    func run(_ command: any TipcCommand.Type, _ arguments: [String], context: CommandContext) -> ExitCode {
+    /// Runs one command with its arguments (the program and subcommand names excluded): how an
+    /// external command's executable runs its one command.
+    public func run(_ command: any TipcCommand.Type, _ arguments: [String], context: CommandContext) -> ExitCode {
         let signature = command.signature
         if ArgumentParser.asksForHelp(arguments) {
             context.standardOutput.write(formatter.help(for: signature))
@@ -77,6 +86,9 @@ public struct CommandLineApplication {
         if arguments.count > 1 {
             return rootUsageError(UsageError("Unexpected argument '\(arguments[1])'"), context: context)
         }
+        if let external = externalCommand(named: name) {
+            return external.launch(["--help"], programName: self.name, context: context)
+        }
         guard let command = command(named: name) else {
             return rootUsageError(unknownCommand(name), context: context)
         }
@@ -88,8 +100,12 @@ public struct CommandLineApplication {
         commands.first { $0.signature.name == name }
     }
 
+    func externalCommand(named name: String) -> ExternalCommand? {
+        externalCommands.first { $0.name == name }
+    }
+
     func unknownCommand(_ name: String) -> UsageError {
-        let names = commands.map { $0.signature.name } + ["help"]
+        let names = commands.map { $0.signature.name } + externalCommands.map(\.name) + ["help"]
         return UsageError("Unknown subcommand '\(name)'", help: Suggestions.didYouMean(name, in: names))
     }
 
@@ -99,6 +115,7 @@ public struct CommandLineApplication {
     }
 
     var rootHelp: String {
-        formatter.rootHelp(abstract: abstract, commands: commands.map { $0.signature })
+        formatter.rootHelp(abstract: abstract, commands: commands.map { $0.signature }
+                           + externalCommands.map { CommandSignature(name: $0.name, abstract: $0.abstract) })
     }
 }

@@ -8,15 +8,23 @@ public enum TipcCommandLine {
         CommandLineApplication(
             name: "tipc", version: version,
             abstract: "Check, compile and inspect contextual tips written as YAML manifests or .tips rule files.",
-            commands: BuiltinCommands.all)
+            commands: BuiltinCommands.all, externalCommands: [serve])
     }
 
+    /// `tipc serve`: the tip service, in its own executable (libmicrohttpd, libpq).
+    public static let serve = ExternalCommand(
+        name: "serve", abstract: "Serve tips over HTTP for many users (JSON; SQLite or PostgreSQL store).",
+        executable: "tipc-serve")
+
     /// Runs `tipc` with `arguments` (without the program name) and returns the exit status.
+    /// `executableFolder` is where external commands (`tipc-serve`) are looked for.
     public static func run(arguments: [String], environment: [String: String],
                            stdout: any TextOutput, stderr: any TextOutput,
-                           workingDirectory: String? = nil, standardInput: (() -> [UInt8])? = nil) -> Int32 {
+                           workingDirectory: String? = nil, standardInput: (() -> [UInt8])? = nil,
+                           executableFolder: String? = nil) -> Int32 {
         let context = CommandContext(environment: environment, standardOutput: stdout, standardError: stderr,
-                                     workingDirectory: workingDirectory, readStandardInput: standardInput)
+                                     workingDirectory: workingDirectory, readStandardInput: standardInput,
+                                     executableFolder: executableFolder)
         return application.run(arguments, context: context).rawValue
     }
 }

@@ -7,6 +7,7 @@ import TipcCompiler
 import TipRuntime
 import TipRuntimeSQLite
 import TipService
+import TipServiceHTTP
 
 /// The tip service over loopback: N concurrent keep-alive clients against `TipServer` on
 /// libmicrohttpd, with requests/s and p50/p99 latency, beside two floors served the same way in

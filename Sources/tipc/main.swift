@@ -15,5 +15,6 @@ import TipcCLI
 let status = TipcCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst()),
                                  environment: ProcessInfo.processInfo.environment,
                                  stdout: FileDescriptorOutput.standardOutput,
-                                 stderr: FileDescriptorOutput.standardError)
+                                 stderr: FileDescriptorOutput.standardError,
+                                 executableFolder: ExternalCommand.runningExecutableFolder())
 exit(status)

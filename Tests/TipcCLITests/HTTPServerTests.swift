@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import Testing
 import TipRuntime
-@testable import TipService
+import TipService
+@testable import TipServiceHTTP
 
 /// The server's workers: one queue, oldest first, drained before the server stops.
 @Suite("HTTP server workers")

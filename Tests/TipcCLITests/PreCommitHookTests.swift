@@ -86,3 +86,86 @@ struct PreCommitHookTests {
         #expect(!bad.stdout.contains("docker-compose"))
     }
 }
+
+/// The `tipc-check-system` hook as pre-commit runs it: its entry found on PATH (the built tipc's
+/// folder first), with its args, from the root of the repository being committed; and both hooks
+/// run for manifests, rule files and Swift files.
+@Suite("pre-commit hook of an installed tipc")
+struct SystemPreCommitHookTests {
+    /// The fields of the hook `id`, as text (`args` as its items).
+    static func hook(_ id: String) throws -> [String: [String]] {
+        let path = PreCommitHookTests.packageRoot.appendingPathComponent(".pre-commit-hooks.yaml").path
+        let source = try Frontend.read(path: path).get()
+        var diagnostics: [Diagnostic] = []
+        let root = try #require(YAMLReader.read(source, diagnostics: &diagnostics))
+        for item in try #require(root.items) {
+            var fields: [String: [String]] = [:]
+            for pair in try #require(item.pairs) {
+                guard let key = pair.key.scalarValue else { continue }
+                fields[key] = pair.value.scalarValue.map { [$0] } ?? pair.value.items?.compactMap(\.scalarValue) ?? []
+            }
+            if fields["id"] == [id] { return fields }
+        }
+        throw PreCommitHookTests.HookMissing()
+    }
+
+    @Test func bothHooksRunForManifestsRuleFilesAndSwift() throws {
+        for id in ["tipc-check", "tipc-check-system"] {
+            let pattern = try #require(try Self.hook(id)["files"]?.first)
+            let files = try Regex(pattern)
+            for name in ["app/tips.yaml", "app/tips.yml", "app/tips.tips", "App/Tips.swift"] {
+                #expect(name.contains(files), "\(id) skips \(name)")
+            }
+            #expect(!"README.md".contains(files))
+        }
+    }
+
+    @Test func theInstalledTipcChecksTheRepository() throws {
+        let hook = try Self.hook("tipc-check-system")
+        #expect(hook["language"] == ["system"] && hook["pass_filenames"] == ["false"])
+        let command = try #require(hook["entry"]?.first).split(separator: " ").map(String.init) + (hook["args"] ?? [])
+        let repository = try TemporaryFolder()
+        try repository.write("App/Tips.swift", """
+            import TipKit
+
+            struct FavoriteTip: Tip {
+                var title: Text { Text("Favorite") }
+                var rules: [Rule] { [#Rule(Self.$isSignedIn) { $0 == true }] }
+                @Parameter static var isSignedIn: Bool = false
+            }
+
+            """)
+        func run() throws -> (status: Int32, stdout: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = command
+            process.currentDirectoryURL = URL(fileURLWithPath: repository.path)
+            var environment = ProcessInfo.processInfo.environment
+            environment.removeValue(forKey: "GITHUB_ACTIONS")
+            environment["PATH"] = try ExecutableTests.executable().deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            process.environment = environment
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: stdout, as: UTF8.self))
+        }
+        let clean = try run()
+        #expect(clean.status == 0, "\(clean.stdout)")
+        try repository.write("App/Tips.swift", """
+            import TipKit
+
+            struct FavoriteTip: Tip {
+                var title: Text { Text("Favorite") }
+                var rules: [Rule] { [#Rule(Self.$isSignedIn) { $0 == 3 }] }
+                @Parameter static var isSignedIn: Bool = false
+            }
+
+            """)
+        let bad = try run()
+        #expect(bad.status == 1, "\(bad.stdout)")
+        #expect(bad.stdout.contains("App/Tips.swift:5:"), "\(bad.stdout)")
+    }
+}

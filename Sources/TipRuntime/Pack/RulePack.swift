@@ -27,6 +27,22 @@ public struct RulePack: Sendable, Hashable {
         self.groups = groups
         self.texts = texts
     }
+
+    /// The pack without its source positions (each rule's range and source map): what a pack
+    /// file holds. Positions say where a program was written (its files' paths, its lines in
+    /// YAML or in `.tips`), not what it does, so without them the same program gives the same
+    /// bytes from any folder and either front end. Packs compiled in memory keep them for
+    /// `explain`.
+    public var withoutSourcePositions: RulePack {
+        var pack = self
+        for tip in pack.tips.indices {
+            for rule in pack.tips[tip].rules.indices {
+                pack.tips[tip].rules[rule].range = nil
+                pack.tips[tip].rules[rule].sourceMap = []
+            }
+        }
+        return pack
+    }
 }
 
 /// A declared parameter: its type, default, closed set of values and whether it is transient.

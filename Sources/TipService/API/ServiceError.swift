@@ -71,7 +71,7 @@ public struct ServiceError: Error, Sendable {
 
     /// 503 for a request that arrived too late while the server stops: its handler did not
     /// run, so sending it again (to this server's successor) is safe.
-    static let stopping = ServiceError(503, "stopping", "the server is stopping; the request was not run, send it again",
+    public static let stopping = ServiceError(503, "stopping", "the server is stopping; the request was not run, send it again",
                                        headers: [("Retry-After", "1"), ("Connection", "close")])
 
     /// 413, for a body over the limit (answered before the body is read).

@@ -17,11 +17,12 @@ public struct ServicePack: Sendable {
         etag = "\"" + SHA256.hex(bytes) + "\""
     }
 
-    /// A pack compiled in memory (from manifests), encoded for `GET /v1/pack`.
+    /// A pack compiled in memory (from manifests), encoded for `GET /v1/pack` as `tipc compile`
+    /// writes it (without source positions).
     public init(verified: VerifiedRulePack) {
         self.verified = verified
         prepared = PreparedRulePack(verified)
-        bytes = RulePackWriter.encode(verified.pack)
+        bytes = RulePackWriter.encode(verified.pack.withoutSourcePositions)
         etag = "\"" + SHA256.hex(bytes) + "\""
     }
 

@@ -16,7 +16,7 @@ public enum CompileCommand: TipcCommand {
         CommandSignature(
             name: "compile",
             abstract: "Check manifests, then write them as one rule pack.",
-            discussion: "The pack is written only when the program has no errors; diagnostics go to stderr. The output is byte-identical for the same input.",
+            discussion: "The pack is written only when the program has no errors; diagnostics go to stderr. The pack is byte-identical for the same program, whatever folder it is compiled from and whether it is written as YAML or .tips: it holds no source positions.",
             positionals: [paths],
             options: [output, RepositoryConfiguration.option])
     }
@@ -29,7 +29,7 @@ public enum CompileCommand: TipcCommand {
         let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: result.fileCount)
         context.standardError.write(TextReporter(colored: false).render(report))
         guard let pack else { return .inputHasErrors }
-        let bytes = RulePackWriter.encode(pack)
+        let bytes = RulePackCompiler.fileBytes(pack)
         // The checker refuses what the runtime's limits refuse; this holds the two together, so
         // that a pack `compile` confirms is always one the runtime loads.
         do {

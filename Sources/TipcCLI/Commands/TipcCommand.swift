@@ -13,14 +13,18 @@ public struct CommandContext {
     public var workingDirectory: String
     /// Reads all of standard input (`-` as a path).
     public var readStandardInput: () -> [UInt8]
+    /// The folder of the running `tipc`, where external commands' executables are looked for
+    /// (nil when `tipc` runs inside another program, which then has none).
+    public var executableFolder: String?
 
     public init(environment: [String: String], standardOutput: any TextOutput, standardError: any TextOutput,
-                workingDirectory: String? = nil, readStandardInput: (() -> [UInt8])? = nil) {
+                workingDirectory: String? = nil, readStandardInput: (() -> [UInt8])? = nil, executableFolder: String? = nil) {
         self.environment = environment
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.workingDirectory = workingDirectory ?? FileManager.default.currentDirectoryPath
         self.readStandardInput = readStandardInput ?? { FileDescriptorOutput.readAll(descriptor: 0) }
+        self.executableFolder = executableFolder
     }
 }
 

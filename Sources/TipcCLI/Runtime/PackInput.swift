@@ -8,17 +8,17 @@ import TipRuntime
 
 /// The rule pack a runtime command works with: read from a `.tippack`, or compiled from
 /// manifests on the fly (then the sources are kept, so `explain` can quote rules).
-struct PackInput {
-    var pack: VerifiedRulePack
+public struct PackInput {
+    public var pack: VerifiedRulePack
     /// Source files by path (empty for a `.tippack`).
     var sources: [String: SourceFile]
 
     /// Whether `path` names a compiled pack.
-    static func isPack(_ path: String) -> Bool { path.hasSuffix(".tippack") }
+    public static func isPack(_ path: String) -> Bool { path.hasSuffix(".tippack") }
 
     /// Loads a `.tippack` (verified), or compiles `manifests` as one program. Compile errors
     /// are printed as text diagnostics and end the command with exit code 1.
-    static func load(pack packPath: String?, manifests: [String], context: CommandContext) throws -> PackInput {
+    public static func load(pack packPath: String?, manifests: [String], context: CommandContext) throws -> PackInput {
         if let packPath {
             let bytes: [UInt8]
             do {

@@ -61,7 +61,13 @@ public enum RulePackCompiler {
 
     /// Compiles and encodes in one step: the bytes of `tipc compile -o`.
     public static func compileToBytes(_ program: CheckedProgram, diagnostics: inout [Diagnostic]) -> [UInt8]? {
-        compile(program, diagnostics: &diagnostics).map(RulePackWriter.encode)
+        compile(program, diagnostics: &diagnostics).map(fileBytes)
+    }
+
+    /// The bytes of a pack file: `pack` without its source positions, encoded; the same for one
+    /// program whatever folder it is compiled from and whichever front end it is written in.
+    public static func fileBytes(_ pack: RulePack) -> [UInt8] {
+        RulePackWriter.encode(pack.withoutSourcePositions)
     }
 
     static func packRange(_ range: SourceRange) -> PackSourceRange {

@@ -10,27 +10,29 @@ import Darwin
 #endif
 import TipRuntime
 import TipService
+import TipServiceHTTP
+import TipcCLI
 import TipServicePostgres
 
 /// `tipc serve`: the tip service of SPEC §10 — tips evaluated for many users over HTTP.
-public enum ServeCommand: TipcCommand {
+enum ServeCommand: TipcCommand {
     static let pack = OptionDefinition.value("pack", valueName: "path", help: "The rule pack (.tippack), or a manifest folder compiled at start.").required
     static let store = OptionDefinition.value("store", valueName: "store", help: "sqlite:PATH (default: sqlite:tipc-serve.sqlite in the current folder) or postgres://…")
     static let listen = OptionDefinition.value("listen", valueName: "host:port", help: "Where to listen (default 127.0.0.1:8080; port 0 picks a free one). Without --keys, loopback only.")
     static let keys = OptionDefinition.value("keys", valueName: "file", help: "API keys: lines 'client|admin SHA256-OF-TOKEN [name]'; requests send 'Authorization: Bearer TOKEN'.")
     static let threads = OptionDefinition.value("threads", valueName: "n", help: "Worker threads (default 8).")
 
-    public static var signature: CommandSignature {
+    static var signature: CommandSignature {
         CommandSignature(
-            name: "serve",
-            abstract: "Serve tips over HTTP for many users (JSON; SQLite or PostgreSQL store).",
+            name: TipcCommandLine.serve.name,
+            abstract: TipcCommandLine.serve.abstract,
             discussion: "Prints 'listening on http://HOST:PORT' once ready. SIGTERM or SIGINT stops accepting, "
                 + "lets the requests in flight finish, and exits 0. Routes: docs/api.md.",
             positionals: [],
             options: [pack, store, listen, keys, threads])
     }
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard let packPath = arguments.value(pack) else { throw UsageError("missing '--pack <path>'") }
         let address: ListenAddress
         do {

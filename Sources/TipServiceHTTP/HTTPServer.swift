@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import TipRuntime
+import TipService
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
