@@ -6,8 +6,8 @@
 # on an empty page: the difference is the page's own cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product tipc >/dev/null
-tipc=".build/release/tipc"
+swift build --product tipc >/dev/null
+tipc=".build/debug/tipc"
 out=".build/preview-benchmark"
 mkdir -p "$out"
 {

@@ -21,7 +21,7 @@ enum PreviewStyle {
         .summary dd { margin: 0; }
         nav h2 { font-size: 14px; color: var(--page-secondary-text); margin: 8px 0 4px; }
         .contents { list-style: none; padding: 0; margin: 0 0 16px; display: flex; flex-wrap: wrap; gap: 4px 14px; }
-        .tip { border-top: 1px solid var(--border); padding: 16px 0; }
+        .tip { border-top: 1px solid var(--border); padding: 16px 0; content-visibility: auto; contain-intrinsic-size: auto 680px; }
         .tip-body { display: flex; flex-wrap: wrap; gap: 16px 24px; align-items: flex-start; }
         .renderings { flex: 3 1 560px; min-width: 0; }
         .facts { flex: 1 1 260px; min-width: 0; }
@@ -65,7 +65,8 @@ enum PreviewStyle {
         .passed { color: var(--passed-text); }
         .chart { margin: 8px 0 16px; }
         .lanes-heading { margin: 10px 0 4px; }
-        .lane { display: flex; align-items: stretch; border-bottom: 1px solid var(--border); min-height: 28px; }
+        .lane { display: flex; align-items: stretch; border-bottom: 1px solid var(--border); min-height: 28px;
+          content-visibility: auto; contain-intrinsic-size: auto 50px; }
         .lane:focus { outline: 2px solid var(--accent); outline-offset: 1px; }
         .lane-name { flex: 0 0 170px; padding: 4px 8px 4px 0; font-size: 13px; overflow-wrap: anywhere; }
         .track { position: relative; flex: 1; min-width: 0; padding: 3px 0; }
