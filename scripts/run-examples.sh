@@ -42,6 +42,9 @@ done
 # One instance of the per-trail tip (trail 12's, shown once and so invalidated), in German.
 "$tipc" explain Examples/hiking --db "$out/hiking.sqlite" --tip 'saveTrail[12]' --locale de --at 2026-05-03T16:00:00Z
 
+# The news app's tips as a page to look at, with its first week drawn as a chart (tipc preview).
+"$tipc" preview Examples/news --timeline Examples/news/news.timeline.yaml -o "$out/news-preview.html"
+
 # The tip service: serve the backyard-birds pack on a free loopback port, sign a user in,
 # donate three visits to one backyard, and read the tip it makes available; SIGTERM stops it.
 rm -f "$out/serve.sqlite"

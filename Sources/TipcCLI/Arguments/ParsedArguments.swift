@@ -1,6 +1,8 @@
 /// The arguments of one command after parsing and validation against its signature.
 public struct ParsedArguments: Sendable, Hashable {
     var values: [String: String] = [:]
+    /// Every value of each option, in order (an option given more than once keeps each).
+    var repeatedValues: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String: [String]] = [:]
     var defaults: [String: String] = [:]
@@ -8,6 +10,11 @@ public struct ParsedArguments: Sendable, Hashable {
     /// The option's value as given, else its default; nil when neither exists.
     public func value(_ option: OptionDefinition) -> String? {
         values[option.name] ?? defaults[option.name]
+    }
+
+    /// Every value the option was given, in order (`--locale en --locale de`); empty when absent.
+    public func values(_ option: OptionDefinition) -> [String] {
+        repeatedValues[option.name] ?? []
     }
 
     /// Whether the option or flag appeared on the command line.

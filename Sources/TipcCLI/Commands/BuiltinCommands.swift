@@ -1,7 +1,7 @@
 /// The subcommands `tipc` offers, in the order its help lists them.
 public enum BuiltinCommands {
     public static var all: [any TipcCommand.Type] {
-        [CheckCommand.self, CompileCommand.self, InspectCommand.self, ExplainCommand.self, SimulateCommand.self,
+        [CheckCommand.self, CompileCommand.self, InspectCommand.self, ExplainCommand.self, SimulateCommand.self, PreviewCommand.self,
          StoreCommand.self, FmtCommand.self, ConvertCommand.self, ImportCommand.self, GenerateCommand.self, SchemaCommand.self, CodesCommand.self]
     }
 }

@@ -5,11 +5,14 @@ import TipcCompiler
 /// hold several programs (several folders) are refused rather than merged, since names are
 /// global to a program and two apps' manifests are not one app.
 enum SingleProgram {
-    static func load(_ paths: [String], configuration: LintConfiguration = .none, context: CommandContext) throws -> Frontend.Result {
+    /// With `keepingParsedFiles`, the result holds the parsed files (for a command that prints
+    /// rules as written, `tipc preview`).
+    static func load(_ paths: [String], configuration: LintConfiguration = .none, keepingParsedFiles: Bool = false,
+                     context: CommandContext) throws -> Frontend.Result {
         if paths.contains(SourceDiscovery.standardInputPath) {
             throw UsageError("'-' (standard input) is read by 'tipc check' and 'tipc fmt' only", help: "give the manifest's path")
         }
-        let loaded = Frontend.load(paths: paths, configuration: configuration)
+        let loaded = Frontend.load(paths: paths, keepingParsedFiles: keepingParsedFiles, configuration: configuration)
         if let failure = loaded.unreadable.first { throw CommandFailure.io(failure.message) }
         guard !loaded.programs.isEmpty else {
             throw CommandFailure.io("no source files (*.yaml, *.yml, *.tips) in \(paths.map { "'\($0)'" }.joined(separator: ", "))")

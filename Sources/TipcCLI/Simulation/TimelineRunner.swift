@@ -14,12 +14,37 @@ struct TimelineRunner {
         var message: String
     }
 
+    /// One expectation checked: what was expected, at which instant, and whether it held.
+    struct ExpectationOutcome {
+        var at: Int64
+        var range: SourceRange
+        var expected: String
+        var passed: Bool
+        /// What was found instead (empty when it passed).
+        var found: String
+    }
+
+    /// One donation made, with its payload as a person writes it.
+    struct Donation {
+        var at: Int64
+        var event: String
+        var payload: String
+    }
+
+    /// When an observer of the run looks at the runtime: at a step's instant before its
+    /// actions (time has passed), and after them.
+    enum Moment {
+        case beforeActions, afterActions
+    }
+
     let center: TipCenter
     let clock: ManualClock
     let timeline: Timeline
     private(set) var steps: [StepReport] = []
     private(set) var failures: [Failure] = []
     private(set) var expectations = 0
+    private(set) var expectationOutcomes: [ExpectationOutcome] = []
+    private(set) var donated: [Donation] = []
 
     init(center: TipCenter, clock: ManualClock, timeline: Timeline) {
         self.center = center
@@ -27,9 +52,12 @@ struct TimelineRunner {
         self.timeline = timeline
     }
 
-    mutating func run() {
-        for step in timeline.steps {
+    /// Replays every step; `observe` is called with the step's index at each `Moment` (only
+    /// to read the runtime: `tipc preview` draws the run from what it reads there).
+    mutating func run(observing observe: (_ step: Int, _ moment: Moment) -> Void = { _, _ in }) {
+        for (index, step) in timeline.steps.enumerated() {
             clock.set(to: step.at)
+            observe(index, .beforeActions)
             var report = StepReport(line: step.range.start.line, at: step.at, lines: [])
             for action in step.actions {
                 do {
@@ -39,6 +67,7 @@ struct TimelineRunner {
                 }
             }
             steps.append(report)
+            observe(index, .afterActions)
         }
     }
 
@@ -83,6 +112,7 @@ struct TimelineRunner {
                 try center.donate(declaration.name, value: payload, at: instant)
                 let shown = payload.isEmpty ? "" : " " + payload.sorted { $0.key < $1.key }.map { "\($0.key): \(ValueText.display($0.value))" }.joined(separator: ", ")
                 report.lines.append("donate \(declaration.name)\(shown)")
+                donated.append(Donation(at: instant, event: declaration.name, payload: String(shown.dropFirst())))
             }
         case .show(let items):
             for item in items {
@@ -194,6 +224,7 @@ struct TimelineRunner {
     }
 
     private mutating func record(_ passed: Bool, _ what: String, found: String, at range: SourceRange, _ report: inout StepReport) {
+        expectationOutcomes.append(ExpectationOutcome(at: clock.now(), range: range, expected: what, passed: passed, found: passed ? "" : found))
         if passed {
             report.lines.append("expect \(what): ok")
         } else {

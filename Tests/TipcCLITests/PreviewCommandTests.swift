@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import TipcCLI
+import TipcCompiler
+import TipRuntime
+
+/// `tipc preview`: the golden page of a small program, the texts and their values, the chart's
+/// agreement with `simulate` and `explain`, and the palette's contrast.
+@Suite("tipc preview")
+struct PreviewCommandTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/preview").path
+    static let small = fixtures + "/small.yaml"
+    static let smallTimeline = fixtures + "/small.timeline.yaml"
+
+    /// Runs `tipc preview ARGUMENTS -o <temp>` and returns the page.
+    static func preview(_ arguments: [String]) throws -> (status: Int32, html: String, stderr: String) {
+        let folder = try TemporaryFolder()
+        let output = folder.path + "/page.html"
+        let run = Invocation(["preview"] + arguments + ["-o", output])
+        let html = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return (run.status, html, run.stderr)
+    }
+
+    @Test func smallProgramMatchesTheGoldenPage() throws {
+        let (status, html, stderr) = try Self.preview([Self.small, "--timeline", Self.smallTimeline, "--value", "name=Robin & co"])
+        #expect(status == 0, "\(stderr)")
+        // Paths as given are part of the page; the fixture's folder is not.
+        let page = html.replacingOccurrences(of: Self.fixtures + "/", with: "")
+        let golden = URL(fileURLWithPath: Self.fixtures + "/small.expected.html")
+        if ProcessInfo.processInfo.environment["TIPC_UPDATE_GOLDEN"] == "1" {
+            try Data(page.utf8).write(to: golden)
+            return
+        }
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(page == expected, "small.expected.html differs; rerun with TIPC_UPDATE_GOLDEN=1 and review the diff")
+    }
+
+    @Test func thePageIsTheSameEveryTime() throws {
+        let first = try Self.preview([Self.small, "--timeline", Self.smallTimeline]).html
+        let second = try Self.preview([Self.small, "--timeline", Self.smallTimeline]).html
+        #expect(!first.isEmpty && first == second)
+    }
+
+    @Test func textsAreEscapedAndPlaceholdersFilledOrShown() throws {
+        let filled = try Self.preview([Self.small, "--value", "name=<b>Robin</b>"]).html
+        #expect(filled.contains("Take a photo, &lt;b&gt;Robin&lt;/b&gt;."))
+        #expect(filled.contains("Mach ein Foto, &lt;b&gt;Robin&lt;/b&gt;."))
+        #expect(filled.contains("Welcome &lt;friend&gt;"))
+        #expect(!filled.contains("<b>Robin"))
+        let shown = try Self.preview([Self.small]).html
+        #expect(shown.contains("Take a photo, {name}."))
+    }
+
+    @Test func localesAreEveryDeclaredOneOrThoseGiven() throws {
+        let all = try Self.preview([Self.small]).html
+        #expect(all.contains("data-locale=\"en\"") && all.contains("data-locale=\"de\""))
+        let german = try Self.preview([Self.small, "--locale", "de", "--locale", "de-CH"]).html
+        #expect(!german.contains("data-locale=\"en\""))
+        #expect(german.contains("data-locale=\"de\"") && german.contains("data-locale=\"de-CH\""))
+        #expect(german.contains("Willkommen") && !german.contains("Welcome &lt;friend&gt;"))
+    }
+
+    @Test func badArgumentsAreClearErrors() throws {
+        let unknown = try Self.preview([Self.small, "--value", "nmae=x"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("no tip has a placeholder named 'nmae'")
+                && unknown.stderr.contains("did you mean 'name'"), "\(unknown.stderr)")
+        let malformed = try Self.preview([Self.small, "--value", "name"])
+        #expect(malformed.status == 2 && malformed.stderr.contains("is not NAME=TEXT"), "\(malformed.stderr)")
+        let locale = try Self.preview([Self.small, "--locale", "de_DE"])
+        #expect(locale.status == 2 && locale.stderr.contains("not a BCP 47 language tag"), "\(locale.stderr)")
+        let pack = try Self.preview(["tips.tippack"])
+        #expect(pack.status == 2 && pack.stderr.contains("not a .tippack"), "\(pack.stderr)")
+        let noOutput = Invocation(["preview", Self.small])
+        #expect(noOutput.status == 2 && noOutput.stderr.contains("--output"), "\(noOutput.stderr)")
+    }
+
+    @Test func rulesArePrintedAsFmtPrintsThem() throws {
+        let folder = try TemporaryFolder()
+        let manifest = try folder.write("app.yaml", """
+        tipkit: 1
+        events: { opened: {} }
+        tips:
+          t:
+            title: T
+            rules:
+              - "opened.count>=2   and   not(opened.count  >  9)"
+        """)
+        let html = try Self.preview([manifest]).html
+        var diagnostics: [Diagnostic] = []
+        let expression = RuleParser.parseRule(RuleText(file: SourceFile(path: "rule.tips", text: "opened.count>=2   and   not(opened.count  >  9)")),
+                                              diagnostics: &diagnostics)
+        let printed = ExpressionPrinter.print(expression)
+        #expect(diagnostics.isEmpty && printed.hasPrefix("opened.count >= 2 and not"))
+        #expect(html.contains("<code>\(PreviewHTMLWriter.escape(printed))</code>"))
+    }
+
+    /// The chart is the run `simulate` makes: its steps are simulate's text, and pointing at
+    /// the last instant shows what `explain` says on the store `simulate --db` leaves.
+    @Test func theChartIsSimulatesRunAndExplainsText() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/run.sqlite"
+        let simulate = Invocation(["simulate", Self.small, "--timeline", Self.smallTimeline, "--db", db])
+        let (_, html, _) = try Self.preview([Self.small, "--timeline", Self.smallTimeline])
+        for line in simulate.stdout.split(separator: "\n") where line.hasPrefix("    ") {
+            #expect(html.contains(PreviewHTMLWriter.escape(String(line.dropFirst(4)))), "\(line)")
+        }
+        let input = try PackInput.load(pack: nil, manifests: [Self.small], keepingParsedFiles: true,
+                                       context: CommandContext(environment: [:], standardOutput: CapturedOutput(isTerminal: false),
+                                                               standardError: CapturedOutput(isTerminal: false)))
+        var diagnostics: [Diagnostic] = []
+        let source = try Frontend.read(path: Self.smallTimeline).get()
+        let timeline = try #require(TimelineDecoder.decode(source, diagnostics: &diagnostics))
+        let chart = try PreviewChart.run(timeline, path: Self.smallTimeline, input: input)
+        let end = ISO8601.string(fromMilliseconds: Int(chart.end))
+        for lane in chart.tips {
+            let last = try #require(lane.explanations.last)
+            let explain = Invocation(["explain", Self.small, "--db", db, "--tip", lane.name, "--at", end])
+            #expect(explain.status == 0, "\(explain.stderr)")
+            #expect("tip \(lane.name) at \(end)\n" + chart.texts[last.text] == explain.stdout)
+        }
+        // Lanes: welcome displayed and invalidated at the start; share held back by the
+        // frequency, then displayed; the failed expectation is failed.
+        let welcome = try #require(chart.tips.first { $0.name == "welcome" })
+        #expect(welcome.marks.map(\.label) == ["▲ display 1", "✕ invalidated (displayCountExceeded)"])
+        let share = try #require(chart.tips.first { $0.name == "share" })
+        #expect(share.spans.map(\.kind) == [.pending, .available])
+        #expect(share.holds.map(\.kind) == [.frequency])
+        #expect(share.holds.first?.span.to == chart.start + 3_600_000)
+        #expect(chart.expectations.map(\.passed) == [true, true, true, false])
+        #expect(chart.events.first?.donations.count == 2)
+        #expect(chart.parameters.first?.values.map(\.label) == ["isSignedIn = false", "isSignedIn = true"])
+    }
+
+    @Test(arguments: ["light", "dark"])
+    func everyTextIsReadable(appearance: String) {
+        let palette = appearance == "light" ? PreviewPalette.light : PreviewPalette.dark
+        for (text, background) in PreviewPalette.textPairs {
+            let ratio = PreviewPalette.contrast(palette[text], palette[background])
+            #expect(ratio >= 4.5, "\(text) on \(background): \(ratio)")
+        }
+    }
+
+    @Test func contrastIsComputedAsWCAGDefinesIt() {
+        #expect(abs(PreviewPalette.contrast("#000000", "#ffffff") - 21) < 0.001)
+        #expect(abs(PreviewPalette.contrast("#777777", "#ffffff") - 4.48) < 0.01)
+    }
+}
