@@ -68,7 +68,7 @@ package struct SQLiteMigrations: Sendable {
         let outcome: Result<Int, Failure> = connection.withSession { session in
             Result { () throws(Failure) -> Int in
                 let version = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
-                try checkKind(session, version: version)
+                try checkKind(session)
                 return version
             }
         }
@@ -84,7 +84,7 @@ package struct SQLiteMigrations: Sendable {
     private func migrate(_ session: SQLiteConnection.Session,
                          finishing: (SQLiteConnection.Session) throws(SQLiteError) -> Void) throws(Failure) -> Int? {
         let found = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
-        try checkKind(session, version: found)
+        try checkKind(session)
         if found >= latestVersion { return found > latestVersion ? found : nil }
         try sqlite { () throws(SQLiteError) in try session.execute("BEGIN IMMEDIATE") }
         do throws(Failure) {
@@ -118,7 +118,7 @@ package struct SQLiteMigrations: Sendable {
 
     /// Refuses a file that holds tables but is not this kind of store: another kind of tipc
     /// store by name, anything else as another application's database.
-    private func checkKind(_ session: SQLiteConnection.Session, version: Int) throws(Failure) {
+    private func checkKind(_ session: SQLiteConnection.Session) throws(Failure) {
         guard let kind else { return }
         var tables: Set<String> = []
         do {
@@ -130,11 +130,13 @@ package struct SQLiteMigrations: Sendable {
         } catch {
             throw .sqlite(SQLiteError(code: 1, message: "\(error)", context: "reading the schema"))
         }
+        // The version is not looked at here: another process may have created the schema
+        // since it was read. A version that does not fit is refused where it is read again.
         guard !tables.isEmpty else { return }
         switch SQLiteStoreKind(tables: tables) {
-        case kind? where version > 0: return
-        case let found? where found != kind: throw .otherKind(found: found, expected: kind)
-        default: throw .foreignDatabase
+        case kind?: return
+        case let found?: throw .otherKind(found: found, expected: kind)
+        case nil: throw .foreignDatabase
         }
     }
 

@@ -90,7 +90,8 @@ public final class TipCenter: Sendable {
         try donate([PendingDonation(event: event, date: date ?? clock.now(), value: value)])[0]
     }
 
-    /// Donates several events in one durable transaction: all are checked before any is stored.
+    /// Donates several events in one durable transaction: all are checked (a date outside
+    /// `RecordBounds` included) before any is stored.
     @discardableResult
     public func donate(_ batch: [PendingDonation]) throws(TipCenterError) -> [DonationRecord] {
         let now = clock.now()
@@ -98,6 +99,7 @@ public final class TipCenter: Sendable {
             var indexed: [(event: Int, payload: [RuntimeValue])] = []
             for donation in batch {
                 guard let event = engine.eventIndex[donation.event] else { throw .donation(.unknownEventName(donation.event)) }
+                guard RecordBounds.contains(donation.date) else { throw .donation(.dateOutOfRange(event: donation.event, date: donation.date)) }
                 do throws(DonationError) {
                     indexed.append((event, try engine.orderedPayload(event: event, donation.value)))
                 } catch {

@@ -53,6 +53,7 @@ public struct ServiceError: Error, Sendable {
             case .unknownField: code = "unknown-field"
             case .missingField: code = "missing-field"
             case .nonFiniteDouble: code = "non-finite-double"
+            case .dateOutOfRange: code = "date-out-of-range"
             }
             return badRequest(code, donation.description)
         case .store(let store): return Self.store(store)
