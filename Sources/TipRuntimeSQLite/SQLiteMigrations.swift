@@ -4,9 +4,13 @@
 package struct SQLiteMigrations: Sendable {
     /// The SQL of each version, in order: `steps[0]` brings version 0 to 1, and so on.
     package let steps: [String]
+    /// The kind of tipc store these steps make, when they make one: a file of another kind is
+    /// refused by name, untouched, rather than read as an older version of this one.
+    package let kind: SQLiteStoreKind?
 
-    package init(_ steps: [String]) {
+    package init(_ steps: [String], kind: SQLiteStoreKind? = nil) {
         self.steps = steps
+        self.kind = kind
     }
 
     /// The schema version this code writes.
@@ -21,6 +25,9 @@ package struct SQLiteMigrations: Sendable {
         /// Read-only: the database is not at the latest version (empty, or older), and cannot be
         /// brought there without writing.
         case notMigrated(found: Int, supported: Int)
+        /// The file is the other kind of tipc store (a service store given as a device store,
+        /// or the reverse).
+        case otherKind(found: SQLiteStoreKind, expected: SQLiteStoreKind)
         case sqlite(SQLiteError)
 
         package var description: String {
@@ -33,6 +40,8 @@ package struct SQLiteMigrations: Sendable {
                 return "the file is not a tipc store (an SQLite database without a tipc schema)"
             case .notMigrated(let found, let supported):
                 return "the store has schema version \(found), older than the \(supported) this tipc reads; open it for writing once to upgrade it"
+            case .otherKind(let found, let expected):
+                return "the file is \(found), not \(expected)"
             case .sqlite(let error):
                 return error.description
             }
@@ -56,14 +65,18 @@ package struct SQLiteMigrations: Sendable {
 
     /// Checks, without writing, that the database is at `latestVersion` (for a read-only open).
     package func check(_ connection: SQLiteConnection) throws(Failure) {
-        let outcome: Result<Int, SQLiteError> = connection.withSession { session in
-            Result { () throws(SQLiteError) -> Int in try currentVersion(session) }
+        let outcome: Result<Int, Failure> = connection.withSession { session in
+            Result { () throws(Failure) -> Int in
+                let version = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
+                try checkKind(session)
+                return version
+            }
         }
         switch outcome {
         case .success(let found) where found > latestVersion: throw .newerSchema(found: found, supported: latestVersion)
         case .success(let found) where found < latestVersion: throw .notMigrated(found: found, supported: latestVersion)
         case .success: return
-        case .failure(let error): throw .sqlite(error)
+        case .failure(let error): throw error
         }
     }
 
@@ -71,6 +84,7 @@ package struct SQLiteMigrations: Sendable {
     private func migrate(_ session: SQLiteConnection.Session,
                          finishing: (SQLiteConnection.Session) throws(SQLiteError) -> Void) throws(Failure) -> Int? {
         let found = try sqlite { () throws(SQLiteError) in try currentVersion(session) }
+        try checkKind(session)
         if found >= latestVersion { return found > latestVersion ? found : nil }
         try sqlite { () throws(SQLiteError) in try session.execute("BEGIN IMMEDIATE") }
         do throws(Failure) {
@@ -102,8 +116,58 @@ package struct SQLiteMigrations: Sendable {
         do throws(SQLiteError) { return try body() } catch { throw .sqlite(error) }
     }
 
+    /// Refuses a file that holds tables but is not this kind of store: another kind of tipc
+    /// store by name, anything else as another application's database.
+    private func checkKind(_ session: SQLiteConnection.Session) throws(Failure) {
+        guard let kind else { return }
+        var tables: Set<String> = []
+        do {
+            try session.query("SELECT name FROM sqlite_master WHERE type = 'table'") { rows in
+                while try rows.next() { tables.insert(rows.text(0)) }
+            }
+        } catch let error as SQLiteError {
+            throw .sqlite(error)
+        } catch {
+            throw .sqlite(SQLiteError(code: 1, message: "\(error)", context: "reading the schema"))
+        }
+        // The version is not looked at here: another process may have created the schema
+        // since it was read. A version that does not fit is refused where it is read again.
+        guard !tables.isEmpty else { return }
+        switch SQLiteStoreKind(tables: tables) {
+        case kind?: return
+        case let found?: throw .otherKind(found: found, expected: kind)
+        case nil: throw .foreignDatabase
+        }
+    }
+
     private func currentVersion(_ session: SQLiteConnection.Session) throws(SQLiteError) -> Int {
         if case .integer(let version) = try session.scalar("PRAGMA user_version") { return version }
         return 0
+    }
+}
+
+/// The kinds of SQLite file tipc writes, told apart by their tables.
+package enum SQLiteStoreKind: Sendable, Hashable, CustomStringConvertible {
+    /// A device's store (`tipc store --db`, the runtime's `SQLitePersistence`).
+    case device
+    /// The tip service's store of many users (`tipc serve --store sqlite:…`).
+    case service
+
+    /// The kind whose tables `tables` holds; nil for a file of another application.
+    init?(tables: Set<String>) {
+        if tables.contains("service_users") {
+            self = .service
+        } else if tables.contains("meta"), tables.contains("donations") {
+            self = .device
+        } else {
+            return nil
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .device: return "a tipc device store (the kind `tipc store --db` opens)"
+        case .service: return "a tipc service store (the kind `tipc serve --store sqlite:…` opens)"
+        }
     }
 }

@@ -82,7 +82,19 @@ public final class SQLitePersistence: TipPersistence {
         ALTER TABLE tip_records ADD COLUMN instance_key;
         ALTER TABLE tip_records ADD COLUMN date_ms INTEGER;
         """,
-    ])
+        // 4: every table has an index of all its columns, so that `PRAGMA integrity_check`,
+        // which compares each index with its table row by row, finds a changed byte anywhere
+        // in a record, not only in the columns that were indexed (a merge checks its source
+        // so before reading it: see `verifiedSnapshot()`).
+        """
+        CREATE INDEX donations_whole ON donations(id, event, date, value);
+        CREATE INDEX parameters_whole ON parameters(name, value, stamp_ms, stamp_device);
+        CREATE INDEX tip_records_whole ON tip_records(
+            id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms);
+        CREATE INDEX meta_whole ON meta(key, value);
+        CREATE INDEX donation_deletions_whole ON donation_deletions(event, instant);
+        """,
+    ], kind: .device)
 
     /// Opens the store at `path`, creating it when `create` is true and it is missing.
     /// - Parameter deviceID: the id for a new store (default: a random one); an existing
@@ -116,7 +128,7 @@ public final class SQLitePersistence: TipPersistence {
         } catch {
             switch error {
             case .newerSchema: throw TipStoreError(.newerSchema, error.description)
-            case .foreignDatabase, .notMigrated(found: 0, _): throw TipStoreError(.corrupt, error.description)
+            case .foreignDatabase, .otherKind, .notMigrated(found: 0, _): throw TipStoreError(.corrupt, error.description)
             case .notMigrated: throw TipStoreError(.readOnly, error.description)
             case .sqlite(let sqlite): throw Self.storeError(sqlite)
             }
@@ -247,6 +259,20 @@ public final class SQLitePersistence: TipPersistence {
         }
     }
 
+    /// Everything stored, for merging into another store, once the file has passed
+    /// `PRAGMA integrity_check` (every table has an index of all its columns, so a changed
+    /// byte in any record shows) and every record `StoreSnapshot.validate()`; a file that
+    /// fails either is refused as `.corrupt`. Open the store read-only for this, so that a
+    /// damaged or foreign file is left as it was.
+    public func verifiedSnapshot() throws(TipStoreError) -> StoreSnapshot {
+        guard try integrityCheck() else {
+            throw TipStoreError(.corrupt, "the store is damaged (SQLite's integrity check fails); nothing was merged")
+        }
+        let snapshot = try load()
+        try snapshot.validate()
+        return snapshot
+    }
+
     // MARK: - Rows
 
     /// Adds a donation; the same donation already stored is fine (a merge seeing it again),
@@ -365,9 +391,12 @@ public final class SQLitePersistence: TipPersistence {
     }
 
     package static func storeError(_ error: SQLiteError) -> TipStoreError {
-        if error.isCorrupt { return TipStoreError(.corrupt, "the store is not a tipc database or is damaged: \(error.message)") }
+        // SQLite quotes a damaged schema's text, line breaks included: one line, as every
+        // error is.
+        let message = error.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        if error.isCorrupt { return TipStoreError(.corrupt, "the store is not a tipc database or is damaged: \(message)") }
         if error.isBusy { return TipStoreError(.locked, "the store is locked by another process: \(error.description)") }
-        if error.isReadOnly { return TipStoreError(.readOnly, "the store cannot be written: \(error.message)") }
+        if error.isReadOnly { return TipStoreError(.readOnly, "the store cannot be written: \(message)") }
         return TipStoreError(.io, error.description)
     }
 }

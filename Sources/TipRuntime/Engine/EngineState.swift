@@ -48,10 +48,16 @@ struct EngineState {
 
     var model: RulePack { pack.pack }
 
-    /// A stamp for a write at `now`, later than every stamp this device handed out before.
-    mutating func stamp(at now: Int64) -> Stamp {
-        lastStampMilliseconds = max(now, lastStampMilliseconds.addingSaturating(1))
-        return Stamp(milliseconds: lastStampMilliseconds, device: deviceID)
+    /// A stamp for a write at `now`, later than every stamp this device handed out or loaded
+    /// before, so the write is the latest of its record. Where that stamp would fall outside
+    /// `RecordBounds` (the store holds a stamp at the bound, or the clock is outside it), the
+    /// write is refused: it could not be the latest, and a write acknowledged and then lost is
+    /// worse than one refused.
+    mutating func stamp(at now: Int64) throws(TipCenterError) -> Stamp {
+        let next = max(now, lastStampMilliseconds.addingSaturating(1))
+        guard RecordBounds.contains(next) else { throw .stampOutOfRange(now: now, latestStored: lastStampMilliseconds) }
+        lastStampMilliseconds = next
+        return Stamp(milliseconds: next, device: deviceID)
     }
 
     // MARK: - Loading
@@ -185,10 +191,10 @@ struct EngineState {
     /// Records one display (`count` 1, or 0 for more time on screen of a display already
     /// recorded) and `milliseconds` on screen; invalidates the tip when it reaches
     /// `maxDisplayCount` or `maxDisplayDuration`. Returns the records to store.
-    mutating func recordDisplay(_ tip: Int, key: TipKey? = nil, count: Int64, milliseconds: Int64, now: Int64) -> [TipEventRecord] {
+    mutating func recordDisplay(_ tip: Int, key: TipKey? = nil, count: Int64, milliseconds: Int64, now: Int64) throws(TipCenterError) -> [TipEventRecord] {
         let firstEver = history(of: tip, key: key).displayCount == 0 && count > 0
         let wasInvalidated = invalidation(of: tip, key: key) != nil
-        let display = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now),
+        let display = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: try stamp(at: now),
                                      kind: .display(count: count, milliseconds: max(0, milliseconds)), date: now)
         records = records.adding(display, tip: tip)
         if firstEver, !model.tips[tip].ignoresDisplayFrequency {
@@ -196,23 +202,23 @@ struct EngineState {
         }
         // The limit's reason is recorded as it is reached, so that it stays the first reason.
         guard !wasInvalidated, let reason = invalidation(of: tip, key: key) else { return [display] }
-        return [display] + invalidate(tip, key: key, reason: reason, now: now)
+        return [display] + (try invalidate(tip, key: key, reason: reason, now: now))
     }
 
     /// Invalidates `tip`; an invalidated tip keeps its first reason. The record is stored even
     /// then: what this runtime knows may be older than a reset another device or process made,
     /// and the invalidation must win over that reset when the stores merge. Returns the records
     /// to store.
-    mutating func invalidate(_ tip: Int, key: TipKey? = nil, reason: InvalidationReason, now: Int64) -> [TipEventRecord] {
-        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now), kind: .invalidation(reason), date: now)
+    mutating func invalidate(_ tip: Int, key: TipKey? = nil, reason: InvalidationReason, now: Int64) throws(TipCenterError) -> [TipEventRecord] {
+        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: try stamp(at: now), kind: .invalidation(reason), date: now)
         records = records.adding(record, tip: tip)
         return [record]
     }
 
     /// Makes `tip` eligible again with its displays and time on screen restarted. Returns the
     /// records to store.
-    mutating func resetEligibility(_ tip: Int, key: TipKey? = nil, now: Int64) -> [TipEventRecord] {
-        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: stamp(at: now), kind: .reset, date: now)
+    mutating func resetEligibility(_ tip: Int, key: TipKey? = nil, now: Int64) throws(TipCenterError) -> [TipEventRecord] {
+        let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: try stamp(at: now), kind: .reset, date: now)
         records = records.adding(record, tip: tip)
         return [record]
     }

@@ -61,7 +61,7 @@ public final class TipCenter: Sendable {
                     throw .valueNotAllowed(parameter: name, value: text, allowed: allowed)
                 }
                 if !declaration.isTransient {
-                    writes.append((name, ParameterRecord(value: value, stamp: engine.stamp(at: now))))
+                    writes.append((name, ParameterRecord(value: value, stamp: try engine.stamp(at: now))))
                 }
             }
             if !writes.isEmpty {
@@ -90,7 +90,8 @@ public final class TipCenter: Sendable {
         try donate([PendingDonation(event: event, date: date ?? clock.now(), value: value)])[0]
     }
 
-    /// Donates several events in one durable transaction: all are checked before any is stored.
+    /// Donates several events in one durable transaction: all are checked (a date outside
+    /// `RecordBounds` included) before any is stored.
     @discardableResult
     public func donate(_ batch: [PendingDonation]) throws(TipCenterError) -> [DonationRecord] {
         let now = clock.now()
@@ -98,6 +99,7 @@ public final class TipCenter: Sendable {
             var indexed: [(event: Int, payload: [RuntimeValue])] = []
             for donation in batch {
                 guard let event = engine.eventIndex[donation.event] else { throw .donation(.unknownEventName(donation.event)) }
+                guard RecordBounds.contains(donation.date) else { throw .donation(.dateOutOfRange(event: donation.event, date: donation.date)) }
                 do throws(DonationError) {
                     indexed.append((event, try engine.orderedPayload(event: event, donation.value)))
                 } catch {
@@ -199,19 +201,19 @@ public final class TipCenter: Sendable {
 
     private func recordDisplay(_ tip: String, key: TipKey?, count: Int64, milliseconds: Int64) throws(TipCenterError) {
         let now = clock.now()
-        try writeTip(tip, key: key) { engine, index in engine.recordDisplay(index, key: key, count: count, milliseconds: milliseconds, now: now) }
+        try writeTip(tip, key: key) { engine, index throws(TipCenterError) in try engine.recordDisplay(index, key: key, count: count, milliseconds: milliseconds, now: now) }
     }
 
     /// Invalidates the tip; a tip already invalidated keeps its first reason.
     public func invalidate(_ tip: String, key: TipKey? = nil, reason: InvalidationReason) throws(TipCenterError) {
         let now = clock.now()
-        try writeTip(tip, key: key) { engine, index in engine.invalidate(index, key: key, reason: reason, now: now) }
+        try writeTip(tip, key: key) { engine, index throws(TipCenterError) in try engine.invalidate(index, key: key, reason: reason, now: now) }
     }
 
     /// Makes the tip eligible again, with its display count and duration restarted.
     public func resetEligibility(_ tip: String, key: TipKey? = nil) throws(TipCenterError) {
         let now = clock.now()
-        try writeTip(tip, key: key) { engine, index in engine.resetEligibility(index, key: key, now: now) }
+        try writeTip(tip, key: key) { engine, index throws(TipCenterError) in try engine.resetEligibility(index, key: key, now: now) }
     }
 
     /// Clears everything: donations, parameters, tips' records, the frequency gap.
@@ -246,9 +248,11 @@ public final class TipCenter: Sendable {
 
     /// Merges another store's snapshot into this one (SPEC §6's rules) in one store
     /// transaction that only adds what this store lacks, then reloads: what other writers
-    /// stored meanwhile is kept and seen.
+    /// stored meanwhile is kept and seen. A snapshot with a record outside `RecordBounds` is
+    /// refused before anything is written.
     public func merge(_ other: StoreSnapshot) throws(TipCenterError) {
         let now = clock.now()
+        try stored { () throws(TipStoreError) in try other.validate() }
         try mutate { (engine: inout EngineState) throws(TipCenterError) in
             try stored { () throws(TipStoreError) in try persistence.merge(other) }
             trimStore(events: Set(engine.model.events.indices), engine.model, now: now)
@@ -287,11 +291,18 @@ public final class TipCenter: Sendable {
 
     /// Changes one tip's history and stores the records the change made; on a store failure
     /// the change is undone.
-    private func writeTip(_ tip: String, key: TipKey?, _ change: (inout EngineState, Int) -> [TipEventRecord]) throws(TipCenterError) {
+    private func writeTip(_ tip: String, key: TipKey?,
+                          _ change: (inout EngineState, Int) throws(TipCenterError) -> [TipEventRecord]) throws(TipCenterError) {
         try mutate { (engine: inout EngineState) throws(TipCenterError) in
             let index = try engine.resolve(tip, key: key)
             let before = engine
-            let records = change(&engine, index)
+            let records: [TipEventRecord]
+            do throws(TipCenterError) {
+                records = try change(&engine, index)
+            } catch {
+                engine = before
+                throw error
+            }
             guard !records.isEmpty else { return }
             do throws(TipStoreError) {
                 try persistence.add(records, latestFirstDisplay: engine.latestFirstDisplay)

@@ -71,6 +71,10 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
     case wrongKeyType(tip: String, expected: ValueType, actual: ValueType)
     /// The text between an instance's brackets (`newTrail[abc]`) is not a key of the tip's key type.
     case unreadableKey(tip: String, text: String, expected: ValueType)
+    /// A write could not be stamped later than every stamp the store holds without leaving
+    /// `RecordBounds` (a stored stamp at the bound, or a clock outside it): refused, since it
+    /// could not be the latest; nothing was written.
+    case stampOutOfRange(now: Int64, latestStored: Int64)
 
     public var description: String {
         switch self {
@@ -93,6 +97,11 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"
         case .unreadableKey(let tip, let text, let expected):
             return "'\(text)' in '\(tip)[\(text)]' is not \(EnglishText.withArticle("\(expected)")): the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), e.g. '\(tip)[\(expected == .int ? "42" : "id")]'"
+        case .stampOutOfRange(let now, let latestStored):
+            let clock = RecordBounds.contains(now) ? "" : "the clock reads \(now) ms, outside \(RecordBounds.description); "
+            let stored = latestStored >= RecordBounds.latestMilliseconds
+                ? "the store holds a write stamped \(latestStored) ms, at or after the latest stamp allowed (\(ISO8601.string(fromMilliseconds: Int(RecordBounds.latestMilliseconds)))); " : ""
+            return "the write cannot be stamped later than every write stored: \(clock)\(stored)nothing was written"
         }
     }
 }

@@ -22,11 +22,11 @@ final class TipRecordTable: TipRecordReader, Sendable {
         var histories = [TipHistory](repeating: TipHistory(), count: pack.tips.count)
         var instances: [Int: [TipKey: TipHistory]] = [:]
         for (instance, history) in stored {
-            guard let tip = tipIndex[instance.tip] else { continue }
-            switch (pack.tips[tip].key, instance.key) {
-            case (nil, nil): histories[tip] = history
-            case (let declared?, let key?) where declared.type == key.type: instances[tip, default: [:]][key] = history
-            default: continue
+            guard let tip = tipIndex[instance.tip], pack.tips[tip].accepts(instance.key) else { continue }
+            if let key = instance.key {
+                instances[tip, default: [:]][key] = history
+            } else {
+                histories[tip] = history
             }
         }
         self.init(maxDisplayCounts: pack.tips.map(\.maxDisplayCount), maxDisplayDurations: pack.tips.map(\.maxDisplayDurationMilliseconds),

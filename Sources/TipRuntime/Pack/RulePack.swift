@@ -190,6 +190,17 @@ public struct PackTip: Sendable, Hashable {
         self.ignoresDisplayFrequency = ignoresDisplayFrequency
         self.rules = rules
     }
+
+    /// Whether records of the instance `key` are this tip's: none for a tip without a key, one
+    /// of the declared type for a keyed tip. Records that fail (written under a pack that
+    /// declared the tip otherwise) stay stored but unused, as a parameter of another type does.
+    public func accepts(_ key: TipKey?) -> Bool {
+        switch (self.key, key) {
+        case (nil, nil): return true
+        case (let declared?, let key?): return declared.type == key.type
+        default: return false
+        }
+    }
 }
 
 /// How a group offers its tips.

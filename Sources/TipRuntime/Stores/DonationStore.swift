@@ -64,6 +64,9 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingField(event: String, field: String)
     /// Doubles in payloads must be finite.
     case nonFiniteDouble(event: String, field: String)
+    /// The donation's date is outside `RecordBounds` (years 0000–9999): no store would take it
+    /// in a merge or a sync.
+    case dateOutOfRange(event: String, date: Int64)
 
     public var description: String {
         switch self {
@@ -76,6 +79,8 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownField(let event, let field): return "event '\(event)' has no field '\(field)'"
         case .missingField(let event, let field): return "the donation of '\(event)' lacks field '\(field)'"
         case .nonFiniteDouble(let event, let field): return "field '\(field)' of event '\(event)' must be a finite number"
+        case .dateOutOfRange(let event, let date):
+            return "the donation of '\(event)' is dated \(date) ms, outside \(RecordBounds.description)"
         }
     }
 }

@@ -43,6 +43,7 @@ public struct ServiceError: Error, Sendable {
         case .unexpectedKey: return badRequest("unexpected-key", error.description)
         case .wrongKeyType: return badRequest("wrong-key-type", error.description)
         case .unreadableKey: return badRequest("wrong-key-type", error.description)
+        case .stampOutOfRange: return ServiceError(409, "stamp-out-of-range", error.description)
         case .donation(let donation):
             let code: String
             switch donation {
@@ -52,6 +53,7 @@ public struct ServiceError: Error, Sendable {
             case .unknownField: code = "unknown-field"
             case .missingField: code = "missing-field"
             case .nonFiniteDouble: code = "non-finite-double"
+            case .dateOutOfRange: code = "date-out-of-range"
             }
             return badRequest(code, donation.description)
         case .store(let store): return Self.store(store)

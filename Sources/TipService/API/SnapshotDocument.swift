@@ -33,7 +33,9 @@ public enum SnapshotDocument {
             if tip.key == nil {
                 instances.append(TipInstance(tip: tip.name))
             } else {
-                instances += Set(histories.keys.filter { $0.tip == tip.name }).sorted { ($0.key?.description ?? "") < ($1.key?.description ?? "") }
+                // Instances of this tip's key type only: records of another (an older pack's)
+                // are kept in `records` but are not this pack's instances.
+                instances += Set(histories.keys.filter { $0.tip == tip.name && tip.accepts($0.key) }).sorted { ($0.key?.description ?? "") < ($1.key?.description ?? "") }
             }
         }
         for instance in instances {
@@ -92,6 +94,9 @@ public enum SnapshotDocument {
             guard case .array(let list) = donations else { throw bad("'donations' must be an array") }
             for (index, item) in list.enumerated() {
                 let record = try donation(item, at: index, pack: pack)
+                if let earlier = snapshot.donations[record.id], earlier != record {
+                    throw bad("donation \(index) has the id '\(record.id)' of an earlier donation with other content; ids must be unique")
+                }
                 snapshot.donations[record.id] = record
             }
         }
@@ -103,7 +108,11 @@ public enum SnapshotDocument {
                       case .integer(let ms)? = item["stampMilliseconds"], case .string(let device)? = item["device"] else {
                     throw bad("'records.parameters.\(name)' needs 'value' (stored text), 'stampMilliseconds' and 'device'")
                 }
-                snapshot.parameters[name] = ParameterRecord(value: value, stamp: Stamp(milliseconds: ms, device: device))
+                let record = ParameterRecord(value: value, stamp: Stamp(milliseconds: ms, device: device))
+                if let earlier = snapshot.parameters[name], earlier != record {
+                    throw bad("'records.parameters' has '\(name)' twice, with other content")
+                }
+                snapshot.parameters[name] = record
             }
         }
         if case .object(let plain)? = json["parameters"] {
@@ -121,6 +130,9 @@ public enum SnapshotDocument {
             guard case .array(let list) = tips else { throw bad("'records.tips' must be an array") }
             for (index, item) in list.enumerated() {
                 let record = try tipRecord(item, at: index)
+                if let earlier = snapshot.tipRecords[record.id], earlier != record {
+                    throw bad("tip record \(index) has the id '\(record.id)' of an earlier tip record with other content; ids must be unique")
+                }
                 snapshot.tipRecords[record.id] = record
             }
         }
@@ -136,6 +148,11 @@ public enum SnapshotDocument {
         if let latest = records?["latestFirstDisplayMilliseconds"] {
             guard case .integer(let ms) = latest else { throw bad("'records.latestFirstDisplayMilliseconds' must be an integer") }
             snapshot.latestFirstDisplay = ms
+        }
+        do throws(TipStoreError) {
+            try snapshot.validate()
+        } catch {
+            throw bad(error.message)
         }
         return snapshot
     }

@@ -50,7 +50,7 @@ public final class SQLiteServiceStore: ServiceStore {
             user_id TEXT NOT NULL, event TEXT NOT NULL, instant INTEGER NOT NULL, PRIMARY KEY(user_id, event)
         ) WITHOUT ROWID;
         """,
-    ])
+    ], kind: .service)
 
     /// Opens (creating and migrating when needed) the service store at `path`. Several
     /// servers may open one new file at the same instant: the schema is created once.
@@ -69,31 +69,13 @@ public final class SQLiteServiceStore: ServiceStore {
         }
         if case .failure(let error) = cache { throw SQLitePersistence.storeError(error) }
         do {
-            try Self.refuseDeviceStore(connection, path: path)
             try Self.migrations.apply(to: connection)
         } catch {
             switch error {
             case .newerSchema: throw TipStoreError(.newerSchema, error.description)
-            case .foreignDatabase, .notMigrated: throw TipStoreError(.corrupt, "\(path): \(error.description)")
+            case .foreignDatabase, .otherKind, .notMigrated: throw TipStoreError(.corrupt, "\(path): \(error.description)")
             case .sqlite(let sqlite): throw SQLitePersistence.storeError(sqlite)
             }
-        }
-    }
-
-    /// A device store (`tipc store`'s file) has a schema version too: it is refused rather
-    /// than given the service's tables beside its own.
-    private static func refuseDeviceStore(_ connection: SQLiteConnection, path: String) throws(SQLiteMigrations.Failure) {
-        let outcome: Result<Bool, SQLiteError> = connection.withSession { session in
-            Result { () throws(SQLiteError) -> Bool in
-                let version = try session.scalar("PRAGMA user_version")
-                let tables = try session.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'service_users'")
-                return version != .integer(0) && tables == .integer(0)
-            }
-        }
-        switch outcome {
-        case .success(false): return
-        case .success(true): throw .sqlite(SQLiteError(code: 26, message: "the file is a tipc device store, not a service store", context: "open \(path)"))
-        case .failure(let error): throw .sqlite(error)
         }
     }
 

@@ -210,11 +210,13 @@ public enum StoreCommand: TipcCommand {
         }
     }
 
-    /// Everything in the store at `path`, which must exist (it is opened read-only).
+    /// Everything in the store at `path` to merge: it must exist, is opened read-only, and must
+    /// pass SQLite's integrity check and the records' own checks before anything of it is
+    /// read into this store.
     private static func load(_ path: String) throws -> StoreSnapshot {
-        let store = try RuntimeOptions.openStore(path, access: .read)
+        let store = try RuntimeOptions.openStore(path, access: .mergeSource)
         do {
-            return try store.load()
+            return try store.verifiedSnapshot()
         } catch {
             throw RuntimeOptions.failure(error, path: path)
         }

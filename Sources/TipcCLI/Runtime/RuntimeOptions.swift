@@ -31,11 +31,15 @@ enum RuntimeOptions {
 
     /// How a command uses its store. Only a command that writes may create one (SPEC §9).
     enum StoreAccess {
-        /// `explain`, `status`, `export`, the other store of `merge`: the store must exist, and
-        /// is opened read-only.
+        /// `explain`, `status`, `export`: the store must exist; it is upgraded when it has an
+        /// older schema, else opened read-only where it cannot be written.
         case read
         /// Created when missing.
         case write
+        /// The other store of `merge`: it must exist, and is opened read-only even where it
+        /// could be upgraded, so that a file that turns out not to be a sound store (another
+        /// application's database, an empty file) is left exactly as it was.
+        case mergeSource
     }
 
     /// Opens the SQLite store at `path`, turning failures into command failures: a store that
@@ -45,13 +49,16 @@ enum RuntimeOptions {
         var isFolder = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         if exists, isFolder { throw CommandFailure.io("'\(path)' is a folder, not a store") }
-        if !exists, access == .read {
+        if !exists, access != .write {
             throw CommandFailure.io("no store at '\(path)'; only a command that writes to a store creates it")
         }
         do {
             // A command that only reads still opens an existing store for writing (never
             // creating it), so that a store of an older schema is upgraded, not refused; only
             // a file it may not write is opened read-only.
+            if access == .mergeSource {
+                return try SQLitePersistence(path: path, readOnly: true, busyTimeoutMilliseconds: Self.busyTimeout)
+            }
             do {
                 return try SQLitePersistence(path: path, create: access == .write, busyTimeoutMilliseconds: Self.busyTimeout)
             } catch where error.kind == .readOnly && access == .read {
