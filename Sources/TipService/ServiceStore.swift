@@ -22,8 +22,18 @@ public protocol ServiceStore: Sendable {
     /// transaction, and reads of one user run side by side. Hands the donations to `body`
     /// oldest first (same-instant ones by id), as `TipPersistence.read(donations:)` does.
     func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot
+    /// How many records (donations and tip records) `user` holds, counted up to `limit` of
+    /// each kind and no further, so that the count costs the same for a user holding
+    /// millions. Read without the user's lock, like `snapshot`.
+    func recordCount(user: String, atMost limit: Int) throws(TipStoreError) -> Int
     /// Cheap liveness probe of the database (for /healthz and 503s).
     func checkHealth() throws(TipStoreError)
+}
+
+/// A user-scoped view (what `ServiceStore.transaction` hands its body) that counts the
+/// user's records inside the transaction, as `ServiceStore.recordCount(user:atMost:)` does.
+public protocol UserRecordCounting {
+    func recordCount(atMost limit: Int) throws(TipStoreError) -> Int
 }
 
 extension ServiceStore {
@@ -31,6 +41,17 @@ extension ServiceStore {
     public func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
         do {
             return try transaction(user: user) { persistence in try persistence.read(donations: body) }
+        } catch let error as TipStoreError {
+            throw error
+        } catch {
+            throw TipStoreError(.io, "\(error)")
+        }
+    }
+
+    /// A store without a lock-free count counts inside the user's transaction.
+    public func recordCount(user: String, atMost limit: Int) throws(TipStoreError) -> Int {
+        do {
+            return try transaction(user: user) { persistence in try (persistence as? UserRecordCounting)?.recordCount(atMost: limit) ?? 0 }
         } catch let error as TipStoreError {
             throw error
         } catch {

@@ -72,6 +72,14 @@ public final class PostgresServiceStore: ServiceStore {
         return PostgresUserPersistence.snapshot(rows, donations: body)
     }
 
+    public func recordCount(user: String, atMost limit: Int) throws(TipStoreError) -> Int {
+        let (connection, rows) = try open { (connection) throws(PostgresError) in
+            try connection.query(PostgresUserPersistence.countRecords, [.bytea(Array(user.utf8)), .bigint(Int64(limit))])
+        }
+        pool.giveBack(connection)
+        return PostgresUserPersistence.recordCount(rows)
+    }
+
     public func checkHealth() throws(TipStoreError) {
         let (connection, _) = try open { (connection) throws(PostgresError) in try connection.execute("SELECT 1") }
         pool.giveBack(connection)

@@ -1,11 +1,12 @@
 import TipRuntime
+import TipService
 
 /// One user's records inside one open transaction of `PostgresServiceStore`: the
 /// `TipPersistence` a service request works on. Every statement names the user, so nothing
 /// reads or writes another user's rows. The transaction, not each call, is the unit of
 /// atomicity: the first failing operation dooms it (the store then rolls it back even if the
 /// body caught the error), and once the transaction has ended every call fails.
-final class PostgresUserPersistence: TipPersistence {
+final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
     let deviceID: String
     private let connection: PostgresConnection
     private let user: PostgresValue
@@ -68,6 +69,21 @@ final class PostgresUserPersistence: TipPersistence {
             snapshot.latestFirstDisplay = state.withLock { $0.latestFirstDisplay }
             return snapshot
         }
+    }
+
+    func recordCount(atMost limit: Int) throws(TipStoreError) -> Int {
+        try run { () throws(PostgresError) -> Int in Self.recordCount(try connection.query(Self.countRecords, [user, .bigint(Int64(limit))])) }
+    }
+
+    /// The user's donations and tip records, each counted up to `$2` (an index walk that
+    /// stops there).
+    static let countRecords = """
+        SELECT (SELECT count(*) FROM (SELECT 1 FROM donations WHERE user_id = $1 LIMIT $2) AS d)
+             + (SELECT count(*) FROM (SELECT 1 FROM tip_records WHERE user_id = $1 LIMIT $2) AS r)
+        """
+
+    static func recordCount(_ rows: PostgresResult) -> Int {
+        rows.count == 1 ? Int(rows.int64(0, 0) ?? 0) : 0
     }
 
     /// The records in the rows of `readAll`; the donations go to `body`, oldest first.

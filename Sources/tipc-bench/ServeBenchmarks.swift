@@ -169,7 +169,7 @@ struct ServeBench {
             self.expect = expect
             self.handler = handler
             let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
-            server = try HTTPServer(listener: listener, threads: 8, bodyLimit: { _, _ in 65_536 }, handler: handler)
+            server = try HTTPServer(listener: listener, threads: 8, admit: { _ in .read(bodyLimit: 65_536) }, handler: handler)
         }
     }
 

@@ -7,6 +7,7 @@ import Foundation
 //   … tipc-bench serve-handlers [USERS…]  only the service's handlers' CPU per request, one thread, no HTTP load
 //   … tipc-bench serve-postgres [USERS…]  the same on PostgreSQL: TIPC_BENCH_POSTGRES_URL names a server where
 //                                          the benchmark may create (and drop) databases
+//   … tipc-bench serve-tips [TIPS…]       one GET …/tips listing every tip of a pack of TIPS tips (default 10,000 and 100,000)
 //   … tipc-bench manifest TIPS PATH       writes the generated manifest of TIPS tips (200: the README's realistic one)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selected = Set(arguments)
@@ -27,6 +28,7 @@ if wanted("import") { runImportBenchmarks() }
 if selected.contains("serve") { runServeBenchmarks(users: arguments.compactMap { Int($0) }) }
 // Only the handlers' CPU per request on one thread (no HTTP load), for a profiler: `serve-handlers [USERS…]`.
 if selected.contains("serve-handlers") { runServeBenchmarks(users: arguments.compactMap { Int($0) }, handlersOnly: true) }
+if selected.contains("serve-tips") { runServeTipsListBenchmark(tips: arguments.compactMap { Int($0) }) }
 if selected.contains("serve-postgres") {
     if let url = ProcessInfo.processInfo.environment["TIPC_BENCH_POSTGRES_URL"], !url.isEmpty {
         runServeBenchmarks(users: arguments.compactMap { Int($0) }, postgresURL: url)

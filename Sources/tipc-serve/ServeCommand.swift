@@ -21,15 +21,21 @@ enum ServeCommand: TipcCommand {
     static let listen = OptionDefinition.value("listen", valueName: "host:port", help: "Where to listen (default 127.0.0.1:8080; port 0 picks a free one). Without --keys, loopback only.")
     static let keys = OptionDefinition.value("keys", valueName: "file", help: "API keys: lines 'client|admin SHA256-OF-TOKEN [name]'; requests send 'Authorization: Bearer TOKEN'.")
     static let threads = OptionDefinition.value("threads", valueName: "n", help: "Worker threads (default 8).")
+    static let maxConnections = OptionDefinition.value("max-connections", valueName: "n",
+                                                       help: "Connections open at once (default 1000); a new one past it closes the one reading its request longest.")
+    static let requestTimeout = OptionDefinition.value("request-timeout", valueName: "seconds",
+                                                       help: "Seconds a request may take to arrive whole and its answer to leave (default 30).")
+    static let maxRecords = OptionDefinition.value("max-records", valueName: "n",
+                                                   help: "Records (donations and tip records) one user may hold (default 10000); past it, 409 too-many-records.")
 
     static var signature: CommandSignature {
         CommandSignature(
             name: TipcCommandLine.serve.name,
             abstract: TipcCommandLine.serve.abstract,
-            discussion: "Prints 'listening on http://HOST:PORT' once ready. SIGTERM or SIGINT stops accepting, "
+            discussion: "Prints 'listening on http://HOST:PORT' once ready. SIGTERM or SIGINT stops accepting connections and requests (one on a kept-alive connection is answered 503), "
                 + "lets the requests in flight finish, and exits 0. Routes: docs/api.md.",
             positionals: [],
-            options: [pack, store, listen, keys, threads])
+            options: [pack, store, listen, keys, threads, maxConnections, requestTimeout, maxRecords])
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -44,6 +50,20 @@ enum ServeCommand: TipcCommand {
         if let text = arguments.value(threads) {
             guard let parsed = Int(text), (1...256).contains(parsed) else { throw UsageError("--threads must be a whole number from 1 to 256") }
             workers = parsed
+        }
+        var limits = HTTPLimits()
+        if let text = arguments.value(maxConnections) {
+            guard let parsed = Int(text), (1...100_000).contains(parsed) else { throw UsageError("--max-connections must be a whole number from 1 to 100000") }
+            limits.connections = parsed
+        }
+        if let text = arguments.value(requestTimeout) {
+            guard let parsed = Double(text), parsed >= 0.1, parsed <= 3_600 else { throw UsageError("--request-timeout must be a number of seconds from 0.1 to 3600") }
+            limits.requestSeconds = parsed
+        }
+        var recordLimit = TipServer.defaultMaximumRecordsPerUser
+        if let text = arguments.value(maxRecords) {
+            guard let parsed = Int(text), (1...10_000_000).contains(parsed) else { throw UsageError("--max-records must be a whole number from 1 to 10000000") }
+            recordLimit = parsed
         }
         let keyring = try arguments.value(keys).map { path -> ServiceKeys in
             guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure.io("cannot read keys file '\(path)'") }
@@ -81,11 +101,10 @@ enum ServeCommand: TipcCommand {
         sigaddset(&stopSignals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         signal(SIGPIPE, SIG_IGN)
-        let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring)
+        let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring, maximumRecordsPerUser: recordLimit)
         let server: HTTPServer
         do {
-            server = try HTTPServer(listener: listener, threads: workers, bodyLimit: { TipServer.bodyLimit(method: $0, path: $1) },
-                                    handler: { service.handle($0) })
+            server = try HTTPServer(listener: listener, threads: workers, limits: limits, admit: { service.admit($0) }, handler: { service.handle($0) })
         } catch {
             listener.close()
             throw CommandFailure.io("\(error)")

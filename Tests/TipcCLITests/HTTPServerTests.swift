@@ -56,7 +56,7 @@ struct HTTPServerTests {
     @Test func aRequestWaitingOnItsHandlerHoldsUpNoOtherConnection() throws {
         let fastAnswered = DispatchSemaphore(value: 0)
         let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
-        let server = try HTTPServer(listener: listener, threads: 2, bodyLimit: { _, _ in 1_024 }) { request in
+        let server = try HTTPServer(listener: listener, threads: 2, admit: { _ in .read(bodyLimit: 1_024) }) { request in
             if request.path == "/slow" {
                 // Answers only once /fast was answered: with one worker busy here, /fast must
                 // reach the other.
@@ -79,7 +79,7 @@ struct HTTPServerTests {
         let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         let ran = RuntimeLock(0)
         let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
-        let server = try HTTPServer(listener: listener, threads: 1, bodyLimit: { _, _ in 1_024 }) { _ in
+        let server = try HTTPServer(listener: listener, threads: 1, admit: { _ in .read(bodyLimit: 1_024) }) { _ in
             ran.withLock { $0 += 1 }
             started.signal()
             _ = release.wait(timeout: .now() + 10)
@@ -111,7 +111,7 @@ struct HTTPServerTests {
     @Test func stopAnswersTheRequestsAWorkerHolds() throws {
         let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         let listener = try ListenSocket(ListenAddress(host: "127.0.0.1", port: 0))
-        let server = try HTTPServer(listener: listener, threads: 1, bodyLimit: { _, _ in 1_024 }) { _ in
+        let server = try HTTPServer(listener: listener, threads: 1, admit: { _ in .read(bodyLimit: 1_024) }) { _ in
             started.signal()
             _ = release.wait(timeout: .now() + 10)
             return HTTPResponse(status: 200, headers: [], body: Array("late\n".utf8))

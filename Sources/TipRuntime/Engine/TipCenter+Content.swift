@@ -49,7 +49,17 @@ extension TipCenter {
     public static func content(of tip: String, in pack: RulePack, locale: String, parameters: [RuntimeValue],
                                values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false) throws(TipCenterError) -> TipContent {
         guard let index = pack.tips.firstIndex(where: { $0.name == tip }) else { throw .unknownTip(tip) }
+        return try content(ofTipAt: index, in: pack, locale: locale, parameters: parameters, values: values,
+                           keepingMissingPlaceholders: keepingMissingPlaceholders)
+    }
+
+    /// `content(of:in:locale:parameters:values:keepingMissingPlaceholders:)` for the tip at
+    /// `index` in the pack's tips table: no search by name, for callers that walk the table
+    /// (one search per tip would make listing every tip quadratic).
+    public static func content(ofTipAt index: Int, in pack: RulePack, locale: String, parameters: [RuntimeValue],
+                               values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false) throws(TipCenterError) -> TipContent {
         let declared = pack.tips[index]
+        let tip = declared.name
         guard let entry = pack.texts?.entry(forTip: index) else {
             return TipContent(title: declared.title, message: declared.message,
                               actions: declared.actions.map { TipContent.Action(id: $0.id, title: $0.title) })

@@ -15,18 +15,27 @@ public final class TipServer: Sendable {
     public static let maximumPackBytes = 16 * 1024 * 1024
     /// User ids are opaque strings of at most this many bytes (UTF-8).
     public static let maximumUserBytes = 128
+    /// The records (donations and tip records) one user may hold by default: a request of a
+    /// user over it is refused (409 `too-many-records`) before the records are read, and a
+    /// write that would take the user over it is rolled back, so every request reads and
+    /// answers at most this many (a `sync` answer stays within a few megabytes).
+    public static let defaultMaximumRecordsPerUser = 10_000
 
     let store: any ServiceStore
     let keys: ServiceKeys?
     public let metrics = ServiceMetrics()
     private let current: RuntimeLock<ServicePack>
     private let clock: any TipClock
+    /// The records one user may hold (`defaultMaximumRecordsPerUser`).
+    public let maximumRecordsPerUser: Int
 
-    public init(pack: ServicePack, store: any ServiceStore, keys: ServiceKeys?, clock: any TipClock = SystemClock()) {
+    public init(pack: ServicePack, store: any ServiceStore, keys: ServiceKeys?, clock: any TipClock = SystemClock(),
+                maximumRecordsPerUser: Int = TipServer.defaultMaximumRecordsPerUser) {
         current = RuntimeLock(pack)
         self.store = store
         self.keys = keys
         self.clock = clock
+        self.maximumRecordsPerUser = maximumRecordsPerUser
     }
 
     /// The pack every request evaluates now.
@@ -38,9 +47,21 @@ public final class TipServer: Sendable {
         current.withLock { $0 = pack }
     }
 
-    /// The body limit of a request, from its method and path.
-    public static func bodyLimit(method: String, path: String) -> Int {
-        method == "PUT" && path == "/v1/pack" ? maximumPackBytes : maximumBodyBytes
+    /// Judges a request on its head, before its body is read: a path without a route, a
+    /// wrong method, a bad user id or a missing or wrong key is answered at once; otherwise
+    /// the body may be as large as the route takes (none for a GET).
+    public func admit(_ head: HTTPRequest) -> HTTPAdmission {
+        do {
+            let route = try ServiceRoute(method: head.method, path: head.path)
+            try authorize(head, route)
+            switch route.endpoint {
+            case .putPack: return .read(bodyLimit: Self.maximumPackBytes)
+            case .health, .metrics, .getPack, .tips: return .read(bodyLimit: 0)
+            case .donate, .setParameter, .tipAction, .sync: return .read(bodyLimit: Self.maximumBodyBytes)
+            }
+        } catch {
+            return .refuse(error.response)
+        }
     }
 
     /// Answers one request. Never throws and never traps on any input.
@@ -84,7 +105,7 @@ public final class TipServer: Sendable {
                                headers: [("WWW-Authenticate", "Bearer")])
         }
         if route.endpoint.isAdmin, key.role != .admin {
-            throw ServiceError(403, "forbidden", "this route needs an admin key; '\(key.name.isEmpty ? "this key" : key.name)' is a client key")
+            throw ServiceError(403, "forbidden", "this route needs an admin key; the key sent is a client key")
         }
     }
 
@@ -127,12 +148,26 @@ public final class TipServer: Sendable {
 
     // MARK: - Users' routes
 
-    /// Runs `body` with the user's runtime, inside one store transaction.
+    /// Runs `body` with the user's runtime, inside one store transaction: refused before the
+    /// records are read when the user holds more than `maximumRecordsPerUser`, and rolled
+    /// back when it leaves the user over it.
     private func withCenter<T>(_ user: String, _ pack: ServicePack, _ body: (TipCenter) throws -> T) throws -> T {
         try store.transaction(user: user) { persistence in
+            let counting = persistence as? UserRecordCounting
+            if let counting { try checkRecordCount(try counting.recordCount(atMost: maximumRecordsPerUser + 1), user: user) }
             let center = try TipCenter(pack: pack.prepared, persistence: persistence, clock: clock)
-            return try body(center)
+            let result = try body(center)
+            if let counting { try checkRecordCount(try counting.recordCount(atMost: maximumRecordsPerUser + 1), user: user, writing: true) }
+            return result
         }
+    }
+
+    /// 409 `too-many-records` when `count` is over the limit.
+    private func checkRecordCount(_ count: Int, user: String, writing: Bool = false) throws(ServiceError) {
+        guard count > maximumRecordsPerUser else { return }
+        throw ServiceError(409, "too-many-records", writing
+            ? "the request would take user '\(user)' over \(maximumRecordsPerUser) records (donations and tip records); nothing was written"
+            : "user '\(user)' holds more than \(maximumRecordsPerUser) records (donations and tip records), more than the service reads for one request")
     }
 
     /// `GET …/tips`: every tip without a key, and every instance of a keyed tip the user has
@@ -151,6 +186,7 @@ public final class TipServer: Sendable {
             }
             wanted = (index, instance.key)
         }
+        try checkRecordCount(try store.recordCount(user: user, atMost: maximumRecordsPerUser + 1), user: user)
         let center = try TipCenter(pack: pack.prepared, persistence: UserSnapshotPersistence(store: store, user: user), clock: clock)
         let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
         func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil) throws -> TipsDocument.Entry {

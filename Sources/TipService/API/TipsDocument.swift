@@ -86,7 +86,7 @@ struct TipTexts {
                 typed[placeholder.name] = value
             }
         }
-        return try TipCenter.content(of: tip.name, in: pack, locale: locale, parameters: parameters, values: typed,
+        return try TipCenter.content(ofTipAt: index, in: pack, locale: locale, parameters: parameters, values: typed,
                                      keepingMissingPlaceholders: true)
     }
 

@@ -116,6 +116,19 @@ public final class SQLiteServiceStore: ServiceStore {
         }
     }
 
+    public func recordCount(user: String, atMost limit: Int) throws(TipStoreError) -> Int {
+        do {
+            let reader = try takeReader()
+            let count = try reader.withSession { session in try SQLiteUserPersistence.recordCount(user: user, session, atMost: limit) }
+            readers.withLock { idle in
+                if idle.count < Self.maximumIdleReaders { idle.append(reader) }
+            }
+            return count
+        } catch {
+            throw SQLiteUserPersistence.storeError(error)
+        }
+    }
+
     /// An idle read connection, or a new one.
     private func takeReader() throws -> SQLiteConnection {
         if let reader = readers.withLock({ $0.popLast() }) { return reader }

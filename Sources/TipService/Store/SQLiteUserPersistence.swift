@@ -5,7 +5,7 @@ import TipRuntimeSQLite
 /// and write runs inside the transaction `SQLiteServiceStore.transaction` opened. Each
 /// method's writes sit in a savepoint, so a method that fails leaves nothing behind (the
 /// "one transaction" each promises), while the whole request stays one transaction.
-final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
+final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecked Sendable {
     // @unchecked: the session is a C handle that the connection's lock guards; the view is
     // used only inside the transaction's closure, on its thread, and closed when it returns.
     private var session: SQLiteConnection.Session?
@@ -69,6 +69,21 @@ final class SQLiteUserPersistence: TipPersistence, @unchecked Sendable {
             }
             return snapshot
         }
+    }
+
+    func recordCount(atMost limit: Int) throws(TipStoreError) -> Int {
+        try run { session in try Self.recordCount(user: user, session, atMost: limit) }
+    }
+
+    /// The user's donations and tip records, each counted up to `limit` (an index walk that
+    /// stops there).
+    static func recordCount(user: String, _ session: SQLiteConnection.Session, atMost limit: Int) throws -> Int {
+        let count = try session.scalar("""
+            SELECT (SELECT count(*) FROM (SELECT 1 FROM service_donations WHERE user_id = ?1 LIMIT ?2))
+                 + (SELECT count(*) FROM (SELECT 1 FROM service_tip_records WHERE user_id = ?1 LIMIT ?2))
+            """, [.text(user), .integer(limit)])
+        guard case .integer(let value)? = count else { return 0 }
+        return Int(value)
     }
 
     func append(_ donations: [DonationRecord]) throws(TipStoreError) {
