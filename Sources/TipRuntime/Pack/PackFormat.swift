@@ -40,6 +40,11 @@ public enum PackFormat {
         }
     }
     public static let optionalTableBit: UInt16 = 0x8000
+    /// The optional producer table: the UTF-8 name and version of the program that wrote the
+    /// pack (`tipc 0.1.0`). Readers that do not know it skip it; it never changes what a pack means.
+    public static let producerTableKind: UInt16 = optionalTableBit | 1
+    /// The longest producer string a reader accepts, in bytes.
+    public static let maximumProducerLength = 256
 
     /// Implementation limits, checked by the loader.
     public static let maximumStackDepth = 256

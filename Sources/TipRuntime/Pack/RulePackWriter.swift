@@ -21,9 +21,11 @@ public enum RulePackWriter {
         ]
         tables[0].1 = encode(interner.strings)
         var body = ByteWriter()
-        body.u32(UInt32(tables.count))
-        for (kind, bytes) in tables {
-            body.u16(kind.rawValue)
+        var encoded = tables.map { ($0.0.rawValue, $0.1) }
+        if let producer = pack.producer { encoded.append((PackFormat.producerTableKind, Array(producer.utf8))) }
+        body.u32(UInt32(encoded.count))
+        for (kind, bytes) in encoded {
+            body.u16(kind)
             body.u32(UInt32(bytes.count))
             body.bytes.append(contentsOf: bytes)
         }

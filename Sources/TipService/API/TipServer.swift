@@ -92,7 +92,7 @@ public final class TipServer: Sendable {
         switch route.endpoint {
         case .health:
             try store.checkHealth()
-            return .json(200, .object([("status", .string("ok"))]))
+            return .json(200, .object([("status", .string("ok")), ("version", .string(TipcVersion.current))]))
         case .metrics:
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(metrics.render().utf8))
         case .getPack:
