@@ -22,6 +22,20 @@ extension ValueType {
 
     /// The spelling in the rule language (`Bool`, `Int`, …): the runtime's own.
     public var tipsSpelling: String { description }
+
+    /// The type another language's name for it means (`boolean`, `integer`, `float`, `str`,
+    /// any case), for a did-you-mean; nil for any other word.
+    public init?(commonName name: String) {
+        switch name.lowercased() {
+        case "boolean", "bool", "flag": self = .bool
+        case "integer", "int", "long", "int64", "number": self = .int
+        case "float", "double", "real", "decimal": self = .double
+        case "str", "string", "text": self = .string
+        case "datetime", "timestamp", "instant", "date": self = .date
+        case "interval", "timeinterval", "timespan", "duration": self = .duration
+        default: return nil
+        }
+    }
 }
 
 /// How both front ends spell a group's priority.
