@@ -94,12 +94,10 @@ public enum SourceDiscovery {
                 }
                 continue
             }
-            swiftPrograms += swiftProgram(under: path, manager, seen: &seen)
             let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-            let found = ((try? manager.subpathsOfDirectory(atPath: path)) ?? []).filter { relative in
-                isSource(relative) && !isTimeline(relative) && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
-            }
-            for relative in found.sorted() {
+            let walked = FolderWalk.files(under: path)
+            swiftPrograms += swiftProgram(base: base, files: walked.filter(TipKitImporter.isSwift), seen: &seen)
+            for relative in walked where isSource(relative) && !isTimeline(relative) {
                 let full = base + "/" + relative
                 guard includeFound(full) else { continue }
                 if isYAML(full), !hasTopLevelTipkitKey(atPath: full) {
