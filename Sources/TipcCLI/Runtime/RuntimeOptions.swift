@@ -36,6 +36,15 @@ enum RuntimeOptions {
         case read
         /// Created when missing.
         case write
+        /// `explain`: the store as `read` when it exists; when it does not, a fresh store in
+        /// memory (a user with nothing recorded), and nothing is created on disk.
+        case readOrFresh
+    }
+
+    /// Whether `access` reads the store at `path` as a fresh one in memory: it is missing and
+    /// the command may explain a user with no store yet.
+    static func isFresh(_ path: String, access: StoreAccess) -> Bool {
+        access == .readOrFresh && !FileManager.default.fileExists(atPath: path)
     }
 
     /// Opens the SQLite store at `path`, turning failures into command failures: a store that
@@ -45,7 +54,7 @@ enum RuntimeOptions {
         var isFolder = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         if exists, isFolder { throw CommandFailure.io("'\(path)' is a folder, not a store") }
-        if !exists, access == .read {
+        if !exists, access != .write {
             throw CommandFailure.io("no store at '\(path)'; only a command that writes to a store creates it")
         }
         do {
@@ -72,7 +81,7 @@ enum RuntimeOptions {
     static func openCenter(_ arguments: ParsedArguments, pack input: PackInput, access: StoreAccess) throws -> TipCenter {
         guard let path = arguments.value(db) else { throw UsageError("missing '--db <file>'", help: "name the SQLite store, e.g. --db tips.sqlite") }
         let clock = try clock(arguments)
-        let persistence = try openStore(path, access: access)
+        let persistence: any TipPersistence = isFresh(path, access: access) ? MemoryPersistence() : try openStore(path, access: access)
         do {
             return try TipCenter(pack: input.pack, persistence: persistence, clock: clock)
         } catch {
