@@ -3,7 +3,7 @@ import Testing
 @testable import TipRuntime
 import TipcCompiler
 
-/// A format-1 pack, written by tipc before format 2 (SPEC §7), still loads and runs as before.
+/// A format-1 pack, written by tipc before format 2, still loads and runs as before.
 /// `Fixtures/format1/news.tippack` was compiled from the `news.yaml` beside it by that tipc and
 /// is never regenerated.
 @Suite struct FormatOnePackTests {

@@ -2,7 +2,7 @@ import Testing
 @testable import TipRuntime
 import TipcCompiler
 
-/// `TipCenter.content(of:locale:values:)` (SPEC §7): locale fallback, placeholders and
+/// `TipCenter.content(of:locale:values:)`: locale fallback, placeholders and
 /// parameter values filled, and the errors for a missing or mistyped value.
 @Suite("Tip content")
 struct TipContentTests {

@@ -4,7 +4,7 @@ import Testing
 import TipRuntime
 import TipRuntimeSQLite
 
-/// Paths and messages of the commands that use a store (SPEC §4, §9): a missing store is an
+/// Paths and messages of the commands that use a store: a missing store is an
 /// error for every command that only reads it, and nothing is created; a damaged store exits 1
 /// wherever the damage shows; every error is a sentence.
 @Suite("store paths and messages")

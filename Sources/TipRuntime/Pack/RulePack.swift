@@ -161,7 +161,7 @@ public struct PackTip: Sendable, Hashable {
     public var maxDisplayDurationMilliseconds: Int64?
     public var ignoresDisplayFrequency: Bool
     public var rules: [RuleProgram]
-    /// The key of a keyed tip (SPEC §7): each key value is then its own instance. Stored in
+    /// The key of a keyed tip: each key value is then its own instance. Stored in
     /// the `tipKeys` table.
     public var key: PackTipKey?
 

@@ -1,4 +1,4 @@
-/// Decodes `.tippack` bytes and verifies all of it before use (SPEC §5): magic, version,
+/// Decodes `.tippack` bytes and verifies all of it before use: magic, version,
 /// byte-order and float-format tests, body length and CRC-32, every table's layout, every index
 /// and length in bounds, every rule's bytecode (`BytecodeVerifier`). A damaged or hostile pack
 /// is refused with a `RulePackError` saying what is wrong and where; it never traps.

@@ -104,7 +104,7 @@ public enum RulePackWriter {
                      | (tip.maxDisplayDurationMilliseconds != nil ? 4 : 0))
             table.i64(tip.maxDisplayCount ?? 0)
             table.i64(tip.maxDisplayDurationMilliseconds ?? 0)
-            table.u32(0)  // reserved: tip key and localized texts (SPEC §7)
+            table.u32(0)  // reserved: tip key and localized texts
             table.u32(UInt32(tip.actions.count))
             for action in tip.actions {
                 table.u32(interner.index(action.id))

@@ -29,7 +29,7 @@ enum RuntimeOptions {
         return ManualClock(now: Int64(instant))
     }
 
-    /// How a command uses its store. Only a command that writes may create one (SPEC §9).
+    /// How a command uses its store. Only a command that writes may create one.
     enum StoreAccess {
         /// `explain`, `status`, `export`, the other store of `merge`: the store must exist, and
         /// is opened read-only.

@@ -159,7 +159,7 @@ public struct ActionDecl: Sendable, Hashable {
     }
 }
 
-/// The key of a keyed tip (SPEC §7): `key: { name: trailID, type: int }`, `tip t[trailID: Int]`.
+/// The key of a keyed tip: `key: { name: trailID, type: int }`, `tip t[trailID: Int]`.
 public struct TipKeyDecl: Sendable, Hashable {
     public var name: Identifier
     /// Int or String; nil when missing or not a type (the front end or checker reports it).
@@ -192,7 +192,7 @@ public struct TipDecl: Sendable, Hashable {
     /// checker reads them: a printer, formatter or generator given such a file would see a tip
     /// without rules, so whatever reads syntax trees decodes with rules parsed (the default).
     public var unparsedRules: [UnparsedRule] = []
-    /// The values the app passes for the texts' `{name}`s (SPEC §7).
+    /// The values the app passes for the texts' `{name}`s.
     public var placeholders: [PlaceholderDecl] = []
     public var comments: [String]
     public var range: SourceRange
@@ -248,7 +248,7 @@ public struct ManifestFile: Sendable, Hashable {
     /// `tipkit: 1` / `tipkit 1`; nil when absent (the checker reports `missing-key`).
     public var version: Located<Int>?
     public var displayFrequency: Located<DisplayFrequencySpec>?
-    /// The locale of texts when none matches the one asked for (SPEC §7); required once a text
+    /// The locale of texts when none matches the one asked for; required once a text
     /// is localized.
     public var defaultLocale: Located<String>?
     public var parameters: [ParameterDecl]

@@ -1,6 +1,6 @@
 import TipRuntime
 
-/// Checks a tip's texts (SPEC §7) and lowers them to the pack's texts entry: locales are
+/// Checks a tip's texts and lowers them to the pack's texts entry: locales are
 /// BCP 47 tags, a localized text has the default locale, every locale of one text reads the
 /// same placeholders and parameters, every `{$p}` names a parameter and every `{name}` a
 /// declared placeholder, and every declared placeholder is used.

@@ -5,7 +5,7 @@ public enum Severity: String, Sendable, Hashable, Codable {
     case note
 }
 
-/// The stable identifier of a kind of problem (SPEC §3). Codes are part of the public
+/// The stable identifier of a kind of problem. Codes are part of the public
 /// contract: CI configurations and SARIF rule ids refer to them.
 public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case syntax

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A repository's `.tipc.yml` (SPEC §9): which files a folder walk takes (`include` /
+/// A repository's `.tipc.yml`: which files a folder walk takes (`include` /
 /// `exclude` globs, relative to the file's folder), the severity of codes (`codes: { unused:
 /// off, always-true: error }`) and `strict`. Read with the manifests' YAML reader, so it has
 /// the same refusals (duplicate keys, anchors, tabs) and positions.

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Turns the paths given on a command line into the programs they mean. Every command groups
-/// files this way (SPEC §9, "Programs").
+/// files this way.
 ///
 /// The files of one folder form one program, whether the folder is given (it is searched
 /// recursively, each of its folders a program of its own) or its files one by one: so

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Swift sources (SPEC §8): the `*.swift` files under one folder given as a path, recursively,
+/// Swift sources: the `*.swift` files under one folder given as a path, recursively,
 /// form one module and one program of their own, apart from the manifests beside them; Swift
 /// files named explicitly form one program together.
 extension SourceDiscovery {
