@@ -51,3 +51,26 @@ struct DocsTests {
         }
     }
 }
+
+/// No source comment or document cites the team's specification, which is not in the
+/// repository: they say the thing, or point to the repository's own docs.
+@Suite("No citations of documents outside the repository")
+struct NoOutsideCitationsTests {
+    @Test func noFileCitesTheSpecification() throws {
+        let root = ReadmeTests.root
+        let citations = ["SPEC" + " §", "SPEC" + ".md", "SPEC" + "'s"]
+        var files = ["README.md", "CHANGELOG.md"]
+        for folder in ["Sources", "Tests", "docs", "scripts", "Grammar"] {
+            let found = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)?.compactMap { $0 as? String } ?? []
+            files += found.filter { $0.hasSuffix(".swift") || $0.hasSuffix(".md") || $0.hasSuffix(".sh") || $0.hasSuffix(".ebnf") }.map { folder + "/" + $0 }
+        }
+        #expect(files.count > 100)
+        for file in files {
+            // Some fixtures are deliberately not UTF-8.
+            let text = String(decoding: try Data(contentsOf: root.appendingPathComponent(file)), as: UTF8.self)
+            for citation in citations {
+                #expect(!text.contains(citation), "\(file) cites '\(citation)'")
+            }
+        }
+    }
+}
