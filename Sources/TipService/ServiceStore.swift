@@ -1,6 +1,6 @@
 import TipRuntime
 
-/// Many users' tip state, for the tip service (SPEC §10). Every table is keyed by the user id
+/// Many users' tip state, for the tip service. Every table is keyed by the user id
 /// first and no transaction reads across users, so a store distributes by user.
 ///
 /// `transaction(user:_:)` runs `body` as ONE database transaction over that user's records

@@ -1,7 +1,7 @@
 import TipRuntime
 import TipService
 
-/// The tip service's store on PostgreSQL (SPEC §10), for any number of `tipc serve` processes
+/// The tip service's store on PostgreSQL, for any number of `tipc serve` processes
 /// sharing one database. Each `transaction(user:_:)` is one database transaction on a
 /// connection of its own: it starts by locking the user's row in `users` (`SELECT … FOR
 /// UPDATE`, after creating the row if needed), so the user's transactions run one at a time

@@ -1,6 +1,6 @@
 import TipcCompiler
 
-/// The exit status of `tipc` (SPEC §4), the CI convention of linters.
+/// The exit status of `tipc`, the CI convention of linters.
 public enum ExitCode: Int32, Sendable, Hashable {
     /// Success: the input is clean.
     case success = 0

@@ -1,7 +1,9 @@
+import TipRuntime
+
 /// The `tipc` command line as a library: the executable is a thin wrapper around `run`.
 public enum TipcCommandLine {
-    /// The version `tipc --version` prints.
-    public static let version = "0.1.0"
+    /// The version `tipc --version` prints (`TipcVersion`, the one place it is set).
+    public static var version: String { TipcVersion.current }
 
     /// The application with every built-in subcommand.
     public static var application: CommandLineApplication {

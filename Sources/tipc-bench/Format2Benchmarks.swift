@@ -1,7 +1,7 @@
 import TipRuntime
 import TipcCompiler
 
-/// Format 2 in the VM (SPEC §7): a rule over another tip's invalidations in a window, and a
+/// Format 2 in the VM: a rule over another tip's invalidations in a window, and a
 /// keyed tip's rule over its instance's donations, each beside a hand-written Swift closure
 /// doing the same work on the same data in the same run. One thread: run under `taskset -c 0`.
 func runFormat2Benchmarks() {

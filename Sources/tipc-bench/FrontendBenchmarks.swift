@@ -1,7 +1,7 @@
 import CYAML
 import TipcCompiler
 
-/// The front end's figures (README, "Front end"):
+/// The front end's figures (docs/performance.md, "Front end"):
 /// - `tipc check`'s whole path (YAML, rules, checker, constant errors, lints) on the generated
 ///   10,000-tip manifest, in CPU time, against libyaml alone reading the same bytes;
 /// - the same on a 200-tip manifest, the size of a large real app;

@@ -1,6 +1,6 @@
 import TipcCompiler
 
-/// The TipKit import's figures (README, "TipKit import"): `tipc import`'s work on a generated
+/// The TipKit import's figures (docs/performance.md, "TipKit import"): `tipc import`'s work on a generated
 /// 2,000-tip TipKit Swift file (written by `generate tipkit` from a generated manifest) — lexing,
 /// reading the declarations, translating the `#Rule`s — against two floors in the same run: the
 /// Swift lexer alone over the same text, and the same program's YAML manifest read by the YAML

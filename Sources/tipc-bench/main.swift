@@ -8,7 +8,7 @@ import Foundation
 //   … tipc-bench serve-postgres [USERS…]  the same on PostgreSQL: TIPC_BENCH_POSTGRES_URL names a server where
 //                                          the benchmark may create (and drop) databases
 //   … tipc-bench serve-tips [TIPS…]       one GET …/tips listing every tip of a pack of TIPS tips (default 10,000 and 100,000)
-//   … tipc-bench manifest TIPS PATH       writes the generated manifest of TIPS tips (200: the README's realistic one)
+//   … tipc-bench manifest TIPS PATH       writes the generated manifest of TIPS tips (200: a real app's size, docs/performance.md)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selected = Set(arguments)
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }

@@ -14,7 +14,7 @@ import TipServiceHTTP
 import TipcCLI
 import TipServicePostgres
 
-/// `tipc serve`: the tip service of SPEC §10 — tips evaluated for many users over HTTP.
+/// `tipc serve`: the tip service (docs/api.md) — tips evaluated for many users over HTTP.
 enum ServeCommand: TipcCommand {
     static let pack = OptionDefinition.value("pack", valueName: "path", help: "The rule pack (.tippack), or a manifest folder compiled at start.").required
     static let store = OptionDefinition.value("store", valueName: "store", help: "sqlite:PATH (default: sqlite:tipc-serve.sqlite in the current folder) or postgres://…")

@@ -86,7 +86,7 @@ final class RandomTipRecords: TipRecordReader {
 }
 
 extension DifferentialTests {
-    /// Format 2: rules of a keyed tip that read `key` and other tips' records (SPEC §7).
+    /// Format 2: rules of a keyed tip that read `key` and other tips' records.
     @Test func vmAgreesWithReferenceEvaluatorOnFormat2Rules() throws {
         var generator = RuleGenerator(random: SeededGenerator(seed: 0x2F0_12A7))
         generator.format2 = true

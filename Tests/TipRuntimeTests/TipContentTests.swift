@@ -2,7 +2,7 @@ import Testing
 @testable import TipRuntime
 import TipcCompiler
 
-/// `TipCenter.content(of:locale:values:)` (SPEC §7): locale fallback, placeholders and
+/// `TipCenter.content(of:locale:values:)`: locale fallback, placeholders and
 /// parameter values filled, and the errors for a missing or mistyped value.
 @Suite("Tip content")
 struct TipContentTests {
@@ -192,7 +192,10 @@ struct TextsTableVerificationTests {
             tables.append(Array(body[offset..<offset + 6 + length]))
             offset += 6 + length
         }
-        #expect(tables.map { $0[0] } == [1, 2, 3, 4, 5, 6, 7, 8])
+        // The required tables, then the optional producer table (kind 0x8001).
+        #expect(tables.map { $0[0] } == [1, 2, 3, 4, 5, 6, 7, 8, 1])
+        #expect(tables.last?.prefix(2) == [0x01, 0x80])
+        tables.removeLast()
         #expect(tables.last == [8, 0, 8, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0])
         #expect(try RulePackLoader.read(bytes) == plain)
         // Without the format-2 tables, as a format-1 pack: the same pack; a format-2 pack without them is refused.
@@ -209,12 +212,13 @@ struct TextsTableVerificationTests {
         header[8] = 1
         var formatOne = plain
         formatOne.formatVersion = 1
+        formatOne.producer = nil
         #expect(try RulePackLoader.read(header + withoutTexts) == formatOne)
     }
 
     @Test func aTextsTableBeforeTheRequiredTablesIsRefused() throws {
         let bytes = RulePackWriter.encode(try Self.pack())
-        // Move the last table (texts) to the front of the body.
+        // Move the texts table to the front of the body.
         var reader = Array(bytes[PackFormat.headerSize...])
         let count = Int(reader[0]) | Int(reader[1]) << 8
         var offset = 4
@@ -224,9 +228,9 @@ struct TextsTableVerificationTests {
             tables.append(Array(reader[offset..<offset + 6 + length]))
             offset += 6 + length
         }
-        let texts = try #require(tables.last)
-        #expect(texts.first == UInt8(PackFormat.TableKind.texts.rawValue))
-        reader = Array(reader[0..<4]) + texts + tables.dropLast().flatMap { $0 }
+        let textsIndex = try #require(tables.firstIndex { $0.prefix(2) == [UInt8(PackFormat.TableKind.texts.rawValue), 0] })
+        let texts = tables.remove(at: textsIndex)
+        reader = Array(reader[0..<4]) + texts + tables.flatMap { $0 }
         var header = Array(bytes[0..<PackFormat.headerSize])
         let crc = CRC32.checksum(reader)
         for index in 0..<4 { header[36 + index] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(index))) }

@@ -19,7 +19,7 @@ extension PostgresTests {
             let connection = try PostgresConnection(url: url)
             let versions = try connection.query("SELECT version::bigint FROM schema_migrations ORDER BY version")
             #expect((0..<versions.count).map { versions.int64($0, 0) } == [1])
-            // Every table is keyed by the user id first (SPEC §10: distributes by user).
+            // Every table is keyed by the user id first (so that the data can be distributed by user).
             let keys = try connection.query("""
                 SELECT c.relname::text, a.attname::text FROM pg_index i
                 JOIN pg_class c ON c.oid = i.indrelid

@@ -30,8 +30,18 @@ import TipcCompiler
         let missing = folder.path + "/nope.yaml"
         let run = Invocation(["check", missing])
         #expect(run.status == 2)
-        // The report is on stdout; the unreadable input is also tipc's own error, on stderr.
+        // The text report on stdout says it, once: not again on stderr (where `2>&1` would
+        // print it twice).
         #expect(run.stdout == "\(missing):1:1: error[io]: cannot read '\(missing)': no such file or directory\n\nerror: 1 error\n")
+        #expect(run.stderr == "")
+    }
+
+    @Test func ioErrorsOfATextReportWrittenToAFileAreOnStderr() throws {
+        let folder = try TemporaryFolder()
+        let missing = folder.path + "/nope.yaml"
+        let run = Invocation(["check", missing, "--output-file", folder.path + "/report.txt"])
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
         #expect(run.stderr == "\(missing):1:1: error[io]: cannot read '\(missing)': no such file or directory\n")
     }
 
@@ -51,7 +61,7 @@ import TipcCompiler
         try folder.write("notes.txt", "not a manifest")
         let run = Invocation(["check", folder.path])
         #expect(run.status == 2)
-        #expect(run.stderr.contains("error[io]: no source files (*.yaml, *.yml, *.tips) in '\(folder.path)'"))
+        #expect(run.stdout.contains("error[io]: no source files (*.yaml, *.yml, *.tips) in '\(folder.path)'"))
     }
 
     @Test(.enabled(if: getuid() != 0, "root can read any file"))
@@ -61,7 +71,7 @@ import TipcCompiler
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked)
         let run = Invocation(["check", locked])
         #expect(run.status == 2)
-        #expect(run.stderr.contains("error[io]: cannot read '\(locked)'"))
+        #expect(run.stdout.contains("error[io]: cannot read '\(locked)'"))
     }
 
     @Test func readableInputWithoutFindingsExitsZero() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import TipcCompiler
 @testable import TipcCLI
 
-/// `.tipc.yml` (SPEC §9, "Configuration").
+/// `.tipc.yml`.
 @Suite("Configuration file")
 struct ConfigurationTests {
     /// `opened` is never used by a rule (`unused`), and `t`'s rule always holds (`always-true`).

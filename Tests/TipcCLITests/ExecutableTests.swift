@@ -56,7 +56,7 @@ import Testing
     @Test func missingFileExitsTwoWithoutColourOnAPipe() throws {
         let result = try Self.run(["check", "/nonexistent/tipc/x.yaml"])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("/nonexistent/tipc/x.yaml:1:1: error[io]: "))
-        #expect(!result.stderr.contains("\u{1B}"))
+        #expect(result.stdout.hasPrefix("/nonexistent/tipc/x.yaml:1:1: error[io]: "))
+        #expect(!result.stdout.contains("\u{1B}"))
     }
 }

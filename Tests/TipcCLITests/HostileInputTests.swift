@@ -208,7 +208,7 @@ enum Hostile {
         let (run, seconds) = ThreadCPUTime.measure { Invocation(["check", path]) }
         // Input that cannot be read at all is exit code 2, as for a missing file.
         #expect(run.status == 2)
-        #expect(run.stderr.contains("error[limit]: '\(path)' is larger than 64 MiB"), "\(run.stderr.prefix(300))")
+        #expect(run.stdout.contains("error[limit]: '\(path)' is larger than 64 MiB"), "\(run.stdout.prefix(300))")
         #expect(seconds < 1)
     }
 }

@@ -3,7 +3,7 @@ import Testing
 import TipcCompiler
 @testable import TipcCLI
 
-/// Every command groups files the same way (SPEC §9, "Programs").
+/// Every command groups files the same way.
 @Suite("Program grouping")
 struct ProgramGroupingTests {
     /// The repository's `Examples` folder.

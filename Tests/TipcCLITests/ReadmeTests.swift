@@ -4,16 +4,17 @@ import TipcCompiler
 import TipRuntime
 @testable import TipcCLI
 
-/// The README's examples, as a newcomer would try them: its manifest checks cleanly, its
-/// `.tips` twin compiles to the same pack, its timeline's expectations hold, and its diagnostic
-/// is what `tipc check` prints for the file it names.
+/// The README's examples, and the reference pages' examples of the same program, as a newcomer
+/// would try them: the manifest checks cleanly, its `.tips` twin (docs/rule-language.md)
+/// compiles to the same pack, its timeline (docs/cli.md) holds, the first-tip steps run, the
+/// diagnostic is what `tipc check` prints, the Swift typechecks and the service answers.
 @Suite("README examples")
 struct ReadmeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Fenced blocks as (info string, text).
-    static func blocks() throws -> [(info: String, text: String)] {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// Fenced blocks of a page of the repository (the README by default) as (info string, text).
+    static func blocks(in page: String = "README.md") throws -> [(info: String, text: String)] {
+        let readme = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
         var result: [(String, String)] = []
         var current: (info: String, lines: [Substring])?
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -32,7 +33,29 @@ struct ReadmeTests {
     }
 
     static func manifest() throws -> String { try #require(try blocks().first { $0.info == "yaml" && $0.text.contains("tipkit: 1") }).text }
-    static func twin() throws -> String { try #require(try blocks().first { $0.info.isEmpty && $0.text.hasPrefix("tipkit 1\n") }).text }
+    static func twin() throws -> String { try #require(try blocks(in: "docs/rule-language.md").first { $0.info.isEmpty && $0.text.hasPrefix("tipkit 1\n") }).text }
+
+    @Test func theFrontDoorIsShort() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 251)
+    }
+
+    /// "A first tip in five minutes": each command, run in a folder holding the manifest as
+    /// `tips/app.yaml`, succeeds, and `explain` says the tip is available.
+    @Test func theFirstTipStepsRun() throws {
+        let steps = try #require(try Self.blocks().first { $0.info == "sh" && $0.text.contains("tipc explain") }).text
+        let folder = try TemporaryFolder()
+        try folder.write("tips/app.yaml", try Self.manifest())
+        let local: Set<String> = ["tips", "app.tippack", "user.sqlite"]
+        var last = Invocation(["--version"])
+        for line in steps.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            #expect(words.first == "tipc")
+            last = Invocation(words.dropFirst().map { local.contains($0) ? folder.path + "/" + $0 : $0 })
+            #expect(last.status == 0, "\(line): \(last.stdout)\(last.stderr)")
+        }
+        #expect(last.stdout.contains("available"), "\(last.stdout)")
+    }
 
     @Test func theManifestAndItsTwinCheckCleanlyAndAreTheSameProgram() throws {
         var packs: [RulePack] = []
@@ -53,7 +76,7 @@ struct ReadmeTests {
     @Test func theTimelineHoldsOnTheManifest() throws {
         let folder = try TemporaryFolder()
         let manifest = try folder.write("app.yaml", try Self.manifest())
-        let timeline = try folder.write("app.timeline.yaml", try #require(try Self.blocks().first { $0.info == "yaml" && $0.text.hasPrefix("start:") }).text)
+        let timeline = try folder.write("app.timeline.yaml", try #require(try Self.blocks(in: "docs/cli.md").first { $0.info == "yaml" && $0.text.hasPrefix("start:") }).text)
         let run = Invocation(["simulate", manifest, "--timeline", timeline])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains(", 0 failed"))
@@ -85,10 +108,52 @@ struct ReadmeTests {
         #expect(!run.output.contains("warning:"), "\(run.output)")
     }
 
+    /// "Embedding the runtime": the example of the runtime's API typechecks.
+    @Test func theRuntimeExampleTypechecks() throws {
+        let example = try #require(try Self.blocks().first { $0.info == "swift" && $0.text.contains("RulePackLoader.load(bytes)") }).text
+        let folder = try TemporaryFolder()
+        let body = example.split(separator: "\n").filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
+            .replacingOccurrences(of: "for await status in", with: "for await _ in")
+            .replacingOccurrences(of: "for await tip in", with: "for await _ in")
+            .replacingOccurrences(of: "{ … }", with: "{}")
+        try folder.write("Use.swift", "import TipRuntime\nimport TipRuntimeSQLite\nfunc readme(bytes: [UInt8], storePath: String) async throws {\n"
+                         + body + "\n    _ = texts\n}\n")
+        // TipRuntimeSQLite's interface imports the SQLite module map.
+        let run = try GenerateSwiftCommandTests.swiftc(["-I", Self.root.appendingPathComponent("Sources/CSQLite").path, "-typecheck", "Use.swift"], in: folder.path)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(!run.output.contains("warning:"), "\(run.output)")
+    }
+
+    /// "The service": the README's requests, sent to a real `tipc serve` of the backyard-birds
+    /// app, give the answer its last comment shows.
+    @Test func theServiceExampleAnswersAsShown() throws {
+        let block = try #require(try Self.blocks().first { $0.info == "sh" && $0.text.contains("tipc serve --pack") }).text
+        let folder = try TemporaryFolder()
+        let pack = folder.path + "/backyard-birds.tippack"
+        #expect(Invocation(["compile", Self.root.appendingPathComponent("Examples/backyard-birds").path, "-o", pack]).status == 0)
+        let server = try ServerProcess(pack: pack, store: folder.path + "/serve.sqlite")
+        var reply: HTTPReply?
+        for line in block.split(separator: "\n") where line.hasPrefix("curl ") {
+            let method = line.contains("-X PUT") ? "PUT" : line.contains("-X POST") ? "POST" : "GET"
+            let url = try #require(line.firstRange(of: "http://127.0.0.1:8080").map { line[$0.upperBound...] })
+            let path = String(url.prefix { $0 != " " && $0 != "'" })
+            let body = line.firstRange(of: "-d '").map { range in String(line[range.upperBound...].prefix { $0 != "'" }) }
+            let times = line.hasSuffix("# three times") ? 3 : 1
+            for _ in 0..<times {
+                reply = try server.request(method, path, body: body)
+                #expect(reply?.status ?? 0 < 300, "\(line): \(reply?.text ?? "")")
+            }
+        }
+        let shown = try #require(block.split(separator: "\n").last?.split(separator: "# ").last)
+        #expect(reply?.text.hasPrefix(String(shown.dropLast(4))) == true, "\(reply?.text ?? "")")
+    }
+
     /// Excerpts of the example apps (a YAML block whose first line names the file) say what
     /// those files say: every line of the excerpt, its comments left out, is a line of the file.
     @Test func theExcerptsAreOfTheExamples() throws {
-        let excerpts = try Self.blocks().filter { $0.info == "yaml" && $0.text.hasPrefix("# Examples/") }
+        let pages = ["README.md"] + (try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs").path))
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        let excerpts = try pages.flatMap { try Self.blocks(in: $0) }.filter { $0.info == "yaml" && $0.text.hasPrefix("# Examples/") }
         #expect(excerpts.count >= 3)
         func code(_ line: Substring) -> String {
             let text = line.firstRange(of: "  #").map { line[..<$0.lowerBound] } ?? line
@@ -105,11 +170,11 @@ struct ReadmeTests {
         }
     }
 
-    /// "In a repository": the `.tipc.yml` reads cleanly, the suppression example leaves
-    /// nothing to report (and each comment is needed), and the pre-commit configuration names
-    /// a hook this repository defines.
+    /// "In a repository" (docs/cli.md): the `.tipc.yml` reads cleanly, the suppression example
+    /// leaves nothing to report (and each comment is needed); and the README's pre-commit
+    /// configuration names a hook this repository defines.
     @Test func theRepositoryExamplesHold() throws {
-        let blocks = try Self.blocks()
+        let blocks = try Self.blocks(in: "docs/cli.md") + Self.blocks()
         let configuration = try #require(blocks.first { $0.info == "yaml" && $0.text.hasPrefix("include:") }).text
         var diagnostics: [Diagnostic] = []
         let read = LintConfiguration.read(SourceFile(path: ".tipc.yml", text: configuration), diagnostics: &diagnostics)

@@ -27,7 +27,7 @@ enum ReporterFixtures {
                     end: SourceLocation(line: endLine, column: endColumn))
     }
 
-    /// The SPEC §3 example.
+    /// The README's diagnostic example.
     static let unknownEvent = Diagnostic(
         .unknownEvent, "no event named 'serchPerformed'", at: range("Examples/shop.yaml", 14, 9, 14, 23),
         help: "did you mean 'searchPerformed'?")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TipService
 
-/// `tipc serve` with format 2 (SPEC §7, §10) as a real process: tip instances in
+/// `tipc serve` with format 2 as a real process: tip instances in
 /// `GET …/tips` and the per-tip routes, localized texts with placeholders, and the runtime's
 /// key errors as 400s.
 @Suite("tipc serve: format 2", .serialized)

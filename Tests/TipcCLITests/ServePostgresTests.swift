@@ -4,7 +4,7 @@ import TipRuntime
 import TipService
 import TipServicePostgres
 
-/// `tipc serve` processes sharing one PostgreSQL database (SPEC §10): every write answered
+/// `tipc serve` processes sharing one PostgreSQL database: every write answered
 /// 2xx is stored once, whichever server answered it and whichever server dies. Needs the
 /// cluster scripts/test.sh starts (TIPC_TEST_POSTGRES_URL); fails without it.
 @Suite("tipc serve on PostgreSQL")

@@ -6,7 +6,7 @@ import TipService
 import TipcTestSupport
 
 /// `tipc serve` as a real process on an ephemeral port: routes, errors, keys, limits,
-/// concurrency, crashes and shutdown (SPEC §10).
+/// concurrency, crashes and shutdown.
 @Suite("tipc serve", .serialized)
 struct ServeTests {
     @Test func everyRouteAndItsErrors() throws {

@@ -4,7 +4,7 @@ import Testing
 import TipRuntime
 import TipRuntimeSQLite
 
-/// Paths and messages of the commands that use a store (SPEC §4, §9): a missing store is an
+/// Paths and messages of the commands that use a store: a missing store is an
 /// error for every command that only reads it, and nothing is created; a damaged store exits 1
 /// wherever the damage shows; every error is a sentence.
 @Suite("store paths and messages")
@@ -28,8 +28,7 @@ struct StorePathTests {
 
     /// The command lines that only read the store at `db` (`merge` reads its argument).
     func readingCommands(_ manifest: String, _ db: String, into other: String) -> [[String]] {
-        [["explain", manifest, "--db", db, "--tip", "upgrade"],
-         ["store", "--db", db, "--manifest", manifest, "status"],
+        [["store", "--db", db, "--manifest", manifest, "status"],
          ["store", "--db", db, "--manifest", manifest, "status", "upgrade"],
          ["store", "--db", db, "--manifest", manifest, "export"],
          ["store", "--db", other, "--manifest", manifest, "merge", db]]
@@ -45,6 +44,20 @@ struct StorePathTests {
             #expect(run.stderr == "error: no store at '\(missing)'; only a command that writes to a store creates it\n", "\(command)")
             let listing = try files(folder)
             #expect(listing == ["app.tips"], "\(command) created \(listing)")
+        }
+    }
+
+    /// `explain` of a user with no store yet explains a fresh user, and creates nothing.
+    @Test func explainWithoutAStoreExplainsAFreshUserAndCreatesNothing() throws {
+        let folder = try TemporaryFolder()
+        let manifest = try folder.write("app.tips", Self.manifest)
+        let missing = folder.path + "/missing.sqlite"
+        for format in ["text", "json"] {
+            let run = Invocation(["explain", manifest, "--db", missing, "--tip", "upgrade", "--format", format])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("pending"), "\(run.stdout)")
+            #expect(run.stderr == "note: no store at '\(missing)' yet: explained for a user with nothing recorded (nothing was created)\n")
+            #expect(try files(folder) == ["app.tips"])
         }
     }
 

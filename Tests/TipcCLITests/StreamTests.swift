@@ -3,7 +3,7 @@ import Testing
 import TipcCompiler
 @testable import TipcCLI
 
-/// Standard input, standard output and the report file (SPEC §9, "Streams").
+/// Standard input, standard output and the report file.
 @Suite("Streams")
 struct StreamTests {
     static let warned = "tipkit 1\nevent opened\nevent used\ntip t {\n  title \"T\"\n  rule used.count > 0\n}\n"

@@ -3,7 +3,7 @@ import Testing
 import TipcCompiler
 @testable import TipcCLI
 
-/// Suppression comments (SPEC §9, "Suppressions").
+/// Suppression comments.
 @Suite("Suppression comments")
 struct SuppressionTests {
     func check(_ path: String, _ text: String) -> [Diagnostic] {

@@ -4,7 +4,7 @@ import Testing
 import TipcCompiler
 import TipRuntime
 
-/// Times and durations in a timeline never wrap (SPEC §6): an offset or a time on screen that
+/// Times and durations in a timeline never wrap: an offset or a time on screen that
 /// does not fit in Int64 milliseconds is a diagnostic at its position, exit 1, never a trap.
 /// Run as a separate process, so that a trap fails the test instead of ending the test run.
 @Suite("timeline arithmetic")

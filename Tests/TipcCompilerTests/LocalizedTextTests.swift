@@ -2,7 +2,7 @@ import Testing
 import TipRuntime
 @testable import TipcCompiler
 
-/// Localized texts and placeholders (SPEC §7) in both front ends, `fmt` and `convert`.
+/// Localized texts and placeholders in both front ends, `fmt` and `convert`.
 @Suite struct LocalizedTextTests {
     static let yaml = """
         tipkit: 1

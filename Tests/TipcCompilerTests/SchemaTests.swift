@@ -200,7 +200,7 @@ struct SchemaTests {
         }
     }
 
-    /// Localized texts and placeholders (SPEC §7): the valid forms validate, and a bad locale, a
+    /// Localized texts and placeholders: the valid forms validate, and a bad locale, a
     /// blank localized text and a duration placeholder do not.
     @Test func localizedTextsValidate() throws {
         let folder = try workspace()

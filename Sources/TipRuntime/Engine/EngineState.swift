@@ -1,6 +1,6 @@
 /// Everything a `TipCenter` knows, as one value mutated under its lock: the pack, parameter
 /// values, the donation index, each tip's history, the testing overrides and the observers.
-/// Every decision of SPEC §6 is made here, as a pure function of this state and an instant.
+/// Every decision of the runtime's semantics (docs/runtime.md) is made here, as a pure function of this state and an instant.
 struct EngineState {
     /// What the pack alone determines, shared by every runtime opened with the same
     /// `PreparedRulePack`.

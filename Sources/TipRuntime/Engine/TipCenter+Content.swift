@@ -1,4 +1,4 @@
-/// The texts a tip shows, in one locale, with its placeholders filled (SPEC §7).
+/// The texts a tip shows, in one locale, with its placeholders filled.
 public struct TipContent: Sendable, Hashable {
     /// An action's button.
     public struct Action: Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// Instances of keyed tips (SPEC §7): naming them, and listing those with stored state.
+/// Instances of keyed tips: naming them, and listing those with stored state.
 extension EngineState {
     /// The index of `tip`, after checking that `key` fits it: a keyed tip needs a key of its
     /// type, a tip without a key takes none.

@@ -1,6 +1,6 @@
 extension TipCenter {
     /// Swaps the runtime to another verified pack while it runs (a new app version, a pack
-    /// shipped remotely), with the rules of a store that outlives its pack (SPEC §6): the store
+    /// shipped remotely), with the rules of a store that outlives its pack: the store
     /// is not touched — what it holds is read again under the new pack (a parameter counts only
     /// where its stored value has the new declared type, donations of events the pack no longer
     /// has are kept unused) — and transient parameters keep their values where the new pack

@@ -1,6 +1,6 @@
 
 /// The runtime: tips of a verified rule pack, their status and display decisions with
-/// TipKit's semantics (SPEC §6), over a persistent store and an injected clock.
+/// TipKit's semantics, over a persistent store and an injected clock.
 ///
 /// Safe to call from many threads and tasks at once: all state sits behind one lock, and
 /// every write reaches the store (durably) before the call returns.
@@ -246,7 +246,7 @@ public final class TipCenter: Sendable {
         try stored { () throws(TipStoreError) in try persistence.load() }
     }
 
-    /// Merges another store's snapshot into this one (SPEC §6's rules) in one store
+    /// Merges another store's snapshot into this one (the rules in docs/runtime.md, "Merge") in one store
     /// transaction that only adds what this store lacks, then reloads: what other writers
     /// stored meanwhile is kept and seen. A snapshot with a record outside `RecordBounds` is
     /// refused before anything is written.

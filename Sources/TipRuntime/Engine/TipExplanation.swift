@@ -1,5 +1,5 @@
 /// Why a tip is or is not shown now: its status, every rule's value with the values of its
-/// sub-expressions, and each gate of the display decision (SPEC §4 `explain`).
+/// sub-expressions, and each gate of the display decision (what `tipc explain` prints).
 public struct TipExplanation: Sendable, Hashable {
     public struct Rule: Sendable, Hashable {
         public var index: Int

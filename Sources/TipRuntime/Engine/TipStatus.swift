@@ -63,7 +63,7 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingPlaceholderValue(tip: String, placeholder: String)
     /// `content(of:locale:values:)` was given a value of another type than the placeholder's.
     case wrongPlaceholderType(tip: String, placeholder: String, expected: ValueType, actual: ValueType)
-    /// A keyed tip was named without a key (SPEC §7: each key value is its own instance).
+    /// A keyed tip was named without a key (each key value is its own instance).
     case missingKey(tip: String, type: ValueType)
     /// A key was given for a tip that declares none.
     case unexpectedKey(tip: String)

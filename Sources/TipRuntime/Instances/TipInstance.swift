@@ -1,4 +1,4 @@
-/// The key of one instance of a keyed tip (SPEC §7, "Tip instances"): an Int or a String, as
+/// The key of one instance of a keyed tip: an Int or a String, as
 /// the tip declares.
 public enum TipKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     case int(Int64)

@@ -1,4 +1,4 @@
-/// What a rule may read of another tip (SPEC §7, "Tips about tips"): its recorded state,
+/// What a rule may read of another tip: its recorded state,
 /// never its rules, so no cycle can arise.
 public struct TipRecordColumns: Sendable, Hashable {
     /// The tip is invalidated now (any reason).

@@ -3,8 +3,8 @@ public enum PackFormat {
     /// `\x89 T I P \r \n \x1a \n`: the high-bit byte catches 7-bit transfers, CR LF and LF catch
     /// line-ending conversion, `\x1a` stops `type` on DOS (the PNG scheme).
     public static let magic: [UInt8] = [0x89, 0x54, 0x49, 0x50, 0x0D, 0x0A, 0x1A, 0x0A]
-    /// The format version this runtime writes: 2 since SPEC §7 (tip keys, localized texts, tips
-    /// about tips), whose data lives in tables a format-1 pack simply lacks.
+    /// The format version this runtime writes: 2 since tip keys, localized texts and tips about
+    /// tips, whose data lives in tables a format-1 pack simply lacks.
     public static let version: UInt32 = 2
     /// The format versions this runtime reads: a format-1 pack loads and runs as before.
     public static let readableVersions: ClosedRange<UInt32> = 1...2
@@ -14,8 +14,8 @@ public enum PackFormat {
     public static let testDouble: Double = 370.5
     /// Header size in bytes: magic, version, flags, test integer, test double, body length, CRC-32.
     public static let headerSize = 40
-    /// Header flags. None is defined yet; bits are reserved for SPEC §7 (tip keys, localized
-    /// texts, tips about tips). A reader refuses flags it does not know.
+    /// Header flags. None is defined yet; bits were reserved for format 2's features (tip keys,
+    /// localized texts, tips about tips), which tables hold instead. A reader refuses flags it does not know.
     public static let knownFlags: UInt32 = 0
     /// "No string" in an optional string-index slot.
     public static let noString: UInt32 = 0xFFFF_FFFF
@@ -25,9 +25,9 @@ public enum PackFormat {
     /// appear once each, in ascending kind order (the writer always writes every one).
     public enum TableKind: UInt16, Sendable, CaseIterable {
         case strings = 1, settings = 2, parameters = 3, events = 4, tips = 5, groups = 6
-        /// The keys of keyed tips (SPEC §7, "Tip instances").
+        /// The keys of keyed tips.
         case tipKeys = 7
-        /// Localized and templated texts (SPEC §7).
+        /// Localized and templated texts.
         case texts = 8
 
         /// The first format version in which this table is required; a pack of an earlier
@@ -40,6 +40,11 @@ public enum PackFormat {
         }
     }
     public static let optionalTableBit: UInt16 = 0x8000
+    /// The optional producer table: the UTF-8 name and version of the program that wrote the
+    /// pack (`tipc 0.1.0`). Readers that do not know it skip it; it never changes what a pack means.
+    public static let producerTableKind: UInt16 = optionalTableBit | 1
+    /// The longest producer string a reader accepts, in bytes.
+    public static let maximumProducerLength = 256
 
     /// Implementation limits, checked by the loader and by the bytecode verifier. The compiler's
     /// checker reports a program beyond them from these same constants, so that `tipc compile`

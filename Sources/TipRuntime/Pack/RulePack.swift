@@ -15,9 +15,13 @@ public struct RulePack: Sendable, Hashable {
     public var groups: [PackGroup]
     /// The tips' localized and templated texts (table kind 8); nil when every text is plain.
     public var texts: PackTexts?
+    /// The program that wrote the pack (`tipc 0.1.0`, the optional producer table); nil when the
+    /// pack names none. Informational: it never changes what the pack means.
+    public var producer: String?
 
     public init(formatVersion: UInt32 = PackFormat.version, strings: [String], displayFrequencyMilliseconds: Int64,
-                parameters: [PackParameter], events: [PackEvent], tips: [PackTip], groups: [PackGroup], texts: PackTexts? = nil) {
+                parameters: [PackParameter], events: [PackEvent], tips: [PackTip], groups: [PackGroup], texts: PackTexts? = nil,
+                producer: String? = nil) {
         self.formatVersion = formatVersion
         self.strings = strings
         self.displayFrequencyMilliseconds = displayFrequencyMilliseconds
@@ -26,6 +30,7 @@ public struct RulePack: Sendable, Hashable {
         self.tips = tips
         self.groups = groups
         self.texts = texts
+        self.producer = producer
     }
 
     /// The pack without its source positions (each rule's range and source map): what a pack
@@ -172,7 +177,7 @@ public struct PackTip: Sendable, Hashable {
     public var maxDisplayDurationMilliseconds: Int64?
     public var ignoresDisplayFrequency: Bool
     public var rules: [RuleProgram]
-    /// The key of a keyed tip (SPEC §7): each key value is then its own instance. Stored in
+    /// The key of a keyed tip: each key value is then its own instance. Stored in
     /// the `tipKeys` table.
     public var key: PackTipKey?
 

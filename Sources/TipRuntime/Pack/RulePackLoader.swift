@@ -1,4 +1,4 @@
-/// Decodes `.tippack` bytes and verifies all of it before use (SPEC §5): magic, version,
+/// Decodes `.tippack` bytes and verifies all of it before use: magic, version,
 /// byte-order and float-format tests, body length and CRC-32, every table's layout, every index
 /// and length in bounds, every rule's bytecode (`BytecodeVerifier`). A damaged or hostile pack
 /// is refused with a `RulePackError` saying what is wrong and where; it never traps.
@@ -32,6 +32,7 @@ struct PackDecoder {
         var displayFrequency: Int64 = 0
         var parameters: [PackParameter] = [], events: [PackEvent] = [], tips: [PackTip] = [], groups: [PackGroup] = []
         var texts: PackTexts?
+        var producer: String?
         var codeOffsets: [[Int]] = []
         for _ in 0..<tableCount {
             let kindOffset = reader.offset
@@ -40,6 +41,15 @@ struct PackDecoder {
             try reader.need(length, "table \(rawKind)")
             var table = ByteReader(bytes, offset: reader.offset, limit: reader.offset + length)
             reader.offset += length
+            if rawKind == PackFormat.producerTableKind {
+                guard producer == nil else { throw RulePackError(.malformed, "the producer table is repeated", offset: kindOffset) }
+                guard length <= PackFormat.maximumProducerLength,
+                      let text = String(validating: bytes[table.offset..<table.offset + length], as: UTF8.self) else {
+                    throw RulePackError(.malformed, "the producer is not UTF-8 text of at most \(PackFormat.maximumProducerLength) bytes", offset: kindOffset)
+                }
+                producer = text
+                continue
+            }
             if rawKind & PackFormat.optionalTableBit != 0 { continue }
             guard let kind = PackFormat.TableKind(rawValue: rawKind) else {
                 throw RulePackError(.unsupportedVersion, "unknown required table kind \(rawKind) (written by a newer tipc?)", offset: kindOffset)
@@ -80,7 +90,7 @@ struct PackDecoder {
         // Bytecode is verified once every table is read: a rule's types depend on the keys
         // of the tips it reads (the tip keys table follows the tips).
         let pack = RulePack(formatVersion: version, strings: strings, displayFrequencyMilliseconds: displayFrequency,
-                            parameters: parameters, events: events, tips: tips, groups: groups, texts: texts)
+                            parameters: parameters, events: events, tips: tips, groups: groups, texts: texts, producer: producer)
         var rules: [[VerifiedRule]] = []
         // One context for the pack (its per-tip key types are a pass over all tips), and each
         // tip's own key type set in it.

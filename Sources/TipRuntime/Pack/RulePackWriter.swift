@@ -21,9 +21,11 @@ public enum RulePackWriter {
         ]
         tables[0].1 = encode(interner.strings)
         var body = ByteWriter()
-        body.u32(UInt32(tables.count))
-        for (kind, bytes) in tables {
-            body.u16(kind.rawValue)
+        var encoded = tables.map { ($0.0.rawValue, $0.1) }
+        if let producer = pack.producer { encoded.append((PackFormat.producerTableKind, Array(producer.utf8))) }
+        body.u32(UInt32(encoded.count))
+        for (kind, bytes) in encoded {
+            body.u16(kind)
             body.u32(UInt32(bytes.count))
             body.bytes.append(contentsOf: bytes)
         }
@@ -102,7 +104,7 @@ public enum RulePackWriter {
                      | (tip.maxDisplayDurationMilliseconds != nil ? 4 : 0))
             table.i64(tip.maxDisplayCount ?? 0)
             table.i64(tip.maxDisplayDurationMilliseconds ?? 0)
-            table.u32(0)  // reserved: tip key and localized texts (SPEC §7)
+            table.u32(0)  // reserved: tip key and localized texts
             table.u32(UInt32(tip.actions.count))
             for action in tip.actions {
                 table.u32(interner.index(action.id))

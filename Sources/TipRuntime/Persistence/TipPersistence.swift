@@ -1,7 +1,7 @@
 /// Where a runtime keeps its state between launches. Every write returns only once it is
 /// durable (for SQLite: committed with `synchronous=FULL`), so an acknowledged write survives
 /// a crash; writes only add records or apply last-writer-wins, so no write of one process can
-/// erase another's (SPEC §6, "Nothing acknowledged is lost").
+/// erase another's.
 public protocol TipPersistence: AnyObject, Sendable {
     /// This store's device id: stamps writes.
     var deviceID: String { get }

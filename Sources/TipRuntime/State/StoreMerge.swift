@@ -1,4 +1,4 @@
-/// Merging two stores' snapshots, for sync between devices (SPEC §6). Every rule below picks
+/// Merging two stores' snapshots, for sync between devices. Every rule below picks
 /// its result by a total order, so merging is commutative, associative and idempotent:
 ///
 /// - donations and tip records (displays, invalidations, resets): the union by id, so nothing

@@ -89,7 +89,7 @@ public struct TipEventRecord: Sendable, Hashable {
 
     public var id: String
     public var tip: String
-    /// The instance's key, for a record of an instance of a keyed tip (SPEC §7).
+    /// The instance's key, for a record of an instance of a keyed tip.
     public var key: TipKey?
     public var stamp: Stamp
     public var kind: Kind

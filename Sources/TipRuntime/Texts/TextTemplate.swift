@@ -51,7 +51,7 @@ private extension String {
     }
 }
 
-/// The text form of a value in a filled template (SPEC §7): Int in decimal, Double in its
+/// The text form of a value in a filled template: Int in decimal, Double in its
 /// shortest round-trip form (Swift's `description`), Bool `true`/`false`, Date in ISO 8601,
 /// String verbatim, Duration as a duration literal (`1d12h`).
 public enum TextValueFormatting {

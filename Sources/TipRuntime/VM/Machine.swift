@@ -43,7 +43,7 @@ struct Machine<Store: DonationStore> {
     /// The number of the pack's events: a collection whose `event` is at least this is a tip's
     /// records, at `tipCollections[event - eventCount]`.
     let eventCount: Int
-    /// The instance being evaluated (SPEC §7): its key's slot for `LOAD_KEY` (a String key is
+    /// The instance being evaluated: its key's slot for `LOAD_KEY` (a String key is
     /// `StringReference.instanceKey`, resolved to `keyText`).
     let keySlot: Int64
     let keyText: String

@@ -49,7 +49,7 @@ public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Why a rule could not be evaluated. A rule whose evaluation fails is false (SPEC §6).
+/// Why a rule could not be evaluated. A rule whose evaluation fails is false.
 public enum EvaluationFailure: String, Error, Sendable, Hashable, CustomStringConvertible {
     /// An Int, Date or Duration result does not fit in 64 bits.
     case integerOverflow = "integer-overflow"

@@ -1,4 +1,4 @@
-/// A request's route (SPEC §10): what it asks for, with its path's names decoded. An
+/// A request's route: what it asks for, with its path's names decoded. An
 /// unknown path is a 404, a known one with another method a 405 (with `Allow`), a user id
 /// that is empty, over 128 bytes or not UTF-8 a 400.
 struct ServiceRoute {

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import TipRuntime
 
-/// The tip service (SPEC §10): answers each request by running the device runtime
+/// The tip service: answers each request by running the device runtime
 /// (`TipCenter`) over the user's records inside one store transaction, so every decision is
 /// the one a device would make and a 2xx answer means the write is durable.
 public final class TipServer: Sendable {
@@ -42,7 +42,7 @@ public final class TipServer: Sendable {
     public var pack: ServicePack { current.withLock { $0 } }
 
     /// Replaces the pack for every user (`PUT /v1/pack`): the next request of each user opens
-    /// its records with the new pack, by the rules of a store that outlives its pack (SPEC §6).
+    /// its records with the new pack, by the rules of a store that outlives its pack.
     public func replacePack(_ pack: ServicePack) {
         current.withLock { $0 = pack }
     }
@@ -113,7 +113,7 @@ public final class TipServer: Sendable {
         switch route.endpoint {
         case .health:
             try store.checkHealth()
-            return .json(200, .object([("status", .string("ok"))]))
+            return .json(200, .object([("status", .string("ok")), ("version", .string(TipcVersion.current))]))
         case .metrics:
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(metrics.render().utf8))
         case .getPack:

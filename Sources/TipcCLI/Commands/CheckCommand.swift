@@ -51,9 +51,10 @@ public enum CheckCommand: TipcCommand {
         let shown = arguments.isSet(ReportOptions.quiet) ? diagnostics.filter { $0.severity == .error } : diagnostics
         let report = DiagnosticReport(diagnostics: shown, sources: sources, fileCount: fileCount)
 
-        // The report goes to stdout (or the output file); unreadable inputs are also tipc's own
-        // errors, on stderr, unless the report is text on the terminal already.
-        if format != .text || toFile || !context.standardOutput.isTerminal {
+        // The report goes to stdout (or the output file). Unreadable inputs are printed once: a
+        // text report on stdout says them; otherwise (a file, or a format for machines) they
+        // are also tipc's own errors, on stderr.
+        if format != .text || toFile {
             let textReporter = TextReporter(colored: false)
             for failure in failures {
                 context.standardError.write(textReporter.render(failure, sources: [:]))

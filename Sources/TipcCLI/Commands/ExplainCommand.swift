@@ -26,7 +26,10 @@ public enum ExplainCommand: TipcCommand {
         let input = inputs.count == 1 && PackInput.isPack(inputs[0])
             ? try PackInput.load(pack: inputs[0], manifests: [], context: context)
             : try PackInput.load(pack: nil, manifests: inputs, context: context)
-        let center = try RuntimeOptions.openCenter(arguments, pack: input, access: .read)
+        let center = try RuntimeOptions.openCenter(arguments, pack: input, access: .readOrFresh)
+        if let store = arguments.value(RuntimeOptions.db), RuntimeOptions.isFresh(store, access: .readOrFresh) {
+            context.standardError.write("note: no store at '\(store)' yet: explained for a user with nothing recorded (nothing was created)\n")
+        }
         let explanation: TipExplanation
         let instance: TipInstance
         do {

@@ -1,6 +1,6 @@
 import TipcCompiler
 
-/// `tipc generate tipkit PATHS -o FILE.swift [--minimum-os ios17|ios18|ios26]` (SPEC §8): the
+/// `tipc generate tipkit PATHS -o FILE.swift [--minimum-os ios17|ios18|ios26]`: the
 /// program as TipKit Swift; `tipc generate swift PATHS -o FILE.swift [--type-name NAME]`: typed
 /// accessors over TipRuntime's `TipCenter` for the program.
 public enum GenerateCommand: TipcCommand {

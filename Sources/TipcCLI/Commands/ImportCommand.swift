@@ -1,6 +1,6 @@
 import TipcCompiler
 
-/// `tipc import PATHS [-o FILE] [--to yaml|tips]` (SPEC §8): the TipKit tips, parameters,
+/// `tipc import PATHS [-o FILE] [--to yaml|tips]`: the TipKit tips, parameters,
 /// events, groups and display frequency of Swift files, as one manifest.
 ///
 /// All the Swift files given (folders searched recursively) form one module. What a manifest

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import TipcCompiler
 
-/// Where a report goes and what reads standard input (SPEC §9, "Streams"): reports go to
+/// Where a report goes and what reads standard input: reports go to
 /// standard output, or to `--output-file`; tipc's own errors go to standard error.
 enum ReportOptions {
     static let outputFile = OptionDefinition.value(

@@ -1,6 +1,6 @@
 import TipcCompiler
 
-/// The `.tipc.yml` a command works with (SPEC §9): the one `--config` names, else the one in
+/// The `.tipc.yml` a command works with: the one `--config` names, else the one in
 /// the working directory or its nearest parent, else none. Options given on the command line
 /// win over the file.
 enum RepositoryConfiguration {

@@ -7,7 +7,7 @@ import TipService
 public enum SimulateCommand: TipcCommand {
     enum Format: String, CaseIterable { case text, json }
 
-    static let timeline = OptionDefinition.value("timeline", valueName: "file", help: "The timeline to replay, a *.timeline.yaml file (see the README's \"Timelines\" section).").required
+    static let timeline = OptionDefinition.value("timeline", valueName: "file", help: "The timeline to replay, a *.timeline.yaml file (see docs/cli.md, \"Timelines\").").required
     static let db = OptionDefinition.value("db", valueName: "file", help: "Replay on this SQLite store (the final state stays for inspection). Default: in memory.")
     static let fresh = OptionDefinition.flag("fresh", help: "Empty the --db store first when it holds data (without it, such a store is refused).")
     static let format = OptionDefinition.choice("format", of: Format.self, default: .text, help: "Text for people, JSON for tools.")

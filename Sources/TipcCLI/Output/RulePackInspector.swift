@@ -41,6 +41,7 @@ public struct RulePackInspector {
         if let byteCount { header += ", \(byteCount) bytes" }
         if let checksum { header += ", CRC-32 0x" + String(checksum, radix: 16) }
         lines.append(header)
+        if let producer = pack.producer { lines.append("producer: \(producer)") }
         lines.append("display frequency: " + (pack.displayFrequencyMilliseconds == 0 ? "immediate" : DurationFormatting.describe(milliseconds: pack.displayFrequencyMilliseconds)))
         lines.append("strings (\(pack.strings.count)):")
         for (index, string) in pack.strings.enumerated() { lines.append("  \(index): \(RuntimeValue.string(string))") }
@@ -138,6 +139,7 @@ public struct RulePackInspector {
         struct TipTexts: Encodable { var tip: String; var placeholders: [Placeholder]; var texts: [Text] }
         struct Texts: Encodable { var defaultLocale: String?; var tips: [TipTexts] }
         var formatVersion: UInt32
+        var producer: String?
         var byteCount: Int?
         var checksum: String?
         var displayFrequencyMilliseconds: Int64
@@ -153,7 +155,7 @@ public struct RulePackInspector {
     public func json() -> String {
         let disassembler = Disassembler(pack: pack)
         let document = Document(
-            formatVersion: pack.formatVersion, byteCount: byteCount, checksum: checksum.map { "0x" + String($0, radix: 16) },
+            formatVersion: pack.formatVersion, producer: pack.producer, byteCount: byteCount, checksum: checksum.map { "0x" + String($0, radix: 16) },
             displayFrequencyMilliseconds: pack.displayFrequencyMilliseconds, strings: pack.strings,
             parameters: pack.parameters.map { .init(name: $0.name, type: $0.type.description, defaultValue: describe($0.defaultValue), values: $0.values, transient: $0.isTransient) },
             events: pack.events.map { .init(name: $0.name, fields: $0.fields.map { .init(name: $0.name, type: $0.type.description) },

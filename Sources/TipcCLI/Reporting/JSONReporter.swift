@@ -1,7 +1,7 @@
 import TipcCompiler
 import TipService
 
-/// `--format json` (SPEC §4): one object on one line,
+/// `--format json`: one object on one line,
 /// `{"version":1,"diagnostics":[{"file","line","column","endLine","endColumn","severity","code","message","help"?,"notes"?}],"summary":{"files","errors","warnings","omitted"?}}`,
 /// keys in exactly that order; a note is `{"message","file"?,"line"?,"column"?}`. Lines and
 /// columns are 1-based, columns count Unicode scalars, and the end column is exclusive (the

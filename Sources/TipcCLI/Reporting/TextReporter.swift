@@ -1,6 +1,6 @@
 import TipcCompiler
 
-/// Diagnostics for people, in the shape of rustc (SPEC §3):
+/// Diagnostics for people, in the shape of rustc:
 ///
 ///     Examples/shop.yaml:14:9: error[unknown-event]: no event named 'serchPerformed'
 ///        |

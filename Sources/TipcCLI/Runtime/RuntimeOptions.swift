@@ -29,7 +29,7 @@ enum RuntimeOptions {
         return ManualClock(now: Int64(instant))
     }
 
-    /// How a command uses its store. Only a command that writes may create one (SPEC §9).
+    /// How a command uses its store. Only a command that writes may create one.
     enum StoreAccess {
         /// `explain`, `status`, `export`: the store must exist; it is upgraded when it has an
         /// older schema, else opened read-only where it cannot be written.
@@ -40,6 +40,15 @@ enum RuntimeOptions {
         /// could be upgraded, so that a file that turns out not to be a sound store (another
         /// application's database, an empty file) is left exactly as it was.
         case mergeSource
+        /// `explain`: the store as `read` when it exists; when it does not, a fresh store in
+        /// memory (a user with nothing recorded), and nothing is created on disk.
+        case readOrFresh
+    }
+
+    /// Whether `access` reads the store at `path` as a fresh one in memory: it is missing and
+    /// the command may explain a user with no store yet.
+    static func isFresh(_ path: String, access: StoreAccess) -> Bool {
+        access == .readOrFresh && !FileManager.default.fileExists(atPath: path)
     }
 
     /// Opens the SQLite store at `path`, turning failures into command failures: a store that
@@ -61,7 +70,7 @@ enum RuntimeOptions {
             }
             do {
                 return try SQLitePersistence(path: path, create: access == .write, busyTimeoutMilliseconds: Self.busyTimeout)
-            } catch where error.kind == .readOnly && access == .read {
+            } catch where error.kind == .readOnly && (access == .read || access == .readOrFresh) {
                 return try SQLitePersistence(path: path, readOnly: true, busyTimeoutMilliseconds: Self.busyTimeout)
             }
         } catch {
@@ -79,7 +88,7 @@ enum RuntimeOptions {
     static func openCenter(_ arguments: ParsedArguments, pack input: PackInput, access: StoreAccess) throws -> TipCenter {
         guard let path = arguments.value(db) else { throw UsageError("missing '--db <file>'", help: "name the SQLite store, e.g. --db tips.sqlite") }
         let clock = try clock(arguments)
-        let persistence = try openStore(path, access: access)
+        let persistence: any TipPersistence = isFresh(path, access: access) ? MemoryPersistence() : try openStore(path, access: access)
         do {
             return try TipCenter(pack: input.pack, persistence: persistence, clock: clock)
         } catch {

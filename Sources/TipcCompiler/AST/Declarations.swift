@@ -22,6 +22,20 @@ extension ValueType {
 
     /// The spelling in the rule language (`Bool`, `Int`, …): the runtime's own.
     public var tipsSpelling: String { description }
+
+    /// The type another language's name for it means (`boolean`, `integer`, `float`, `str`,
+    /// any case), for a did-you-mean; nil for any other word.
+    public init?(commonName name: String) {
+        switch name.lowercased() {
+        case "boolean", "bool", "flag": self = .bool
+        case "integer", "int", "long", "int64", "number": self = .int
+        case "float", "double", "real", "decimal": self = .double
+        case "str", "string", "text": self = .string
+        case "datetime", "timestamp", "instant", "date": self = .date
+        case "interval", "timeinterval", "timespan", "duration": self = .duration
+        default: return nil
+        }
+    }
 }
 
 /// How both front ends spell a group's priority.
@@ -145,7 +159,7 @@ public struct ActionDecl: Sendable, Hashable {
     }
 }
 
-/// The key of a keyed tip (SPEC §7): `key: { name: trailID, type: int }`, `tip t[trailID: Int]`.
+/// The key of a keyed tip: `key: { name: trailID, type: int }`, `tip t[trailID: Int]`.
 public struct TipKeyDecl: Sendable, Hashable {
     public var name: Identifier
     /// Int or String; nil when missing or not a type (the front end or checker reports it).
@@ -178,7 +192,7 @@ public struct TipDecl: Sendable, Hashable {
     /// checker reads them: a printer, formatter or generator given such a file would see a tip
     /// without rules, so whatever reads syntax trees decodes with rules parsed (the default).
     public var unparsedRules: [UnparsedRule] = []
-    /// The values the app passes for the texts' `{name}`s (SPEC §7).
+    /// The values the app passes for the texts' `{name}`s.
     public var placeholders: [PlaceholderDecl] = []
     public var comments: [String]
     public var range: SourceRange
@@ -234,7 +248,7 @@ public struct ManifestFile: Sendable, Hashable {
     /// `tipkit: 1` / `tipkit 1`; nil when absent (the checker reports `missing-key`).
     public var version: Located<Int>?
     public var displayFrequency: Located<DisplayFrequencySpec>?
-    /// The locale of texts when none matches the one asked for (SPEC §7); required once a text
+    /// The locale of texts when none matches the one asked for; required once a text
     /// is localized.
     public var defaultLocale: Located<String>?
     public var parameters: [ParameterDecl]

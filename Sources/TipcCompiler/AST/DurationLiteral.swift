@@ -46,6 +46,33 @@ public enum DurationLiteral {
         }
     }
 
+    /// Unit words a user may write, by the letter a duration takes for them.
+    private static let unitWords: [String: String] = [
+        "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+        "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+        "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+        "day": "d", "days": "d",
+        "wk": "w", "wks": "w", "week": "w", "weeks": "w",
+    ]
+
+    /// `text` with its unit words as letters (`3days` → `3d`, `1day12hours` → `1d12h`), when
+    /// that makes a valid duration; nil otherwise.
+    static func withUnitLetters(_ text: String) -> String? {
+        var result = "", word = ""
+        var valid = true
+        func flush() {
+            guard !word.isEmpty else { return }
+            if let letter = units[word] != nil ? word : unitWords[word.lowercased()] { result += letter } else { valid = false }
+            word = ""
+        }
+        for character in text {
+            if character.isLetter { word.append(character) } else { flush(); result.append(character) }
+        }
+        flush()
+        guard valid, result != text, case .success = seconds(of: result) else { return nil }
+        return result
+    }
+
     /// Parses `text` (digits may contain `_`) into seconds.
     public static func seconds(of text: String) -> Result<Int, Failure> {
         var total = 0
@@ -72,7 +99,7 @@ public enum DurationLiteral {
                 } else if ["mo", "mon", "month", "months"].contains(lowered) || unit == "M" {
                     hint = "months have no fixed length; write days instead (30d)"
                 } else {
-                    hint = nil
+                    hint = withUnitLetters(text).map { "did you mean '\($0)'? (units are s, m, h, d and w)" }
                 }
                 return .failure(.unknownUnit(unit, hint: hint))
             }

@@ -1,7 +1,7 @@
 import TipRuntime
 
 /// A tip's text (title, message, action title) as written: one text for every locale, or one
-/// per locale (SPEC §7). Each text is a template: `{$p}` reads parameter `p`, `{name}` a
+/// per locale. Each text is a template: `{$p}` reads parameter `p`, `{name}` a
 /// declared placeholder, `{{` and `}}` are braces.
 ///
 /// A plain text that is its own template (no braces: nearly every text) is held as the text

@@ -1,4 +1,4 @@
-/// Prints a `ManifestFile` as a YAML manifest (SPEC §2): `tipkit`, `displayFrequency`, then
+/// Prints a `ManifestFile` as a YAML manifest: `tipkit`, `displayFrequency`, then
 /// the sections `parameters`, `events`, `tips` and `groups`, one blank line between them and
 /// between tips; parameters, limits, payloads, actions and groups in flow style; rules as block
 /// list items. Every string that YAML would read as something else is quoted, so decoding the

@@ -99,7 +99,7 @@ public struct CheckedExpression: Sendable, Hashable {
     }
 }
 
-/// What a rule reads of another tip (SPEC §7, "Tips about tips").
+/// What a rule reads of another tip.
 public struct TipStateQuery: Sendable, Hashable {
     public enum Member: String, Sendable, Hashable {
         /// Bool: invalidated now, any reason.
@@ -136,7 +136,7 @@ public struct CheckedTip: Sendable, Hashable {
     }
     /// Where the tip is declared (its name).
     public var range: SourceRange
-    /// The texts entry of the pack (SPEC §7), when the tip's texts are localized or templates.
+    /// The texts entry of the pack, when the tip's texts are localized or templates.
     public var texts: PackTipTexts?
     /// Whether `ConstantFolder` may find something to fold in `rules`. The checker clears it
     /// for a tip in which it built no foldable node, so that folding skips the tip unread; any

@@ -209,8 +209,13 @@ struct DeclarationChecker {
                                                   help: Suggestions.didYouMean(text, in: values) ?? "allowed: \(values.joined(separator: ", "))"))
                 }
             } else {
+                var help = "write \(EnglishText.withArticle(type.manifestSpelling)) such as \(RuntimeValue.example(of: type))"
+                if case .string(let text) = literal.value, [.bool, .int, .double].contains(type),
+                   let unquoted = Self.unquoted(text), RuntimeValue.converting(unquoted, to: type) != nil {
+                    help = ManifestValueReader.unquoteHelp(text)
+                }
                 diagnostics.append(Diagnostic(.invalidValue, "default of parameter '\(name)' is not a valid \(type.manifestSpelling)", at: literal.range,
-                                              help: "write \(EnglishText.withArticle(type.manifestSpelling)) such as \(RuntimeValue.example(of: type))"))
+                                              help: help))
             }
         } else {
             diagnostics.append(Diagnostic(.missingKey, "parameter '\(name)' has no default", at: decl.name.range,
@@ -416,5 +421,14 @@ struct DeclarationChecker {
             diagnostics.append(Diagnostic(.unused, "event '\(decl.name.name)' is not used by any rule", at: decl.name.range,
                                           help: "use it in a rule (e.g. '\(decl.name.name).count >= 1'), or remove it"))
         }
+    }
+}
+
+extension DeclarationChecker {
+    /// The Bool or number a quoted default would be without its quotes (`"3"` → 3), if any.
+    static func unquoted(_ text: String) -> Literal? {
+        if let bool = ManifestScalars.bool(text) { return .bool(bool) }
+        if let integer = ManifestScalars.integer(text) { return integer.map(Literal.int) }
+        return ManifestScalars.double(text).map(Literal.double)
     }
 }

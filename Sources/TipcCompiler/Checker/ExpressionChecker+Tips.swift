@@ -2,7 +2,7 @@ import TipRuntime
 
 /// The collections of a tip's records as the checker, lowering, reference evaluator and
 /// lints see them: two pseudo-events after the program's events, so that every event
-/// operator applies to them unchanged (SPEC §7, "Tips about tips").
+/// operator applies to them unchanged.
 enum TipRecordCollections {
     static let displaysName = "tip(…).displays"
     static let invalidationsName = "tip(…).invalidations"

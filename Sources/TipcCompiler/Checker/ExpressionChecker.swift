@@ -443,6 +443,8 @@ struct ExpressionChecker {
         let checkedRight = check(right, in: scope)
         if checkedLeft.type == .error || checkedRight.type == .error { return invalid(range) }
         if op.isComparison {
+            if isInvalidationReason(checkedLeft, in: scope), !checkReason(checkedRight) { return invalid(range) }
+            if isInvalidationReason(checkedRight, in: scope), !checkReason(checkedLeft) { return invalid(range) }
             return checkComparison(op, checkedLeft, checkedRight, range)
         }
         return checkArithmetic(op, checkedLeft, checkedRight, range)
@@ -528,6 +530,26 @@ struct ExpressionChecker {
         }
     }
 
+    /// Whether `expression` is the `reason` field of `tip(X).invalidations`, whose values are
+    /// TipKit's invalidation reasons.
+    private func isInvalidationReason(_ expression: borrowing CheckedExpression, in scope: Scope) -> Bool {
+        guard case .predicate(let event) = scope, event == events.count - 1, case .field = expression.kind else { return false }
+        return true
+    }
+
+    /// A string constant compared with an invalidation's `reason` must be a reason, or the
+    /// comparison could never hold: reported with the closest reason. Other operands pass.
+    private mutating func checkReason(_ other: borrowing CheckedExpression) -> Bool {
+        guard case .constant(.string(let text)) = other.kind else { return true }
+        let reasons = InvalidationReason.allCases.map(\.rawValue)
+        guard !reasons.contains(text) else { return true }
+        let meant = Suggestions.closest(to: text, in: reasons)
+            ?? reasons.first { $0.lowercased().contains(text.lowercased()) && !text.isEmpty }
+        report(.invalidValue, "'\(text)' is not an invalidation reason", other.range,
+               help: meant.map { "did you mean '\($0)'?" } ?? "the reasons are \(reasons.map { "'\($0)'" }.joined(separator: ", "))")
+        return false
+    }
+
     private mutating func checkMembership(_ value: Expression, _ items: [Expression], _ range: SourceRange,
                                           in scope: Scope) -> CheckedExpression {
         let checkedValue = check(value, in: scope)
@@ -540,6 +562,7 @@ struct ExpressionChecker {
                 failed = true
                 continue
             }
+            if isInvalidationReason(checkedValue, in: scope), !checkReason(checkedItem) { failed = true }
             if checkedValue.type == .value(.double), case .int(let int) = constant { constant = .double(Double(int)) }
             if !failed, .value(constant.type) != checkedValue.type {
                 report(.typeMismatch, "list item of type \(constant.type) in a list for a \(checkedValue.type) value", item.range)

@@ -1,5 +1,5 @@
 /// Every declaration of a program, by name, with duplicates reported. Names share one
-/// namespace (SPEC §2): a parameter and an event may not have the same name either. The names
+/// namespace: a parameter and an event may not have the same name either. The names
 /// of each kind are listed in declaration order, for did-you-mean suggestions (which are then
 /// the same on every run: among equally close names, the first declared wins).
 struct SymbolTable {

@@ -1,6 +1,6 @@
 import TipRuntime
 
-/// Checks a tip's texts (SPEC §7) and lowers them to the pack's texts entry: locales are
+/// Checks a tip's texts and lowers them to the pack's texts entry: locales are
 /// BCP 47 tags, a localized text has the default locale, every locale of one text reads the
 /// same placeholders and parameters, every `{$p}` names a parameter and every `{name}` a
 /// declared placeholder, and every declared placeholder is used.
@@ -113,6 +113,8 @@ struct TextChecker {
                     diagnostics.append(Diagnostic(.invalidLocale, "'\(locale.value)' in \(what) is not a BCP 47 language tag", at: locale.range,
                                                   help: LocaleTag.isWellFormed(hyphenated) ? "did you mean '\(hyphenated)'?"
                                                       : "write a language tag such as 'de', 'de-CH' or 'zh-Hans'"))
+                } else if let problem = LanguageSubtags.problem(with: locale.value, in: what) {
+                    diagnostics.append(Diagnostic(.unknownLocale, problem.message, at: locale.range, help: problem.help))
                 } else if let first = locales.first(where: { LocaleTag.matches($0.tag, locale.value) }) {
                     diagnostics.append(Diagnostic(.duplicateKey, "\(what) has locale '\(locale.value)' twice", at: locale.range,
                                                   help: "language tags ignore case", notes: [DiagnosticNote("first given here", at: first.range)]))
@@ -219,6 +221,10 @@ extension DeclarationChecker {
             if !LocaleTag.isWellFormed(declared.value) {
                 diagnostics.append(Diagnostic(.invalidLocale, "'\(declared.value)' is not a BCP 47 language tag", at: declared.range,
                                               help: "write a language tag such as 'en', 'de-CH' or 'zh-Hans'"))
+                continue
+            }
+            if let problem = LanguageSubtags.problem(with: declared.value, in: "'defaultLocale'") {
+                diagnostics.append(Diagnostic(.unknownLocale, problem.message, at: declared.range, help: problem.help))
                 continue
             }
             if let first {

@@ -5,7 +5,7 @@ public enum Severity: String, Sendable, Hashable, Codable {
     case note
 }
 
-/// The stable identifier of a kind of problem (SPEC §3). Codes are part of the public
+/// The stable identifier of a kind of problem. Codes are part of the public
 /// contract: CI configurations and SARIF rule ids refer to them.
 public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case syntax
@@ -40,6 +40,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case invalidSuppression = "invalid-suppression"
     /// A text's locale (or `defaultLocale`) that is not a well-formed BCP 47 tag.
     case invalidLocale = "invalid-locale"
+    /// A well-formed locale whose two-letter language is not an ISO 639-1 language (`jp`).
+    case unknownLocale = "unknown-locale"
     /// A localized text that lacks the default locale.
     case missingLocale = "missing-locale"
     /// Two locales of one text that read different placeholders or parameters.
@@ -92,6 +94,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .unusedSuppression: return "A suppression comment that suppresses nothing."
         case .invalidSuppression: return "A suppression comment that names no code, an unknown code, or one that cannot be suppressed."
         case .invalidLocale: return "A locale that is not a well-formed BCP 47 language tag."
+        case .unknownLocale: return "A locale whose language is not a known ISO 639-1 language."
         case .missingLocale: return "A localized text that lacks the default locale."
         case .placeholderMismatch: return "The locales of one text use different placeholders or parameters."
         case .unknownPlaceholder: return "A text names a placeholder the tip does not declare."

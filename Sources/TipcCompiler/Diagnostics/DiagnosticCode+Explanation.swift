@@ -51,6 +51,8 @@ extension DiagnosticCode {
             return "A `tipc-disable-next-line`, `tipc-disable-line` or `tipc-disable-file` comment names a code that is not reported where it points (the problem was fixed, or the comment is on the wrong line). Remove the code from the comment, so that suppressions do not pile up and hide the next real finding."
         case .invalidLocale:
             return "A text's locale, or `defaultLocale`, is not a well-formed BCP 47 language tag: a language (`de`), optionally a script (`zh-Hans`), a region (`de-CH`, `es-419`) and further subtags, separated by hyphens. Apple's identifiers with an underscore (`de_CH`) are written with a hyphen."
+        case .unknownLocale:
+            return "A text's locale, or `defaultLocale`, is well-formed but its two-letter language is not an ISO 639-1 language, so no device would ever ask for it. Country codes are the usual slip: Japanese is `ja` (not `jp`), Chinese `zh` (not `cn`), Danish `da`, Greek `el`, Czech `cs`, Ukrainian `uk`; a region follows the language (`ja-JP`). Languages of three letters are not checked."
         case .missingLocale:
             return "A text written per locale lacks the default locale (`defaultLocale`), which the runtime shows when no locale matches the one asked for. Add the text in the default locale."
         case .placeholderMismatch:
@@ -97,6 +99,7 @@ extension DiagnosticCode {
         case .unusedSuppression: return ("app.tips", "tipkit 1\nevent opened\ntip t {\n  title \"T\"\n  rule opened.count > 0 // tipc-disable-line always-true\n}\n")
         case .invalidSuppression: return ("app.yaml", "tipkit: 1\nevents:\n  opened: {}  # tipc-disable-line unsued\n")
         case .invalidLocale: return ("app.yaml", "tipkit: 1\ndefaultLocale: en\ntips:\n  t:\n    title: { en: Hello, de_DE: Hallo }\n")
+        case .unknownLocale: return ("app.yaml", "tipkit: 1\ndefaultLocale: en\ntips:\n  t:\n    title: { en: Hello, jp: こんにちは }\n")
         case .missingLocale: return ("app.yaml", "tipkit: 1\ndefaultLocale: en\ntips:\n  t:\n    title: { de: Hallo, fr: Bonjour }\n")
         case .placeholderMismatch: return ("app.yaml", "tipkit: 1\ndefaultLocale: en\ntips:\n  t:\n    title: { en: \"Hello, {name}\", de: Hallo }\n    placeholders: { name: string }\n")
         case .unknownPlaceholder: return ("app.yaml", "tipkit: 1\ntips:\n  t:\n    title: \"Press {shortcut} to search\"\n    placeholders: { shortcat: string }\n")

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Suppression comments (SPEC §9): `tipc-disable-next-line CODE[, CODE]`,
+/// Suppression comments: `tipc-disable-next-line CODE[, CODE]`,
 /// `tipc-disable-line CODE` (at the end of the line it is about) and `tipc-disable-file CODE`,
 /// in YAML `#` comments and `.tips` `//` comments. Text after ` -- ` is a reason and ignored.
 ///

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A repository's `.tipc.yml` (SPEC §9): which files a folder walk takes (`include` /
+/// A repository's `.tipc.yml`: which files a folder walk takes (`include` /
 /// `exclude` globs, relative to the file's folder), the severity of codes (`codes: { unused:
 /// off, always-true: error }`) and `strict`. Read with the manifests' YAML reader, so it has
 /// the same refusals (duplicate keys, anchors, tabs) and positions.
@@ -169,7 +169,8 @@ public struct LintConfiguration: Sendable {
 
 /// `.gitignore`-like globs over `/`-separated relative paths.
 enum Glob {
-    static func matches(_ pattern: String, _ path: String) -> Bool {
+    /// Whether `pattern` matches `path`, or (with `orFolderAbove`) a folder above it.
+    static func matches(_ pattern: String, _ path: String, orFolderAbove: Bool = true) -> Bool {
         var pattern = pattern
         while pattern.hasPrefix("./") { pattern.removeFirst(2) }
         if pattern.hasSuffix("/") { pattern.removeLast() }
@@ -180,6 +181,7 @@ enum Glob {
         let names = path.split(separator: "/").map(String.init)
         guard !names.isEmpty else { return false }
         // The file itself, or a folder above it.
+        if !orFolderAbove { return matchParts(parts[...], names[...]) }
         return (1...names.count).contains { matchParts(parts[...], names[..<$0]) }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Turns the paths given on a command line into the programs they mean. Every command groups
-/// files this way (SPEC §9, "Programs").
+/// files this way.
 ///
 /// The files of one folder form one program, whether the folder is given (it is searched
 /// recursively, each of its folders a program of its own) or its files one by one: so
@@ -94,12 +94,10 @@ public enum SourceDiscovery {
                 }
                 continue
             }
-            swiftPrograms += swiftProgram(under: path, manager, seen: &seen)
             let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-            let found = ((try? manager.subpathsOfDirectory(atPath: path)) ?? []).filter { relative in
-                isSource(relative) && !isTimeline(relative) && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
-            }
-            for relative in found.sorted() {
+            let walked = FolderWalk.files(under: path)
+            swiftPrograms += swiftProgram(base: base, files: walked.filter(TipKitImporter.isSwift), seen: &seen)
+            for relative in walked where isSource(relative) && !isTimeline(relative) {
                 let full = base + "/" + relative
                 guard includeFound(full) else { continue }
                 if isYAML(full), !hasTopLevelTipkitKey(atPath: full) {

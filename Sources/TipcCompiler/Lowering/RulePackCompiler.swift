@@ -37,7 +37,8 @@ public enum RulePackCompiler {
             events: program.events,
             tips: tips,
             groups: program.groups,
-            texts: texts(of: program))
+            texts: texts(of: program),
+            producer: TipcVersion.producer)
     }
 
     /// The texts: nil when no tip's texts are localized or templates (the table is then empty,

@@ -1,4 +1,4 @@
-/// The YAML front end: reads a manifest (SPEC §2) into the declarations of a `ManifestFile`.
+/// The YAML front end: reads a manifest into the declarations of a `ManifestFile`.
 ///
 /// Every problem of the YAML and of the manifest's shape is reported here with its exact
 /// position; decoding goes on after each, so one run reports all of them. Required keys that

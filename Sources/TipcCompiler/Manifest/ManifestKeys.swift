@@ -1,4 +1,4 @@
-/// The keys of each kind of mapping in a manifest (SPEC §2), for `unknown-key` and its
+/// The keys of each kind of mapping in a manifest, for `unknown-key` and its
 /// did-you-mean.
 enum ManifestKeys {
     static let fileKeys = ["tipkit", "displayFrequency", "defaultLocale", "parameters", "events", "tips", "groups"]

@@ -1,4 +1,4 @@
-/// Tips' texts in a manifest (SPEC §7): a scalar is one text for every locale, a mapping is a
+/// Tips' texts in a manifest: a scalar is one text for every locale, a mapping is a
 /// text per locale (`{ en: …, de: … }`); each text is parsed as a template, its positions
 /// mapped back into the YAML file. Placeholders are a mapping of names to types.
 extension ManifestValueReader {

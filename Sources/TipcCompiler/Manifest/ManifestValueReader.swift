@@ -134,7 +134,8 @@ struct ManifestValueReader {
     mutating func integer(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Int>? {
         guard let scalar = scalar(node, expected: "an integer", for: what()) else { return nil }
         guard scalar.style == .plain, let resolved = ManifestScalars.integer(scalar.value) else {
-            report(.invalidValue, "expected an integer for \(what()), found '\(scalar.value)'", at: node.range)
+            report(.invalidValue, "expected an integer for \(what()), found '\(scalar.value)'", at: node.range,
+                   help: ManifestScalars.integer(scalar.value) != nil ? Self.unquoteHelp(scalar.value) : nil)
             return nil
         }
         guard let value = resolved else {
@@ -142,6 +143,11 @@ struct ManifestValueReader {
             return nil
         }
         return Located(value, at: node.range)
+    }
+
+    /// The help for a number or Bool written in quotes, which YAML reads as a string.
+    static func unquoteHelp(_ text: String) -> String {
+        "write \(text) without quotes: in quotes it is a string"
     }
 
     /// A non-negative integer.
@@ -157,7 +163,8 @@ struct ManifestValueReader {
     mutating func bool(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Bool>? {
         guard let scalar = scalar(node, expected: "true or false", for: what()) else { return nil }
         guard scalar.style == .plain, let value = ManifestScalars.bool(scalar.value) else {
-            report(.invalidValue, "expected true or false for \(what()), found '\(scalar.value)'", at: node.range)
+            report(.invalidValue, "expected true or false for \(what()), found '\(scalar.value)'", at: node.range,
+                   help: ManifestScalars.bool(scalar.value) != nil ? Self.unquoteHelp(scalar.value) : nil)
             return nil
         }
         return Located(value, at: node.range)
@@ -193,6 +200,12 @@ struct ManifestValueReader {
         guard let scalar = scalar(node, expected: "a type", for: what()) else { return nil }
         guard let type = ValueType(manifestSpelling: scalar.value) else {
             let names = ValueType.allCases.map(\.manifestSpelling)
+            if let meant = ValueType(commonName: scalar.value) {
+                // Reported, then read as the type meant, so that rules reading the declaration
+                // are checked against it instead of failing on a stand-in type.
+                report(.invalidValue, "unknown type '\(scalar.value)'", at: node.range, help: "did you mean '\(meant.manifestSpelling)'?")
+                return Located(meant, at: node.range)
+            }
             report(.invalidValue, "unknown type '\(scalar.value)'", at: node.range,
                    help: Suggestions.didYouMean(scalar.value, in: names) ?? "types are \(names.joined(separator: ", "))")
             return nil

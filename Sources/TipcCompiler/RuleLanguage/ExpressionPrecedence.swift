@@ -1,4 +1,4 @@
-/// Binding strength of the rule language's operators, loosest first (SPEC §3): `or`, `and`,
+/// Binding strength of the rule language's operators, loosest first: `or`, `and`,
 /// `within`, `not`, comparison and `in`, `+ -`, `* / %`, unary `-`, postfix `.member`.
 /// The parser and the printer share it, so printed text re-parses to the same tree.
 public enum ExpressionPrecedence: Int, Sendable, Comparable, CaseIterable {

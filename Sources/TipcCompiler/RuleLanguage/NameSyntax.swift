@@ -1,4 +1,4 @@
-/// The spelling rules for names in the rule language (SPEC §2–3).
+/// The spelling rules for names in the rule language.
 public enum NameSyntax {
     /// Words that a bare name cannot be in an expression: such a name is written in backticks.
     public static let expressionKeywords: Set<String> = ["and", "or", "not", "within", "in", "true", "false", "now"]

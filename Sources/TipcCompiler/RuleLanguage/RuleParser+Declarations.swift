@@ -212,6 +212,11 @@ extension RuleParser {
         if let type = ValueType.allCases.first(where: { $0.tipsSpelling == text }) {
             return Located(type, at: range(ofToken: tokenIndex))
         }
+        if let meant = ValueType(commonName: text) {
+            // Reported, then read as the type meant (see the manifest's reading of types).
+            report(.invalidValue, "unknown type '\(text)'", at: range(ofToken: tokenIndex), help: "did you mean '\(meant.tipsSpelling)'?")
+            return Located(meant, at: range(ofToken: tokenIndex))
+        }
         report(.invalidValue, "unknown type '\(text)'", at: range(ofToken: tokenIndex),
                help: Suggestions.didYouMean(text, in: ValueType.allCases.map(\.tipsSpelling))
                    ?? "the types are Bool, Int, Double, String, Date and Duration")

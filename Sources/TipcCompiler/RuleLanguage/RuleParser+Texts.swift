@@ -1,4 +1,4 @@
-/// Texts in `.tips` files (SPEC §7, `Grammar/tips.ebnf`): a string is one text for every
+/// Texts in `.tips` files: a string is one text for every
 /// locale; `{ en: "…", de: "…" }` is a text per locale, its entries separated by commas or
 /// line breaks (the braces may span lines). A locale is a name: in backticks when it has a
 /// hyphen (`` `de-CH` ``). `placeholders { shortcut: String }` declares a tip's placeholders.

@@ -37,7 +37,7 @@ public struct RuleParser {
     /// The most errors one parser reports before it stops reading.
     public static let maximumErrorCount = 100
 
-    /// Parses a `.tips` file (SPEC §3) into the same declarations as the YAML front end. A BOM
+    /// Parses a `.tips` file into the same declarations as the YAML front end. A BOM
     /// and CRLF line endings are accepted.
     public static func parseFile(_ file: SourceFile, diagnostics: inout [Diagnostic]) -> ManifestFile {
         var parser = RuleParser(bytes: file.bytes, source: RuleText(file: file), lineBreaksEndExpressions: true)

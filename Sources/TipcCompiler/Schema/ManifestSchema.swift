@@ -1,6 +1,6 @@
 import TipRuntime
 
-/// The JSON Schema (draft-07) of the YAML manifest (SPEC §2), for editors
+/// The JSON Schema (draft-07) of the YAML manifest, for editors
 /// (`# yaml-language-server: $schema=…`) and for validating manifests in CI. It mirrors what the
 /// manifest decoder and the checker accept: the same keys, the same required keys, the same
 /// names, types and ranges. What JSON Schema cannot express (a default inside `values`, unique

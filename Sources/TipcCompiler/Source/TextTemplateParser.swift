@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Parses a text template (SPEC §7): `{$p}` a parameter, `{name}` a placeholder, `{{` and `}}`
+/// Parses a text template: `{$p}` a parameter, `{name}` a placeholder, `{{` and `}}`
 /// braces; everything else is literal. A lone `{` or `}`, an unclosed `{`, or braces around
 /// something that is not a name are `unbalanced-brace` errors. Positions come from the
 /// `RuleText` mapping of the text into its file.

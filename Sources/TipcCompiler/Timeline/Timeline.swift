@@ -1,4 +1,4 @@
-/// A user's timeline for `tipc simulate` (SPEC §4): a start instant and steps in time order,
+/// A user's timeline for `tipc simulate`: a start instant and steps in time order,
 /// each with where it is written so that a failed expectation can name its line.
 public struct Timeline: Sendable, Hashable {
     /// Milliseconds since 1970.

@@ -1,4 +1,4 @@
-/// Swift sources in a program (SPEC §8): they are imported together, as one module, into one
+/// Swift sources in a program: they are imported together, as one module, into one
 /// manifest; every other source is parsed by its own front end.
 extension Frontend {
     /// Parses `sources`: the Swift files together through `TipKitImporter`, the others one by one.

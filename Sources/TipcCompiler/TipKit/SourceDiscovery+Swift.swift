@@ -4,17 +4,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Swift sources (SPEC §8): the `*.swift` files under one folder given as a path, recursively,
+/// Swift sources: the `*.swift` files under one folder given as a path, recursively,
 /// form one module and one program of their own, apart from the manifests beside them; Swift
 /// files named explicitly form one program together.
 extension SourceDiscovery {
-    static func swiftProgram(under folder: String, _ manager: FileManager, seen: inout Set<String>) -> [[String]] {
-        let base = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
-        let found = ((try? manager.subpathsOfDirectory(atPath: folder)) ?? []).filter { relative in
-            TipKitImporter.isSwift(relative) && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
-        }
+    /// The program of the Swift files `found` (relative to `base`, sorted) by a folder walk.
+    static func swiftProgram(base: String, files found: [String], seen: inout Set<String>) -> [[String]] {
         var files: [String] = []
-        for relative in found.sorted() {
+        for relative in found {
             let full = base + "/" + relative
             if seen.insert(full).inserted { files.append(full) }
         }

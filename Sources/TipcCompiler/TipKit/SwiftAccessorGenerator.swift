@@ -1,6 +1,6 @@
 import TipRuntime
 
-/// `tipc generate swift` (SPEC §8): typed accessors over `TipRuntime`'s `TipCenter` for one
+/// `tipc generate swift`: typed accessors over `TipRuntime`'s `TipCenter` for one
 /// program — parameters with their Swift types, events with payload structs, tips, groups — so
 /// that a misspelled name, a missing instance key or text placeholder, or a value of the wrong
 /// type is a compile error in the app.

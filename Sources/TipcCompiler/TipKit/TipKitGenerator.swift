@@ -1,6 +1,6 @@
 import TipRuntime
 
-/// `tipc generate tipkit` (SPEC §8): Swift that declares a program's tips with TipKit — ids
+/// `tipc generate tipkit`: Swift that declares a program's tips with TipKit — ids
 /// kept, parameters and events in shared namespaces (`TipParameters`, `TipEvents`), each rule a
 /// `#Rule`, availability annotations for what needs iOS 18 or 26. What TipKit cannot express at
 /// the minimum OS is a `tipkit-unsupported` error at the manifest, never dropped or changed.

@@ -1,6 +1,6 @@
 import TipRuntime
 
-/// `tipc import` and `tipc check` on Swift (SPEC §8): the TipKit tips, parameters, events,
+/// `tipc import` and `tipc check` on Swift: the TipKit tips, parameters, events,
 /// groups and display frequency declared in a set of Swift files (one module), as one
 /// `ManifestFile` whose every range points into the Swift files.
 ///

@@ -3,7 +3,7 @@ import Testing
 @testable import TipRuntime
 import TipRuntimeSQLite
 
-/// Format 2 (SPEC §7): instances of keyed tips, and rules that read other tips' records.
+/// Format 2: instances of keyed tips, and rules that read other tips' records.
 @Suite("Runtime: tip instances and tips about tips")
 struct TipInstanceTests {
     static let source = """
