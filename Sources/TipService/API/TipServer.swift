@@ -18,14 +18,16 @@ public final class TipServer: Sendable {
 
     let store: any ServiceStore
     let keys: ServiceKeys?
+    let cors: CORSPolicy?
     public let metrics = ServiceMetrics()
     private let current: RuntimeLock<ServicePack>
     private let clock: any TipClock
 
-    public init(pack: ServicePack, store: any ServiceStore, keys: ServiceKeys?, clock: any TipClock = SystemClock()) {
+    public init(pack: ServicePack, store: any ServiceStore, keys: ServiceKeys?, cors: CORSPolicy? = nil, clock: any TipClock = SystemClock()) {
         current = RuntimeLock(pack)
         self.store = store
         self.keys = keys
+        self.cors = cors
         self.clock = clock
     }
 
@@ -46,9 +48,13 @@ public final class TipServer: Sendable {
     /// Answers one request. Never throws and never traps on any input.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = monotonicSeconds()
+        if let preflight = cors?.preflight(request) {
+            metrics.record(route: "OPTIONS (CORS preflight)", status: preflight.status, seconds: monotonicSeconds() - started)
+            return preflight
+        }
         let (route, response) = answer(request)
         metrics.record(route: route, status: response.status, seconds: monotonicSeconds() - started)
-        return response
+        return cors?.decorate(response, for: request) ?? response
     }
 
     private func answer(_ request: HTTPRequest) -> (String, HTTPResponse) {
@@ -95,6 +101,8 @@ public final class TipServer: Sendable {
             return .json(200, .object([("status", .string("ok"))]))
         case .metrics:
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(metrics.render().utf8))
+        case .openAPI:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(OpenAPIDocument.json.utf8))
         case .getPack:
             let pack = self.pack
             if let tags = request.headers["if-none-match"],

@@ -59,6 +59,7 @@ public enum ArgumentParser {
                     throw invalidValue(value, for: option, allowed: allowedValues)
                 }
                 parsed.values[option.name] = value
+                parsed.everyValue[option.name, default: []].append(value)
             }
         }
         try assign(positionals, to: signature, in: &parsed)

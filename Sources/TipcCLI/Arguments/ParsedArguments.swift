@@ -1,6 +1,8 @@
 /// The arguments of one command after parsing and validation against its signature.
 public struct ParsedArguments: Sendable, Hashable {
     var values: [String: String] = [:]
+    /// Every value of each option, in the order given (`values` keeps the last).
+    var everyValue: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String: [String]] = [:]
     var defaults: [String: String] = [:]
@@ -8,6 +10,11 @@ public struct ParsedArguments: Sendable, Hashable {
     /// The option's value as given, else its default; nil when neither exists.
     public func value(_ option: OptionDefinition) -> String? {
         values[option.name] ?? defaults[option.name]
+    }
+
+    /// Every value given to a repeatable option (`--cors-origin A --cors-origin B`), in order.
+    public func values(of option: OptionDefinition) -> [String] {
+        everyValue[option.name] ?? []
     }
 
     /// Whether the option or flag appeared on the command line.

@@ -19,6 +19,7 @@ public enum ServeCommand: TipcCommand {
     static let listen = OptionDefinition.value("listen", valueName: "host:port", help: "Where to listen (default 127.0.0.1:8080; port 0 picks a free one). Without --keys, loopback only.")
     static let keys = OptionDefinition.value("keys", valueName: "file", help: "API keys: lines 'client|admin SHA256-OF-TOKEN [name]'; requests send 'Authorization: Bearer TOKEN'.")
     static let threads = OptionDefinition.value("threads", valueName: "n", help: "Worker threads (default 8).")
+    static let corsOrigin = OptionDefinition.value("cors-origin", valueName: "origin", help: "A web page's origin (https://app.example.com) that may call the service from a browser; repeatable. '*' (any page) only without --keys.")
 
     public static var signature: CommandSignature {
         CommandSignature(
@@ -27,7 +28,7 @@ public enum ServeCommand: TipcCommand {
             discussion: "Prints 'listening on http://HOST:PORT' once ready. SIGTERM or SIGINT stops accepting, "
                 + "lets the requests in flight finish, and exits 0. Routes: docs/api.md.",
             positionals: [],
-            options: [pack, store, listen, keys, threads])
+            options: [pack, store, listen, keys, threads, corsOrigin])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -49,6 +50,15 @@ public enum ServeCommand: TipcCommand {
                 return try ServiceKeys(text: String(decoding: data, as: UTF8.self), file: path)
             } catch {
                 throw CommandFailure.io("\(error)")
+            }
+        }
+        let origins = arguments.values(of: corsOrigin)
+        var cors: CORSPolicy?
+        if !origins.isEmpty {
+            do {
+                cors = try CORSPolicy(origins: origins, keysRequired: keyring != nil)
+            } catch {
+                throw UsageError(error.description)
             }
         }
         // The pack and the address first: a wrong one leaves no store behind.
@@ -79,7 +89,7 @@ public enum ServeCommand: TipcCommand {
         sigaddset(&stopSignals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         signal(SIGPIPE, SIG_IGN)
-        let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring)
+        let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring, cors: cors)
         let server: HTTPServer
         do {
             server = try HTTPServer(listener: listener, threads: workers, bodyLimit: { TipServer.bodyLimit(method: $0, path: $1) },
