@@ -2,14 +2,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { TipcClient, TipcError } from "../tipc.js";
-import { startServer } from "./server.mjs";
+import { logged, startServer } from "./server.mjs";
 
 let server;
 before(async () => { server = await startServer(); });
 after(async () => { await server?.stop(); });
 
 test("a user's journey: parameters, donations, a display, an invalidation, a reset", async () => {
-  const ann = new TipcClient(server.url).user("ann/ü");  // any string is a user id
+  const ann = new TipcClient(server.url, { fetch: logged() }).user("ann/ü");  // any string is a user id
   let [tip] = await ann.tips();
   assert.equal(tip.id, "favoriteBackyard");
   assert.equal(tip.status, "pending");
@@ -39,18 +39,18 @@ test("a user's journey: parameters, donations, a display, an invalidation, a res
   assert.equal(snapshot.donations.length, 3);
   assert.equal(snapshot.parameters.isSignedIn, true);
   // Another user saw none of it.
-  const [bob] = await new TipcClient(server.url).user("bob").tips();
+  const [bob] = await new TipcClient(server.url, { fetch: logged() }).user("bob").tips();
   assert.equal(bob.status, "pending");
 });
 
 test("a donation dated by the app", async () => {
-  const user = new TipcClient(server.url).user("dated");
+  const user = new TipcClient(server.url, { fetch: logged() }).user("dated");
   const answer = await user.donate("backyardDetailOpened", { value: { backyardID: 1 }, date: new Date("2026-03-01T09:00:00Z") });
   assert.equal(Date.parse(answer.date), Date.parse("2026-03-01T09:00:00Z"));
 });
 
 test("error answers are TipcErrors with the service's code and message", async () => {
-  const user = new TipcClient(server.url).user("ann");
+  const user = new TipcClient(server.url, { fetch: logged() }).user("ann");
   await assert.rejects(user.tip("favoriteBackyad"), (error) => {
     assert.ok(error instanceof TipcError);
     assert.equal(error.status, 404);
@@ -64,7 +64,7 @@ test("error answers are TipcErrors with the service's code and message", async (
 });
 
 test("the pack and its tag: a second fetch with the tag is not modified", async () => {
-  const client = new TipcClient(server.url);
+  const client = new TipcClient(server.url, { fetch: logged() });
   const first = await client.pack();
   assert.equal(first.notModified, false);
   assert.ok(first.bytes.length > 16);

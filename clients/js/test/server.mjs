@@ -1,6 +1,6 @@
 // Starts a real `tipc serve` for the tests: a fresh store in a temporary folder, a free port.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -26,6 +26,7 @@ export async function startServer(options = {}) {
     args.push("--keys", join(folder, "keys.txt"));
   }
   for (const origin of options.corsOrigins ?? []) args.push("--cors-origin", origin);
+  // Answers are logged for the OpenAPI check (scripts/test.sh) through `logged(fetch)`.
   const child = spawn(tipc, args, { cwd: folder, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk) => { stderr += chunk; });
@@ -49,5 +50,22 @@ export async function startServer(options = {}) {
       await exited;
       rmSync(folder, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * `fetch` that appends every answer of the service to the file TIPC_TEST_HTTP_LOG names (one
+ * JSON line each), for scripts/validate-openapi.py; plain `fetch` when it is not set.
+ */
+export function logged(fetchFunction = globalThis.fetch) {
+  const file = process.env.TIPC_TEST_HTTP_LOG;
+  if (!file) return fetchFunction;
+  return async (url, init = {}) => {
+    const response = await fetchFunction(url, init);
+    const contentType = response.headers.get("Content-Type") ?? "";
+    const body = contentType.startsWith("application/json") ? await response.clone().text() : "";
+    const { pathname, search } = new URL(url);
+    appendFileSync(file, JSON.stringify({ source: "js", method: init.method ?? "GET", path: pathname + search, status: response.status, contentType, body }) + "\n");
+    return response;
   };
 }
