@@ -8,8 +8,12 @@
 #                             JSON Schema validator and YAML reader (python3-jsonschema,
 #                             python3-yaml), used as /usr/bin/python3 whatever python3 is first
 #                             on PATH (nothing comes from PyPI), and a PostgreSQL server
-#                             (postgresql: scripts/test.sh starts a throw-away cluster of it),
-#                             and Debian's chromium, in which the tests load `tipc preview` pages.
+#                             (postgresql: scripts/test.sh starts a throw-away cluster of it);
+#                             Node.js and TypeScript (nodejs, node-typescript) for the
+#                             JavaScript client's tests, Chromium (chromium) for the browser
+#                             tests, and a virtual environment (.build/test-venv, from
+#                             python3-venv) holding openapi-spec-validator from PyPI, which
+#                             checks docs/openapi.yaml and the service's answers.
 set -euo pipefail
 tests=false
 case "${1:-}" in
@@ -30,8 +34,11 @@ fi
 if $tests && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   missing+=(postgresql)
 fi
-if $tests && ! command -v chromium >/dev/null 2>&1; then
-  missing+=(chromium)
+if $tests; then
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v tsc >/dev/null 2>&1 || missing+=(node-typescript)
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  /usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
@@ -39,4 +46,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o Dpkg::Use-Pty=0 "${missing[@]}"
+fi
+
+if $tests; then
+  venv=.build/test-venv
+  if ! "$venv/bin/python" -c 'import openapi_spec_validator, yaml, jsonschema' >/dev/null 2>&1; then
+    echo "creating $venv (openapi-spec-validator from PyPI)" >&2
+    rm -rf "$venv"
+    mkdir -p .build
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "openapi-spec-validator==0.7.1" "PyYAML>=6"
+  fi
 fi

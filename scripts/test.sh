@@ -26,4 +26,20 @@ export TIPC_TEST_POSTGRES_CONTROL="$PWD/scripts/postgres-test-cluster.sh"
 export TMPDIR="$clusters/tmp"
 mkdir -p "$TMPDIR"
 
+# Every answer a real `tipc serve` gives the tests is logged, then checked against the API's
+# description (docs/openapi.yaml).
+export TIPC_TEST_HTTP_LOG="$clusters/http-answers.jsonl"
+: >"$TIPC_TEST_HTTP_LOG"
+whole=false
+[ $# -eq 0 ] && whole=true
+if $whole; then
+  # The JavaScript client: Node's test runner against a real tipc serve, and in headless
+  # Chromium from a page on another origin; then its types, and the served API description.
+  TIPC_BIN="$PWD/.build/debug/tipc" node --test clients/js/test/
+  tsc -p clients/js/tsconfig.json
+  scripts/openapi.sh --check
+fi
 swift test --skip-build "$@"
+if $whole; then
+  .build/test-venv/bin/python scripts/validate-openapi.py docs/openapi.yaml "$TIPC_TEST_HTTP_LOG"
+fi

@@ -27,6 +27,7 @@ enum ServeCommand: TipcCommand {
                                                        help: "Seconds a request may take to arrive whole and its answer to leave (default 30).")
     static let maxRecords = OptionDefinition.value("max-records", valueName: "n",
                                                    help: "Records (donations and tip records) one user may hold (default 10000); past it, 409 too-many-records.")
+    static let corsOrigin = OptionDefinition.value("cors-origin", valueName: "origin", help: "A web page's origin (https://app.example.com) that may call the service from a browser; repeatable. '*' (any page) only without --keys.")
 
     static var signature: CommandSignature {
         CommandSignature(
@@ -35,7 +36,7 @@ enum ServeCommand: TipcCommand {
             discussion: "Prints 'listening on http://HOST:PORT' once ready. SIGTERM or SIGINT stops accepting connections and requests (one on a kept-alive connection is answered 503), "
                 + "lets the requests in flight finish, and exits 0. Routes: docs/api.md.",
             positionals: [],
-            options: [pack, store, listen, keys, threads, maxConnections, requestTimeout, maxRecords])
+            options: [pack, store, listen, keys, threads, maxConnections, requestTimeout, maxRecords, corsOrigin])
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -73,6 +74,15 @@ enum ServeCommand: TipcCommand {
                 throw CommandFailure.io("\(error)")
             }
         }
+        let origins = arguments.values(corsOrigin)
+        var cors: CORSPolicy?
+        if !origins.isEmpty {
+            do {
+                cors = try CORSPolicy(origins: origins, keysRequired: keyring != nil)
+            } catch {
+                throw UsageError(error.description)
+            }
+        }
         // The pack and the address first: a wrong one leaves no store behind.
         let servicePack = try loadPack(packPath, context: context)
         let listener: ListenSocket
@@ -101,7 +111,7 @@ enum ServeCommand: TipcCommand {
         sigaddset(&stopSignals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         signal(SIGPIPE, SIG_IGN)
-        let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring, maximumRecordsPerUser: recordLimit)
+        let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring, cors: cors, maximumRecordsPerUser: recordLimit)
         let server: HTTPServer
         do {
             server = try HTTPServer(listener: listener, threads: workers, limits: limits, admit: { service.admit($0) }, handler: { service.handle($0) })

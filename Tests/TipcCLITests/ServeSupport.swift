@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TipService
 
@@ -29,6 +30,7 @@ final class ServerProcess {
             throw ServeTestError("the server printed no address: '\(text)'")
         }
         self.port = port
+        ExchangeLog.servicePorts.withLock { _ = $0.insert(port) }
     }
 
     func request(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) throws -> HTTPReply {
@@ -73,7 +75,9 @@ enum HTTPClient {
             head += "\r\n"
         }
         try write(descriptor, Array(head.utf8) + (body ?? []))
-        return try read(descriptor)
+        let reply = try read(descriptor)
+        if rawHead == nil { ExchangeLog.record(port: port, method: method, path: path, reply: reply) }
+        return reply
     }
 
     static func connect(port: Int) throws -> Int32 {
@@ -128,6 +132,30 @@ enum HTTPClient {
         }
         if status == 100 { return try parse(Array(received[(end + 4)...])) }
         return HTTPReply(status: status, headers: headers, body: Array(received[(end + 4)...]))
+    }
+}
+
+/// Every answer a real `tipc serve` gives the suite, written as one JSON line each to the file
+/// `TIPC_TEST_HTTP_LOG` names (scripts/test.sh sets it, then checks every answer against
+/// docs/openapi.yaml with scripts/validate-openapi.py).
+enum ExchangeLog {
+    /// The ports of `tipc serve` processes (other servers in the tests answer for themselves).
+    static let servicePorts = Mutex<Set<Int>>([])
+    private static let file: Int32? = ProcessInfo.processInfo.environment["TIPC_TEST_HTTP_LOG"].map {
+        open($0, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    }
+
+    static func record(port: Int, method: String, path: String, reply: HTTPReply) {
+        guard let file, file >= 0, servicePorts.withLock({ $0.contains(port) }) else { return }
+        let contentType = reply.headers["content-type"] ?? ""
+        let entry: [String: Any] = [
+            "source": "swift", "method": method, "path": path, "status": reply.status, "contentType": contentType,
+            "body": contentType.hasPrefix("application/json") ? reply.text : "",
+        ]
+        guard var line = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]) else { return }
+        line.append(0x0A)
+        // One write per line on a file opened for appending: lines from parallel tests never interleave.
+        _ = line.withUnsafeBytes { Glibc.write(file, $0.baseAddress, $0.count) }
     }
 }
 

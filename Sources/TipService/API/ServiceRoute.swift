@@ -5,7 +5,7 @@ struct ServiceRoute {
     enum TipAction: String { case displays, invalidate, reset }
 
     enum Endpoint: Equatable {
-        case health, metrics, getPack, putPack
+        case health, metrics, getPack, putPack, openAPI
         case tips(user: String)
         case donate(user: String, event: String)
         case setParameter(user: String, name: String)
@@ -40,6 +40,7 @@ struct ServiceRoute {
         switch segments.count {
         case 1 where segments[0] == "healthz": matched = try allow(["GET"], .health, "/healthz")
         case 1 where segments[0] == "metrics": matched = try allow(["GET"], .metrics, "/metrics")
+        case 2 where segments == ["v1", "openapi.json"]: matched = try allow(["GET"], .openAPI, "/v1/openapi.json")
         case 2 where segments == ["v1", "pack"]:
             matched = try allow(["GET", "PUT"], method == "PUT" ? .putPack : .getPack, "/v1/pack")
         case 4... where segments[0] == "v1" && segments[1] == "users":
@@ -69,6 +70,6 @@ struct ServiceRoute {
 
     private static func notFound(_ path: String) -> ServiceError {
         ServiceError(404, "not-found", "no route for '\(path.prefix(200))'; routes: /v1/users/{user}/tips, …/events/{event}, "
-                     + "…/parameters/{name}, …/tips/{tip}/displays|invalidate|reset, …/sync, /v1/pack, /healthz, /metrics")
+                     + "…/parameters/{name}, …/tips/{tip}/displays|invalidate|reset, …/sync, /v1/pack, /v1/openapi.json, /healthz, /metrics")
     }
 }

@@ -23,17 +23,19 @@ public final class TipServer: Sendable {
 
     let store: any ServiceStore
     let keys: ServiceKeys?
+    let cors: CORSPolicy?
     public let metrics = ServiceMetrics()
     private let current: RuntimeLock<ServicePack>
     private let clock: any TipClock
     /// The records one user may hold (`defaultMaximumRecordsPerUser`).
     public let maximumRecordsPerUser: Int
 
-    public init(pack: ServicePack, store: any ServiceStore, keys: ServiceKeys?, clock: any TipClock = SystemClock(),
+    public init(pack: ServicePack, store: any ServiceStore, keys: ServiceKeys?, cors: CORSPolicy? = nil, clock: any TipClock = SystemClock(),
                 maximumRecordsPerUser: Int = TipServer.defaultMaximumRecordsPerUser) {
         current = RuntimeLock(pack)
         self.store = store
         self.keys = keys
+        self.cors = cors
         self.clock = clock
         self.maximumRecordsPerUser = maximumRecordsPerUser
     }
@@ -51,25 +53,32 @@ public final class TipServer: Sendable {
     /// wrong method, a bad user id or a missing or wrong key is answered at once; otherwise
     /// the body may be as large as the route takes (none for a GET).
     public func admit(_ head: HTTPRequest) -> HTTPAdmission {
+        // A browser's preflight carries no key and no body; `handle` answers it.
+        if cors?.preflight(head) != nil { return .read(bodyLimit: 0) }
         do {
             let route = try ServiceRoute(method: head.method, path: head.path)
             try authorize(head, route)
             switch route.endpoint {
             case .putPack: return .read(bodyLimit: Self.maximumPackBytes)
-            case .health, .metrics, .getPack, .tips: return .read(bodyLimit: 0)
+            case .health, .metrics, .getPack, .openAPI, .tips: return .read(bodyLimit: 0)
             case .donate, .setParameter, .tipAction, .sync: return .read(bodyLimit: Self.maximumBodyBytes)
             }
         } catch {
-            return .refuse(error.response)
+            // Refused on its head; a page allowed by CORS may still read why.
+            return .refuse(cors?.decorate(error.response, for: head) ?? error.response)
         }
     }
 
     /// Answers one request. Never throws and never traps on any input.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = monotonicSeconds()
+        if let preflight = cors?.preflight(request) {
+            metrics.record(route: "OPTIONS (CORS preflight)", status: preflight.status, seconds: monotonicSeconds() - started)
+            return preflight
+        }
         let (route, response) = answer(request)
         metrics.record(route: route, status: response.status, seconds: monotonicSeconds() - started)
-        return response
+        return cors?.decorate(response, for: request) ?? response
     }
 
     private func answer(_ request: HTTPRequest) -> (String, HTTPResponse) {
@@ -116,6 +125,8 @@ public final class TipServer: Sendable {
             return .json(200, .object([("status", .string("ok")), ("version", .string(TipcVersion.current))]))
         case .metrics:
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(metrics.render().utf8))
+        case .openAPI:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(OpenAPIDocument.json.utf8))
         case .getPack:
             let pack = self.pack
             if let tags = request.headers["if-none-match"],

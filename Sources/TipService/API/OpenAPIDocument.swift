@@ -1,0 +1,1217 @@
+// Written by scripts/openapi.sh from docs/openapi.yaml: edit that file and run the script.
+
+/// The service's API as OpenAPI 3.1 JSON, answered at `GET /v1/openapi.json`.
+enum OpenAPIDocument {
+    static let json = #"""
+        {
+         "openapi": "3.1.0",
+         "info": {
+          "title": "tipc serve",
+          "version": "0.1.0",
+          "summary": "Contextual in-app tips evaluated for many users, for apps without the Swift runtime.",
+          "description": "Each request opens the user's records with the current rule pack and answers as the device\nruntime would. A write answered 2xx is durable; a request that fails changes nothing.\nBodies are JSON. User ids are opaque strings of 1 to 128 bytes (UTF-8), percent-encoded\nin the path.\n",
+          "license": {
+           "name": "Apache-2.0",
+           "identifier": "Apache-2.0"
+          }
+         },
+         "servers": [
+          {
+           "url": "http://127.0.0.1:8080"
+          }
+         ],
+         "security": [
+          {},
+          {
+           "apiKey": []
+          }
+         ],
+         "tags": [
+          {
+           "name": "tips"
+          },
+          {
+           "name": "events and parameters"
+          },
+          {
+           "name": "sync"
+          },
+          {
+           "name": "pack"
+          },
+          {
+           "name": "operations"
+          }
+         ],
+         "paths": {
+          "/v1/users/{user}/tips": {
+           "get": {
+            "tags": [
+             "tips"
+            ],
+            "operationId": "getTips",
+            "summary": "Every tip (or the one `tip` names) with its decision now and what to show.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             },
+             {
+              "name": "tip",
+              "in": "query",
+              "description": "One tip, or one instance of a keyed tip (`newTrail[42]`).",
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "$ref": "#/components/parameters/locale"
+             },
+             {
+              "$ref": "#/components/parameters/placeholderValues"
+             }
+            ],
+            "responses": {
+             "200": {
+              "description": "The tips.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Tips"
+                }
+               }
+              }
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/users/{user}/events/{event}": {
+           "post": {
+            "tags": [
+             "events and parameters"
+            ],
+            "operationId": "donate",
+            "summary": "Donates the event, once it is durable.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             },
+             {
+              "name": "event",
+              "in": "path",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "required": false,
+             "content": {
+              "application/json": {
+               "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                 "value": {
+                  "description": "The payload's fields, typed as the event declares them.",
+                  "type": "object",
+                  "additionalProperties": {
+                   "$ref": "#/components/schemas/Value"
+                  }
+                 },
+                 "date": {
+                  "description": "When it happened (ISO-8601); default now.",
+                  "type": "string",
+                  "format": "date-time"
+                 }
+                }
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "description": "The donation, durable.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Donation"
+                }
+               }
+              }
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "413": {
+              "$ref": "#/components/responses/TooLarge"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/users/{user}/parameters/{name}": {
+           "put": {
+            "tags": [
+             "events and parameters"
+            ],
+            "operationId": "setParameter",
+            "summary": "Sets a parameter (a transient one is accepted and not stored).",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             },
+             {
+              "name": "name",
+              "in": "path",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "required": true,
+             "content": {
+              "application/json": {
+               "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                 "value"
+                ],
+                "properties": {
+                 "value": {
+                  "$ref": "#/components/schemas/Value"
+                 }
+                }
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "description": "The parameter's new value.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object",
+                 "additionalProperties": false,
+                 "required": [
+                  "name",
+                  "value"
+                 ],
+                 "properties": {
+                  "name": {
+                   "type": "string"
+                  },
+                  "value": {
+                   "$ref": "#/components/schemas/Value"
+                  }
+                 }
+                }
+               }
+              }
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "413": {
+              "$ref": "#/components/responses/TooLarge"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/users/{user}/tips/{tip}/displays": {
+           "post": {
+            "tags": [
+             "tips"
+            ],
+            "operationId": "recordDisplay",
+            "summary": "The app showed the tip, for `milliseconds` on screen.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             },
+             {
+              "$ref": "#/components/parameters/tip"
+             },
+             {
+              "$ref": "#/components/parameters/locale"
+             },
+             {
+              "$ref": "#/components/parameters/placeholderValues"
+             }
+            ],
+            "requestBody": {
+             "required": false,
+             "content": {
+              "application/json": {
+               "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                 "milliseconds": {
+                  "type": "integer",
+                  "minimum": 0
+                 }
+                }
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "$ref": "#/components/responses/TipAfterChange"
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "413": {
+              "$ref": "#/components/responses/TooLarge"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/users/{user}/tips/{tip}/invalidate": {
+           "post": {
+            "tags": [
+             "tips"
+            ],
+            "operationId": "invalidate",
+            "summary": "Invalidates the tip; one already invalidated keeps its first reason.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             },
+             {
+              "$ref": "#/components/parameters/tip"
+             },
+             {
+              "$ref": "#/components/parameters/locale"
+             },
+             {
+              "$ref": "#/components/parameters/placeholderValues"
+             }
+            ],
+            "requestBody": {
+             "required": true,
+             "content": {
+              "application/json": {
+               "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                 "reason"
+                ],
+                "properties": {
+                 "reason": {
+                  "$ref": "#/components/schemas/InvalidationReason"
+                 }
+                }
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "$ref": "#/components/responses/TipAfterChange"
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "413": {
+              "$ref": "#/components/responses/TooLarge"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/users/{user}/tips/{tip}/reset": {
+           "post": {
+            "tags": [
+             "tips"
+            ],
+            "operationId": "resetEligibility",
+            "summary": "Eligible again; displays and time on screen restart. No body.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             },
+             {
+              "$ref": "#/components/parameters/tip"
+             },
+             {
+              "$ref": "#/components/parameters/locale"
+             },
+             {
+              "$ref": "#/components/parameters/placeholderValues"
+             }
+            ],
+            "responses": {
+             "200": {
+              "$ref": "#/components/responses/TipAfterChange"
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "413": {
+              "$ref": "#/components/responses/TooLarge"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/users/{user}/sync": {
+           "post": {
+            "tags": [
+             "sync"
+            ],
+            "operationId": "sync",
+            "summary": "Merges a device's snapshot into the user's and answers the merged snapshot.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             }
+            ],
+            "requestBody": {
+             "required": false,
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/Snapshot"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "description": "The merged snapshot.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Snapshot"
+                }
+               }
+              }
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "413": {
+              "$ref": "#/components/responses/TooLarge"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/pack": {
+           "get": {
+            "tags": [
+             "pack"
+            ],
+            "operationId": "getPack",
+            "summary": "The rule pack's bytes, with its SHA-256 as the ETag.",
+            "parameters": [
+             {
+              "name": "If-None-Match",
+              "in": "header",
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "description": "The pack.",
+              "headers": {
+               "ETag": {
+                "$ref": "#/components/headers/ETag"
+               }
+              },
+              "content": {
+               "application/vnd.tipc.tippack": {
+                "schema": {
+                 "type": "string",
+                 "contentMediaType": "application/vnd.tipc.tippack"
+                }
+               }
+              }
+             },
+             "304": {
+              "description": "The pack the client holds is current.",
+              "headers": {
+               "ETag": {
+                "$ref": "#/components/headers/ETag"
+               }
+              }
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           },
+           "put": {
+            "tags": [
+             "pack"
+            ],
+            "operationId": "replacePack",
+            "summary": "Replaces the pack for every user without a restart (admin key).",
+            "requestBody": {
+             "required": true,
+             "content": {
+              "application/vnd.tipc.tippack": {
+               "schema": {
+                "type": "string",
+                "contentMediaType": "application/vnd.tipc.tippack"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "description": "The new pack's tag and its number of tips.",
+              "headers": {
+               "ETag": {
+                "$ref": "#/components/headers/ETag"
+               }
+              },
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object",
+                 "additionalProperties": false,
+                 "required": [
+                  "etag",
+                  "tips"
+                 ],
+                 "properties": {
+                  "etag": {
+                   "type": "string"
+                  },
+                  "tips": {
+                   "type": "integer",
+                   "minimum": 0
+                  }
+                 }
+                }
+               }
+              }
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "413": {
+              "$ref": "#/components/responses/TooLarge"
+             },
+             "422": {
+              "$ref": "#/components/responses/InvalidPack"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/openapi.json": {
+           "get": {
+            "tags": [
+             "operations"
+            ],
+            "operationId": "getOpenAPI",
+            "summary": "This document, as JSON.",
+            "responses": {
+             "200": {
+              "description": "The OpenAPI document.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object"
+                }
+               }
+              }
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             }
+            }
+           }
+          },
+          "/healthz": {
+           "get": {
+            "tags": [
+             "operations"
+            ],
+            "operationId": "health",
+            "summary": "Liveness; needs no key.",
+            "security": [
+             {}
+            ],
+            "responses": {
+             "200": {
+              "description": "The service and its store answer.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object",
+                 "additionalProperties": false,
+                 "required": [
+                  "status"
+                 ],
+                 "properties": {
+                  "status": {
+                   "const": "ok"
+                  }
+                 }
+                }
+               }
+              }
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/metrics": {
+           "get": {
+            "tags": [
+             "operations"
+            ],
+            "operationId": "metrics",
+            "summary": "Prometheus text; routes are patterns, never user ids.",
+            "responses": {
+             "200": {
+              "description": "The metrics.",
+              "content": {
+               "text/plain": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              }
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             }
+            }
+           }
+          }
+         },
+         "components": {
+          "securitySchemes": {
+           "apiKey": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "With `--keys`, every route but /healthz needs a key; PUT /v1/pack an admin key."
+           }
+          },
+          "headers": {
+           "ETag": {
+            "description": "The pack's SHA-256, quoted.",
+            "schema": {
+             "type": "string"
+            }
+           }
+          },
+          "parameters": {
+           "user": {
+            "name": "user",
+            "in": "path",
+            "required": true,
+            "description": "The user's id, 1 to 128 bytes of UTF-8, percent-encoded.",
+            "schema": {
+             "type": "string",
+             "minLength": 1
+            }
+           },
+           "tip": {
+            "name": "tip",
+            "in": "path",
+            "required": true,
+            "description": "A tip, or an instance of a keyed tip (`newTrail[42]`, percent-encoded).",
+            "schema": {
+             "type": "string"
+            }
+           },
+           "locale": {
+            "name": "locale",
+            "in": "query",
+            "description": "The texts' locale (`de-CH`, else `de`, else the pack's default).",
+            "schema": {
+             "type": "string"
+            }
+           },
+           "placeholderValues": {
+            "name": "value",
+            "in": "query",
+            "description": "A placeholder's value, as `value.NAME=TEXT`, read as its declared type.",
+            "style": "form",
+            "explode": true,
+            "schema": {
+             "type": "object",
+             "additionalProperties": {
+              "type": "string"
+             }
+            }
+           }
+          },
+          "responses": {
+           "TipAfterChange": {
+            "description": "The tip after the change, as GET …/tips writes one.",
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Tip"
+              }
+             }
+            }
+           },
+           "BadRequest": {
+            "description": "Bad JSON, a value of the wrong type, a bad user id or path, a tip instance's key missing or of the wrong type.",
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "Unauthorized": {
+            "description": "No key, or a key that is not known (with `--keys`).",
+            "headers": {
+             "WWW-Authenticate": {
+              "schema": {
+               "type": "string"
+              }
+             }
+            },
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "Forbidden": {
+            "description": "A client key on an admin route.",
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "NotFound": {
+            "description": "An unknown route, tip, event or parameter (with a did-you-mean).",
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "MethodNotAllowed": {
+            "description": "A known route with another method; `Allow` says which.",
+            "headers": {
+             "Allow": {
+              "schema": {
+               "type": "string"
+              }
+             }
+            },
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "Conflict": {
+            "description": "A synced record whose id the store holds with other content.",
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "TooLarge": {
+            "description": "A body over the limit (64 KiB; 16 MiB for a pack).",
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "InvalidPack": {
+            "description": "A pack that does not verify; nothing changed.",
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "Unavailable": {
+            "description": "The store is unreachable or busy, or the server is stopping and did not run the request; sending it again is safe.",
+            "headers": {
+             "Retry-After": {
+              "schema": {
+               "type": "integer"
+              }
+             }
+            },
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           }
+          },
+          "schemas": {
+           "Error": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+             "error"
+            ],
+            "properties": {
+             "error": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+               "code",
+               "message"
+              ],
+              "properties": {
+               "code": {
+                "type": "string",
+                "description": "A stable code, e.g. `unknown-tip`, `wrong-parameter-type`, `store-unavailable` (docs/api.md lists them)."
+               },
+               "message": {
+                "type": "string"
+               }
+              }
+             }
+            }
+           },
+           "Value": {
+            "description": "A parameter's or payload field's value. Bool, Int and Double as JSON writes them; a String as a string; a Date as an ISO-8601 string; a Duration as a duration string (`90s`, `1d12h`).",
+            "type": [
+             "boolean",
+             "integer",
+             "number",
+             "string"
+            ]
+           },
+           "InvalidationReason": {
+            "type": "string",
+            "enum": [
+             "actionPerformed",
+             "tipClosed",
+             "displayCountExceeded",
+             "displayDurationExceeded"
+            ]
+           },
+           "TipStatus": {
+            "type": "string",
+            "pattern": "^(pending|available|invalidated\\((actionPerformed|tipClosed|displayCountExceeded|displayDurationExceeded)\\))$"
+           },
+           "Tip": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+             "id",
+             "status",
+             "shouldDisplay",
+             "title",
+             "message",
+             "image",
+             "actions"
+            ],
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "key": {
+              "description": "The instance's key, for a keyed tip.",
+              "type": [
+               "integer",
+               "string"
+              ]
+             },
+             "status": {
+              "$ref": "#/components/schemas/TipStatus"
+             },
+             "shouldDisplay": {
+              "type": "boolean"
+             },
+             "title": {
+              "type": "string"
+             },
+             "message": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "image": {
+              "oneOf": [
+               {
+                "type": "null"
+               },
+               {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                 "symbol"
+                ],
+                "properties": {
+                 "symbol": {
+                  "type": "string"
+                 }
+                }
+               },
+               {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                 "asset"
+                ],
+                "properties": {
+                 "asset": {
+                  "type": "string"
+                 }
+                }
+               }
+              ]
+             },
+             "actions": {
+              "type": "array",
+              "items": {
+               "type": "object",
+               "additionalProperties": false,
+               "required": [
+                "id",
+                "title"
+               ],
+               "properties": {
+                "id": {
+                 "type": "string"
+                },
+                "title": {
+                 "type": "string"
+                }
+               }
+              }
+             },
+             "placeholders": {
+              "type": "array",
+              "items": {
+               "type": "string"
+              }
+             }
+            }
+           },
+           "Tips": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+             "tips"
+            ],
+            "properties": {
+             "tips": {
+              "type": "array",
+              "items": {
+               "$ref": "#/components/schemas/Tip"
+              }
+             }
+            }
+           },
+           "Donation": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+             "id",
+             "date"
+            ],
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "date": {
+              "type": "string",
+              "format": "date-time"
+             }
+            }
+           },
+           "Snapshot": {
+            "description": "`tipc store export`'s document: donations and records are merged; `tips` is derived and ignored when read.",
+            "type": "object",
+            "properties": {
+             "donations": {
+              "type": "array",
+              "items": {
+               "type": "object",
+               "required": [
+                "id",
+                "event",
+                "date"
+               ],
+               "properties": {
+                "id": {
+                 "type": "string"
+                },
+                "event": {
+                 "type": "string"
+                },
+                "date": {
+                 "type": "string",
+                 "format": "date-time"
+                },
+                "value": {
+                 "type": "object",
+                 "additionalProperties": {
+                  "$ref": "#/components/schemas/Value"
+                 }
+                }
+               }
+              }
+             },
+             "parameters": {
+              "type": "object",
+              "additionalProperties": {
+               "$ref": "#/components/schemas/Value"
+              }
+             },
+             "tips": {
+              "type": "object",
+              "additionalProperties": {
+               "type": "object",
+               "properties": {
+                "status": {
+                 "$ref": "#/components/schemas/TipStatus"
+                },
+                "displayCount": {
+                 "type": "integer"
+                },
+                "displayDuration": {
+                 "type": "string"
+                }
+               }
+              }
+             },
+             "donationDeletions": {
+              "type": "object",
+              "additionalProperties": {
+               "type": "string",
+               "format": "date-time"
+              }
+             },
+             "records": {
+              "type": "object",
+              "properties": {
+               "parameters": {
+                "type": "object",
+                "additionalProperties": {
+                 "type": "object",
+                 "required": [
+                  "value",
+                  "stampMilliseconds",
+                  "device"
+                 ],
+                 "properties": {
+                  "value": {
+                   "type": "string"
+                  },
+                  "stampMilliseconds": {
+                   "type": "integer"
+                  },
+                  "device": {
+                   "type": "string"
+                  }
+                 }
+                }
+               },
+               "tips": {
+                "type": "array",
+                "items": {
+                 "type": "object",
+                 "required": [
+                  "id",
+                  "tip",
+                  "kind",
+                  "stampMilliseconds",
+                  "device"
+                 ],
+                 "properties": {
+                  "id": {
+                   "type": "string"
+                  },
+                  "tip": {
+                   "type": "string"
+                  },
+                  "key": {
+                   "type": [
+                    "integer",
+                    "string"
+                   ]
+                  },
+                  "dateMilliseconds": {
+                   "type": "integer"
+                  },
+                  "kind": {
+                   "enum": [
+                    "display",
+                    "invalidation",
+                    "reset"
+                   ]
+                  },
+                  "count": {
+                   "type": "integer"
+                  },
+                  "milliseconds": {
+                   "type": "integer"
+                  },
+                  "reason": {
+                   "$ref": "#/components/schemas/InvalidationReason"
+                  },
+                  "stampMilliseconds": {
+                   "type": "integer"
+                  },
+                  "device": {
+                   "type": "string"
+                  }
+                 }
+                }
+               },
+               "latestFirstDisplayMilliseconds": {
+                "type": "integer"
+               }
+              }
+             }
+            }
+           }
+          }
+         }
+        }
+        """#
+}

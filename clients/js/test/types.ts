@@ -1,0 +1,33 @@
+// Type-checked by `tsc --noEmit` (clients/js/test/check-types.sh): the declarations describe the
+// module as an app uses it.
+import { TipcClient, TipcError, type Tip, type TipcErrorCode } from "../tipc.js";
+
+async function journey(): Promise<void> {
+  const client = new TipcClient("https://tips.example.com", { token: "t", retries: 2 });
+  const user = client.user("ann");
+  const tips: Tip[] = await user.tips({ locale: "de-CH", values: { shortcut: "⌘K" } });
+  const first: Tip | undefined = tips[0];
+  if (first?.shouldDisplay) {
+    const shown: Tip = await user.recordDisplay(first.id, { milliseconds: 1500 });
+    const status: string = shown.status;
+    void status;
+  }
+  await user.donate("backyardDetailOpened", { value: { backyardID: 7 }, date: new Date() });
+  await user.setParameter("isSignedIn", true);
+  await user.invalidate("favoriteBackyard", "tipClosed");
+  const pack = await client.pack();
+  if (!pack.notModified) {
+    const bytes: Uint8Array = pack.bytes;
+    void bytes;
+  }
+  try {
+    await user.reset("favoriteBackyard");
+  } catch (error) {
+    if (error instanceof TipcError) {
+      const code: TipcErrorCode = error.code;
+      const status: number = error.status;
+      void code; void status;
+    }
+  }
+}
+void journey;

@@ -1,0 +1,101 @@
+// Types of tipc.js, the JavaScript client of `tipc serve` (docs/api.md).
+
+/** The service's error codes, and "network" when no answer came. */
+export type TipcErrorCode =
+  | "bad-json" | "wrong-type" | "missing-key" | "unexpected-key" | "wrong-key-type" | "wrong-placeholder-type"
+  | "unknown-member" | "wrong-parameter-type" | "value-not-allowed" | "wrong-field-type" | "unknown-field"
+  | "missing-field" | "non-finite-double" | "missing-value" | "missing-reason" | "unknown-reason" | "bad-snapshot"
+  | "bad-user" | "bad-path" | "unauthorized" | "forbidden" | "not-found" | "unknown-tip" | "unknown-event"
+  | "unknown-parameter" | "method-not-allowed" | "collision" | "body-too-large" | "invalid-pack"
+  | "store-unavailable" | "stopping" | "network"
+  | (string & {});
+
+/** An error answer of the service, or a request that got no answer (`status` 0). */
+export class TipcError extends Error {
+  readonly status: number;
+  readonly code: TipcErrorCode;
+  /** Seconds, from the answer's `Retry-After`. */
+  readonly retryAfter: number | undefined;
+  constructor(status: number, code: TipcErrorCode, message: string, retryAfter?: number);
+}
+
+export interface TipcClientOptions {
+  /** An API key, sent as `Authorization: Bearer TOKEN`. */
+  token?: string;
+  /** How often a 503 (a request the service did not run) is sent again; default 3. */
+  retries?: number;
+  /** The first wait before sending again, in ms (default 200), doubled each time. */
+  retryDelayMs?: number;
+  /** The longest wait, in ms (default 5000). */
+  maximumRetryDelayMs?: number;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A parameter's or payload field's value: Bool, Int, Double, String; a Date or Duration as a string. */
+export type TipcValue = boolean | number | string;
+
+export type TipStatus = "pending" | "available" | `invalidated(${string})`;
+
+export interface TipImage { symbol?: string; asset?: string }
+export interface TipAction { id: string; title: string }
+
+/** A tip as `GET …/tips` answers it. */
+export interface Tip {
+  id: string;
+  /** The instance's key, for a keyed tip. */
+  key?: number | string;
+  status: TipStatus;
+  shouldDisplay: boolean;
+  title: string;
+  message: string | null;
+  image: TipImage | null;
+  actions: TipAction[];
+  /** The placeholders the texts declare, when they declare any. */
+  placeholders?: string[];
+}
+
+export interface TipQuery {
+  /** A locale tag ("de-CH"); default: the pack's default locale. */
+  locale?: string;
+  /** Values of the texts' placeholders, by name. */
+  values?: Record<string, string | number | boolean | Date>;
+}
+
+export interface Donation { id: string; date: string }
+
+export type InvalidationReason = "actionPerformed" | "tipClosed" | "displayCountExceeded" | "displayDurationExceeded";
+
+/** `tipc store export`'s document. */
+export interface Snapshot {
+  donations?: { id: string; event: string; date: string; value?: Record<string, TipcValue> }[];
+  parameters?: Record<string, TipcValue>;
+  tips?: Record<string, unknown>;
+  records?: Record<string, unknown>;
+}
+
+export type PackAnswer =
+  | { notModified: true; etag: string | undefined }
+  | { notModified: false; etag: string | undefined; bytes: Uint8Array };
+
+export class TipcClient {
+  constructor(baseURL: string, options?: TipcClientOptions);
+  user(id: string): TipcUser;
+  health(): Promise<{ status: "ok" }>;
+  pack(options?: { etag?: string }): Promise<PackAnswer>;
+  replacePack(bytes: Uint8Array): Promise<{ etag: string; tips: number }>;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<any>;
+  send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+export class TipcUser {
+  readonly id: string;
+  tips(options?: TipQuery & { tip?: string }): Promise<Tip[]>;
+  tip(id: string, options?: TipQuery): Promise<Tip | undefined>;
+  donate(event: string, options?: { value?: Record<string, TipcValue>; date?: Date | string }): Promise<Donation>;
+  setParameter(name: string, value: TipcValue): Promise<{ name: string; value: TipcValue }>;
+  recordDisplay(tip: string, options?: TipQuery & { milliseconds?: number }): Promise<Tip>;
+  invalidate(tip: string, reason: InvalidationReason, options?: TipQuery): Promise<Tip>;
+  reset(tip: string, options?: TipQuery): Promise<Tip>;
+  sync(snapshot?: Snapshot): Promise<Snapshot>;
+}
