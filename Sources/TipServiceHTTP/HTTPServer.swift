@@ -7,15 +7,6 @@ import Glibc
 import Darwin
 #endif
 
-/// What the server does with a request once its head (request line and headers) has arrived,
-/// before any of its body is read.
-public enum HTTPAdmission: Sendable {
-    /// Answer at once, without reading the body (a wrong route, a missing key).
-    case refuse(HTTPResponse)
-    /// Read a body of at most this many bytes, then run the handler.
-    case read(bodyLimit: Int)
-}
-
 /// The bounds that keep the server reachable under slow and many clients.
 public struct HTTPLimits: Sendable {
     /// Connections open at once. A connection arriving when they are all open is let in, and

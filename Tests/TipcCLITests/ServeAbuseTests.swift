@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TipRuntime
 import TipService
+import TipServiceHTTP
 
 /// `tipc serve` against hostile and careless clients, as a real process on loopback:
 /// ambiguous framing, paths that are not UTF-8, too many query arguments, keys checked

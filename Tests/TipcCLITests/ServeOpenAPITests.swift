@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TipService
+import TipRuntime
 
 /// `GET /v1/openapi.json` answers the API's description (docs/openapi.yaml, written into the
 /// service by scripts/openapi.sh; scripts/test.sh checks the two are equal and every answer
@@ -16,6 +17,10 @@ struct ServeOpenAPITests {
         #expect(answer.headers["content-type"] == "application/json")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
         #expect(document["openapi"] as? String == "3.1.0")
+        // The description and the JavaScript client carry tipc's one version.
+        #expect((document["info"] as? [String: Any])?["version"] as? String == TipcVersion.current)
+        let package = try JSONSerialization.jsonObject(with: Data(contentsOf: InstallDocTests.root.appendingPathComponent("clients/js/package.json"))) as? [String: Any]
+        #expect(package?["version"] as? String == TipcVersion.current)
         let paths = Set((document["paths"] as? [String: Any])?.keys.map { $0 } ?? [])
         // Every route the service matches has its path in the description.
         let requests: [(String, String)] = [

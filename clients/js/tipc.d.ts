@@ -81,7 +81,7 @@ export type PackAnswer =
 export class TipcClient {
   constructor(baseURL: string, options?: TipcClientOptions);
   user(id: string): TipcUser;
-  health(): Promise<{ status: "ok" }>;
+  health(): Promise<{ status: "ok"; version: string }>;
   pack(options?: { etag?: string }): Promise<PackAnswer>;
   replacePack(bytes: Uint8Array): Promise<{ etag: string; tips: number }>;
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<any>;

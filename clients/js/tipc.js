@@ -46,7 +46,7 @@ export class TipcClient {
     return new TipcUser(this, id);
   }
 
-  /** `GET /healthz`: `{status: "ok"}` when the service and its store answer. */
+  /** `GET /healthz`: `{status: "ok", version}` when the service and its store answer. */
   health() {
     return this.request("GET", "/healthz");
   }

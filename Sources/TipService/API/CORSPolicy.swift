@@ -33,16 +33,21 @@ public struct CORSPolicy: Sendable {
         self.origins = origins
     }
 
-    /// `scheme://host[:port]` with a scheme of letters and a host without a path, query or user.
+    /// `scheme://host[:port]`: a scheme of letters, digits, `+`, `-` and `.`; a host without a
+    /// path, query, fragment or user; a port of up to five digits.
     static func isOrigin(_ text: String) -> Bool {
-        guard let separator = text.range(of: "://") else { return false }
-        let scheme = text[..<separator.lowerBound]
-        let authority = text[separator.upperBound...]
-        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }),
-              !authority.isEmpty, !authority.contains(where: { "/?#@ ".contains($0) }) else { return false }
-        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+        let parts = text.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        let scheme = parts[0], authority = parts[1]
+        let schemeCharacters = scheme.allSatisfy { character in
+            character.isASCII && (character.isLetter || character.isNumber || character == "+" || character == "-" || character == ".")
+        }
+        let forbidden: Set<Character> = ["/", "?", "#", "@", " "]
+        guard !scheme.isEmpty, schemeCharacters, !authority.isEmpty, !authority.contains(where: forbidden.contains) else { return false }
+        if !authority.hasSuffix("]"), let colon = authority.lastIndex(of: ":") {
             let port = authority[authority.index(after: colon)...]
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit), authority[..<colon].count > 0 else { return false }
+            let digits = port.allSatisfy { $0.isASCII && $0.isNumber }
+            guard !port.isEmpty, port.count <= 5, digits, colon != authority.startIndex else { return false }
         }
         return true
     }
@@ -81,8 +86,4 @@ public struct CORSPolicy: Sendable {
         ]
         return response
     }
-}
-
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }

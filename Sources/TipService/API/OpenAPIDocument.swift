@@ -93,6 +93,12 @@ enum OpenAPIDocument {
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
              },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
              "503": {
               "$ref": "#/components/responses/Unavailable"
              }
@@ -166,6 +172,12 @@ enum OpenAPIDocument {
              },
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
              },
              "413": {
               "$ref": "#/components/responses/TooLarge"
@@ -251,6 +263,12 @@ enum OpenAPIDocument {
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
              },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
              "413": {
               "$ref": "#/components/responses/TooLarge"
              },
@@ -313,6 +331,12 @@ enum OpenAPIDocument {
              },
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
              },
              "413": {
               "$ref": "#/components/responses/TooLarge"
@@ -379,6 +403,12 @@ enum OpenAPIDocument {
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
              },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
              "413": {
               "$ref": "#/components/responses/TooLarge"
              },
@@ -424,6 +454,12 @@ enum OpenAPIDocument {
              },
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
              },
              "413": {
               "$ref": "#/components/responses/TooLarge"
@@ -478,6 +514,9 @@ enum OpenAPIDocument {
              },
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
              },
              "409": {
               "$ref": "#/components/responses/Conflict"
@@ -537,6 +576,9 @@ enum OpenAPIDocument {
              },
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
              },
              "503": {
               "$ref": "#/components/responses/Unavailable"
@@ -599,6 +641,9 @@ enum OpenAPIDocument {
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
              },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
              "413": {
               "$ref": "#/components/responses/TooLarge"
              },
@@ -634,6 +679,9 @@ enum OpenAPIDocument {
              },
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
              }
             }
            }
@@ -657,11 +705,15 @@ enum OpenAPIDocument {
                  "type": "object",
                  "additionalProperties": false,
                  "required": [
-                  "status"
+                  "status",
+                  "version"
                  ],
                  "properties": {
                   "status": {
                    "const": "ok"
+                  },
+                  "version": {
+                   "type": "string"
                   }
                  }
                 }
@@ -670,6 +722,9 @@ enum OpenAPIDocument {
              },
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
              },
              "503": {
               "$ref": "#/components/responses/Unavailable"
@@ -700,6 +755,9 @@ enum OpenAPIDocument {
              },
              "405": {
               "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
              }
             }
            }
@@ -775,7 +833,7 @@ enum OpenAPIDocument {
             }
            },
            "BadRequest": {
-            "description": "Bad JSON, a value of the wrong type, a bad user id or path, a tip instance's key missing or of the wrong type.",
+            "description": "Bad JSON, a value of the wrong type, a date outside the years 0000 to 9999, a bad user id, a path or query argument that is not UTF-8, ambiguous framing (two `Content-Length` or `Transfer-Encoding` headers, or both), a tip instance's key missing or of the wrong type.",
             "content": {
              "application/json": {
               "schema": {
@@ -839,7 +897,17 @@ enum OpenAPIDocument {
             }
            },
            "Conflict": {
-            "description": "A synced record whose id the store holds with other content.",
+            "description": "A synced record whose id the store holds with other content (`collision`); the user holds more records than the service allows, or the write would take them over it (`too-many-records`); a write that cannot be stamped later than the user's stored writes (`stamp-out-of-range`). Nothing was written.",
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "TooManyQueryArguments": {
+            "description": "More than 64 query arguments, answered before they are parsed.",
             "content": {
              "application/json": {
               "schema": {

@@ -36,6 +36,15 @@ public struct HTTPResponse: Sendable {
     }
 }
 
+/// What the server does with a request once its head (request line and headers) has arrived,
+/// before any of its body is read.
+public enum HTTPAdmission: Sendable {
+    /// Answer at once, without reading the body (a wrong route, a missing key).
+    case refuse(HTTPResponse)
+    /// Read a body of at most this many bytes, then run the handler.
+    case read(bodyLimit: Int)
+}
+
 /// Percent-decoding of paths and query components.
 public enum PercentEncoding {
     /// `text` with `%XX` decoded (and `+` as a space when `plusIsSpace`); nil when an escape is
