@@ -42,8 +42,10 @@ public enum TipKitImporter {
         }
         diagnostics += unreadable
         var builder = TipKitModuleBuilder(files: files, modulePath: sources.first?.path)
-        let module = builder.build()
+        var module = builder.build()
         diagnostics += builder.diagnostics
+        let skipped = sources.map(\.path).filter { path in unreadable.contains { $0.range.file == path } }
+        module.header = skipped.map { "left out: \($0) (cannot be read as Swift)" } + module.header
         return module
     }
 }
@@ -671,6 +673,13 @@ struct TipKitModuleBuilder {
             guard let path = tipType(of: statement, in: scope), let tipName = tipNames[path.joined(separator: ".")] else {
                 approximated("a group member that is not a tip cannot be imported (\(text(file, statement)))", at: range(file, statement))
                 comments.append("left out: member \(text(file, statement))")
+                continue
+            }
+            if let other = manifest.groups.first(where: { $0.tips.contains { $0.name == tipName } }) {
+                // TipKit lets a tip be in several groups; a manifest tip belongs to one.
+                approximated("the tip '\(tipName)' is already in the group '\(other.name.name)'; a tip belongs to one group in a manifest, so it is left out of this one",
+                             at: range(file, statement))
+                comments.append("left out: member \(text(file, statement)) (already in \(other.name.name))")
                 continue
             }
             if members.contains(where: { $0.name == tipName }) {

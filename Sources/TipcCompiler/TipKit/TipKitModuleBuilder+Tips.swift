@@ -88,7 +88,7 @@ extension TipKitModuleBuilder {
             if let value = singleValue(property), !isNil(value) { tip.image = image(of: value, file: file, comments: &tip.comments) }
         case "actions":
             for (number, item) in items(of: property).enumerated() {
-                if let action = action(of: item, number: number + 1, file: file, comments: &tip.comments) { tip.actions.append(action) }
+                if let action = action(of: item, number: number + 1, file: file, tipPath: tipPath, comments: &tip.comments) { tip.actions.append(action) }
             }
         case "options":
             for item in items(of: property) { readOption(item, file: file, into: &tip) }
@@ -161,12 +161,11 @@ extension TipKitModuleBuilder {
             case .identifier("Text"), .identifier("String"), .identifier("LocalizedStringKey"), .identifier("LocalizedStringResource"),
                  .identifier("NSLocalizedString"), .member(nil, "init"):
                 guard let first = arguments.first, first.label == nil || first.label == "verbatim" || first.label == "localized",
-                      var key = literalText(first.value) else { return nil }
+                      let key = literalText(first.value) else { return nil }
                 if let fallback = arguments.first(where: { $0.label == "defaultValue" || $0.label == "value" })?.value,
                    let value = literalText(fallback) {
                     return LiteralText(value: value.value, problem: key.problem ?? value.problem, keys: [key.value] + value.keys)
                 }
-                key.keys = []
                 return key
             case .member(let base?, let modifier):
                 // `Text("…").bold()`: the text, without its styling.
@@ -214,7 +213,7 @@ extension TipKitModuleBuilder {
 
     // MARK: - Actions and options
 
-    mutating func action(of expression: SwiftExpression, number: Int, file: Int, comments: inout [String]) -> ActionDecl? {
+    mutating func action(of expression: SwiftExpression, number: Int, file: Int, tipPath: [String], comments: inout [String]) -> ActionDecl? {
         let at = range(file, expression)
         guard let (name, arguments, trailing) = Self.calleeName(expression), name == "Action" else {
             approximated("an action that is not Action(…) is not imported (\(text(file, expression)))", at: at)
@@ -228,7 +227,7 @@ extension TipKitModuleBuilder {
             title = text(of: label, file: file, member: "action title", comments: &comments)
         }
         var identifier: Identifier
-        if let id = arguments.first(where: { $0.label == "id" })?.value, case .string(let value, false) = id.kind {
+        if let id = arguments.first(where: { $0.label == "id" })?.value, let value = constantString(id, in: tipPath) {
             identifier = Identifier(manifestName(value, kind: "an action id", at: range(file, id)), at: range(file, id))
         } else {
             identifier = Identifier("action\(number)", at: at)
