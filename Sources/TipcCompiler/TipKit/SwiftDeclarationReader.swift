@@ -379,9 +379,12 @@ struct SwiftDeclarationReader {
             let token = tokens[i]
             let isConfigure = token.isIdentifier("Tips") && i + 3 < tokens.count && tokens[i + 1].isPunctuation(".")
                 && tokens[i + 2].isIdentifier("configure") && tokens[i + 3].isPunctuation("(")
-            let isGroup = token.isIdentifier("TipGroup") && i + 1 < tokens.count
-                && (tokens[i + 1].isPunctuation("(") || tokens[i + 1].isPunctuation("{")) && !tokens[i + 1].startsLine
-                && !(i > 0 && tokens[i - 1].isPunctuation("."))
+            // `TipGroup { … }` is a call unless `TipGroup` is a type written before a body
+            // (`extension TipGroup {`, `var g: TipGroup {`, `-> TipGroup {`).
+            let isTypeBeforeBody = i > 0 && (tokens[i - 1].isIdentifier("extension") || tokens[i - 1].isPunctuation(":")
+                || tokens[i - 1].isPunctuation(",") || tokens[i - 1].isOperator("->") || tokens[i - 1].isOperator("&"))
+            let isGroup = token.isIdentifier("TipGroup") && i + 1 < tokens.count && !(i > 0 && tokens[i - 1].isPunctuation("."))
+                && (tokens[i + 1].isPunctuation("(") || (tokens[i + 1].isPunctuation("{") && !tokens[i + 1].startsLine && !isTypeBeforeBody))
             guard isConfigure || isGroup else { i += 1; continue }
             var parser = SwiftExpressionParser(tokens: tokens, matching: matching, from: i, to: tokens.count)
             let expression = parser.expression()

@@ -51,3 +51,11 @@ struct ContentView: View {
         TipView(stored.currentTip)
     }
 }
+
+extension TipGroup {
+    var isEmpty: Bool { currentTip == nil }
+}
+
+func nextGroup() -> TipGroup {
+    TipGroup(.ordered) { GammaTip() }
+}
