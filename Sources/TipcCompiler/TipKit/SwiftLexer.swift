@@ -270,7 +270,6 @@ struct SwiftLexer {
         while index < bytes.count {
             let d = bytes[index]
             if (d == 0x0A || d == 0x0D), !multiline { break }
-            if d == 0x0A { atLineStart = false }
             if d == UInt8(ascii: "\\") { index += 2; continue }
             if d == UInt8(ascii: "/"), closes(at: index + 1, hashes: hashes) {
                 index += 1 + hashes

@@ -20,3 +20,23 @@ struct DemoApp: App {
         WindowGroup { Text("Hello") }
     }
 }
+
+struct VariantTip: Tip {
+    #if DEBUG
+    var title: Text { Text("Debug title") }
+    #else
+    var title: Text { Text("Release title") }
+    #endif
+
+    #if targetEnvironment(simulator)
+    var message: Text? { Text("Simulator") }
+    #elseif os(iOS)
+    var message: Text? { Text("iPhone and iPad") }
+    #endif
+}
+
+#if DEBUG
+let debugGroup = TipGroup { WelcomeTip() }
+#else
+let releaseGroup = TipGroup(.ordered) { VariantTip(); WelcomeTip() }
+#endif
