@@ -39,6 +39,45 @@ import Testing
         #expect(Invocation(["check", output]).status == 0)
     }
 
+    /// A whole app: a TipKit file beside App Intents, regex literals and a file the Swift reader
+    /// cannot read. The tips are imported; the unreadable file is a warning naming it.
+    @Test func importsAWholeAppFolder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("App/Tips/SearchTip.swift", Self.tips)
+        try folder.write("App/Intents/SearchIntent.swift", """
+            import AppIntents
+            struct SearchIntent: AppIntent {
+                static let title: LocalizedStringResource = "Search"
+                @Parameter(title: "Logged in", default: true) var isLoggedIn: Bool
+                @Parameter(title: "Query") var query: String
+            }
+            """)
+        try folder.write("App/Model/Parser.swift", "let quote = /a\"b/\nlet tag = #/<\"[a-z]+\">/#\nfunc half(_ n: Int) -> Int { n / 2 }\n")
+        try folder.write("App/Model/Truncated.swift", "import SwiftUI\nstruct Half: View {\n    var body: some View {\n        Text(\"cut off\")\n")
+        let run = Invocation(["import", folder.path + "/App"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("Truncated.swift:2:19: warning[syntax]: "))
+        #expect(run.stderr.contains("Truncated.swift cannot be read as Swift (the file ends inside the '{' opened here)"))
+        #expect(run.stdout.contains("# left out: \(folder.path)/App/Model/Truncated.swift (cannot be read as Swift)"))
+        #expect(run.stdout.contains("parameters:\n  isLoggedIn: { type: bool, default: false }\n\nevents:"))
+        #expect(run.stdout.contains("  advancedSearch:\n    title: Try Advanced Search\n"))
+        #expect(!run.stdout.contains("query"))
+        let check = Invocation(["check", folder.path + "/App"])
+        #expect(check.status == 0)
+        #expect(check.stdout.contains("warning[syntax]"))
+    }
+
+    /// A truncated Swift file given alone does not pass: nothing of it could be read.
+    @Test func aTruncatedFileAloneIsAnError() throws {
+        let folder = try TemporaryFolder()
+        let truncated = try folder.write("Tip.swift", String(Self.tips.dropLast(40)))
+        let check = Invocation(["check", truncated])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("Tip.swift:3:23: error[syntax]: "))
+        #expect(check.stdout.contains("cannot be read as Swift (the file ends inside the '{' opened here)"))
+        #expect(Invocation(["import", truncated]).status == 1)
+    }
+
     @Test func approximationsAreWarnedButImported() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("Hello.swift", "import TipKit\nstruct HelloTip: Tip {\n    var name = \"you\"\n    var title: Text { Text(\"Hi \\(name)\") }\n}\n")

@@ -16,6 +16,8 @@ struct PreCommitHookTests {
         var args: [String]
         var language: String
         var passFilenames: Bool
+        /// The `files:` pattern: which changed files run the hook.
+        var files: String
     }
 
     /// The `tipc-check` hook, read with tipc's own YAML reader.
@@ -34,7 +36,8 @@ struct PreCommitHookTests {
             return Hook(entry: try #require(fields["entry"]?.scalarValue),
                         args: fields["args"]?.items.map { $0.compactMap(\.scalarValue) } ?? [],
                         language: try #require(fields["language"]?.scalarValue),
-                        passFilenames: fields["pass_filenames"]?.scalarValue != "false")
+                        passFilenames: fields["pass_filenames"]?.scalarValue != "false",
+                        files: try #require(fields["files"]?.scalarValue))
         }
         throw HookMissing()
     }
@@ -62,6 +65,14 @@ struct PreCommitHookTests {
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self))
     }
 
+    /// Manifests, rule files and Swift (where TipKit tips live) run the hook; nothing else does.
+    @Test func swiftFilesRunTheHook() throws {
+        let pattern = try NSRegularExpression(pattern: try Self.hook().files)
+        func runs(_ path: String) -> Bool { pattern.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil }
+        for path in ["app/tips.yaml", "tips.yml", "rules/onboarding.tips", "App/Tips/SearchTip.swift"] { #expect(runs(path), "\(path)") }
+        for path in ["README.md", "Package.resolved", "App/Assets.xcassets/Contents.json", "swift.txt"] { #expect(!runs(path), "\(path)") }
+    }
+
     @Test func cleanRepositoryPassesAndABadManifestFails() throws {
         let hook = try Self.hook()
         let checkout = try TemporaryFolder()
@@ -84,6 +95,13 @@ struct PreCommitHookTests {
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("app/tips.yaml:7:13: error[unknown-event]: no event named 'opend'"))
         #expect(!bad.stdout.contains("docker-compose"))
+
+        // TipKit tips in the app's Swift are checked too.
+        try repository.write("app/tips.yaml", "tipkit: 1\nevents:\n  opened: {}\ntips:\n  t:\n    title: T\n    rules: [opened.count > 0]\n")
+        try repository.write("App/BadgeTip.swift", "import TipKit\nstruct BadgeTip: Tip {\n    @Parameter static var badge: Int = \"zero\"\n    var title: Text { Text(\"Badge\") }\n    var rules: [Rule] { #Rule(Self.$badge) { $0 > 0 } }\n}\n")
+        let swift = try Self.runHook(in: repository.path, checkout: checkout.path)
+        #expect(swift.status == 1)
+        #expect(swift.stdout.contains("App/BadgeTip.swift:3:40: error[type-mismatch]: the default of 'badge' is a string literal"))
     }
 }
 

@@ -133,6 +133,27 @@ struct CheckerTests {
         #expect(program != nil, "warnings do not prevent a program")
     }
 
+    /// A help that suggests rule text suggests text that checks: dotted names (as the TipKit
+    /// importer writes them) in backticks.
+    @Test func helpTextsSuggestRuleTextThatChecks() throws {
+        let declarations = "param `Tip.count`: Int = 0\nevent `onboarding.opened`\n"
+        func quoted(_ help: String?) throws -> String {
+            let parts = try #require(help).split(separator: "'", omittingEmptySubsequences: false)
+            return String(parts[1])
+        }
+        let (unused, _) = check(header + declarations + "tip t {\n  title \"T\"\n}\n")
+        #expect(codes(unused) == ["unused", "unused"])
+        let parameter = try quoted(unused[0].help)
+        let event = try quoted(unused[1].help)
+        #expect(parameter == "$`Tip.count`")
+        #expect(event == "`onboarding.opened`.count >= 1")
+        let (followed, _) = check(header + declarations + "tip t {\n  title \"T\"\n  rule \(parameter) > 0 and \(event)\n}\n")
+        #expect(followed.isEmpty, "\(followed.map(\.message))")
+
+        let (misspelled, _) = check(header + declarations + "tip t {\n  title \"T\"\n  rule $`Tip.cont` > 0 and `onboarding.opend`.count > 0\n}\n")
+        #expect(misspelled.map(\.help) == ["did you mean '$`Tip.count`'?", "did you mean '`onboarding.opened`'?"])
+    }
+
     @Test func defaultsMustFitTheirType() {
         let (diagnostics, _) = check(header + """
         param plan: String = "gold" in ["free", "pro"]

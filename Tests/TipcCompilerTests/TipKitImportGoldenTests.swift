@@ -58,3 +58,23 @@ func tipKitImportAsTipsDeclaresTheSameProgram(_ name: String) throws {
     let tips = try TipKitImporter.write(module, sources: files, to: .tips)
     #expect(tips.hasPrefix("// Imported from Swift"))
 }
+
+/// The fixtures whose Swift would not compile, and the error each must give.
+private let failingFixtures: [String: DiagnosticCode] = ["titles-and-defaults": .typeMismatch]
+
+/// An imported module checks: a Swift app that compiles gives a manifest without errors (a
+/// missing title has a stand-in, a tip in two groups stays in the first, an empty group is
+/// left out); a typed default of the wrong type is an error at the Swift position.
+@Test(arguments: cases)
+func tipKitImportChecks(_ name: String) throws {
+    let folder = fixtures.appendingPathComponent(name)
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+    let sources = try files.map { SourceFile(path: $0, bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
+    let errors = Frontend.check(sources: sources, keepingProgram: false).diagnostics.filter { $0.severity == .error }
+    if let code = failingFixtures[name] {
+        #expect(errors.map(\.code) == [code], "\(name): \(errors.map(\.message))")
+        #expect(errors.allSatisfy { $0.range.file.hasSuffix(".swift") })
+    } else {
+        #expect(errors.isEmpty, "\(name): \(errors.map { "\($0.range): \($0.message)" })")
+    }
+}

@@ -415,11 +415,11 @@ struct DeclarationChecker {
         if used.diagnostics.contains(where: { unresolved.contains($0.code) }) { return }
         for (index, decl) in parameters.enumerated() where !used.usedParameters[index] && !usedByTexts.contains(index) {
             diagnostics.append(Diagnostic(.unused, "parameter '\(decl.name.name)' is not used by any rule", at: decl.name.range,
-                                          help: "use it in a rule as '$\(decl.name.name)', or remove it"))
+                                          help: "use it in a rule as '$\(NameSyntax.spelling(ofMember: decl.name.name))', or remove it"))
         }
         for (index, decl) in events.enumerated() where !used.usedEvents[index] {
             diagnostics.append(Diagnostic(.unused, "event '\(decl.name.name)' is not used by any rule", at: decl.name.range,
-                                          help: "use it in a rule (e.g. '\(decl.name.name).count >= 1'), or remove it"))
+                                          help: "use it in a rule (e.g. '\(NameSyntax.spelling(ofName: decl.name.name)).count >= 1'), or remove it"))
         }
     }
 }

@@ -36,14 +36,15 @@ extension ExpressionChecker {
             return invalid(range)
         }
         guard let tip = symbols.tip(name) else {
-            report(.unknownTip, "no tip named '\(name)'", first.range, help: Suggestions.didYouMean(name, in: symbols.tipNames))
+            report(.unknownTip, "no tip named '\(name)'", first.range,
+                   help: Suggestions.closest(to: name, in: symbols.tipNames).map { "did you mean '\(NameSyntax.spelling(ofName: $0))'?" })
             return invalid(range)
         }
         var key: CheckedExpression?
         let declared = tip < tipKeys.count ? tipKeys[tip] : nil
         switch (declared, arguments.count) {
         case (nil, 2):
-            report(.unexpectedTipKey, "tip '\(name)' has no key", arguments[1].range, help: "write 'tip(\(name))'")
+            report(.unexpectedTipKey, "tip '\(name)' has no key", arguments[1].range, help: "write 'tip(\(NameSyntax.spelling(ofName: name)))'")
             return invalid(range)
         case (let declared?, 1):
             report(.missingTipKey, "tip '\(name)' has a key: say which instance", callRange,

@@ -137,9 +137,9 @@ struct ExpressionChecker {
 
     private mutating func checkParameter(_ name: String, _ range: SourceRange) -> CheckedExpression {
         guard let index = symbols.parameter(name) else {
-            var help = Suggestions.closest(to: name, in: symbols.parameterNames).map { "did you mean '$\($0)'?" }
+            var help = Suggestions.closest(to: name, in: symbols.parameterNames).map { "did you mean '$\(NameSyntax.spelling(ofMember: $0))'?" }
             if help == nil, symbols.kind(of: name) == .event {
-                help = "'\(name)' is an event: write '\(name).count' without '$'"
+                help = "'\(name)' is an event: write '\(NameSyntax.spelling(ofName: name)).count' without '$'"
             }
             report(.unknownParameter, "no parameter named '\(name)'", range, help: help)
             return invalid(range)
@@ -156,7 +156,7 @@ struct ExpressionChecker {
                 // A payload field named `key` wins over the instance's key.
                 if name == "key", let key = currentKey { return CheckedExpression(.instanceKey, type: .value(key.type), range: range) }
                 var help = Suggestions.didYouMean(name, in: fields.map(\.name))
-                if help == nil, symbols.parameter(name) != nil { help = "to use the parameter, write '$\(name)'" }
+                if help == nil, symbols.parameter(name) != nil { help = "to use the parameter, write '$\(NameSyntax.spelling(ofMember: name))'" }
                 let message = fields.isEmpty
                     ? "event '\(events[event].name)' has no payload, so it has no field '\(name)'"
                     : "event '\(events[event].name)' has no field named '\(name)'"
@@ -167,8 +167,8 @@ struct ExpressionChecker {
         case .rule:
             if name == "key", let key = currentKey { return CheckedExpression(.instanceKey, type: .value(key.type), range: range) }
             guard let index = symbols.event(name) else {
-                var help = Suggestions.didYouMean(name, in: symbols.eventNames)
-                if help == nil, symbols.parameter(name) != nil { help = "'\(name)' is a parameter: write '$\(name)'" }
+                var help = Suggestions.closest(to: name, in: symbols.eventNames).map { "did you mean '\(NameSyntax.spelling(ofName: $0))'?" }
+                if help == nil, symbols.parameter(name) != nil { help = "'\(name)' is a parameter: write '$\(NameSyntax.spelling(ofMember: name))'" }
                 if help == nil, name == "key" { help = "'key' is the instance's key only in the rules of a tip that declares one" }
                 report(.unknownEvent, "no event named '\(name)'", range, help: help)
                 return invalid(range)

@@ -11,6 +11,34 @@ struct SwiftOutline: Sendable {
         var inherits: [String]
         /// Token index of the name.
         var nameToken: Int
+        /// The tokens of the body, `{` and `}` excluded.
+        var body: Range<Int>
+    }
+
+    /// `case name` or `case name = "raw"` of an enum.
+    struct EnumCase: Sendable {
+        var owner: [String]
+        var name: String
+        var rawValue: SwiftExpression?
+    }
+
+    /// `self.name = value` (or `name = value`) in an initializer of the type `owner`.
+    struct Assignment: Sendable {
+        var owner: [String]
+        var name: String
+        var value: SwiftExpression
+    }
+
+    /// One branch of an `#if … #elseif … #else … #endif`: the tokens it holds, and whether a
+    /// release build for an iOS device compiles it (no compilation condition set: `DEBUG` and
+    /// custom flags are false; `os(iOS)` is true and every other `os(…)` false;
+    /// `targetEnvironment(…)` is false; `canImport(…)`, `swift(…)`, `compiler(…)`, `arch(…)` are
+    /// true).
+    struct ConditionalBranch: Sendable {
+        /// The token of `#if`, `#elseif` or `#else`.
+        var directive: Int
+        var body: Range<Int>
+        var isCompiledInRelease: Bool
     }
 
     struct Property: Sendable {
@@ -42,6 +70,29 @@ struct SwiftOutline: Sendable {
     var types: [TypeDeclaration] = []
     var properties: [Property] = []
     var calls: [Call] = []
+    var enumCases: [EnumCase] = []
+    var assignments: [Assignment] = []
+    var branches: [ConditionalBranch] = []
+
+    /// Whether a release build compiles the token at `index` (every `#if` branch around it is
+    /// the one taken).
+    func isCompiledInRelease(_ index: Int) -> Bool {
+        !branches.contains { $0.body.contains(index) && !$0.isCompiledInRelease }
+    }
+
+    /// The branches around the token at `index` that a release build does not compile.
+    func branchesLeftOut(around index: Int) -> [ConditionalBranch] {
+        branches.filter { $0.body.contains(index) && !$0.isCompiledInRelease }
+    }
+
+    /// The innermost type whose body holds the token at `index` (empty at the top level).
+    func scope(of index: Int) -> [String] {
+        var best: TypeDeclaration?
+        for type in types where type.body.contains(index) {
+            if best == nil || type.body.lowerBound > best!.body.lowerBound { best = type }
+        }
+        return best?.path ?? []
+    }
 }
 
 struct SwiftDeclarationReader {
@@ -54,8 +105,9 @@ struct SwiftDeclarationReader {
         let matching = swiftBracketMatches(tokens)
         var reader = SwiftDeclarationReader(tokens: tokens, matching: matching,
                                             outline: SwiftOutline(tokens: tokens, matching: matching))
-        reader.readScope(path: [], from: 0, to: tokens.count, depth: 0)
+        reader.readScope(path: [], from: 0, to: tokens.count, depth: 0, isEnum: false)
         reader.findCalls()
+        reader.findBranches()
         return reader.outline
     }
 
@@ -65,7 +117,7 @@ struct SwiftDeclarationReader {
     private func closing(_ open: Int, limit: Int) -> Int { min(matching[open], limit) }
 
     /// Reads the declarations in `tokens[start..<end]`, the body of the type `path`.
-    private mutating func readScope(path: [String], from start: Int, to end: Int, depth: Int) {
+    private mutating func readScope(path: [String], from start: Int, to end: Int, depth: Int, isEnum: Bool) {
         var i = start
         var attributes: [String: [SwiftExpression.Argument]] = [:]
         var isStatic = false
@@ -99,11 +151,19 @@ struct SwiftDeclarationReader {
                 i = readProperty(owner: path, at: i, end: end, attributes: attributes, isStatic: isStatic)
                 attributes = [:]
                 isStatic = false
+            case .identifier where token.text == "case" && isEnum:
+                i = readCases(owner: path, at: i, end: end)
+                attributes = [:]
+                isStatic = false
             case .identifier where Self.skippedKeywords.contains(token.text):
                 // Up to the body (or the end of the line), then the body whole.
                 i += 1
                 while i < end, !tokens[i].isPunctuation("{"), !(tokens[i].startsLine && isDeclarationStart(i)) { i = skipOne(i, limit: end) }
-                if i < end, tokens[i].isPunctuation("{") { i = closing(i, limit: end) + 1 }
+                if i < end, tokens[i].isPunctuation("{") {
+                    let close = closing(i, limit: end)
+                    if token.text == "init", !path.isEmpty { readAssignments(owner: path, from: i + 1, to: close) }
+                    i = close + 1
+                }
                 attributes = [:]
                 isStatic = false
             default:
@@ -163,9 +223,10 @@ struct SwiftDeclarationReader {
         guard i < end else { return i }
         let close = closing(i, limit: end)
         let typePath = keyword == "extension" ? name : path + name
-        outline.types.append(SwiftOutline.TypeDeclaration(path: typePath, keyword: keyword, inherits: inherits, nameToken: nameToken))
+        outline.types.append(SwiftOutline.TypeDeclaration(path: typePath, keyword: keyword, inherits: inherits, nameToken: nameToken,
+                                                          body: (i + 1)..<max(i + 1, close)))
         if keyword != "protocol", depth < SwiftLexer.maximumNestingDepth {
-            readScope(path: typePath, from: i + 1, to: close, depth: depth + 1)
+            readScope(path: typePath, from: i + 1, to: close, depth: depth + 1, isEnum: keyword == "enum")
         }
         return close + 1
     }
@@ -213,6 +274,103 @@ struct SwiftDeclarationReader {
         return i
     }
 
+    /// `case a, b = "raw", c(Int)`; returns the index after the list.
+    private mutating func readCases(owner: [String], at start: Int, end: Int) -> Int {
+        var i = start + 1
+        while i < end, tokens[i].kind == .identifier {
+            var enumCase = SwiftOutline.EnumCase(owner: owner, name: tokens[i].text, rawValue: nil)
+            i += 1
+            if i < end, tokens[i].isPunctuation("(") { i = closing(i, limit: end) + 1 }
+            if i < end, tokens[i].isOperator("=") {
+                var parser = SwiftExpressionParser(tokens: tokens, matching: matching, from: i + 1, to: end)
+                enumCase.rawValue = parser.expression()
+                i = max(parser.index, i + 1)
+            }
+            outline.enumCases.append(enumCase)
+            guard i < end, tokens[i].isPunctuation(","), !tokens[i].startsLine else { break }
+            i += 1
+        }
+        return i
+    }
+
+    /// `self.name = value` and `name = value` at the start of a line of an initializer's body.
+    private mutating func readAssignments(owner: [String], from start: Int, to end: Int) {
+        var i = start
+        while i < end {
+            var k = i
+            if tokens[k].isIdentifier("self"), k + 2 < end, tokens[k + 1].isPunctuation(".") { k += 2 }
+            if tokens[i].startsLine, tokens[k].kind == .identifier, k + 1 < end, tokens[k + 1].isOperator("=") {
+                var parser = SwiftExpressionParser(tokens: tokens, matching: matching, from: k + 2, to: end)
+                let value = parser.expression()
+                outline.assignments.append(SwiftOutline.Assignment(owner: owner, name: tokens[k].text, value: value))
+                i = max(parser.index, k + 2)
+                continue
+            }
+            i = skipOne(i, limit: end)
+        }
+    }
+
+    /// The branches of every `#if` in the file, with whether a release build compiles each.
+    private mutating func findBranches() {
+        struct Open { var start: Int; var directive: Int; var condition: Bool; var taken: Bool }
+        var open: [Open] = []
+        func lineEnd(_ i: Int) -> Int {
+            var k = i + 1
+            while k < tokens.count, !tokens[k].startsLine { k += 1 }
+            return k
+        }
+        func close(_ branch: Open, at end: Int) {
+            outline.branches.append(SwiftOutline.ConditionalBranch(directive: branch.directive, body: branch.start..<max(branch.start, end),
+                                                                   isCompiledInRelease: branch.condition))
+        }
+        for (i, token) in tokens.enumerated() where token.kind == .poundIdentifier {
+            switch token.text {
+            case "if":
+                let end = lineEnd(i)
+                let condition = evaluate(from: i + 1, to: end)
+                open.append(Open(start: end, directive: i, condition: condition, taken: condition))
+            case "elseif", "else":
+                guard var branch = open.popLast() else { continue }
+                close(branch, at: i)
+                let end = token.text == "else" ? i + 1 : lineEnd(i)
+                let condition = !branch.taken && (token.text == "else" || evaluate(from: i + 1, to: end))
+                branch = Open(start: end, directive: i, condition: condition, taken: branch.taken || condition)
+                open.append(branch)
+            case "endif":
+                if let branch = open.popLast() { close(branch, at: i) }
+            default:
+                break
+            }
+        }
+        while let branch = open.popLast() { close(branch, at: tokens.count) }
+    }
+
+    /// A compilation condition as a release build sees it.
+    private func evaluate(from start: Int, to end: Int) -> Bool {
+        guard start < end else { return false }
+        var parser = SwiftExpressionParser(tokens: tokens, matching: matching, from: start, to: end)
+        return Self.evaluate(parser.expression())
+    }
+
+    private static func evaluate(_ condition: SwiftExpression) -> Bool {
+        switch condition.kind {
+        case .identifier(let name): return name == "true"
+        case .prefix("!", let operand): return !evaluate(operand)
+        case .parenthesized(let inner): return evaluate(inner)
+        case .binary("&&", let left, let right): return evaluate(left) && evaluate(right)
+        case .binary("||", let left, let right): return evaluate(left) || evaluate(right)
+        case .call(let callee, let arguments, _):
+            switch callee.kind {
+            case .identifier("targetEnvironment"): return false
+            case .identifier("os"):
+                if case .identifier(let platform)? = arguments.first?.value.kind { return platform == "iOS" }
+                return false
+            default: return true
+            }
+        default: return false
+        }
+    }
+
     /// Every `Tips.configure(…)` and `TipGroup(…)` call in the file, with the property it is
     /// assigned to (`var group = TipGroup(…)`, `@State var tips = TipGroup(…)`).
     private mutating func findCalls() {
@@ -221,8 +379,12 @@ struct SwiftDeclarationReader {
             let token = tokens[i]
             let isConfigure = token.isIdentifier("Tips") && i + 3 < tokens.count && tokens[i + 1].isPunctuation(".")
                 && tokens[i + 2].isIdentifier("configure") && tokens[i + 3].isPunctuation("(")
-            let isGroup = token.isIdentifier("TipGroup") && i + 1 < tokens.count && tokens[i + 1].isPunctuation("(")
-                && !(i > 0 && tokens[i - 1].isPunctuation("."))
+            // `TipGroup { … }` is a call unless `TipGroup` is a type written before a body
+            // (`extension TipGroup {`, `var g: TipGroup {`, `-> TipGroup {`).
+            let isTypeBeforeBody = i > 0 && (tokens[i - 1].isIdentifier("extension") || tokens[i - 1].isPunctuation(":")
+                || tokens[i - 1].isPunctuation(",") || tokens[i - 1].isOperator("->") || tokens[i - 1].isOperator("&"))
+            let isGroup = token.isIdentifier("TipGroup") && i + 1 < tokens.count && !(i > 0 && tokens[i - 1].isPunctuation("."))
+                && (tokens[i + 1].isPunctuation("(") || (tokens[i + 1].isPunctuation("{") && !tokens[i + 1].startsLine && !isTypeBeforeBody))
             guard isConfigure || isGroup else { i += 1; continue }
             var parser = SwiftExpressionParser(tokens: tokens, matching: matching, from: i, to: tokens.count)
             let expression = parser.expression()

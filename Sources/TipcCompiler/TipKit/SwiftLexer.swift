@@ -16,7 +16,8 @@ struct SwiftLexer {
     private let bytes: [UInt8]
     private var index = 0
     private var atLineStart = true
-    private var depth = 0
+    /// The opening brackets not closed yet: the bracket and its offset.
+    private var openBrackets: [(bracket: UInt8, offset: Int)] = []
     private(set) var tokens: [SwiftToken] = []
     private(set) var problems: [SwiftLexicalProblem] = []
 
@@ -64,6 +65,10 @@ struct SwiftLexer {
                 }
                 lexToken()
             }
+        }
+        if let unclosed = openBrackets.first, !shouldStop {
+            // A truncated file: the rest of a declaration is missing.
+            report(.syntax, "the file ends inside the '\(String(UnicodeScalar(unclosed.bracket)))' opened here", from: unclosed.offset, to: unclosed.offset + 1)
         }
     }
 
@@ -136,7 +141,9 @@ struct SwiftLexer {
         } else if c == UInt8(ascii: "#") {
             var hashes = 0
             while byte(at: index + hashes) == UInt8(ascii: "#") { hashes += 1 }
-            if byte(at: index + hashes) == UInt8(ascii: "\"") {
+            if byte(at: index + hashes) == UInt8(ascii: "/") {
+                lexExtendedRegex(from: start, hashes: hashes)
+            } else if byte(at: index + hashes) == UInt8(ascii: "\"") {
                 index += hashes
                 lexString(from: start, hashes: hashes)
             } else {
@@ -145,16 +152,26 @@ struct SwiftLexer {
             }
         } else if c == UInt8(ascii: "\"") {
             lexString(from: start, hashes: 0)
+        } else if c == UInt8(ascii: "/"), let end = bareRegexEnd() {
+            index = end
+            append(.regex, "", from: start)
         } else if "{([".utf8.contains(c) {
-            depth += 1
+            openBrackets.append((c, start))
             index += 1
             append(.punctuation, String(UnicodeScalar(c)), from: start)
-            if depth > Self.maximumNestingDepth {
+            if openBrackets.count > Self.maximumNestingDepth {
                 report(.limit, "Swift brackets nest deeper than \(Self.maximumNestingDepth) levels; the rest is not imported", from: start, to: index)
                 index = bytes.count
             }
         } else if "})]".utf8.contains(c) {
-            depth = max(0, depth - 1)
+            let opener: UInt8 = c == UInt8(ascii: ")") ? UInt8(ascii: "(") : c == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{")
+            if let last = openBrackets.popLast() {
+                if last.bracket != opener {
+                    report(.syntax, "'\(String(UnicodeScalar(c)))' does not close the '\(String(UnicodeScalar(last.bracket)))' opened before it", from: start, to: start + 1)
+                }
+            } else {
+                report(.syntax, "'\(String(UnicodeScalar(c)))' closes no bracket", from: start, to: start + 1)
+            }
             index += 1
             append(.punctuation, String(UnicodeScalar(c)), from: start)
         } else if ",:;.\\".utf8.contains(c) {
@@ -197,6 +214,73 @@ struct SwiftLexer {
         }
         let text = String(decoding: bytes[start..<index].filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
         append(isFloat ? .floatingPoint : .integer, text, from: start)
+    }
+
+    // MARK: - Regex literals
+
+    /// The end of a bare regex literal `/…/` starting at `index`, or nil when the `/` is an
+    /// operator. As in Swift: a regex literal stands where an operand is expected (not after
+    /// a name, a literal or a closing bracket), does not start with a space, a tab, `)` or
+    /// `,`, does not end with a space or a tab, and ends on its line; `\` escapes a character.
+    private func bareRegexEnd() -> Int? {
+        if let previous = tokens.last, !Self.expectsOperand(after: previous) { return nil }
+        return scanBareRegex()
+    }
+
+    private func scanBareRegex() -> Int? {
+        guard let first = byte(at: index + 1), ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ")"), UInt8(ascii: ","),
+                                                  UInt8(ascii: "/"), UInt8(ascii: "*")].contains(first) else { return nil }
+        var k = index + 1
+        while k < bytes.count {
+            switch bytes[k] {
+            case 0x0A, 0x0D: return nil
+            case UInt8(ascii: "\\"): k += 2
+            case UInt8(ascii: "/"):
+                return bytes[k - 1] == 0x20 || bytes[k - 1] == 0x09 ? nil : k + 1
+            default: k += 1
+            }
+        }
+        return nil
+    }
+
+    /// Words after which an operand is expected, so that a `/` there starts a regex literal.
+    private static let operandKeywords: Set<String> = [
+        "return", "in", "case", "where", "if", "guard", "else", "while", "try", "await", "throw", "let", "var", "switch",
+        "repeat", "defer", "do", "yield", "some", "any", "is", "as",
+    ]
+
+    /// Whether an operand (rather than an operator) follows `token`.
+    private static func expectsOperand(after token: SwiftToken) -> Bool {
+        switch token.kind {
+        case .identifier: return operandKeywords.contains(token.text)
+        case .dollarIdentifier, .integer, .floatingPoint, .string, .regex, .unknown: return false
+        case .punctuation: return !(token.text == ")" || token.text == "]" || token.text == "}")
+        case .operator, .attribute, .poundIdentifier: return true
+        }
+    }
+
+    /// `#/…/#` with `hashes` `#`s at `index`: on one line, or over several when the opening
+    /// delimiter ends its line.
+    private mutating func lexExtendedRegex(from start: Int, hashes: Int) {
+        index += hashes + 1
+        var multiline = false
+        var k = index
+        while let d = byte(at: k), d == 0x20 || d == 0x09 { k += 1 }
+        if byte(at: k) == 0x0A || byte(at: k) == 0x0D { multiline = true }
+        while index < bytes.count {
+            let d = bytes[index]
+            if (d == 0x0A || d == 0x0D), !multiline { break }
+            if d == UInt8(ascii: "\\") { index += 2; continue }
+            if d == UInt8(ascii: "/"), closes(at: index + 1, hashes: hashes) {
+                index += 1 + hashes
+                append(.regex, "", from: start)
+                return
+            }
+            index += 1
+        }
+        index = min(index, bytes.count)
+        report(.syntax, "unterminated regex literal", from: start, to: min(start + hashes + 1, bytes.count))
+        append(.regex, "", from: start)
     }
 
     // MARK: - Strings

@@ -18,6 +18,9 @@ struct SwiftToken: Sendable, Hashable {
         /// A string literal; `text` holds its value (escapes decoded, interpolations kept as
         /// written: `\(name)`).
         case string
+        /// A regex literal (`/a+/`, `#/…/#`): nothing TipKit declares, kept whole so that its
+        /// quotes and brackets are not read as Swift.
+        case regex
         /// `{ } ( ) [ ] , : ; . \`
         case punctuation
         /// A run of operator characters (`==`, `&&`, `!`, `->`, `?`).

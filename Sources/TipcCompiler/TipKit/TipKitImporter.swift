@@ -19,18 +19,33 @@ public enum TipKitImporter {
     public static func isSwift(_ path: String) -> Bool { path.hasSuffix(".swift") }
 
     /// Imports `sources` (Swift files) as one module.
+    ///
+    /// A file the Swift reader cannot read whole (an unterminated string, comment or regex
+    /// literal, brackets that do not balance — a truncated file —, a limit) is left out with a
+    /// warning naming it, and the rest of the module is imported; when no file of the module
+    /// can be read, nothing is imported and the warnings are errors.
     public static func importModule(_ sources: [SourceFile], diagnostics: inout [Diagnostic]) -> Module {
         var files: [TipKitModuleBuilder.File] = []
+        var unreadable: [Diagnostic] = []
         for source in sources {
             let (tokens, problems) = SwiftLexer.tokenize(source.bytes)
-            for problem in problems {
-                diagnostics.append(Diagnostic(problem.code, problem.message, at: source.range(fromUTF8: problem.start, to: problem.end)))
+            if let first = problems.first {
+                let notes = problems.dropFirst().prefix(3).map { DiagnosticNote($0.message, at: source.range(fromUTF8: $0.start, to: $0.end)) }
+                unreadable.append(Diagnostic(first.code, "\(source.path) cannot be read as Swift (\(first.message)); its declarations are not imported",
+                                             at: source.range(fromUTF8: first.start, to: first.end), notes: Array(notes), severity: .warning))
+                continue
             }
             files.append(TipKitModuleBuilder.File(source: source, outline: SwiftDeclarationReader.read(tokens)))
         }
-        var builder = TipKitModuleBuilder(files: files)
-        let module = builder.build()
+        if files.isEmpty {
+            for index in unreadable.indices { unreadable[index].severity = .error }
+        }
+        diagnostics += unreadable
+        var builder = TipKitModuleBuilder(files: files, modulePath: sources.first?.path)
+        var module = builder.build()
         diagnostics += builder.diagnostics
+        let skipped = sources.map(\.path).filter { path in unreadable.contains { $0.range.file == path } }
+        module.header = skipped.map { "left out: \($0) (cannot be read as Swift)" } + module.header
         return module
     }
 }
@@ -76,11 +91,16 @@ struct TipKitModuleBuilder {
     var events: [String: EventInfo] = [:]
     var eventNames = Set<String>()
     var parameters: [String: ParameterInfo] = [:]
+    /// Enum cases by their enum's qualified name, and the enums whose raw type is `String`.
+    var enumCases: [String: [SwiftOutline.EnumCase]] = [:]
+    var stringEnums = Set<String>()
+    /// Initializer assignments (`self.title = …`) by `Type.name`, with their file.
+    var assignments: [String: (file: Int, value: SwiftExpression)] = [:]
     var manifest: ManifestFile
 
-    init(files: [File]) {
+    init(files: [File], modulePath: String? = nil) {
         self.files = files
-        let path = files.first?.source.path ?? "module.swift"
+        let path = files.first?.source.path ?? modulePath ?? "module.swift"
         let head = SourceRange(file: path, at: SourceLocation(line: 1, column: 1))
         manifest = ManifestFile(path: path, format: .yaml, version: Located(1, at: head), headRange: head)
     }
@@ -160,9 +180,14 @@ struct TipKitModuleBuilder {
                     tipPaths.append(type.path)
                     tipDeclarations[key] = (index, type)
                 }
+                if type.keyword == "enum", type.inherits.first == "String" { stringEnums.insert(key) }
             }
             for property in file.outline.properties {
                 membersByOwner[property.owner.joined(separator: "."), default: []].append(Member(file: index, property: property))
+            }
+            for enumCase in file.outline.enumCases { enumCases[enumCase.owner.joined(separator: "."), default: []].append(enumCase) }
+            for assignment in file.outline.assignments where assignments[Self.key(assignment.owner, assignment.name)] == nil {
+                assignments[Self.key(assignment.owner, assignment.name)] = (index, assignment.value)
             }
         }
         nameTips()
@@ -189,7 +214,7 @@ struct TipKitModuleBuilder {
             var name = path.joined(separator: ".")
             if let id = members(of: path).first(where: { $0.property.name == "id" && !$0.property.isStatic }),
                let value = singleValue(id.property) {
-                if case .string(let text, let interpolated) = value.kind, !interpolated {
+                if let text = constantString(value, in: path) {
                     name = text
                 } else {
                     approximated("a tip id computed at run time cannot be imported; the tip is named by its type, '\(name)'",
@@ -217,6 +242,54 @@ struct TipKitModuleBuilder {
         }
     }
 
+    // MARK: - Constants
+
+    /// The string `expression` stands for when the compiler can know it: a literal, a
+    /// `static let`/`let` or a computed property returning one (by its name in `scope` or an
+    /// enclosing type, or `Type.name`, `Self.name`), an enum case's `rawValue`, and `+` of
+    /// those; nil for a value known only at run time.
+    func constantString(_ expression: SwiftExpression, in scope: [String], depth: Int = 0) -> String? {
+        guard depth < 16 else { return nil }
+        switch expression.kind {
+        case .string(let text, false):
+            return text
+        case .parenthesized(let inner):
+            return constantString(inner, in: scope, depth: depth + 1)
+        case .binary("+", let left, let right):
+            guard let a = constantString(left, in: scope, depth: depth + 1), let b = constantString(right, in: scope, depth: depth + 1) else { return nil }
+            return a + b
+        case .identifier(let name):
+            var owner = scope
+            while true {
+                if let value = propertyString(name, of: owner, depth: depth) { return value }
+                if owner.isEmpty { return nil }
+                owner.removeLast()
+            }
+        case .member(let base?, "rawValue"):
+            guard case .member(let type?, let caseName) = base.kind, let owner = typePath(of: type, in: scope),
+                  let enumCase = enumCases[owner.joined(separator: ".")]?.first(where: { $0.name == caseName }) else { return nil }
+            if let raw = enumCase.rawValue { return constantString(raw, in: owner, depth: depth + 1) }
+            return stringEnums.contains(owner.joined(separator: ".")) ? caseName : nil
+        case .member(let base?, let name):
+            guard let owner = typePath(of: base, in: scope) else { return nil }
+            return propertyString(name, of: owner, depth: depth)
+        default:
+            return nil
+        }
+    }
+
+    /// The type `Self`, `A` or `A.B` names, seen from `scope`.
+    func typePath(of expression: SwiftExpression, in scope: [String]) -> [String]? {
+        if case .identifier("Self") = expression.kind { return scope }
+        guard let spelled = Self.typeSpelling(expression) else { return nil }
+        return resolveType(spelled, from: scope)
+    }
+
+    private func propertyString(_ name: String, of owner: [String], depth: Int) -> String? {
+        guard let member = members(of: owner).first(where: { $0.property.name == name }), let value = singleValue(member.property) else { return nil }
+        return constantString(value, in: member.property.owner, depth: depth + 1)
+    }
+
     // MARK: - Events
 
     /// `Tips.Event(id:)`, `Event<T>(id:)`, `Tips.Event<T>(id:donationLimit:)`: the payload type
@@ -242,21 +315,32 @@ struct TipKitModuleBuilder {
     /// `eventCall` for a property, also in the form `let e: Tips.Event<T> = .init(id:)`; a bare
     /// `Event(id:)` outside a tip is the module's own type when the module declares one.
     func eventCall(_ initializer: SwiftExpression, of property: SwiftOutline.Property) -> (payload: String?, arguments: [SwiftExpression.Argument])? {
+        // `let e: Tips.Event<Item> = …`: the payload written on the property's type.
+        var declaredPayload: String?
+        if let type = property.typeName, type.hasPrefix("Tips.Event") || type.hasPrefix("Event"),
+           let open = type.firstIndex(of: "<"), let close = type.lastIndex(of: ">"), open < close {
+            declaredPayload = String(type[type.index(after: open)..<close])
+        }
         if let call = Self.eventCall(initializer) {
             if case .call(let callee, _, _) = initializer.kind, Self.isBareEvent(callee), typePaths.contains("Event"),
                tipDeclarations[property.owner.joined(separator: ".")] == nil {
                 return nil
             }
-            return call
+            return (call.payload ?? declaredPayload, call.arguments)
         }
         guard case .call(let callee, let arguments, _) = initializer.kind, case .member(nil, "init") = callee.kind,
               arguments.contains(where: { $0.label == "id" }), let type = property.typeName,
               type.hasPrefix("Tips.Event") || type.hasPrefix("Event") else { return nil }
-        var payload: String?
-        if let open = type.firstIndex(of: "<"), let close = type.lastIndex(of: ">"), open < close {
-            payload = String(type[type.index(after: open)..<close])
-        }
-        return (payload, arguments)
+        return (declaredPayload, arguments)
+    }
+
+    /// `name`, or `name_2`, `name_3`, … when `taken` holds it: the name of a declaration whose
+    /// id is known only at run time, which must not merge with another declaration.
+    static func unique(_ name: String, in taken: (String) -> Bool) -> String {
+        guard taken(name) else { return name }
+        var number = 2
+        while taken("\(name)_\(number)") { number += 1 }
+        return "\(name)_\(number)"
     }
 
     static func isBareEvent(_ callee: SwiftExpression) -> Bool {
@@ -273,15 +357,18 @@ struct TipKitModuleBuilder {
             for property in file.outline.properties {
                 guard let initializer = property.initializer, let (payload, arguments) = eventCall(initializer, of: property),
                       let idArgument = arguments.first(where: { $0.label == "id" })?.value else { continue }
-                var name = property.name
-                if case .string(let text, false) = idArgument.kind {
-                    name = text
+                var name: String
+                var known = true
+                if let text = constantString(idArgument, in: property.owner) {
+                    name = manifestName(text, kind: "an event", at: range(fileIndex, idArgument))
                 } else {
+                    known = false
+                    let declared = declared
+                    name = Self.unique(Self.sanitizedName(Self.key(property.owner, property.name))) { declared[$0] != nil }
                     approximated("an event id computed at run time cannot be imported; the event is named '\(name)'", at: range(fileIndex, idArgument))
                 }
-                name = manifestName(name, kind: "an event", at: range(fileIndex, idArgument))
                 let key = Self.key(property.owner, property.name)
-                if let existing = declared[name] {
+                if known, let existing = declared[name] {
                     events[key] = EventInfo(name: name, index: existing)
                     continue
                 }
@@ -369,31 +456,84 @@ struct TipKitModuleBuilder {
 
     // MARK: - Parameters
 
-    mutating func readParameters() {
-        var found: [Member] = []
+    /// A parameter as declared: `@Parameter static var x: T = v` or
+    /// `static let x = Tips.Parameter(Self.self, "id", v)`.
+    struct ParameterSource {
+        var member: Member
+        var name: String
+        var typeName: String?
+        var defaultValue: SwiftExpression?
+        var isTransient: Bool
+    }
+
+    /// `Tips.Parameter(Type.self, id, default, options…)`, `Tips.Parameter<T>(…)`: the type
+    /// argument and the arguments.
+    static func parameterCall(_ expression: SwiftExpression) -> (type: String?, arguments: [SwiftExpression.Argument])? {
+        guard case .call(var callee, let arguments, _) = expression.kind else { return nil }
+        var type: String?
+        if case .member(let inner?, let name) = callee.kind, name.hasPrefix("<") {
+            type = String(name.dropFirst().dropLast())
+            callee = inner
+        }
+        guard case .member(let owner?, "Parameter") = callee.kind, case .identifier("Tips") = owner.kind, arguments.count >= 3 else { return nil }
+        return (type, arguments)
+    }
+
+    static func isTransientOption(_ argument: SwiftExpression.Argument) -> Bool {
+        if case .member(_, "transient") = argument.value.kind { return true }
+        return false
+    }
+
+    /// TipKit's parameters: static `@Parameter` properties (an instance `@Parameter` is App
+    /// Intents' and adds nothing) and `Tips.Parameter(…)` values.
+    mutating func parameterSources() -> [ParameterSource] {
+        var found: [ParameterSource] = []
         for (fileIndex, file) in files.enumerated() {
-            for property in file.outline.properties where property.attributes["Parameter"] != nil {
-                found.append(Member(file: fileIndex, property: property))
+            for property in file.outline.properties {
+                let member = Member(file: fileIndex, property: property)
+                if let options = property.attributes["Parameter"] {
+                    guard property.isStatic else { continue }
+                    found.append(ParameterSource(member: member, name: property.name, typeName: property.typeName,
+                                                 defaultValue: property.initializer, isTransient: options.contains(where: Self.isTransientOption)))
+                } else if let initializer = property.initializer, let (type, arguments) = Self.parameterCall(initializer) {
+                    var name = property.name
+                    if let id = constantString(arguments[1].value, in: property.owner) {
+                        name = id
+                    } else {
+                        approximated("a parameter id computed at run time cannot be imported; the parameter is named '\(name)'", at: range(fileIndex, arguments[1].value))
+                    }
+                    var typeName = type
+                    if typeName == nil, let declared = property.typeName, let open = declared.firstIndex(of: "<"), let close = declared.lastIndex(of: ">"), open < close {
+                        typeName = String(declared[declared.index(after: open)..<close])
+                    }
+                    found.append(ParameterSource(member: member, name: name, typeName: typeName, defaultValue: arguments[2].value,
+                                                 isTransient: arguments.dropFirst(3).contains(where: Self.isTransientOption)))
+                }
             }
         }
+        return found
+    }
+
+    mutating func readParameters() {
+        let found = parameterSources()
         let tipNameSet = Set(tipNames.values)
         var owners: [String: Set<[String]>] = [:]
-        for member in found { owners[member.property.name, default: []].insert(member.property.owner) }
-        for member in found {
-            let property = member.property
-            let file = member.file
+        for source in found { owners[source.name, default: []].insert(source.member.property.owner) }
+        for source in found {
+            let property = source.member.property
+            let file = source.member.file
             let nameRange = range(file, tokens: property.nameToken, property.nameToken + 1)
-            let taken = (owners[property.name]?.count ?? 0) > 1 || eventNames.contains(property.name) || tipNameSet.contains(property.name)
-            let name = manifestName(taken && !property.owner.isEmpty ? Self.key(property.owner, property.name) : property.name,
+            let taken = (owners[source.name]?.count ?? 0) > 1 || eventNames.contains(source.name) || tipNameSet.contains(source.name)
+            let name = manifestName(taken && !property.owner.isEmpty ? Self.key(property.owner, source.name) : source.name,
                                     kind: "a parameter", at: nameRange)
-            guard let type = Self.valueType(property.typeName, initializer: property.initializer) else {
-                approximated("the parameter '\(property.name)' has a type the manifest cannot hold (\(property.typeName ?? "unknown")); it is not imported", at: nameRange)
-                header.append("left out: parameter \(Self.key(property.owner, property.name)): \(property.typeName ?? "unknown type")")
+            guard let type = Self.valueType(source.typeName, initializer: source.defaultValue) else {
+                approximated("the parameter '\(property.name)' has a type the manifest cannot hold (\(source.typeName ?? "unknown")); it is not imported", at: nameRange)
+                header.append("left out: parameter \(Self.key(property.owner, property.name)): \(source.typeName ?? "unknown type")")
                 continue
             }
             var comments: [String] = []
             var defaultValue: Literal?
-            let initializer = property.initializer
+            let initializer = source.defaultValue
             switch (type, initializer?.kind) {
             case (.bool, .identifier("true")?): defaultValue = .bool(true)
             case (.bool, .identifier("false")?): defaultValue = .bool(false)
@@ -420,17 +560,19 @@ struct TipKitModuleBuilder {
                 defaultValue = closest
                 let at = initializer.map { range(file, $0) } ?? nameRange
                 let written = initializer.map { text(file, $0) } ?? "none"
-                approximated("the default of '\(property.name)' is not a literal (\(written)); the manifest holds \(ManifestLiteralText.text(closest))", at: at)
+                if let initializer, let literalType = Self.valueType(nil, initializer: initializer), literalType != type {
+                    // `@Parameter static var badge: Int = "zero"` does not compile: say so where it is.
+                    diagnostics.append(Diagnostic(.typeMismatch, "the default of '\(property.name)' is \(EnglishText.withArticle(literalType.manifestSpelling)) literal, but the parameter is declared \(source.typeName ?? type.manifestSpelling)",
+                                                  at: at, help: "write \(EnglishText.withArticle(type.manifestSpelling)) such as \(ManifestLiteralText.text(closest))"))
+                } else {
+                    approximated("the default of '\(property.name)' is not a literal (\(written)); the manifest holds \(ManifestLiteralText.text(closest))", at: at)
+                }
                 comments.append("left out: default \(written)")
             }
-            let isTransient = property.attributes["Parameter"]?.contains { argument in
-                if case .member(nil, "transient") = argument.value.kind { return true }
-                return false
-            } ?? false
             parameters[Self.key(property.owner, property.name)] = ParameterInfo(name: name, type: type, index: manifest.parameters.count)
             manifest.parameters.append(ParameterDecl(name: Identifier(name, at: nameRange), type: Located(type, at: nameRange),
                                                      defaultValue: defaultValue.map { Located($0, at: initializer.map { range(file, $0) } ?? nameRange) },
-                                                     isTransient: isTransient, comments: comments, range: nameRange))
+                                                     isTransient: source.isTransient, comments: comments, range: nameRange))
         }
     }
 
@@ -444,14 +586,26 @@ struct TipKitModuleBuilder {
         for (fileIndex, file) in files.enumerated() {
             for call in file.outline.calls {
                 guard case .call(let callee, let arguments, let trailing) = call.expression.kind else { continue }
-                if case .member(_, "configure") = callee.kind {
+                let isConfigure: Bool
+                if case .member(_, "configure") = callee.kind { isConfigure = true } else { isConfigure = false }
+                let leftOut = file.outline.branchesLeftOut(around: call.expression.start)
+                if let branch = leftOut.last {
+                    // A debug-only configuration or group: a release build compiles another branch.
+                    let what = isConfigure ? "Tips.configure" : "TipGroup"
+                    let condition = conditionText(fileIndex, branch.directive)
+                    approximated("\(what) under '\(condition)' is left out: a release build compiles another branch", at: range(fileIndex, call.expression))
+                    header.append("left out: \(text(fileIndex, call.expression)) (under \(condition), which a release build does not compile)")
+                    continue
+                }
+                if isConfigure {
                     readConfiguration(arguments, file: fileIndex, frequencySeen: &frequencySeen)
                 } else {
                     groupNumber += 1
                     var name = manifestName(call.property ?? "group\(groupNumber)", kind: "a group", at: range(fileIndex, call.expression))
                     while groupNames.contains(name) { groupNumber += 1; name = "group\(groupNumber)" }
-                    groupNames.insert(name)
-                    readGroup(named: name, call.expression, arguments: arguments, trailing: trailing, file: fileIndex)
+                    if readGroup(named: name, call.expression, arguments: arguments, trailing: trailing, file: fileIndex) {
+                        groupNames.insert(name)
+                    }
                 }
             }
         }
@@ -491,31 +645,103 @@ struct TipKitModuleBuilder {
         }
     }
 
+    /// A `TipGroup`: its priority (none: `firstAvailable`) and its members, from a builder
+    /// (`TipGroup { A(); B() }`) or an array (`TipGroup(.ordered, [A(), B()])`), each a tip's
+    /// initializer, a property holding a tip (`A.shared`, `tipA`, `self.tipA`) or a case of an
+    /// enum tip. Returns false when no member is a tip: the group is left out.
     mutating func readGroup(named name: String, _ expression: SwiftExpression, arguments: [SwiftExpression.Argument],
-                            trailing: [SwiftExpression.Closure], file: Int) {
+                            trailing: [SwiftExpression.Closure], file: Int) -> Bool {
         let at = range(file, expression)
+        let scope = files[file].outline.scope(of: expression.start)
         var priority: Located<PackGroupPriority> = Located(.firstAvailable, at: at)
-        if let first = arguments.first(where: { $0.label == nil })?.value, case .member(nil, let spelled) = first.kind {
-            if let value = PackGroupPriority(spelling: spelled) { priority = Located(value, at: range(file, first)) }
+        var statements = trailing.first?.statements ?? []
+        for argument in arguments where argument.label == nil {
+            switch argument.value.kind {
+            case .member(nil, let spelled):
+                if let value = PackGroupPriority(spelling: spelled) { priority = Located(value, at: range(file, argument.value)) }
+            case .array(let elements):
+                statements += elements
+            case .closure(let closure):
+                statements += closure.statements
+            default:
+                break
+            }
         }
         var members: [Identifier] = []
         var comments: [String] = []
-        let statements = trailing.first?.statements ?? []
         for statement in statements {
-            if case .call(let callee, _, _) = statement.kind, let spelled = Self.typeSpelling(callee),
-               let path = resolveType(spelled, from: []) ?? tipsByTypeName[spelled.last ?? ""],
-               let tipName = tipNames[path.joined(separator: ".")] {
-                members.append(Identifier(tipName, at: range(file, statement)))
-            } else {
-                approximated("a group member that is not a tip type's initializer cannot be imported (\(text(file, statement)))", at: range(file, statement))
+            guard let path = tipType(of: statement, in: scope), let tipName = tipNames[path.joined(separator: ".")] else {
+                approximated("a group member that is not a tip cannot be imported (\(text(file, statement)))", at: range(file, statement))
                 comments.append("left out: member \(text(file, statement))")
+                continue
             }
+            if let other = manifest.groups.first(where: { $0.tips.contains { $0.name == tipName } }) {
+                // TipKit lets a tip be in several groups; a manifest tip belongs to one.
+                approximated("the tip '\(tipName)' is already in the group '\(other.name.name)'; a tip belongs to one group in a manifest, so it is left out of this one",
+                             at: range(file, statement))
+                comments.append("left out: member \(text(file, statement)) (already in \(other.name.name))")
+                continue
+            }
+            if members.contains(where: { $0.name == tipName }) {
+                approximated("the tip '\(tipName)' is listed twice in the group (an enum tip's cases are one tip here); it is kept once", at: range(file, statement))
+                comments.append("left out: member \(text(file, statement)) (the same tip again)")
+                continue
+            }
+            members.append(Identifier(tipName, at: range(file, statement)))
         }
-        if trailing.isEmpty, arguments.contains(where: { $0.label == nil && { if case .array = $0.value.kind { return true } else { return false } }($0) }) {
-            approximated("a group built from an array is not imported", at: at)
-            comments.append("left out: members given as an array")
+        guard !members.isEmpty else {
+            approximated("the group '\(name)' has no member that is a tip; it is left out", at: at)
+            header.append("left out: group \(name), \(text(file, expression))")
+            return false
         }
         manifest.groups.append(GroupDecl(name: Identifier(name, at: at), priority: priority, tips: members, comments: comments, range: at))
+        return true
+    }
+
+    /// The tip type a group member stands for: `A()`, `Namespace.A()`, `A.shared`, a property
+    /// holding a tip (by its declared type or its initializer), `E.someCase` of an enum tip.
+    func tipType(of expression: SwiftExpression, in scope: [String], depth: Int = 0) -> [String]? {
+        guard depth < 8 else { return nil }
+        switch expression.kind {
+        case .call(let callee, _, _):
+            if case .member(let base?, "init") = callee.kind { return tipType(of: base, in: scope, depth: depth + 1) }
+            guard let spelled = Self.typeSpelling(callee) else { return nil }
+            if let path = resolveType(spelled, from: scope) ?? tipsByTypeName[spelled.last ?? ""],
+               tipDeclarations[path.joined(separator: ".")] != nil { return path }
+            return nil
+        case .identifier(let name):
+            if let path = resolveType([name], from: scope), tipDeclarations[path.joined(separator: ".")] != nil { return path }
+            var owner = scope
+            while true {
+                if let path = propertyTip(name, of: owner, depth: depth) { return path }
+                if owner.isEmpty { return nil }
+                owner.removeLast()
+            }
+        case .member(let base?, let name):
+            if case .identifier("self") = base.kind { return propertyTip(name, of: scope, depth: depth) }
+            guard let owner = typePath(of: base, in: scope) else { return nil }
+            if tipDeclarations[owner.joined(separator: ".")] != nil, enumCases[owner.joined(separator: ".")]?.contains(where: { $0.name == name }) == true {
+                return owner
+            }
+            return propertyTip(name, of: owner, depth: depth)
+        case .parenthesized(let inner):
+            return tipType(of: inner, in: scope, depth: depth + 1)
+        default:
+            return nil
+        }
+    }
+
+    /// The tip type the property `name` of `owner` holds.
+    private func propertyTip(_ name: String, of owner: [String], depth: Int) -> [String]? {
+        guard let member = members(of: owner).first(where: { $0.property.name == name }) else { return nil }
+        let property = member.property
+        if var spelled = property.typeName {
+            while spelled.hasSuffix("?") || spelled.hasSuffix("!") { spelled.removeLast() }
+            if let path = resolveType(spelled.split(separator: ".").map(String.init), from: property.owner),
+               tipDeclarations[path.joined(separator: ".")] != nil { return path }
+        }
+        guard let value = singleValue(property) else { return nil }
+        return tipType(of: value, in: property.owner, depth: depth + 1)
     }
 
     /// `A`, `A.B` as a list of names; nil for anything else.

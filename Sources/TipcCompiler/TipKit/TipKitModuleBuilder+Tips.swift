@@ -9,28 +9,53 @@ extension TipKitModuleBuilder {
             let declaration = tipDeclarations[path.joined(separator: ".")]
             let nameRange = declaration.map { range($0.file, tokens: $0.type.nameToken, $0.type.nameToken + 1) } ?? manifest.headRange
             var tip = TipDecl(name: Identifier(name, at: nameRange), range: nameRange)
-            var seen = Set<String>()
-            for member in members where !member.property.isStatic {
-                let property = member.property
-                guard ["title", "message", "image", "actions", "options", "rules"].contains(property.name) else { continue }
-                if let condition = property.conditionToken {
-                    let at = range(member.file, tokens: condition, condition + 1)
-                    if seen.contains(property.name) {
-                        approximated("'\(property.name)' has another variant under \(conditionText(member.file, condition)); it is left out", at: at)
-                        tip.comments.append("left out: a variant of \(property.name) under \(conditionText(member.file, condition))")
-                    } else {
-                        approximated("'\(property.name)' is declared under \(conditionText(member.file, condition)); this variant is imported", at: at)
-                    }
+            // A member declared in several `#if` branches: the variant a release build compiles
+            // (else the first) is read, the others are warned and left out.
+            let keys = ["title", "message", "image", "actions", "options", "rules"]
+            var chosen: [String: Member] = [:]
+            for member in members where !member.property.isStatic && keys.contains(member.property.name) {
+                let name = member.property.name
+                if let current = chosen[name] {
+                    if !isCompiledInRelease(current), isCompiledInRelease(member) { chosen[name] = member }
+                } else {
+                    chosen[name] = member
                 }
-                guard seen.insert(property.name).inserted else { continue }
-                read(property, file: member.file, tipPath: path, into: &tip)
+            }
+            for member in members where !member.property.isStatic && keys.contains(member.property.name) {
+                let property = member.property
+                guard let condition = property.conditionToken else { continue }
+                let at = range(member.file, tokens: condition, condition + 1)
+                if chosen[property.name]?.property.nameToken == property.nameToken, chosen[property.name]?.file == member.file {
+                    approximated("'\(property.name)' is declared under \(conditionText(member.file, condition)); this variant is imported", at: at)
+                } else {
+                    approximated("'\(property.name)' has another variant under \(conditionText(member.file, condition)); it is left out", at: at)
+                    tip.comments.append("left out: a variant of \(property.name) under \(conditionText(member.file, condition))")
+                }
+            }
+            for key in keys {
+                guard var member = chosen[key] else { continue }
+                if member.property.initializer == nil, member.property.getter == nil,
+                   let assigned = assignments[Self.key(member.property.owner, key)] ?? assignments[Self.key(path, key)] {
+                    // `var title: Text` set by an initializer (`self.title = Text("…")`).
+                    member.property.initializer = assigned.value
+                    member.file = assigned.file
+                }
+                read(member.property, file: member.file, tipPath: path, into: &tip)
             }
             if tip.title == nil {
-                // TipKit requires a title; the checker reports the missing key.
-                tip.comments.append("no title was found in Swift")
+                // TipKit requires a title: a stand-in keeps the manifest valid, and the warning
+                // points at what was missing.
+                let at = chosen["title"].map { range($0.file, tokens: $0.property.nameToken, $0.property.nameToken + 1) } ?? nameRange
+                approximated("the tip '\(name)' has no title the importer can read; the manifest holds its name as a stand-in", at: at)
+                tip.comments.append("left out: the title (none readable in Swift; the tip's name stands in)")
+                tip.title = TextDecl.verbatim(Located(name, at: at))
             }
             manifest.tips.append(tip)
         }
+    }
+
+    func isCompiledInRelease(_ member: Member) -> Bool {
+        files[member.file].outline.isCompiledInRelease(member.property.nameToken)
     }
 
     func conditionText(_ file: Int, _ token: Int) -> String {
@@ -63,7 +88,7 @@ extension TipKitModuleBuilder {
             if let value = singleValue(property), !isNil(value) { tip.image = image(of: value, file: file, comments: &tip.comments) }
         case "actions":
             for (number, item) in items(of: property).enumerated() {
-                if let action = action(of: item, number: number + 1, file: file, comments: &tip.comments) { tip.actions.append(action) }
+                if let action = action(of: item, number: number + 1, file: file, tipPath: tipPath, comments: &tip.comments) { tip.actions.append(action) }
             }
         case "options":
             for item in items(of: property) { readOption(item, file: file, into: &tip) }
@@ -96,12 +121,13 @@ extension TipKitModuleBuilder {
     /// The literal text of a `Text(…)` (or a string), approximated with a warning when it is not one.
     mutating func text(of expression: SwiftExpression, file: Int, member: String, comments: inout [String]) -> Located<String> {
         let at = range(file, expression)
-        if let (literal, problem) = literalText(expression) {
-            if let problem {
+        if let literal = literalText(expression) {
+            if let problem = literal.problem {
                 approximated("\(member): \(problem); the manifest holds the closest literal", at: at)
                 comments.append("left out: \(problem) in \(member) \(text(file, expression))")
             }
-            return Located(literal, at: at)
+            for key in literal.keys { comments.append("\(member): localization key \(key)") }
+            return Located(literal.value, at: at)
         }
         let written = text(file, expression)
         approximated("\(member) is not a literal text (\(written)); the manifest holds its Swift source", at: at)
@@ -109,25 +135,43 @@ extension TipKitModuleBuilder {
         return Located(written, at: at)
     }
 
-    /// A text's literal value and, when it is only close, what was lost.
-    func literalText(_ expression: SwiftExpression) -> (String, String?)? {
+    /// A text's literal value; what was lost when it is only close; the localization keys whose
+    /// default values it holds.
+    struct LiteralText {
+        var value: String
+        var problem: String?
+        var keys: [String] = []
+    }
+
+    /// The text a literal, `Text(…)`, `String(localized:defaultValue:)`, `NSLocalizedString(_:value:comment:)`,
+    /// `LocalizedStringResource(_:defaultValue:)`, `Text(.init("key"))` or `LocalizedStringKey(…)`
+    /// shows: the default value where one is given (the key kept), else the key; nil when it is
+    /// not one of those.
+    func literalText(_ expression: SwiftExpression) -> LiteralText? {
         switch expression.kind {
         case .string(let value, let interpolated):
-            return (value, interpolated ? "text built at run time (interpolation)" : nil)
+            return LiteralText(value: value, problem: interpolated ? "text built at run time (interpolation)" : nil)
         case .parenthesized(let inner):
             return literalText(inner)
         case .binary("+", let left, let right):
-            guard let (a, p) = literalText(left), let (b, q) = literalText(right) else { return nil }
-            return (a + b, p ?? q)
+            guard let a = literalText(left), let b = literalText(right) else { return nil }
+            return LiteralText(value: a.value + b.value, problem: a.problem ?? b.problem, keys: a.keys + b.keys)
         case .call(let callee, let arguments, _):
             switch callee.kind {
-            case .identifier("Text"), .identifier("String"), .identifier("LocalizedStringKey"), .identifier("LocalizedStringResource"):
-                guard let first = arguments.first, first.label == nil || first.label == "verbatim" || first.label == "localized" else { return nil }
-                return literalText(first.value)
+            case .identifier("Text"), .identifier("String"), .identifier("LocalizedStringKey"), .identifier("LocalizedStringResource"),
+                 .identifier("NSLocalizedString"), .member(nil, "init"):
+                guard let first = arguments.first, first.label == nil || first.label == "verbatim" || first.label == "localized",
+                      let key = literalText(first.value) else { return nil }
+                if let fallback = arguments.first(where: { $0.label == "defaultValue" || $0.label == "value" })?.value,
+                   let value = literalText(fallback) {
+                    return LiteralText(value: value.value, problem: key.problem ?? value.problem, keys: [key.value] + value.keys)
+                }
+                return key
             case .member(let base?, let modifier):
                 // `Text("…").bold()`: the text, without its styling.
-                guard let (value, problem) = literalText(base) else { return nil }
-                return (value, problem ?? "the modifier .\(modifier)()")
+                guard var literal = literalText(base) else { return nil }
+                literal.problem = literal.problem ?? "the modifier .\(modifier)()"
+                return literal
             default:
                 return nil
             }
@@ -169,7 +213,7 @@ extension TipKitModuleBuilder {
 
     // MARK: - Actions and options
 
-    mutating func action(of expression: SwiftExpression, number: Int, file: Int, comments: inout [String]) -> ActionDecl? {
+    mutating func action(of expression: SwiftExpression, number: Int, file: Int, tipPath: [String], comments: inout [String]) -> ActionDecl? {
         let at = range(file, expression)
         guard let (name, arguments, trailing) = Self.calleeName(expression), name == "Action" else {
             approximated("an action that is not Action(…) is not imported (\(text(file, expression)))", at: at)
@@ -183,7 +227,7 @@ extension TipKitModuleBuilder {
             title = text(of: label, file: file, member: "action title", comments: &comments)
         }
         var identifier: Identifier
-        if let id = arguments.first(where: { $0.label == "id" })?.value, case .string(let value, false) = id.kind {
+        if let id = arguments.first(where: { $0.label == "id" })?.value, let value = constantString(id, in: tipPath) {
             identifier = Identifier(manifestName(value, kind: "an action id", at: range(file, id)), at: range(file, id))
         } else {
             identifier = Identifier("action\(number)", at: at)

@@ -88,6 +88,8 @@ struct TipKitRuleTranslator {
             let key = TipKitModuleBuilder.key(scope, name)
             if isParameter, let parameter = builder.parameters[key] { return .parameter(name: parameter.name, type: parameter.type) }
             if !isParameter, let event = builder.events[key] { return .event(name: event.name) }
+            // `static let p = Tips.Parameter(…)` is read without `$`.
+            if !isParameter, let parameter = builder.parameters[key] { return .parameter(name: parameter.name, type: parameter.type) }
         }
         // Not declared in the imported files: the checker reports the unknown name here.
         return isParameter ? .parameter(name: name, type: nil) : .event(name: name)
@@ -154,6 +156,14 @@ struct TipKitRuleTranslator {
             return Expression(.now, at: at)
         case .call(let callee, let arguments, _) where arguments.isEmpty && Self.isDateType(callee):
             return Expression(.now, at: at)
+        case .member(nil, "zero"):
+            if case .parameter(_, .double?) = subject { return Expression(.literal(.double(0)), at: at) }
+            return Expression(.literal(.int(0)), at: at)
+        case .member(let base?, "isEmpty"):
+            // `….donations.isEmpty` is `….count == 0`.
+            let inner = try collection(base, count: false)
+            let count = Expression(.member(inner, Identifier("count", at: at)), at: at)
+            return Expression(.binary(.equal, count, Expression(.literal(.int(0)), at: at)), at: at)
         default:
             return try collection(expression, count: true)
         }
