@@ -211,22 +211,22 @@ struct CompletionContext: Equatable {
         let tipName = path.count >= 2 && path[0] == "tips" ? path[1] : nil
         if let valueStart {
             var value = before[valueStart...].drop { $0 == UInt8(ascii: " ") }
-            // Inside a flow mapping: the innermost `{` that is still open names the mapping.
-            if let open = value.lastIndex(of: UInt8(ascii: "{")), !value[open...].contains(UInt8(ascii: "}")) {
-                let inner = value[(open + 1)...]
-                let lastSeparator = inner.lastIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ":") }
-                let isText = ["title", "message"].contains(path.last ?? "") || (path.count >= 2 && path[path.count - 2] == "title")
-                if isText, inner.lastIndex(of: UInt8(ascii: ":")) != nil, value.first != UInt8(ascii: "{") || inner.contains(UInt8(ascii: "\"")) {
-                    return textContext(value, wordStart: wordStart, lineStart: lineStart, tip: tipName)
+            // Inside a flow mapping (`{ type: int, default: 0 }`, `{ en: "…", de: "…" }`).
+            if value.first == UInt8(ascii: "{"), !value.contains(UInt8(ascii: "}")) || isText(path) {
+                if isText(path) {
+                    // In a localized text: a `{` inside the text, or a locale key.
+                    if let context = textContext(value.dropFirst(), wordStart: wordStart, lineStart: lineStart, tip: tipName) { return context }
+                    let last = value.lastIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "{") }
+                    return last.map { value[$0] } == UInt8(ascii: ":") ? nil : (.locale, nil)
                 }
-                if let lastSeparator, inner[lastSeparator] == UInt8(ascii: ":") {
+                let inner = value.dropFirst()
+                if let separator = inner.lastIndex(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ":") }), inner[separator] == UInt8(ascii: ":") {
                     // A value inside the flow mapping.
-                    let innerKey = String(decoding: inner[..<lastSeparator].reversed().drop { $0 == UInt8(ascii: " ") }
+                    let innerKey = String(decoding: inner[..<separator].reversed().drop { $0 == UInt8(ascii: " ") }
                         .prefix { isNameByte($0) }.reversed(), as: UTF8.self)
-                    return valueContext(key: innerKey, path: path + [innerKey], value: inner[(lastSeparator + 1)...], wordStart: wordStart, lineStart: lineStart, tip: tipName)
+                    return valueContext(key: innerKey, path: path + [innerKey], value: inner[(separator + 1)...], wordStart: wordStart, lineStart: lineStart, tip: tipName)
                 }
                 if path.last == "value", path.first == "events" { return nil }
-                if ["title", "message"].contains(path.last ?? "") { return (.locale, nil) }
                 return mappingKind(path).map { (.key($0), nil) }
             }
             value = value.drop { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }
@@ -245,6 +245,12 @@ struct CompletionContext: Equatable {
         if path.count == 3, path[0] == "tips", ["title", "message"].contains(path[2]) { return (.locale, nil) }
         if path.count == 3, path[0] == "events", path[2] == "value" { return nil }
         return mappingKind(path).map { (.key($0), nil) }
+    }
+
+    /// Whether the value at `path` is a tip's or an action's text.
+    private static func isText(_ path: [String]) -> Bool {
+        let path = path.filter { $0 != "-" }
+        return path.count >= 3 && path[0] == "tips" && (["title", "message"].contains(path[2]) || path.last == "title")
     }
 
     private static func valueContext(key: String, path: [String], value: ArraySlice<UInt8>, wordStart: Int, lineStart: Int,

@@ -214,14 +214,18 @@ final class LanguageServer {
         case "textDocument/didClose":
             guard case .string(let uri)? = params["textDocument"]?["uri"], let path = DocumentURI.path(uri) else { return }
             workspace.close(path: path)
+            workspace.forgetDiskText(path)
             changed(path)
         case "textDocument/didSave":
             guard case .string(let uri)? = params["textDocument"]?["uri"], let path = DocumentURI.path(uri) else { return }
+            workspace.forgetDiskText(path)
             changed(path)
         case "workspace/didChangeWatchedFiles":
             guard case .array(let changes)? = params["changes"] else { return }
             for change in changes {
-                if case .string(let uri)? = change["uri"], let path = DocumentURI.path(uri) { changed(path) }
+                guard case .string(let uri)? = change["uri"], let path = DocumentURI.path(uri) else { continue }
+                workspace.forgetDiskText(path)
+                changed(path)
             }
         default:
             break // Other notifications ($/cancelRequest, $/setTrace, …) need nothing.

@@ -48,6 +48,9 @@ final class Workspace {
     private var analyses: [ProgramKey: ProgramAnalysis] = [:]
     private var configurations: [String: (identity: String, configuration: LintConfiguration, diagnostics: [Diagnostic])] = [:]
     private var revisions = 0
+    /// Counts the times the editor said a file changed on disk: a file rewritten within the
+    /// file system's timestamp granularity, at the same size, is still read again.
+    private var diskGenerations: [String: Int] = [:]
 
     /// A file's identity on disk: when its modification time or size changes, it is read again.
     struct FileStamp: Hashable {
@@ -86,6 +89,12 @@ final class Workspace {
         documents[path] = nil
     }
 
+    /// Forgets what was read of `path` from disk (the editor says it changed there).
+    func forgetDiskText(_ path: String) {
+        disk[path] = nil
+        diskGenerations[path, default: 0] += 1
+    }
+
     /// The text of `path`: the open document's, else the file's on disk.
     func source(_ path: String) -> SourceFile? {
         if let document = documents[path] { return document.source }
@@ -103,7 +112,7 @@ final class Workspace {
     private func identity(_ path: String) -> String {
         if let document = documents[path] { return "open \(document.revision)" }
         guard let stamp = Self.stamp(path) else { return "absent" }
-        return "disk \(stamp.seconds).\(stamp.nanoseconds) \(stamp.size)"
+        return "disk \(stamp.seconds).\(stamp.nanoseconds) \(stamp.size) \(diskGenerations[path] ?? 0)"
     }
 
     // MARK: - Programs
@@ -147,7 +156,7 @@ final class Workspace {
     /// The configuration that applies to files in `folder`, with its own problems (reported on
     /// the configuration file); read again whenever its text changes.
     func configuration(forFolder folder: String) -> (configuration: LintConfiguration, path: String?, diagnostics: [Diagnostic]) {
-        guard let path = LintConfiguration.find(from: folder) else { return (.none, nil, []) }
+        guard let path = configurationPath(from: folder) else { return (.none, nil, []) }
         let identity = identity(path)
         if let cached = configurations[path], cached.identity == identity { return (cached.configuration, path, cached.diagnostics) }
         guard let source = source(path) else { return (.none, path, []) }
@@ -155,6 +164,18 @@ final class Workspace {
         let configuration = LintConfiguration.read(source, diagnostics: &diagnostics)
         configurations[path] = (identity, configuration, diagnostics)
         return (configuration, path, diagnostics)
+    }
+
+    /// The `.tipc.yml` of `folder` or of its nearest parent that has one, open in the editor
+    /// (not saved yet) or on disk.
+    private func configurationPath(from folder: String) -> String? {
+        var folder = folder
+        while true {
+            let candidate = (folder == "/" ? "" : folder) + "/" + LintConfiguration.fileName
+            if documents[candidate] != nil || Self.stamp(candidate) != nil { return candidate }
+            if folder == "/" || folder == "." { return nil }
+            folder = Self.folder(of: folder)
+        }
     }
 
     /// The program's analysis, made again only when a file of it, the set of its files or its
