@@ -8,7 +8,8 @@
 #                             JSON Schema validator and YAML reader (python3-jsonschema,
 #                             python3-yaml), used as /usr/bin/python3 whatever python3 is first
 #                             on PATH (nothing comes from PyPI), and a PostgreSQL server
-#                             (postgresql: scripts/test.sh starts a throw-away cluster of it).
+#                             (postgresql: scripts/test.sh starts a throw-away cluster of it),
+#                             and Neovim (neovim), whose built-in LSP client tests `tipc lsp`.
 set -euo pipefail
 tests=false
 case "${1:-}" in
@@ -28,6 +29,9 @@ if $tests && ! /usr/bin/python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; th
 fi
 if $tests && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   missing+=(postgresql)
+fi
+if $tests && ! command -v nvim >/dev/null 2>&1; then
+  missing+=(neovim)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
