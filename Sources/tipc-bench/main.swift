@@ -7,6 +7,8 @@ import Foundation
 //   … tipc-bench serve-handlers [USERS…]  only the service's handlers' CPU per request, one thread, no HTTP load
 //   … tipc-bench serve-postgres [USERS…]  the same on PostgreSQL: TIPC_BENCH_POSTGRES_URL names a server where
 //                                          the benchmark may create (and drop) databases
+//   … tipc-bench lsp                      tipc lsp over pipes: diagnostics after a one-character change to a
+//                                          500-tip manifest, and completion (taskset -c 0 for one core)
 //   … tipc-bench manifest TIPS PATH       writes the generated manifest of TIPS tips (200: the README's realistic one)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selected = Set(arguments)
@@ -23,6 +25,7 @@ if wanted("vm") { runVMBenchmarks() }
 if wanted("format2") { runFormat2Benchmarks() }
 if wanted("runtime") { runRuntimeBenchmarks() }
 if wanted("import") { runImportBenchmarks() }
+if selected.contains("lsp") { runLanguageServerBenchmarks() }
 // The tip service over loopback (many threads: not for taskset -c 0): `serve [USERS…]`.
 if selected.contains("serve") { runServeBenchmarks(users: arguments.compactMap { Int($0) }) }
 // Only the handlers' CPU per request on one thread (no HTTP load), for a profiler: `serve-handlers [USERS…]`.

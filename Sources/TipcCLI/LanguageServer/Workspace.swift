@@ -19,6 +19,8 @@ struct OpenDocument {
     var source: SourceFile
     /// Counts every change, so that an analysis knows which text it read.
     var revision: Int
+    /// Whether the text is a manifest's (for YAML: it has a top-level `tipkit` key).
+    var isManifest: Bool
 }
 
 /// The program a file belongs to, as `check` groups files: the manifests and `.tips` files of
@@ -44,7 +46,7 @@ struct ProgramAnalysis {
 /// program's latest analysis (made again when any of its inputs changed).
 final class Workspace {
     private(set) var documents: [String: OpenDocument] = [:]
-    private var disk: [String: (stamp: FileStamp, source: SourceFile)] = [:]
+    private var disk: [String: (stamp: FileStamp, source: SourceFile, isManifest: Bool)] = [:]
     private var analyses: [ProgramKey: ProgramAnalysis] = [:]
     private var configurations: [String: (identity: String, configuration: LintConfiguration, diagnostics: [Diagnostic])] = [:]
     private var revisions = 0
@@ -73,13 +75,15 @@ final class Workspace {
 
     func open(uri: String, path: String, version: Int?, text: String) {
         revisions += 1
-        documents[path] = OpenDocument(uri: uri, version: version, source: SourceFile(path: path, text: text), revision: revisions)
+        let source = SourceFile(path: path, text: text)
+        documents[path] = OpenDocument(uri: uri, version: version, source: source, revision: revisions, isManifest: Self.isManifest(source))
     }
 
     func replace(path: String, version: Int?, source: SourceFile) {
         guard var document = documents[path] else { return }
         revisions += 1
         document.source = source
+        document.isManifest = Self.isManifest(source)
         document.version = version
         document.revision = revisions
         documents[path] = document
@@ -97,15 +101,27 @@ final class Workspace {
 
     /// The text of `path`: the open document's, else the file's on disk.
     func source(_ path: String) -> SourceFile? {
-        if let document = documents[path] { return document.source }
+        text(path)?.source
+    }
+
+    /// The text of `path` and whether it is a manifest's.
+    private func text(_ path: String) -> (source: SourceFile, isManifest: Bool)? {
+        if let document = documents[path] { return (document.source, document.isManifest) }
         guard let stamp = Self.stamp(path) else {
             disk[path] = nil
             return nil
         }
-        if let cached = disk[path], cached.stamp == stamp { return cached.source }
+        if let cached = disk[path], cached.stamp == stamp { return (cached.source, cached.isManifest) }
         guard case .success(let source) = Frontend.read(path: path) else { return nil }
-        disk[path] = (stamp, source)
-        return source
+        let isManifest = Self.isManifest(source)
+        disk[path] = (stamp, source, isManifest)
+        return (source, isManifest)
+    }
+
+    /// Whether a source is a manifest: a `.tips` file is; a YAML file is when it has a
+    /// top-level `tipkit` key (as a folder walk decides).
+    private static func isManifest(_ source: SourceFile) -> Bool {
+        !SourceDiscovery.isYAML(source.path) || SourceDiscovery.hasTopLevelTipkitKey(source.bytes)
     }
 
     /// What a file's text is now: an open document's revision, or the file's stamp.
@@ -127,7 +143,7 @@ final class Workspace {
         let folder = Self.folder(of: path)
         if TipKitImporter.isSwift(path) { return ProgramKey(folder: folder, isSwift: true) }
         guard SourceDiscovery.isSource(path), !SourceDiscovery.isTimeline(path) else { return nil }
-        if SourceDiscovery.isYAML(path), let source = source(path), !SourceDiscovery.hasTopLevelTipkitKey(source.bytes) { return nil }
+        if let text = text(path), !text.isManifest { return nil }
         return ProgramKey(folder: folder, isSwift: false)
     }
 
