@@ -79,7 +79,7 @@ extension LanguageServer {
         let uses = index.occurrences(of: symbol).filter { !$0.isDeclaration }
         let declared = index.declarations(of: symbol)
         if declared.isEmpty { lines.append("- not declared") }
-        let files = Set(uses.map(\.range.file)).sorted().map { Self.fileName($0) }
+        let files = Set(uses.map(\.file)).sorted().map { Self.fileName($0) }
         lines.append(uses.isEmpty ? "- not used" : "- used \(uses.count) time\(uses.count == 1 ? "" : "s") in " + files.joined(separator: ", "))
         return lines.joined(separator: "\n")
     }

@@ -28,12 +28,16 @@ struct ProgramSymbol: Hashable {
 /// One place a name is written.
 struct NameOccurrence {
     var symbol: ProgramSymbol
+    var file: String
     /// Exactly the name's characters when `isExact` (else the whole construct that names it,
     /// as the Swift importer places some names).
-    var range: SourceRange
+    var start: SourceLocation
+    var end: SourceLocation
     var isDeclaration: Bool
     /// Whether the text at `range` is the name itself (a rename may replace it).
     var isExact: Bool
+
+    var range: SourceRange { SourceRange(file: file, start: start, end: end) }
 }
 
 /// Every declaration of a program and every place a name is written, across its files: what
@@ -51,10 +55,15 @@ struct NameIndex {
     private(set) var locales: [String] = []
     private let sources: [String: SourceFile]
 
+    /// The file whose names are being indexed, when all its ranges are in it (YAML, `.tips`;
+    /// the Swift importer's one file holds ranges in every Swift file of the module).
+    private var current: (path: String, source: SourceFile?)?
+
     init(files: [ManifestFile], sources: [String: SourceFile]) {
         self.sources = sources
         var localeSet = Set<String>()
         for file in files {
+            current = TipKitImporter.isSwift(file.path) ? nil : (file.path, sources[file.path])
             if let locale = file.defaultLocale?.value { localeSet.insert(locale) }
             for parameter in file.parameters {
                 if parameters[parameter.name.name] == nil { parameterNames.append(parameter.name.name) }
@@ -76,6 +85,7 @@ struct NameIndex {
             }
         }
         for file in files {
+            current = TipKitImporter.isSwift(file.path) ? nil : (file.path, sources[file.path])
             for tip in file.tips {
                 if tips[tip.name.name] == nil { tipNames.append(tip.name.name) }
                 tips[tip.name.name] = tips[tip.name.name] ?? tip
@@ -105,8 +115,9 @@ struct NameIndex {
     /// Records an occurrence, narrowing `range` to the name's own characters when the text
     /// there holds it (`$name`, `{$name}`, a quoted key).
     private mutating func add(_ symbol: ProgramSymbol, _ range: SourceRange, declaration: Bool) {
-        guard let source = sources[range.file] else {
-            occurrences.append(NameOccurrence(symbol: symbol, range: range, isDeclaration: declaration, isExact: false))
+        let path = current?.path ?? range.file
+        guard let source = current.map({ $0.source }) ?? sources[path] else {
+            occurrences.append(NameOccurrence(symbol: symbol, file: path, start: range.start, end: range.end, isDeclaration: declaration, isExact: false))
             return
         }
         let start = source.offset(of: range.start)
@@ -126,12 +137,11 @@ struct NameIndex {
             }
         }
         guard let found else {
-            occurrences.append(NameOccurrence(symbol: symbol, range: range, isDeclaration: declaration, isExact: false))
+            occurrences.append(NameOccurrence(symbol: symbol, file: path, start: range.start, end: range.end, isDeclaration: declaration, isExact: false))
             return
         }
-        let narrowed = SourceRange(file: range.file, start: source.location(atUTF8Offset: found),
-                                   end: source.location(atUTF8Offset: found + name.count))
-        occurrences.append(NameOccurrence(symbol: symbol, range: narrowed, isDeclaration: declaration, isExact: true))
+        occurrences.append(NameOccurrence(symbol: symbol, file: path, start: source.location(atUTF8Offset: found),
+                                          end: source.location(atUTF8Offset: found + name.count), isDeclaration: declaration, isExact: true))
     }
 
     /// Whether the byte at `index` cannot continue a name (or is outside the text).
@@ -198,7 +208,7 @@ struct NameIndex {
     /// The occurrence whose name covers `location` in `file` (its end included, where a cursor
     /// just after a name stands).
     func occurrence(at location: SourceLocation, in file: String) -> NameOccurrence? {
-        occurrences.first { $0.range.file == file && $0.range.start <= location && location <= $0.range.end }
+        occurrences.first { $0.start <= location && location <= $0.end && $0.file == file }
     }
 
     /// Every occurrence of `symbol`, declarations first.

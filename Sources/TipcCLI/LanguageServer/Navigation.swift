@@ -43,12 +43,12 @@ extension LanguageServer {
         let occurrences = analysis.index.occurrences(of: symbol)
         if let inexact = occurrences.first(where: { !$0.isExact }) {
             throw ResponseError(code: ResponseError.requestFailed,
-                                message: "'\(symbol.name)' is written in \(Self.fileName(inexact.range.file)) in a form rename cannot rewrite; rename it there by hand")
+                                message: "'\(symbol.name)' is written in \(Self.fileName(inexact.file)) in a form rename cannot rewrite; rename it there by hand")
         }
         var changes: [String: [JSON]] = [:]
         for occurrence in occurrences {
-            guard let source = analysis.sources[occurrence.range.file] else { continue }
-            changes[occurrence.range.file, default: []].append(.object([("range", source.protocolRange(occurrence.range)), ("newText", .string(newName))]))
+            guard let source = analysis.sources[occurrence.file] else { continue }
+            changes[occurrence.file, default: []].append(.object([("range", source.protocolRange(occurrence.range)), ("newText", .string(newName))]))
         }
         return .object([("changes", .object(changes.keys.sorted().map { (DocumentURI.uri($0), .array(changes[$0]!)) }))])
     }

@@ -121,7 +121,20 @@ final class Workspace {
     /// Whether a source is a manifest: a `.tips` file is; a YAML file is when it has a
     /// top-level `tipkit` key (as a folder walk decides).
     private static func isManifest(_ source: SourceFile) -> Bool {
-        !SourceDiscovery.isYAML(source.path) || SourceDiscovery.hasTopLevelTipkitKey(source.bytes)
+        guard SourceDiscovery.isYAML(source.path) else { return true }
+        // Only lines that start with `tipkit`, a quote or `{` can hold the key: those are
+        // handed to the folder walk's test, instead of the whole text on every keystroke.
+        var candidates: [UInt8] = []
+        let bytes = source.bytes
+        for start in source.lineStarts where start < bytes.count {
+            let first = bytes[start]
+            guard first == UInt8(ascii: "t") || first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") || first == UInt8(ascii: "{") else { continue }
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            candidates += bytes[start..<end]
+            candidates.append(0x0A)
+        }
+        return SourceDiscovery.hasTopLevelTipkitKey(candidates)
     }
 
     /// What a file's text is now: an open document's revision, or the file's stamp.
