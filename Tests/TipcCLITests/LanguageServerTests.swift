@@ -372,6 +372,61 @@ import TipService
         #expect(try client.shutdown() == 0)
     }
 
+    @Test func aTipsFileGetsItsDeclarationWhereItsDeclarationsAre() throws {
+        let (folder, _, tips) = try Self.program()
+        _ = folder
+        let client = try LanguageServerClient()
+        try client.initialize()
+        let rules = Self.rules.replacingOccurrences(of: "rule hikeStarted.count >= 3", with: "rule $isBeginner")
+        LSP.open(client, tips, rules)
+        let (line, character) = LSP.find("$isBeginner", in: rules)
+        let actions = LSP.array(try client.request("textDocument/codeAction", .object([
+            ("textDocument", LSP.document(LSP.uri(tips))), ("range", LSP.range(line, character, line, character + 3)),
+            ("context", .object([("diagnostics", .array([]))])),
+        ])))
+        let declare = try #require(actions.first { LSP.string($0["title"]) == "Declare parameter 'isBeginner'" })
+        let edit = LSP.array(declare["edit"]?["changes"]?[LSP.uri(tips)]).first
+        #expect(edit?["range"] == LSP.range(2, 0, 2, 0))
+        #expect(edit?["newText"] == .string("param isBeginner: Int = 0\n\n"))
+        let suppress = try #require(actions.first { LSP.string($0["title"])?.hasPrefix("Suppress") == true })
+        #expect(LSP.array(suppress["edit"]?["changes"]?[LSP.uri(tips)]).first?["newText"] == .string("  // tipc-disable-next-line unknown-parameter\n"))
+        #expect(try client.shutdown() == 0)
+    }
+
+    @Test func requestsAreAnsweredForTheLatestTextAndInAFileWithErrors() throws {
+        let (folder, yaml, _) = try Self.program()
+        _ = folder
+        let client = try LanguageServerClient()
+        try client.initialize()
+        LSP.open(client, yaml, Self.manifest)
+        // Two changes, then at once a request whose position exists only in the second text:
+        // it is answered for that text (the first change breaks the YAML further down).
+        LSP.change(client, yaml, version: 2, [LSP.edit(LSP.range(13, 0, 13, 0), "  broken: [\n")])
+        LSP.change(client, yaml, version: 3, [LSP.edit(LSP.range(2, 0, 2, 0), "  isNew: { type: int, default: 1 }\n")])
+        let hover = try client.request("textDocument/hover", LSP.at(LSP.uri(yaml), 2, 4))
+        #expect(LSP.string(hover["contents"]?["value"])?.hasPrefix("**parameter** `$isNew`\n- type: `Int`\n- default: `1`") == true)
+        let diagnostics = try client.diagnostics(for: LSP.uri(yaml))
+        #expect(Self.codes(diagnostics).contains("yaml"))
+        let definition = LSP.array(try client.request("textDocument/definition", LSP.at(LSP.uri(yaml), 12, 13)))
+        #expect(definition.first?["range"] == LSP.range(3, 2, 3, 7))
+        #expect(try client.shutdown() == 0)
+    }
+
+    @Test func theServerAsksToBeToldOfFilesChangedOnDisk() throws {
+        let client = try LanguageServerClient()
+        let result = try client.request("initialize", .object([("capabilities", .object([
+            ("workspace", .object([("didChangeWatchedFiles", .object([("dynamicRegistration", .bool(true))]))])),
+        ]))]))
+        #expect(result["capabilities"] != nil)
+        client.notify("initialized", .object([]))
+        let registration = try client.next()
+        #expect(registration["method"] == .string("client/registerCapability"))
+        let watchers = LSP.array(LSP.array(registration["params"]?["registrations"]).first?["registerOptions"]?["watchers"])
+        #expect(watchers.compactMap { LSP.string($0["globPattern"]) } == ["**/*.{yaml,yml,tips,swift}", "**/.tipc.yml"])
+        if let id = registration["id"] { client.send(.object([("jsonrpc", .string("2.0")), ("id", id), ("result", .null)])) }
+        #expect(try client.shutdown() == 0)
+    }
+
     @Test func formattingAndDocumentSymbols() throws {
         let (folder, yaml, tips) = try Self.program(rules: "tipkit 1\ntip logbook { title \"Keep a logbook\"\n rule hikeStarted.count>=3 }\n")
         _ = folder
