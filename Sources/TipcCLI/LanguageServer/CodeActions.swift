@@ -37,7 +37,7 @@ extension LanguageServer {
             // Suppress it.
             if !Suppressions.unsuppressible.contains(diagnostic.code) {
                 let line = diagnostic.range.start.line - 1
-                let text = source.lineText(line)
+                let text = source.lineText(line + 1)
                 let indentation = String(text.prefix { $0 == " " || $0 == "\t" })
                 let marker = SourceDiscovery.isYAML(document.path) ? "#" : "//"
                 let at = ProtocolPosition(line: line, character: 0)
@@ -86,13 +86,13 @@ extension LanguageServer {
             let section = isEvent ? "events" : "parameters"
             let entry = isEvent ? "\(name): {}" : "\(name): { type: int, default: 0 }"
             for line in 0..<lineCount {
-                let text = source.lineText(line)
+                let text = source.lineText(line + 1)
                 guard text.hasPrefix(section + ":") else { continue }
                 let after = text.dropFirst(section.count + 1).drop { $0 == " " }
                 guard after.isEmpty || after.hasPrefix("#") else { return nil }
                 var indentation = "  "
                 if line + 1 < lineCount {
-                    let next = source.lineText(line + 1)
+                    let next = source.lineText(line + 2)
                     let spaces = next.prefix { $0 == " " }
                     if !spaces.isEmpty, !next.dropFirst(spaces.count).isEmpty { indentation = String(spaces) }
                 }
@@ -106,10 +106,10 @@ extension LanguageServer {
         }
         guard source.path.hasSuffix(".tips") else { return nil }
         let declaration = isEvent ? "event \(name)\n" : "param \(name): Int = 0\n"
-        for line in 0..<lineCount where source.lineText(line).hasPrefix("tip ") {
+        for line in 0..<lineCount where source.lineText(line + 1).hasPrefix("tip ") {
             // Above the tip's comment block.
             var target = line
-            while target > 0, source.lineText(target - 1).hasPrefix("//") { target -= 1 }
+            while target > 0, source.lineText(target).hasPrefix("//") { target -= 1 }
             let at = ProtocolPosition(line: target, character: 0)
             return (SourceFile.rangeJSON(at, at), declaration + "\n")
         }

@@ -156,7 +156,7 @@ struct CompletionContext: Equatable {
         var limit = indent
         var index = line - 1
         while index >= 0, limit > 0 {
-            let text = Array(source.lineText(index).utf8)
+            let text = Array(source.lineText(index + 1).utf8)
             index -= 1
             let content = text.drop { $0 == UInt8(ascii: " ") }
             if content.isEmpty || content.first == UInt8(ascii: "#") { continue }

@@ -22,7 +22,7 @@ extension LanguageServer {
         while start > 0, CompletionContext.isNameByte(bytes[start - 1]) { start -= 1 }
         while end < bytes.count, CompletionContext.isNameByte(bytes[end]) { end += 1 }
         if let code = DiagnosticCode(rawValue: document.source.text(from: start, to: end)),
-           document.source.lineText(position.line).contains("tipc-disable") {
+           document.source.lineText(position.line + 1).contains("tipc-disable") {
             codes.append(code)
         }
         for diagnostic in document.analysis?.diagnostics ?? [] where diagnostic.range.file == document.path

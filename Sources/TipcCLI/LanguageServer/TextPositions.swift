@@ -133,12 +133,6 @@ extension SourceFile {
         text(from: offset(of: range.start), to: offset(of: range.end))
     }
 
-    /// The text of 0-based `line`, without its line break.
-    func lineText(_ line: Int) -> String {
-        guard line < lineStarts.count else { return "" }
-        return text(from: lineStarts[line], to: contentEnd(ofLine: line))
-    }
-
     /// This text with the bytes between two offsets replaced.
     func replacing(from start: Int, to end: Int, with replacement: String) -> SourceFile {
         var bytes = self.bytes
