@@ -140,6 +140,24 @@ import TipService
         #expect(try client.shutdown() == 0)
     }
 
+    @Test func notesBecomeRelatedInformationAndCodesLinkWhereTheClientSays() throws {
+        let (folder, yaml, tips) = try Self.program(rules: Self.rules + "event hikeStarted\n")
+        _ = folder
+        let client = try LanguageServerClient()
+        try client.initialize(initializationOptions: .object([("codeExplanationURL", .string("https://example.com/codes#"))]))
+        LSP.open(client, tips, Self.rules + "event hikeStarted\n")
+        let published = try client.publications([LSP.uri(yaml), LSP.uri(tips)])
+        let duplicate = try #require(published[LSP.uri(tips)]?.first { $0["code"] == .string("duplicate-name") })
+        #expect(duplicate["codeDescription"]?["href"] == .string("https://example.com/codes#duplicate-name"))
+        let related = LSP.array(duplicate["relatedInformation"])
+        let (line, character) = LSP.find("hikeStarted", in: Self.manifest)
+        #expect(related == [.object([
+            ("location", .object([("uri", .string(LSP.uri(yaml))), ("range", LSP.range(line, character, line, character + 11))])),
+            ("message", .string("'hikeStarted' is first declared here")),
+        ])])
+        #expect(try client.shutdown() == 0)
+    }
+
     @Test func unsavedTextWinsOverTheFileOnDiskAndCloseGoesBackToIt() throws {
         let (folder, yaml, tips) = try Self.program(manifest: Self.manifest.replacingOccurrences(of: "$isPro", with: "$isPr"))
         _ = folder
@@ -437,6 +455,13 @@ import TipService
         ])))
         #expect(formatting.count == 1)
         #expect(LSP.string(formatting.first?["newText"])?.contains("  rule hikeStarted.count >= 3\n") == true)
+        // In a manifest only the rules change.
+        let messy = Self.manifest.replacingOccurrences(of: "trailViewed.count >= 2 within 7d", with: "trailViewed.count>=2   within 7d")
+        LSP.open(client, yaml, messy)
+        let yamlFormatting = LSP.array(try client.request("textDocument/formatting", .object([
+            ("textDocument", LSP.document(LSP.uri(yaml))), ("options", .object([("tabSize", .integer(2)), ("insertSpaces", .bool(true))])),
+        ])))
+        #expect(LSP.string(yamlFormatting.first?["newText"]) == Self.manifest)
         let symbols = LSP.array(try client.request("textDocument/documentSymbol", .object([("textDocument", LSP.document(LSP.uri(yaml)))])))
         #expect(symbols.compactMap { LSP.string($0["name"]) } == ["isPro", "trailViewed", "hikeStarted", "offlineMaps"])
         #expect(LSP.array(symbols[1]["children"]).compactMap { LSP.string($0["name"]) } == ["trailID"])
