@@ -13,7 +13,8 @@
 #                             JavaScript client's tests, Chromium (chromium) for the browser
 #                             tests, and a virtual environment (.build/test-venv, from
 #                             python3-venv) holding openapi-spec-validator from PyPI, which
-#                             checks docs/openapi.yaml and the service's answers.
+#                             checks docs/openapi.yaml and the service's answers;
+#                             and Neovim (neovim), whose built-in LSP client tests `tipc lsp`.
 set -euo pipefail
 tests=false
 case "${1:-}" in
@@ -39,6 +40,7 @@ if $tests; then
   command -v tsc >/dev/null 2>&1 || missing+=(node-typescript)
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   /usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+  command -v nvim >/dev/null 2>&1 || missing+=(neovim)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2

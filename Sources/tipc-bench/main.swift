@@ -8,6 +8,8 @@ import Foundation
 //   … tipc-bench serve-postgres [USERS…]  the same on PostgreSQL: TIPC_BENCH_POSTGRES_URL names a server where
 //                                          the benchmark may create (and drop) databases
 //   … tipc-bench serve-tips [TIPS…]       one GET …/tips listing every tip of a pack of TIPS tips (default 10,000 and 100,000)
+//   … tipc-bench lsp                      tipc lsp over pipes: diagnostics after a one-character change to a
+//                                          500-tip manifest, and completion (taskset -c 0 for one core)
 //   … tipc-bench manifest TIPS PATH       writes the generated manifest of TIPS tips (200: a real app's size, docs/performance.md)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let selected = Set(arguments)
@@ -25,6 +27,7 @@ if wanted("format2") { runFormat2Benchmarks() }
 if wanted("runtime") { runRuntimeBenchmarks() }
 if wanted("import") { runImportBenchmarks() }
 if wanted("import") || selected.contains("import-app") { runAppFolderImportBenchmark() }
+if selected.contains("lsp") { runLanguageServerBenchmarks() }
 // The tip service over loopback (many threads: not for taskset -c 0): `serve [USERS…]`.
 if selected.contains("serve") { runServeBenchmarks(users: arguments.compactMap { Int($0) }) }
 // Only the handlers' CPU per request on one thread (no HTTP load), for a profiler: `serve-handlers [USERS…]`.

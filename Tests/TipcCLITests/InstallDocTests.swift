@@ -1,13 +1,12 @@
 import Foundation
 import Testing
 
-/// docs/install.md's CI examples name what exists: hooks that `.pre-commit-hooks.yaml` defines,
-/// inputs that `action.yml` declares, and pins that are commits of this repository (never a tag
-/// that was not made), or the placeholder a commit is written in for.
+/// The CI examples of docs/install.md and the README name what exists: hooks that
+/// `.pre-commit-hooks.yaml` defines, inputs that `action.yml` declares, and pins that are commits
+/// of this repository (never a tag that was not made).
 @Suite("install page")
 struct InstallDocTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let placeholder = "<commit-sha>"
 
     static func text(_ path: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
@@ -33,17 +32,18 @@ struct InstallDocTests {
         return git.terminationStatus == 0
     }
 
-    @Test func theExamplesNameHooksInputsAndCommitsThatExist() throws {
-        let page = try Self.text("docs/install.md")
+    @Test(arguments: [("docs/install.md", 3), ("README.md", 2)])
+    func theExamplesNameHooksInputsAndCommitsThatExist(path: String, pinCount: Int) throws {
+        let page = try Self.text(path)
         let hooks = try Self.text(".pre-commit-hooks.yaml")
         let ids = Self.values(after: "- id: ", in: page)
-        #expect(Set(ids) == ["tipc-check", "tipc-check-system"])
+        #expect(!ids.isEmpty && Set(ids).isSubset(of: ["tipc-check", "tipc-check-system"]))
         for id in ids { #expect(hooks.contains("\n- id: \(id)\n"), "no hook '\(id)'") }
 
         let pins = Self.values(after: "rev: ", in: page) + Self.values(after: "OWNER/tipc@", in: page)
-        #expect(pins.count == 3)
+        #expect(pins.count == pinCount)
         for pin in pins {
-            #expect(try pin == Self.placeholder || Self.isCommit(pin), "'\(pin)' is not a commit of this repository")
+            #expect(try Self.isCommit(pin), "'\(pin)' is not a commit of this repository")
         }
 
         let action = try Self.text("action.yml")

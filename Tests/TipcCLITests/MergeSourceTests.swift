@@ -170,7 +170,7 @@ struct MergeSourceTests {
         let merge = fixture.merge(into: fixture.target, from: service)
         #expect(merge.stderr == "error: \(service): \(kinds)\n")
 
-        let serve = Invocation(["serve", "--pack", fixture.pack, "--store", "sqlite:" + fixture.source, "--listen", "127.0.0.1:0"])
+        let serve = try ExecutableTests.run(["serve", "--pack", fixture.pack, "--store", "sqlite:" + fixture.source, "--listen", "127.0.0.1:0"])
         #expect(serve.status != 0)
         #expect(serve.stderr.split(separator: "\n").count == 1, "\(serve.stderr)")
         #expect(serve.stderr.contains("the file is a tipc device store (the kind `tipc store --db` opens), not a tipc service store"), "\(serve.stderr)")

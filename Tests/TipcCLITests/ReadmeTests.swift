@@ -93,10 +93,10 @@ struct ReadmeTests {
         #expect((run.stdout + run.stderr).replacingOccurrences(of: Self.root.path + "/", with: "") == block)
     }
 
-    /// "Embedding the runtime": the typed-accessor example typechecks against the accessors
-    /// generated from the README's manifest and the built `TipRuntime`.
+    /// docs/runtime.md's typed-accessor example typechecks against the accessors generated from
+    /// the README's manifest and the built `TipRuntime`.
     @Test func theAccessorExampleTypechecks() throws {
-        let example = try #require(try Self.blocks().first { $0.info == "swift" && $0.text.contains("AppTips(center: center)") }).text
+        let example = try #require(try Self.blocks(in: "docs/runtime.md").first { $0.info == "swift" && $0.text.contains("AppTips(center: center)") }).text
         let folder = try TemporaryFolder()
         let manifest = try folder.write("app.yaml", try Self.manifest())
         let generated = Invocation(["generate", "swift", manifest, "-o", folder.path + "/AppTips.swift"])

@@ -17,7 +17,7 @@ struct ExpressionChecker {
     }
 
     /// Methods of event collections, for did-you-mean.
-    private static let collectionMembers = ["count", "within", "where", "largestSubset", "smallestSubset", "distinct"]
+    private static let collectionMembers = EditorVocabulary.collectionMembers
 
     let symbols: SymbolTable
     let parameters: [PackParameter]
