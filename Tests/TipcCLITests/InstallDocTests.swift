@@ -32,7 +32,7 @@ struct InstallDocTests {
         return git.terminationStatus == 0
     }
 
-    @Test(arguments: [("docs/install.md", 3), ("README.md", 2)])
+    @Test(arguments: [("docs/install.md", 3), ("README.md", 1)])
     func theExamplesNameHooksInputsAndCommitsThatExist(path: String, pinCount: Int) throws {
         let page = try Self.text(path)
         let hooks = try Self.text(".pre-commit-hooks.yaml")

@@ -174,7 +174,7 @@ struct ReadmeTests {
     /// leaves nothing to report (and each comment is needed); and the README's pre-commit
     /// configuration names a hook this repository defines.
     @Test func theRepositoryExamplesHold() throws {
-        let blocks = try Self.blocks(in: "docs/cli.md") + Self.blocks()
+        let blocks = try Self.blocks(in: "docs/cli.md") + Self.blocks() + Self.blocks(in: "docs/install.md")
         let configuration = try #require(blocks.first { $0.info == "yaml" && $0.text.hasPrefix("include:") }).text
         var diagnostics: [Diagnostic] = []
         let read = LintConfiguration.read(SourceFile(path: ".tipc.yml", text: configuration), diagnostics: &diagnostics)

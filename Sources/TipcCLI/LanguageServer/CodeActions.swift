@@ -1,3 +1,4 @@
+import Foundation
 import TipService
 import TipcCompiler
 
