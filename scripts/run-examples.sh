@@ -51,7 +51,13 @@ rm -f "$out/serve.sqlite"
 "$tipc" serve --pack "$out/backyard-birds.tippack" --store "sqlite:$out/serve.sqlite" --listen 127.0.0.1:0 > "$out/serve.out" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
-until grep -q '^listening on ' "$out/serve.out"; do sleep 0.1; done
+# Wait for its address, at most 60 s, and stop at once if it exits instead (a bad store or port).
+for _ in $(seq 600); do
+  grep -q '^listening on ' "$out/serve.out" && break
+  kill -0 $server 2>/dev/null || { cat "$out/serve.out"; echo "tipc serve exited before listening" >&2; exit 1; }
+  sleep 0.1
+done
+grep -q '^listening on ' "$out/serve.out" || { echo "tipc serve printed no address in 60 s" >&2; exit 1; }
 base=$(sed -n 's/^listening on //p' "$out/serve.out")
 curl -sf -X PUT "$base/v1/users/ann/parameters/isSignedIn" -d '{"value": true}'
 for _ in 1 2 3; do curl -sf -X POST "$base/v1/users/ann/events/backyardDetailOpened" -d '{"value": {"backyardID": 7}}'; done

@@ -16,6 +16,7 @@
 #                             checks docs/openapi.yaml and the service's answers;
 #                             and Neovim (neovim), whose built-in LSP client tests `tipc lsp`.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 tests=false
 case "${1:-}" in
   "") ;;
@@ -57,6 +58,6 @@ if $tests; then
     rm -rf "$venv"
     mkdir -p .build
     /usr/bin/python3 -m venv "$venv"
-    "$venv/bin/pip" install -q "openapi-spec-validator==0.7.1" "PyYAML>=6"
+    "$venv/bin/pip" install -q "openapi-spec-validator==0.7.1" "jsonschema>=4.18,<5" "PyYAML>=6"
   fi
 fi

@@ -50,4 +50,13 @@ unshare -m bash -euo pipefail -c '
   "$bin/tipc" simulate "$out/news.tippack" --timeline Examples/news/news.timeline.yaml > /dev/null
   "$bin/tipc" serve --help | grep -q -- "--pack"
 ' test-package "$toolchain" "$runtime" "$bin" "$out"
+
+# The README's install line, as written, with a scratch folder for /usr/local/bin.
+install_line=$(grep -m1 '^tar -xzf tipc-' README.md)
+[ -n "$install_line" ] || fail "the README has no install line for the archive"
+mkdir -p "$work/readme/bin"
+cp "$archive" "$work/readme/$(basename "$archive")"
+( cd "$work/readme" && bash -euo pipefail -c "${install_line//\/usr\/local\/bin\//$work/readme/bin/}" )
+"$work/readme/bin/tipc" --version | grep -q "$(basename "$archive" | sed 's/^tipc-\([0-9.]*\)-.*/\1/')" || fail "the README's install line did not install this tipc"
+[ -x "$work/readme/bin/tipc-serve" ] || fail "the README's install line did not install tipc-serve"
 echo "test-package: $archive runs without $toolchain; tipc needs only the C library"

@@ -35,7 +35,7 @@ whole=false
 if $whole; then
   # The JavaScript client: Node's test runner against a real tipc serve, and in headless
   # Chromium from a page on another origin; then its types, and the served API description.
-  TIPC_BIN="$PWD/.build/debug/tipc" node --test clients/js/test/
+  TIPC_BIN="$PWD/.build/debug/tipc" node --test clients/js/test/*.test.mjs
   tsc -p clients/js/tsconfig.json
   scripts/openapi.sh --check
 fi

@@ -15,7 +15,7 @@ import sys
 import urllib.parse
 import warnings
 
-# RefResolver is what Debian's jsonschema has; newer ones warn that it is deprecated.
+# RefResolver, which jsonschema 4 (pinned by scripts/setup.sh) still has, warns that it is deprecated.
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 
 import yaml

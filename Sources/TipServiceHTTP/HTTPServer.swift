@@ -38,9 +38,13 @@ public struct HTTPLimits: Sendable {
 public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
     public typealias Admit = @Sendable (HTTPRequest) -> HTTPAdmission
+    /// Last touch to every answer the server sends, the handler's and the server's own refusals
+    /// alike, given the request's `Origin` header (the service adds its CORS headers here).
+    public typealias Finish = @Sendable (HTTPResponse, _ origin: String?) -> HTTPResponse
 
     let handler: Handler
     let admit: Admit
+    let finish: Finish
     let limits: HTTPLimits
     /// libmicrohttpd's daemon, a C handle: set once started, taken out (under the lock) by `stop`.
     private let daemon = RuntimeLock<OpaquePointer?>(nil)
@@ -63,9 +67,10 @@ public final class HTTPServer: Sendable {
     /// Starts serving on `listener` (a bound, listening socket) with `threads` workers running
     /// the handler.
     public init(listener: ListenSocket, threads: Int, limits: HTTPLimits = HTTPLimits(), admit: @escaping Admit,
-                handler: @escaping Handler) throws(ListenError) {
+                finish: @escaping Finish = { response, _ in response }, handler: @escaping Handler) throws(ListenError) {
         self.handler = handler
         self.admit = admit
+        self.finish = finish
         self.limits = limits
         self.address = listener.address
         connections = ConnectionTable(limit: limits.connections, requestSeconds: limits.requestSeconds)
@@ -245,6 +250,8 @@ public final class HTTPServer: Sendable {
 
     fileprivate func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         connections.reading(connection)
+        let origin = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Origin").flatMap { String(validatingCString: $0) }
+        let response = finish(response, origin)
         let created = response.body.withUnsafeBytes { buffer in
             MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
         }

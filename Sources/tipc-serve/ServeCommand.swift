@@ -114,7 +114,8 @@ enum ServeCommand: TipcCommand {
         let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring, cors: cors, maximumRecordsPerUser: recordLimit)
         let server: HTTPServer
         do {
-            server = try HTTPServer(listener: listener, threads: workers, limits: limits, admit: { service.admit($0) }, handler: { service.handle($0) })
+            server = try HTTPServer(listener: listener, threads: workers, limits: limits, admit: { service.admit($0) },
+                                    finish: { service.finish($0, origin: $1) }, handler: { service.handle($0) })
         } catch {
             listener.close()
             throw CommandFailure.io("\(error)")

@@ -87,7 +87,8 @@ struct ServeCORSTests {
     }
 
     @Test(arguments: ["app.example.com", "https://app.example.com/", "https://app.example.com/path", "https://user@app.example.com",
-                      "https://app.example.com:port", "://app", "https://", "https://app.example.com:123456"])
+                      "https://app.example.com:port", "://app", "https://", "https://app.example.com:123456",
+                      "HTTPS://App.example.com", "https://app.example.com:443", "http://localhost:80"])
     func anOriginIsSchemeHostAndPort(_ text: String) {
         #expect(throws: ListenError.self) { try CORSPolicy(origins: [text], keysRequired: false) }
     }
@@ -113,6 +114,27 @@ struct ServeCORSTests {
         let keyed = try server.request("GET", "/v1/users/ann/tips", headers: ["Origin": Self.page, "Authorization": "Bearer client-token"])
         #expect(keyed.status == 200)
         #expect(keyed.headers["access-control-allow-origin"] == Self.page)
+
+        // The HTTP layer's own refusals too, so that a page reads why (and its client can retry a 503).
+        let manyArguments = "/v1/users/ann/tips?" + (0...64).map { "a\($0)=1" }.joined(separator: "&")
+        let tooMany = try server.request("GET", manyArguments, headers: ["Origin": Self.page, "Authorization": "Bearer client-token"])
+        #expect(tooMany.status == 414)
+        #expect(tooMany.headers["access-control-allow-origin"] == Self.page)
+        let tooLarge = try HTTPClient.send(port: server.port, method: "POST", path: "/v1/users/ann/events/opened", body: nil,
+                                           rawHead: "POST /v1/users/ann/events/opened HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                                               + "Origin: \(Self.page)\r\nAuthorization: Bearer client-token\r\nContent-Length: 10000000\r\n\r\n")
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.headers["access-control-allow-origin"] == Self.page)
+        let framing = try HTTPClient.send(port: server.port, method: "POST", path: "/v1/users/ann/events/opened", body: nil,
+                                          rawHead: "POST /v1/users/ann/events/opened HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                                              + "Origin: \(Self.page)\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}")
+        #expect(framing.status == 400)
+        #expect(framing.headers["access-control-allow-origin"] == Self.page)
+        // Refusals on the head are counted like every other answer.
+        let metrics = try server.request("GET", "/metrics", headers: ["Authorization": "Bearer client-token"]).text
+        #expect(metrics.contains(#"tipc_http_requests_total{route="GET /v1/users/{user}/tips",status="401"} 1"#), "\(metrics)")
+        // Every answer varies by Origin, an allowed page's or not.
+        #expect(try server.request("GET", "/healthz", headers: ["Origin": "https://other.example"]).headers["vary"] == "Origin")
 
         let refused = try ExecutableTests.run(["serve", "--pack", manifest, "--store", "sqlite:" + store, "--keys", keys, "--cors-origin", "*"])
         #expect(refused.status == 2)

@@ -1,7 +1,7 @@
 /// BCP 47 language tags (`de`, `de-CH`, `zh-Hans`, `es-419`): the well-formedness the checker
-/// and the pack loader require of a text's locale, and the lookup fallback (RFC 4647 §3.4) the
+/// and the pack loader require of a text's locale, and the lookup fallback (RFC 4647 section 3.4) the
 /// runtime uses to choose a text. Tags compare case-insensitively. No ICU, no locale data: only
-/// the syntax of RFC 5646 §2.1 (grandfathered tags such as `i-klingon` are not accepted).
+/// the syntax of RFC 5646 section 2.1 (grandfathered tags such as `i-klingon` are not accepted).
 public enum LocaleTag {
     /// Whether `tag` is a well-formed BCP 47 language tag (hyphens, not underscores).
     public static func isWellFormed(_ tag: String) -> Bool {

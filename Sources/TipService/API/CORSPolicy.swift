@@ -29,6 +29,12 @@ public struct CORSPolicy: Sendable {
             guard Self.isOrigin(origin) else {
                 throw ListenError("--cors-origin '\(origin)' is not an origin: write scheme://host[:port], without a path or a trailing '/' (e.g. https://app.example.com)")
             }
+            // Browsers send the origin in lower case and without the scheme's default port;
+            // one written otherwise would never match.
+            if origin.lowercased() != origin || origin.lowercased().hasPrefix("https://") && origin.hasSuffix(":443")
+                || origin.lowercased().hasPrefix("http://") && origin.hasSuffix(":80") {
+                throw ListenError("--cors-origin '\(origin)': write it as a browser sends it, in lower case and without the default port")
+            }
         }
         self.origins = origins
     }
@@ -77,12 +83,20 @@ public struct CORSPolicy: Sendable {
 
     /// `response` made readable by the page that sent `request`, when its origin is allowed.
     func decorate(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard let allowed = allowedOrigin(request.headers["origin"]) else { return response }
+        decorate(response, origin: request.headers["origin"])
+    }
+
+    /// `response` made readable by a page of `origin` when it is allowed (once: an answer that
+    /// says so already is left as it is). Every answer varies by `Origin`, so that a cache in
+    /// front never serves one page's answer to another.
+    public func decorate(_ response: HTTPResponse, origin: String?) -> HTTPResponse {
+        guard !response.headers.contains(where: { $0.0 == "Vary" && $0.1 == "Origin" }) else { return response }
         var response = response
+        response.headers.append(("Vary", "Origin"))
+        guard let allowed = allowedOrigin(origin) else { return response }
         response.headers += [
             ("Access-Control-Allow-Origin", allowed),
             ("Access-Control-Expose-Headers", Self.exposedHeaders),
-            ("Vary", "Origin"),
         ]
         return response
     }

@@ -55,8 +55,10 @@ public final class TipServer: Sendable {
     public func admit(_ head: HTTPRequest) -> HTTPAdmission {
         // A browser's preflight carries no key and no body; `handle` answers it.
         if cors?.preflight(head) != nil { return .read(bodyLimit: 0) }
+        var pattern = "unmatched"
         do {
             let route = try ServiceRoute(method: head.method, path: head.path)
+            pattern = route.pattern
             try authorize(head, route)
             switch route.endpoint {
             case .putPack: return .read(bodyLimit: Self.maximumPackBytes)
@@ -64,7 +66,9 @@ public final class TipServer: Sendable {
             case .donate, .setParameter, .tipAction, .sync: return .read(bodyLimit: Self.maximumBodyBytes)
             }
         } catch {
-            // Refused on its head; a page allowed by CORS may still read why.
+            // Refused on its head, and counted as an answer (a failed key shows in the metrics);
+            // a page allowed by CORS may still read why.
+            metrics.record(route: pattern, status: error.response.status, seconds: 0)
             return .refuse(cors?.decorate(error.response, for: head) ?? error.response)
         }
     }
@@ -79,6 +83,13 @@ public final class TipServer: Sendable {
         let (route, response) = answer(request)
         metrics.record(route: route, status: response.status, seconds: monotonicSeconds() - started)
         return cors?.decorate(response, for: request) ?? response
+    }
+
+    /// The last touch to every answer the HTTP layer sends, its own refusals included (a body
+    /// too large, too many query arguments, ambiguous framing, stopping): the CORS headers for
+    /// a page that may read it.
+    public func finish(_ response: HTTPResponse, origin: String?) -> HTTPResponse {
+        cors?.decorate(response, origin: origin) ?? response
     }
 
     private func answer(_ request: HTTPRequest) -> (String, HTTPResponse) {
