@@ -60,6 +60,21 @@ final class LanguageServerClient {
         return try response(id: .integer(Int64(id)))
     }
 
+    /// The diagnostics published for `uri` at `version` of its text, skipping publications of
+    /// earlier versions (the server may publish the opened text before the changes arrive).
+    func diagnostics(for uri: String, version: Int64) throws -> [JSON] {
+        while true {
+            if let index = notifications.firstIndex(where: { $0["method"] == .string("textDocument/publishDiagnostics") && $0["params"]?["uri"] == .string(uri) }) {
+                let message = notifications.remove(at: index)
+                guard message["params"]?["version"] == .integer(version) else { continue }
+                guard case .array(let diagnostics)? = message["params"]?["diagnostics"] else { return [] }
+                return diagnostics
+            }
+            let message = try next()
+            if message["method"] != nil, message["id"] == nil { notifications.append(message) }
+        }
+    }
+
     /// Sends a request and returns its result; an error response fails.
     func request(_ method: String, _ params: JSON) throws -> JSON {
         let response = try requestResponse(method, params)

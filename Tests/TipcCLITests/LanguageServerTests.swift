@@ -423,7 +423,7 @@ import TipService
         LSP.change(client, yaml, version: 3, [LSP.edit(LSP.range(2, 0, 2, 0), "  isNew: { type: int, default: 1 }\n")])
         let hover = try client.request("textDocument/hover", LSP.at(LSP.uri(yaml), 2, 4))
         #expect(LSP.string(hover["contents"]?["value"])?.hasPrefix("**parameter** `$isNew`\n- type: `Int`\n- default: `1`") == true)
-        let diagnostics = try client.diagnostics(for: LSP.uri(yaml))
+        let diagnostics = try client.diagnostics(for: LSP.uri(yaml), version: 3)
         #expect(Self.codes(diagnostics).contains("yaml"))
         let definition = LSP.array(try client.request("textDocument/definition", LSP.at(LSP.uri(yaml), 12, 13)))
         #expect(definition.first?["range"] == LSP.range(3, 2, 3, 7))
