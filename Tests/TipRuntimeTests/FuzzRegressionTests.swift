@@ -6,9 +6,9 @@ import Foundation
 import Testing
 import TipcFuzzing
 
-/// Replays every committed fuzz input through the fuzz bodies in an ordinary build: the seed
-/// corpora (Fuzz/corpus/TARGET) and the inputs that once crashed a fuzzer
-/// (Fixtures/fuzz/TARGET, each fixed since). A regression traps the test process.
+/// Replays every committed fuzz input through the fuzz bodies in an ordinary build: the seeds
+/// (Fuzz/corpus/TARGET and the fixtures listed in Fuzz/seeds/TARGET.txt) and the inputs that
+/// once crashed a fuzzer (Fixtures/fuzz/TARGET, each fixed since). A regression traps the test process.
 @Suite struct FuzzRegressionTests {
     static let repository: URL = {
         var url = URL(fileURLWithPath: #filePath)
@@ -29,10 +29,20 @@ import TipcFuzzing
         return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
     }
 
+    /// The repository's files listed as seeds in `Fuzz/seeds/TARGET.txt` (none when it is absent).
+    static func listedSeeds(of target: String) throws -> [URL] {
+        let list = repository.appendingPathComponent("Fuzz/seeds/\(target).txt")
+        guard FileManager.default.fileExists(atPath: list.path) else { return [] }
+        return try String(contentsOf: list, encoding: .utf8).split(whereSeparator: \.isNewline)
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .map { repository.appendingPathComponent(String($0)) }
+    }
+
     @Test(arguments: ["FuzzManifest", "FuzzRuleLanguage", "FuzzSwiftImport", "FuzzPack", "FuzzPackMutation"])
     func committedInputsRunCleanly(target: String) throws {
         let body = try #require(Self.bodies[target])
         let corpus = Self.inputs(in: Self.repository.appendingPathComponent("Fuzz/corpus/\(target)"))
+            + (try Self.listedSeeds(of: target))
         let crashes = Self.inputs(in: Self.repository.appendingPathComponent("Tests/TipRuntimeTests/Fixtures/fuzz/\(target)"))
         #expect(!corpus.isEmpty, "no seed corpus for \(target)")
         for file in corpus + crashes {

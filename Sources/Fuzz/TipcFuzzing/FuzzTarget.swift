@@ -1,5 +1,5 @@
 /// The fuzz targets (docs/fuzzing.md), named as `scripts/fuzz.sh` and the corpus folders
-/// (`Fuzz/corpus/<name>`) name them.
+/// (`Fuzz/corpus/<name>`, `Fuzz/seeds/<name>.txt`) name them.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The YAML front end, checker, lints and pack compiler.
     case manifest = "FuzzManifest"

@@ -29,17 +29,7 @@ public enum SimulateCommand: TipcCommand {
             ? try PackInput.load(pack: inputs[0], manifests: [], context: context)
             : try PackInput.load(pack: nil, manifests: inputs, context: context)
 
-        let source: SourceFile
-        switch Frontend.read(path: timelinePath) {
-        case .success(let file): source = file
-        case .failure(let diagnostic): throw CommandFailure.io(diagnostic.message)
-        }
-        var diagnostics: [Diagnostic] = []
-        guard let parsed = TimelineDecoder.decode(source, diagnostics: &diagnostics) else {
-            context.standardError.write(TextReporter(colored: false).render(
-                DiagnosticReport(diagnostics: diagnostics.sortedForDisplay(), sources: [source], fileCount: 1)))
-            return .inputHasErrors
-        }
+        let parsed = try TimelineInput.load(path: timelinePath, context: context)
 
         let clock = ManualClock(now: parsed.start)
         let persistence: any TipPersistence

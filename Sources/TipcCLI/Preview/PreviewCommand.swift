@@ -40,17 +40,7 @@ public enum PreviewCommand: TipcCommand {
 
         var chart: PreviewChart?
         if let timelinePath = arguments.value(timeline) {
-            let source: SourceFile
-            switch Frontend.read(path: timelinePath) {
-            case .success(let file): source = file
-            case .failure(let diagnostic): throw CommandFailure.io(diagnostic.message)
-            }
-            var diagnostics: [Diagnostic] = []
-            guard let parsed = TimelineDecoder.decode(source, diagnostics: &diagnostics) else {
-                context.standardError.write(TextReporter(colored: false).render(
-                    DiagnosticReport(diagnostics: diagnostics.sortedForDisplay(), sources: [source], fileCount: 1)))
-                return .inputHasErrors
-            }
+            let parsed = try TimelineInput.load(path: timelinePath, context: context)
             chart = try PreviewChart.run(parsed, path: timelinePath, input: input)
         }
         let page = try PreviewPage.build(input: input, locales: arguments.values(locale), values: values, chart: chart)
