@@ -2,7 +2,9 @@
 import PackageDescription
 
 // The pipeline, front to back:
-//   TipcCompiler  source → tokens/YAML events → AST → checked program (→ bytecode, later)
+//   TipcCompiler  discover → parse (YAML, .tips) → check → lower: checked program → rule pack
+//   TipKitBridge  TipKit's Swift → manifests (import), manifests → Swift (generate)
+//   TipcDriver    the stages over every front end: what commands call
 //   TipRuntime    pack loader, verifier, VM, donation stores — embeddable alone (no libyaml, no compiler)
 //   TipcCLI       the `tipc` commands on top of both halves
 let package = Package(
@@ -30,8 +32,12 @@ let package = Package(
         .target(name: "TipRuntime"),
         .target(name: "TipRuntimeSQLite", dependencies: ["TipRuntime", "CSQLite"]),
 
-        // Compiler half.
+        // Compiler half: the stages (discover, parse, check, lower) over manifests and `.tips`;
+        // the TipKit bridge (Swift reader, importer, generators) on top of them; the driver runs
+        // the stages over every front end (what the commands call).
         .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime"]),
+        .target(name: "TipKitBridge", dependencies: ["TipcCompiler", "TipRuntime"]),
+        .target(name: "TipcDriver", dependencies: ["TipcCompiler", "TipKitBridge", "TipRuntime"]),
         // The tip service: its API over HTTP messages, many users' state in a
         // `ServiceStore` (SQLite here; PostgreSQL in its own module). No libmicrohttpd: `tipc`
         // uses its JSON and documents.
@@ -42,26 +48,26 @@ let package = Package(
         .target(name: "TipServicePostgres", dependencies: ["TipService", "TipRuntime", "CLibPQ"]),
         // `tipc` links neither libmicrohttpd nor libpq: `tipc serve` runs `tipc-serve`, installed
         // beside it (docs/install.md).
-        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService"]),
+        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipService"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
         .executableTarget(name: "tipc-serve", dependencies: ["TipcCLI", "TipRuntime", "TipService", "TipServiceHTTP", "TipServicePostgres"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its
         // environment names, and its `@main` (replaying files) is compiled out under `-DFUZZING`,
         // where libFuzzer provides `main`.
-        .target(name: "TipcFuzzing", dependencies: ["TipcCompiler", "TipRuntime", "TipcCLI"], path: "Sources/Fuzz/TipcFuzzing"),
+        .target(name: "TipcFuzzing", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipcCLI"], path: "Sources/Fuzz/TipcFuzzing"),
         .executableTarget(name: "tipc-fuzz", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/tipc-fuzz"),
 
         // The tests' seeded random generator, shared by every test target.
         .target(name: "TipcTestSupport", path: "Tests/TipcTestSupport"),
-        .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcCLI", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcDriver", "TipcCLI", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports
         // TIPC_TEST_POSTGRES_URL.
         .testTarget(name: "TipServicePostgresTests", dependencies: ["TipServicePostgres", "TipService", "TipRuntime", "TipRuntimeSQLite", "TipcTestSupport"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import CYAML
 import TipcCompiler
+import TipcDriver
 
 /// The front end's figures (docs/performance.md, "Front end"):
 /// - `tipc check`'s whole path (YAML, rules, checker, constant errors, lints) on the generated

@@ -1,4 +1,5 @@
 import TipcCompiler
+import TipcDriver
 
 /// Where the CPU time and memory of `tipc check` go on the generated manifest, phase by phase,
 /// on its path: reading the YAML tree, decoding (tree included, rules left as text), checking

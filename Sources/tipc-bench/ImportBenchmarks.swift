@@ -1,5 +1,7 @@
 import Foundation
 import TipcCompiler
+import TipcDriver
+import TipKitBridge
 
 /// The TipKit import's figures (docs/performance.md, "TipKit import"): `tipc import`'s work on a generated
 /// 2,000-tip TipKit Swift file (written by `generate tipkit` from a generated manifest) — lexing,

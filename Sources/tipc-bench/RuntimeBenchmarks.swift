@@ -6,6 +6,7 @@ import Foundation
 import TipcCompiler
 import TipRuntime
 import TipRuntimeSQLite
+import TipcDriver
 
 /// The runtime on SQLite: durable donations, opening a large store, and evaluating every tip,
 /// each beside its floor (raw SQLite doing the same I/O; the same runtime in memory), timed in

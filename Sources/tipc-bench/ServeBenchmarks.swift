@@ -8,6 +8,7 @@ import TipRuntime
 import TipRuntimeSQLite
 import TipService
 import TipServiceHTTP
+import TipcDriver
 
 /// The tip service over loopback: N concurrent keep-alive clients against `TipServer` on
 /// libmicrohttpd, with requests/s and p50/p99 latency, beside two floors served the same way in

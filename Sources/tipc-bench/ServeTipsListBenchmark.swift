@@ -2,6 +2,7 @@ import Foundation
 import TipcCompiler
 import TipRuntime
 import TipService
+import TipcDriver
 
 /// `GET /v1/users/{user}/tips` over packs of many tips, in process (no HTTP): the seconds of
 /// one answer listing every tip, and per tip. Per tip must stay flat as the pack grows: a

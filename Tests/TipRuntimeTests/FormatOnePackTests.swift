@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TipRuntime
 import TipcCompiler
+import TipcDriver
 
 /// A format-1 pack, written by tipc before format 2, still loads and runs as before.
 /// `Fixtures/format1/news.tippack` was compiled from the `news.yaml` beside it by that tipc and

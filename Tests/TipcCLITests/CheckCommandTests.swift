@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TipcCompiler
 @testable import TipcCLI
+import TipcDriver
 
 @Suite struct CheckCommandTests {
     @Test func usageErrorsExitTwo() {

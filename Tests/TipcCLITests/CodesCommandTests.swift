@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TipcCompiler
 @testable import TipcCLI
+import TipcDriver
 
 /// `tipc codes`, and the same explanations in SARIF; partial fingerprints; notes in JSON.
 @Suite("Codes explained")

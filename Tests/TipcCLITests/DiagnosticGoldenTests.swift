@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TipcCLI
 import TipcCompiler
+import TipcDriver
 
 /// Golden fixtures: each input in Fixtures/diagnostics is checked on its own, and its JSON
 /// diagnostics must equal `<input>.expected.json` (and, where present, the text rendering

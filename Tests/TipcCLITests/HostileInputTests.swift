@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TipcCLI
 import TipcCompiler
+import TipcDriver
 
 /// One hostile source file and what `tipc check` must answer.
 struct HostileInput: Sendable, CustomTestStringConvertible {

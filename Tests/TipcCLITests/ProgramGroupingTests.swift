@@ -33,7 +33,7 @@ struct ProgramGroupingTests {
 
     @Test func theExamplesAgreeToo() throws {
         let paths = try FileManager.default.subpathsOfDirectory(atPath: Self.examples).sorted()
-            .filter { SourceDiscovery.isSource($0) || TipKitImporter.isSwift($0) }.map { Self.examples + "/" + $0 }
+            .filter { SourceDiscovery.isSource($0) || SourceDiscovery.isSwift($0) }.map { Self.examples + "/" + $0 }
         let byFiles = Invocation(["check", "--format", "json"] + paths)
         let byFolder = Invocation(["check", "--format", "json", Self.examples])
         #expect(byFiles.stdout == byFolder.stdout)

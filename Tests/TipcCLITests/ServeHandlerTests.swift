@@ -3,6 +3,7 @@ import Testing
 import TipcCompiler
 import TipRuntime
 @testable import TipService
+import TipcDriver
 
 /// `TipServer` in process, for the answers a live store does not give on demand: a store that
 /// cannot be reached (503) and a synced record colliding with a stored one (409).

@@ -3,6 +3,7 @@ import Testing
 import TipcCompiler
 import TipRuntime
 @testable import TipcCLI
+import TipcDriver
 
 /// What users notice (issue 16, item 8): did-you-means, one diagnostic per mistake, grammar,
 /// streams and usage.

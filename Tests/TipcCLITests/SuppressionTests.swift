@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TipcCompiler
 @testable import TipcCLI
+import TipcDriver
 
 /// Suppression comments.
 @Suite("Suppression comments")

@@ -1,5 +1,6 @@
 import Testing
 @testable import TipcCompiler
+import TipcDriver
 
 @Suite("Names compared by their bytes")
 struct ByteNameTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TipcCompiler
+import TipcDriver
 
 /// Checks `.tips` sources (each a file of one program) and returns the diagnostics and program.
 private func check(_ texts: String...) -> (diagnostics: [Diagnostic], program: CheckedProgram?) {

@@ -1,6 +1,7 @@
 import Foundation
 import TipRuntime
 @testable import TipcCompiler
+import TipcDriver
 
 /// The repository's Examples folder.
 let examplesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

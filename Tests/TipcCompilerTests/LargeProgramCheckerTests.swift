@@ -1,5 +1,6 @@
 import Testing
 @testable import TipcCompiler
+import TipcDriver
 
 @Suite("Checker, large programs")
 struct LargeProgramCheckerTests {

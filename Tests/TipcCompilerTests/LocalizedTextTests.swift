@@ -1,6 +1,7 @@
 import Testing
 import TipRuntime
 @testable import TipcCompiler
+import TipcDriver
 
 /// Localized texts and placeholders in both front ends, `fmt` and `convert`.
 @Suite struct LocalizedTextTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TipcCompiler
+import TipcDriver
 
 /// `tipc check` on Swift: the checker's diagnostics about imported rules point into the Swift
 /// closures they came from.

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Testing
 @testable import TipcCompiler
+@testable import TipKitBridge
 
 /// `tipc generate tipkit`: the example apps written as TipKit Swift, imported back.
 private let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

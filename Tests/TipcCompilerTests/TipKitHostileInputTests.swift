@@ -1,5 +1,7 @@
 import Testing
 @testable import TipcCompiler
+import TipcDriver
+@testable import TipKitBridge
 
 /// The Swift reader never crashes, hangs or blows up memory: hostile inputs give diagnostics
 /// (or nothing) in bounded time.

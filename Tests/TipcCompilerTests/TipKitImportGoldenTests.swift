@@ -5,6 +5,8 @@ import Foundation
 #endif
 import Testing
 @testable import TipcCompiler
+import TipcDriver
+@testable import TipKitBridge
 
 /// Golden imports: each folder of `Fixtures/TipKitImport` holds Swift files (one module) and
 /// `expected.yaml`, the manifest `tipc import` writes, and `expected.diagnostics.txt`, the

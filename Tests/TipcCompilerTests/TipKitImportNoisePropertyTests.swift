@@ -1,6 +1,7 @@
 import Testing
 @testable import TipcCompiler
 import TipcTestSupport
+@testable import TipKitBridge
 
 /// An app's other Swift never changes what is imported: random Swift that declares nothing of
 /// TipKit — regex literals of every form, raw, multi-line and interpolated strings, comments,

@@ -1,5 +1,6 @@
 import TipRuntime
 @testable import TipcCompiler
+@testable import TipKitBridge
 
 /// Random programs that TipKit can express at a minimum OS (docs/tipkit-bridge.md's
 /// `tipkit-unsupported` list, read the other way), built from `ProgramGenerator`'s names and

@@ -2,6 +2,8 @@ import Testing
 import TipRuntime
 @testable import TipcCompiler
 import TipcTestSupport
+import TipcDriver
+@testable import TipKitBridge
 
 /// Random programs → `generate tipkit` → `import` → the same program.
 ///

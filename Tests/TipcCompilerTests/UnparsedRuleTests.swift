@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TipcCompiler
+import TipcDriver
 
 /// A YAML manifest checked without keeping its files leaves its rules unparsed for the checker,
 /// which parses each right before checking it (`UnparsedRule`). Nothing a user sees may differ

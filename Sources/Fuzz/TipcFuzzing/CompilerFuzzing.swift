@@ -1,5 +1,7 @@
 import TipRuntime
 import TipcCompiler
+import TipcDriver
+import TipKitBridge
 
 /// Fuzz bodies for the compiler half: any bytes given as a source file must yield diagnostics,
 /// never a crash, a hang or unbounded memory; and a program the checker accepts must compile to

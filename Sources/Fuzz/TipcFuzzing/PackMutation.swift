@@ -1,5 +1,6 @@
 import TipRuntime
 import TipcCompiler
+import TipcDriver
 
 /// Structure-aware pack fuzzing: the input is read as a list of mutation instructions applied
 /// to a valid pack (compiled from the example manifests, or from a program that uses every

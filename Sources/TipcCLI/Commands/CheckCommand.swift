@@ -1,4 +1,5 @@
 import TipcCompiler
+import TipcDriver
 
 /// `tipc check PATHS…`: parse, check and lint manifests and rule files, and report every
 /// problem in the chosen format, on standard output (or `--output-file`).

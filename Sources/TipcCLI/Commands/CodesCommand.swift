@@ -1,4 +1,5 @@
 import TipcCompiler
+import TipcDriver
 
 /// `tipc codes [CODE]`: every diagnostic code with its severity and meaning, or one code
 /// explained with a file that gives it.

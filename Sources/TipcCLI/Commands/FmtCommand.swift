@@ -1,4 +1,5 @@
 import TipcCompiler
+import TipcDriver
 
 /// `tipc fmt PATHS… [--check]`: canonical formatting of `.tips` files and of the rules inside
 /// YAML manifests (everything else in a YAML file stays byte for byte).
@@ -51,7 +52,7 @@ public enum FmtCommand: TipcCommand {
         for program in loaded.programs {
             sources.merge(program.sources) { first, _ in first }
             // Swift files are imported, never rewritten: fmt formats manifests only.
-            for file in program.files where !TipKitImporter.isSwift(file.path) {
+            for file in program.files where !SourceDiscovery.isSwift(file.path) {
                 guard let source = program.sources[file.path] else { continue }
                 let fileErrors = program.diagnostics.filter { $0.severity == .error && $0.range.file == file.path }
                 guard fileErrors.isEmpty else {

@@ -1,4 +1,6 @@
 import TipcCompiler
+import TipcDriver
+import TipKitBridge
 
 /// `tipc generate tipkit PATHS -o FILE.swift [--minimum-os ios17|ios18|ios26]`: the
 /// program as TipKit Swift; `tipc generate swift PATHS -o FILE.swift [--type-name NAME]`: typed

@@ -1,4 +1,5 @@
 import TipcCompiler
+import TipKitBridge
 
 /// `tipc import PATHS [-o FILE] [--to yaml|tips]`: the TipKit tips, parameters,
 /// events, groups and display frequency of Swift files, as one manifest.

@@ -5,7 +5,7 @@ import TipcCompiler
 extension LanguageServer {
     func formatting(_ params: JSON) throws -> JSON {
         let document = try requestDocument(params)
-        guard let analysis = document.analysis, !TipKitImporter.isSwift(document.path),
+        guard let analysis = document.analysis, !SourceDiscovery.isSwift(document.path),
               let file = analysis.files.first(where: { $0.path == document.path }) else { return .array([]) }
         if let error = analysis.diagnostics.first(where: { $0.severity == .error && $0.range.file == document.path }) {
             throw ResponseError(code: ResponseError.requestFailed,

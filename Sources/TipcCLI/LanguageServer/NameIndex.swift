@@ -63,7 +63,7 @@ struct NameIndex {
         self.sources = sources
         var localeSet = Set<String>()
         for file in files {
-            current = TipKitImporter.isSwift(file.path) ? nil : (file.path, sources[file.path])
+            current = SourceDiscovery.isSwift(file.path) ? nil : (file.path, sources[file.path])
             if let locale = file.defaultLocale?.value { localeSet.insert(locale) }
             for parameter in file.parameters {
                 if parameters[parameter.name.name] == nil { parameterNames.append(parameter.name.name) }
@@ -85,7 +85,7 @@ struct NameIndex {
             }
         }
         for file in files {
-            current = TipKitImporter.isSwift(file.path) ? nil : (file.path, sources[file.path])
+            current = SourceDiscovery.isSwift(file.path) ? nil : (file.path, sources[file.path])
             for tip in file.tips {
                 if tips[tip.name.name] == nil { tipNames.append(tip.name.name) }
                 tips[tip.name.name] = tips[tip.name.name] ?? tip

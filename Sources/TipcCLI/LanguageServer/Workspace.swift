@@ -11,6 +11,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TipcCompiler
+import TipcDriver
 
 /// A document the editor has open: its text, which wins over the file on disk.
 struct OpenDocument {
@@ -154,7 +155,7 @@ final class Workspace {
     /// configuration, a YAML file without a top-level `tipkit` key).
     func programKey(for path: String) -> ProgramKey? {
         let folder = Self.folder(of: path)
-        if TipKitImporter.isSwift(path) { return ProgramKey(folder: folder, isSwift: true) }
+        if SourceDiscovery.isSwift(path) { return ProgramKey(folder: folder, isSwift: true) }
         guard SourceDiscovery.isSource(path), !SourceDiscovery.isTimeline(path) else { return nil }
         if let text = text(path), !text.isManifest { return nil }
         return ProgramKey(folder: folder, isSwift: false)
@@ -173,7 +174,7 @@ final class Workspace {
         for entry in entries where !entry.hasPrefix(".") {
             let path = (key.folder == "/" ? "" : key.folder) + "/" + entry
             if key.isSwift {
-                if TipKitImporter.isSwift(path), Self.stamp(path) != nil { paths.insert(path) }
+                if SourceDiscovery.isSwift(path), Self.stamp(path) != nil { paths.insert(path) }
             } else if configuration.takes(path), programKey(for: path) == key, Self.stamp(path) != nil {
                 paths.insert(path)
             }

@@ -1,4 +1,5 @@
 import TipcCompiler
+import TipcDriver
 
 /// The one program a command that builds a pack works on (`compile`, and the runtime commands'
 /// manifests). Files are grouped as every command groups them (`Frontend.load`); paths that

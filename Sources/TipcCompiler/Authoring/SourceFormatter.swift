@@ -51,8 +51,8 @@ public struct AuthoringError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 /// Names the first declaration that differs between two files (positions and comments aside).
-enum ManifestDifference {
-    static func first(between a: ManifestFile, and b: ManifestFile) -> String? {
+package enum ManifestDifference {
+    package static func first(between a: ManifestFile, and b: ManifestFile) -> String? {
         let a = a.strippingLayout()
         let b = b.strippingLayout()
         if a == b { return nil }

@@ -1,6 +1,7 @@
 import Testing
 @testable import TipRuntime
 import TipcCompiler
+import TipcDriver
 
 /// 2026-03-01T09:00:00Z, the start of every engine test's clock.
 let testStart: Int64 = 1_772_355_600_000

@@ -1,4 +1,5 @@
 import TipRuntime
+import TipcCompiler
 
 /// `tipc generate swift`: typed accessors over `TipRuntime`'s `TipCenter` for one
 /// program — parameters with their Swift types, events with payload structs, tips, groups — so

@@ -1,3 +1,5 @@
+import TipcCompiler
+
 /// Splits Swift source into `SwiftToken`s: comments and whitespace dropped, string literals
 /// decoded (single-line, multi-line `"""`, raw `#"…"#`, escapes and `\u{…}`), brackets counted.
 ///

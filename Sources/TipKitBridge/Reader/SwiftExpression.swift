@@ -1,3 +1,5 @@
+import TipcCompiler
+
 /// A Swift expression as far as TipKit declarations use them: names, literals, member
 /// accesses, calls with labels and trailing closures, closures, arrays, key paths, `#Rule`,
 /// prefix and binary operators. Anything else is `unknown` and keeps its token span, so that

@@ -32,6 +32,9 @@ public enum SourceDiscovery {
         return sourceExtensions.contains(String(path[path.index(after: dot)...]))
     }
 
+    /// Whether `path` is a Swift source (read by the TipKit bridge).
+    public static func isSwift(_ path: String) -> Bool { path.hasSuffix(".swift") }
+
     /// Whether `path` is a YAML file (as opposed to a `.tips` file).
     public static func isYAML(_ path: String) -> Bool {
         path.hasSuffix(".yaml") || path.hasSuffix(".yml")
@@ -87,7 +90,7 @@ public enum SourceDiscovery {
                 continue
             }
             guard isDirectory else {
-                if TipKitImporter.isSwift(path) {
+                if isSwift(path) {
                     if seen.insert(absolute(path)).inserted { explicitSwift.append(path) }
                 } else if !isTimeline(path) {
                     add(path)
@@ -96,7 +99,7 @@ public enum SourceDiscovery {
             }
             let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
             let walked = FolderWalk.files(under: path)
-            swiftPrograms += swiftProgram(base: base, files: walked.filter(TipKitImporter.isSwift), seen: &seen)
+            swiftPrograms += swiftProgram(base: base, files: walked.filter(isSwift), seen: &seen)
             for relative in walked where isSource(relative) && !isTimeline(relative) {
                 let full = base + "/" + relative
                 guard includeFound(full) else { continue }

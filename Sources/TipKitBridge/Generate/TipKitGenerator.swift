@@ -1,4 +1,5 @@
 import TipRuntime
+import TipcCompiler
 
 /// `tipc generate tipkit`: Swift that declares a program's tips with TipKit — ids
 /// kept, parameters and events in shared namespaces (`TipParameters`, `TipEvents`), each rule a

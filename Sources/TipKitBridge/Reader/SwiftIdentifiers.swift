@@ -1,3 +1,5 @@
+import TipcCompiler
+
 /// Swift names for a program's names and values, as `tipc generate swift` writes them
 /// (docs/decisions.md, "Swift names in generated accessors"):
 ///

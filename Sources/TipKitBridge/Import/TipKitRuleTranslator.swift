@@ -1,4 +1,5 @@
 import TipRuntime
+import TipcCompiler
 
 /// Why a `#Rule` closure could not be imported, and where.
 struct RuleImportError: Error {

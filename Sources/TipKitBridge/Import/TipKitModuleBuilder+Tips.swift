@@ -1,4 +1,5 @@
 import TipRuntime
+import TipcCompiler
 
 /// The tips of a module: texts, image, actions, options and rules of each type conforming to `Tip`.
 extension TipKitModuleBuilder {

@@ -1,3 +1,5 @@
+import TipcCompiler
+
 /// The declarations of one Swift file that the TipKit importer looks at: types (with their
 /// enclosing types and what they conform to) and properties (with their initializer or getter
 /// as expressions). Everything else — functions, statements, other declarations — is skipped,

@@ -1,4 +1,5 @@
 import TipRuntime
+import TipcCompiler
 
 /// `tipc import` and `tipc check` on Swift: the TipKit tips, parameters, events,
 /// groups and display frequency declared in a set of Swift files (one module), as one
@@ -14,9 +15,6 @@ public enum TipKitImporter {
         /// Comment lines for the top of a written manifest (what was left out of no declaration).
         public var header: [String]
     }
-
-    /// Whether `path` names a Swift source file.
-    public static func isSwift(_ path: String) -> Bool { path.hasSuffix(".swift") }
 
     /// Imports `sources` (Swift files) as one module.
     ///

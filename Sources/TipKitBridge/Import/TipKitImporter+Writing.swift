@@ -1,3 +1,5 @@
+import TipcCompiler
+
 /// Writing an imported module as a manifest (`tipc import`).
 extension TipKitImporter {
     /// The Swift files of `paths` (files as given, folders searched recursively for `*.swift`),
@@ -9,7 +11,7 @@ extension TipKitImporter {
         let found = SourceDiscovery.programs(for: paths)
         failures = found.failures
         for program in found.programs {
-            for path in program where isSwift(path) && seen.insert(path).inserted { files.append(path) }
+            for path in program where SourceDiscovery.isSwift(path) && seen.insert(path).inserted { files.append(path) }
         }
         return (files, failures)
     }

@@ -1,3 +1,5 @@
+import TipcCompiler
+
 /// One token of Swift source, as far as the TipKit importer needs to tell tokens apart.
 ///
 /// The reader is tolerant: it knows identifiers, literals, punctuation and operators, and
