@@ -55,12 +55,16 @@ let package = Package(
         .executableTarget(name: "tipc-fuzz", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/tipc-fuzz"),
 
         // The tests' seeded random generator, shared by every test target.
-        .target(name: "TipcTestSupport", path: "Tests/TipcTestSupport"),
+        .target(name: "TipcTestSupport", dependencies: ["TipRuntime"], path: "Tests/TipcTestSupport"),
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcCLI", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports
         // TIPC_TEST_POSTGRES_URL.
         .testTarget(name: "TipServicePostgresTests", dependencies: ["TipServicePostgres", "TipService", "TipRuntime", "TipRuntimeSQLite", "TipcTestSupport"]),
+        // Every store (memory, the device's SQLite file, the service's SQLite and PostgreSQL
+        // stores) through the same cases, each compared with `StoreOperation`'s definition. The
+        // PostgreSQL cases need TIPC_TEST_POSTGRES_URL (scripts/test.sh).
+        .testTarget(name: "StoreConformanceTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres", "TipcTestSupport"]),
         .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
                     exclude: ["Fixtures"]),
     ],
