@@ -66,7 +66,7 @@ let package = Package(
         // PostgreSQL cases need TIPC_TEST_POSTGRES_URL (scripts/test.sh).
         .testTarget(name: "StoreConformanceTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres", "TipcTestSupport"]),
         // The service's own types, called directly (no `tipc` process).
-        .testTarget(name: "TipServiceTests", dependencies: ["TipService", "TipServiceHTTP", "TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcTestSupport"]),
+        .testTarget(name: "TipServiceTests", dependencies: ["TipService", "TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcTestSupport"]),
         .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
                     exclude: ["Fixtures"]),
     ],
