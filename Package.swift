@@ -61,12 +61,18 @@ let package = Package(
         .executableTarget(name: "tipc-fuzz", dependencies: ["TipcFuzzing"], path: "Sources/Fuzz/tipc-fuzz"),
 
         // The tests' seeded random generator, shared by every test target.
-        .target(name: "TipcTestSupport", path: "Tests/TipcTestSupport"),
+        .target(name: "TipcTestSupport", dependencies: ["TipRuntime"], path: "Tests/TipcTestSupport"),
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcDriver", "TipcCLI", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports
         // TIPC_TEST_POSTGRES_URL.
         .testTarget(name: "TipServicePostgresTests", dependencies: ["TipServicePostgres", "TipService", "TipRuntime", "TipRuntimeSQLite", "TipcTestSupport"]),
+        // Every store (memory, the device's SQLite file, the service's SQLite and PostgreSQL
+        // stores) through the same cases, each compared with `StoreOperation`'s definition. The
+        // PostgreSQL cases need TIPC_TEST_POSTGRES_URL (scripts/test.sh).
+        .testTarget(name: "StoreConformanceTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres", "TipcTestSupport"]),
+        // The service's own types, called directly (no `tipc` process).
+        .testTarget(name: "TipServiceTests", dependencies: ["TipService", "TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcDriver", "TipcTestSupport"]),
         .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
                     exclude: ["Fixtures"]),
     ],

@@ -10,6 +10,10 @@ public final class SQLitePersistence: TipPersistence {
     public let path: String
     private let connection: SQLiteConnection
 
+    /// The statements of the records' rules (`StoreSQL`), over this store's tables.
+    static let sql = StoreSQL(dialect: .sqlite, tables: .init(donations: "donations", parameters: "parameters",
+                                                               tipRecords: "tip_records", donationDeletions: "donation_deletions"))
+
     /// The schema, one step per version.
     static let migrations = SQLiteMigrations([
         // 1: donations with (device, sequence) ids; tips' eligibility and per-device display
@@ -147,21 +151,21 @@ public final class SQLitePersistence: TipPersistence {
         try Self.run(connection) { session -> StoreSnapshot in
             try session.readTransaction { tx -> StoreSnapshot in
                 var snapshot = StoreSnapshot()
-                try tx.query("SELECT id, event, date, value FROM donations ORDER BY date, id") { rows in
+                try tx.query("SELECT \(StoreSQL.donationColumns.joined(separator: ", ")) FROM donations ORDER BY date, id") { rows in
                     while try rows.next() {
                         // A payload this version cannot read (a newer tipc's) stays stored, unused.
                         guard let value = PayloadStorage.decode(rows.text(3)) else { continue }
                         body(DonationRecord(id: rows.text(0), event: rows.text(1), date: Int64(rows.int(2)), value: value))
                     }
                 }
-                try tx.query("SELECT name, value, stamp_ms, stamp_device FROM parameters") { rows in
+                try tx.query("SELECT \(StoreSQL.parameterColumns.joined(separator: ", ")) FROM parameters") { rows in
                     while try rows.next() {
                         guard let value = RuntimeValue(storageText: rows.text(1)) else { continue }
                         snapshot.parameters[rows.text(0)] = ParameterRecord(
                             value: value, stamp: Stamp(milliseconds: Int64(rows.int(2)), device: rows.text(3)))
                     }
                 }
-                try tx.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms FROM tip_records") { rows in
+                try tx.query("SELECT \(StoreSQL.tipRecordColumns.joined(separator: ", ")) FROM tip_records") { rows in
                     while try rows.next() {
                         if let record = Self.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
                     }
@@ -169,7 +173,7 @@ public final class SQLitePersistence: TipPersistence {
                 if case .text(let text) = try tx.scalar("SELECT value FROM meta WHERE key = 'latest_first_display'") {
                     snapshot.latestFirstDisplay = Int64(text)
                 }
-                try tx.query("SELECT event, instant FROM donation_deletions") { rows in
+                try tx.query("SELECT \(StoreSQL.donationDeletionColumns.joined(separator: ", ")) FROM donation_deletions") { rows in
                     while try rows.next() { snapshot.donationDeletions[rows.text(0)] = Int64(rows.int(1)) }
                 }
                 return snapshot
@@ -189,14 +193,10 @@ public final class SQLitePersistence: TipPersistence {
         try Self.run(connection) { session in
             try session.transaction { tx in
                 if let age = maximumAgeMilliseconds {
-                    try tx.run("DELETE FROM donations WHERE event = ?1 AND date < ?2",
-                               [.text(event), .integer(Int(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age)))])
+                    try tx.run(Self.sql.trimByAge, [.text(event), .integer(Int(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age)))])
                 }
                 if let limit = maximumCount {
-                    try tx.run("""
-                        DELETE FROM donations WHERE id IN (
-                          SELECT id FROM donations WHERE event = ?1 ORDER BY date DESC, id DESC LIMIT -1 OFFSET ?2)
-                        """, [.text(event), .integer(Int(clamping: max(0, limit)))])
+                    try tx.run(Self.sql.trimByCount, [.text(event), .integer(Int(clamping: max(0, limit)))])
                 }
             }
         }
@@ -235,8 +235,7 @@ public final class SQLitePersistence: TipPersistence {
         try Self.run(connection) { session in
             try session.transaction { tx in
                 try Self.raiseDeletion(of: event, to: instant, in: tx)
-                try tx.run("DELETE FROM donations WHERE event = ?1 AND date <= (SELECT instant FROM donation_deletions WHERE event = ?1)",
-                           [.text(event)])
+                try tx.run(Self.sql.deleteCoveredDonations, [.text(event)])
             }
         }
     }
@@ -278,42 +277,48 @@ public final class SQLitePersistence: TipPersistence {
     /// Adds a donation; the same donation already stored is fine (a merge seeing it again),
     /// another one under its id is a collision.
     private static func insert(_ donation: DonationRecord, into session: SQLiteConnection.Session) throws {
+        try insert(donation, sql: sql, scope: [], into: session)
+    }
+
+    /// `insert(_:into:)` in a store whose `sql` has a scope (the service's user), given first.
+    package static func insert(_ donation: DonationRecord, sql: StoreSQL, scope: [SQLiteValue], into session: SQLiteConnection.Session) throws {
         let payload = PayloadStorage.encode(donation.value)
-        try session.run("INSERT INTO donations(id, event, date, value) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO NOTHING",
-                        [.text(donation.id), .text(donation.event), .integer(Int(donation.date)), .text(payload)])
+        try session.run(sql.insertDonation, scope + [.text(donation.id), .text(donation.event), .integer(Int(donation.date)), .text(payload)])
         guard session.changes == 0 else { return }
-        let same = try session.query("SELECT event, date, value FROM donations WHERE id = ?1", [.text(donation.id)]) { rows in
-            try rows.next() && rows.text(0) == donation.event && Int64(rows.int(1)) == donation.date
-                && rows.text(2).utf8.elementsEqual(payload.utf8)
+        let same = try session.query(sql.selectDonation, scope + [.text(donation.id)]) { rows in
+            try rows.next() && rows.text(1) == donation.event && Int64(rows.int(2)) == donation.date
+                && rows.text(3).utf8.elementsEqual(payload.utf8)
         }
         if !same { throw TipStoreError.collision("donation", id: donation.id) }
     }
 
     private static func insert(_ record: TipEventRecord, into session: SQLiteConnection.Session) throws {
-        let (kind, count, milliseconds, reason) = columns(of: record.kind)
-        try session.run("""
-            INSERT INTO tip_records(id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-            ON CONFLICT(id) DO UPDATE SET count = max(count, excluded.count), duration_ms = max(duration_ms, excluded.duration_ms),
-                                          stamp_ms = min(stamp_ms, excluded.stamp_ms)
-            WHERE tip_records.id LIKE 'v1-display:%' AND tip_records.kind = 'display' AND excluded.kind = 'display'
-            """, [.text(record.id), .text(record.tip), .text(kind), .integer(Int(record.stamp.milliseconds)),
-                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null,
-                  keyValue(record.key), record.date == record.stamp.milliseconds ? .null : .integer(Int(record.date))])
+        try insert(record, sql: sql, scope: [], into: session)
+    }
+
+    /// Adds a tip record by union (copies of one version-1 display counter merge); another
+    /// record under its id is a collision.
+    package static func insert(_ record: TipEventRecord, sql: StoreSQL, scope: [SQLiteValue], into session: SQLiteConnection.Session) throws {
+        let columns = record.kind.columns
+        try session.run(sql.insertTipRecord, scope + [
+            .text(record.id), .text(record.tip), .text(columns.kind), .integer(Int(record.stamp.milliseconds)), .text(record.stamp.device),
+            .integer(Int(columns.count)), .integer(Int(columns.durationMilliseconds)), columns.reason.map { .text($0) } ?? .null,
+            keyValue(record.key), record.storedDate.map { .integer(Int($0)) } ?? .null,
+        ])
         guard session.changes == 0 else { return }
-        let stored = try session.query("SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms FROM tip_records WHERE id = ?1",
-                                       [.text(record.id)]) { rows in try rows.next() ? tipRecord(rows) : nil }
+        let stored = try session.query(sql.selectTipRecord, scope + [.text(record.id)]) { rows in try rows.next() ? tipRecord(rows) : nil }
         if stored != record { throw TipStoreError.collision("tip record", id: record.id) }
     }
 
     private static func write(parameter name: String, _ record: ParameterRecord, into session: SQLiteConnection.Session) throws {
-        // Last writer wins, by the same order as `ParameterRecord.later`.
-        try session.run("""
-            INSERT INTO parameters(name, value, stamp_ms, stamp_device) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT(name) DO UPDATE SET value = excluded.value, stamp_ms = excluded.stamp_ms, stamp_device = excluded.stamp_device
-            WHERE (excluded.stamp_ms, excluded.stamp_device, CAST(excluded.value AS BLOB))
-                > (parameters.stamp_ms, parameters.stamp_device, CAST(parameters.value AS BLOB))
-            """, [.text(name), .text(record.value.storageText), .integer(Int(record.stamp.milliseconds)), .text(record.stamp.device)])
+        try write(parameter: name, record, sql: sql, scope: [], into: session)
+    }
+
+    /// Stores a parameter unless a later write of it is stored (last writer wins).
+    package static func write(parameter name: String, _ record: ParameterRecord, sql: StoreSQL, scope: [SQLiteValue],
+                              into session: SQLiteConnection.Session) throws {
+        try session.run(sql.writeParameter, scope + [.text(name), .text(record.value.storageText), .integer(Int(record.stamp.milliseconds)),
+                                                     .text(record.stamp.device)])
     }
 
     private static func raiseLatestFirstDisplay(_ value: Int64?, in session: SQLiteConnection.Session) throws {
@@ -327,18 +332,7 @@ public final class SQLitePersistence: TipPersistence {
 
     /// Records a deletion of `event`'s donations through `instant`; a later one stays.
     private static func raiseDeletion(of event: String, to instant: Int64, in session: SQLiteConnection.Session) throws {
-        try session.run("""
-            INSERT INTO donation_deletions(event, instant) VALUES (?1, ?2)
-            ON CONFLICT(event) DO UPDATE SET instant = excluded.instant WHERE excluded.instant > donation_deletions.instant
-            """, [.text(event), .integer(Int(instant))])
-    }
-
-    package static func columns(of kind: TipEventRecord.Kind) -> (String, Int64, Int64, String?) {
-        switch kind {
-        case .display(let count, let milliseconds): return ("display", count, milliseconds, nil)
-        case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue)
-        case .reset: return ("reset", 0, 0, nil)
-        }
+        try session.run(sql.raiseDonationDeletion, [.text(event), .integer(Int(instant))])
     }
 
     /// The stored form of an instance's key.
@@ -354,15 +348,8 @@ public final class SQLitePersistence: TipPersistence {
     /// duration_ms, reason, instance_key`; nil for a kind, reason or key this version does not
     /// know (kept, unused).
     package static func tipRecord(_ rows: SQLiteConnection.Rows) -> TipEventRecord? {
-        let kind: TipEventRecord.Kind
-        switch rows.text(2) {
-        case "display": kind = .display(count: Int64(rows.int(5)), milliseconds: Int64(rows.int(6)))
-        case "invalidation":
-            guard let reason = InvalidationReason(rawValue: rows.text(7)) else { return nil }
-            kind = .invalidation(reason)
-        case "reset": kind = .reset
-        default: return nil
-        }
+        guard let kind = TipEventRecord.Kind(kind: rows.text(2), count: Int64(rows.int(5)), durationMilliseconds: Int64(rows.int(6)),
+                                             reason: rows.value(7) == .null ? nil : rows.text(7)) else { return nil }
         let key: TipKey?
         switch rows.value(8) {
         case .null: key = nil

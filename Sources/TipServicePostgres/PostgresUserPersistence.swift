@@ -23,6 +23,11 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
         var latestFirstDisplay: Int64?
     }
 
+    /// The statements of the records' rules (`StoreSQL`), over the service's tables, keyed by the user.
+    static let sql = StoreSQL(dialect: .postgres, tables: .init(donations: "donations", parameters: "parameters",
+                                                                 tipRecords: "tip_records", donationDeletions: "donation_deletions"),
+                              scope: ["user_id"])
+
     init(connection: PostgresConnection, user: [UInt8], deviceID: String, latestFirstDisplay: Int64?) {
         self.connection = connection
         self.user = .bytea(user)
@@ -121,14 +126,10 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
     func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError) {
         try run(writing: true) { () throws(PostgresError) in
             if let age = maximumAgeMilliseconds {
-                try connection.query("DELETE FROM donations WHERE user_id = $1 AND event = $2 AND date < $3",
-                                     [user, .utf8(event), .bigint(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age))])
+                try connection.query(Self.sql.trimByAge, [user, .utf8(event), .bigint(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age))])
             }
             if let limit = maximumCount {
-                try connection.query("""
-                    DELETE FROM donations WHERE user_id = $1 AND id IN (
-                      SELECT id FROM donations WHERE user_id = $1 AND event = $2 ORDER BY date DESC, id DESC OFFSET $3)
-                    """, [user, .utf8(event), .bigint(max(0, limit))])
+                try connection.query(Self.sql.trimByCount, [user, .utf8(event), .bigint(max(0, limit))])
             }
         }
     }
@@ -159,10 +160,7 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
     func deleteDonations(of event: String, through instant: Int64) throws(TipStoreError) {
         try run(writing: true) { () throws(PostgresError) in
             try raiseDeletion(of: event, to: instant)
-            try connection.query("""
-                DELETE FROM donations WHERE user_id = $1 AND event = $2
-                  AND date <= (SELECT instant FROM donation_deletions WHERE user_id = $1 AND event = $2)
-                """, [user, .utf8(event)])
+            try connection.query(Self.sql.deleteCoveredDonations, [user, .utf8(event)])
         }
     }
 
@@ -177,67 +175,46 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
         }
     }
 
-    // MARK: - Rows (the same rules as the SQLite store's)
+    // MARK: - Rows (the SQLite stores' statements, in PostgreSQL)
 
     /// Records that `event`'s donations dated at or before `instant` are deleted; a later
     /// recorded instant stays (merge keeps the later one).
     private func raiseDeletion(of event: String, to instant: Int64) throws(PostgresError) {
-        try connection.query("""
-            INSERT INTO donation_deletions(user_id, event, instant) VALUES ($1, $2, $3)
-            ON CONFLICT (user_id, event) DO UPDATE SET instant = excluded.instant
-            WHERE excluded.instant > donation_deletions.instant
-            """, [user, .utf8(event), .bigint(instant)])
+        try connection.query(Self.sql.raiseDonationDeletion, [user, .utf8(event), .bigint(instant)])
     }
 
     /// Adds a donation; the same donation already stored is fine (a merge seeing it again),
     /// another one under its id is a collision.
     private func insert(_ donation: DonationRecord) throws(PostgresError) {
         let payload = Array(PayloadStorage.encode(donation.value).utf8)
-        let inserted = try connection.query("""
-            INSERT INTO donations(user_id, id, event, date, value) VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT (user_id, id) DO NOTHING
-            """, [user, .utf8(donation.id), .utf8(donation.event), .bigint(donation.date), .bytea(payload)])
+        let inserted = try connection.query(Self.sql.insertDonation, [user, .utf8(donation.id), .utf8(donation.event), .bigint(donation.date), .bytea(payload)])
         guard inserted.affectedRows == 0 else { return }
-        let stored = try connection.query("SELECT event, date, value FROM donations WHERE user_id = $1 AND id = $2",
-                                          [user, .utf8(donation.id)])
-        let same = stored.count == 1 && stored.bytes(0, 0) == Array(donation.event.utf8) && stored.int64(0, 1) == donation.date
-            && stored.bytes(0, 2) == payload
+        let stored = try connection.query(Self.sql.selectDonation, [user, .utf8(donation.id)])
+        let same = stored.count == 1 && stored.bytes(0, 1) == Array(donation.event.utf8) && stored.int64(0, 2) == donation.date
+            && stored.bytes(0, 3) == payload
         if !same { try collide(TipStoreError.collision("donation", id: donation.id)) }
     }
 
+    /// Adds a tip record by union (copies of one version-1 display counter merge); another
+    /// record under its id is a collision.
     private func insert(_ record: TipEventRecord) throws(PostgresError) {
-        let (kind, count, milliseconds, reason) = Self.columns(of: record.kind)
-        // Two copies of one version-1 display counter merge to the larger figures (as on the device).
-        let inserted = try connection.query("""
-            INSERT INTO tip_records(user_id, id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-            ON CONFLICT (user_id, id) DO UPDATE SET count = greatest(tip_records.count, excluded.count),
-                duration_ms = greatest(tip_records.duration_ms, excluded.duration_ms),
-                stamp_ms = least(tip_records.stamp_ms, excluded.stamp_ms)
-            WHERE substr(tip_records.id, 1, 11) = 'v1-display:'::bytea AND tip_records.kind = 'display' AND excluded.kind = 'display'
-            """, [user, .utf8(record.id), .utf8(record.tip), .text(kind), .bigint(record.stamp.milliseconds),
-                  .utf8(record.stamp.device), .bigint(count), .bigint(milliseconds), reason.map { .text($0) } ?? .null,
-                  record.key.map { .utf8($0.value.storageText) } ?? .null,
-                  record.date == record.stamp.milliseconds ? .null : .bigint(record.date)])
+        let columns = record.kind.columns
+        let inserted = try connection.query(Self.sql.insertTipRecord, [
+            user, .utf8(record.id), .utf8(record.tip), .text(columns.kind), .bigint(record.stamp.milliseconds), .utf8(record.stamp.device),
+            .bigint(columns.count), .bigint(columns.durationMilliseconds), columns.reason.map { .text($0) } ?? .null,
+            record.key.map { .utf8($0.value.storageText) } ?? .null, record.storedDate.map { .bigint($0) } ?? .null,
+        ])
         guard inserted.affectedRows == 0 else { return }
-        let stored = try connection.query("""
-            SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms
-            FROM tip_records WHERE user_id = $1 AND id = $2
-            """, [user, .utf8(record.id)])
+        let stored = try connection.query(Self.sql.selectTipRecord, [user, .utf8(record.id)])
         if stored.count != 1 || Self.tipRecord(stored, 0) != record {
             try collide(TipStoreError.collision("tip record", id: record.id))
         }
     }
 
+    /// Stores a parameter unless a later write of it is stored (last writer wins).
     private func write(parameter name: String, _ record: ParameterRecord) throws(PostgresError) {
-        // Last writer wins, by the same order as `ParameterRecord.later` (bytea compares bytes).
-        try connection.query("""
-            INSERT INTO parameters(user_id, name, value, stamp_ms, stamp_device) VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT (user_id, name) DO UPDATE
-                SET value = excluded.value, stamp_ms = excluded.stamp_ms, stamp_device = excluded.stamp_device
-                WHERE (excluded.stamp_ms, excluded.stamp_device, excluded.value)
-                    > (parameters.stamp_ms, parameters.stamp_device, parameters.value)
-            """, [user, .utf8(name), .utf8(record.value.storageText), .bigint(record.stamp.milliseconds), .utf8(record.stamp.device)])
+        try connection.query(Self.sql.writeParameter, [user, .utf8(name), .utf8(record.value.storageText), .bigint(record.stamp.milliseconds),
+                                                       .utf8(record.stamp.device)])
     }
 
     private func raiseLatestFirstDisplay(_ value: Int64?) throws(PostgresError) {
@@ -252,29 +229,14 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
         }
     }
 
-    private static func columns(of kind: TipEventRecord.Kind) -> (String, Int64, Int64, String?) {
-        switch kind {
-        case .display(let count, let milliseconds): return ("display", count, milliseconds, nil)
-        case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue)
-        case .reset: return ("reset", 0, 0, nil)
-        }
-    }
-
-    /// The record in a row of `SELECT id, tip, kind, stamp_ms, stamp_device, count,
-    /// duration_ms, reason` (from column `first` on); nil for a kind or reason this version
-    /// does not know (kept, unused).
+    /// The record in a row of `StoreSQL.tipRecordColumns` (from column `first` on); nil for a
+    /// kind, reason or key this version does not know (kept, unused).
     private static func tipRecord(_ rows: PostgresResult, _ row: Int, from first: Int = 0) -> TipEventRecord? {
         guard let id = rows.string(row, first), let tip = rows.string(row, first + 1), let milliseconds = rows.int64(row, first + 3),
               let device = rows.string(row, first + 4) else { return nil }
-        let kind: TipEventRecord.Kind
-        switch rows.string(row, first + 2) {
-        case "display": kind = .display(count: rows.int64(row, first + 5) ?? 0, milliseconds: rows.int64(row, first + 6) ?? 0)
-        case "invalidation":
-            guard let reason = rows.string(row, first + 7).flatMap(InvalidationReason.init(rawValue:)) else { return nil }
-            kind = .invalidation(reason)
-        case "reset": kind = .reset
-        default: return nil
-        }
+        guard let kind = TipEventRecord.Kind(kind: rows.string(row, first + 2) ?? "", count: rows.int64(row, first + 5) ?? 0,
+                                             durationMilliseconds: rows.int64(row, first + 6) ?? 0,
+                                             reason: rows.string(row, first + 7)) else { return nil }
         // The key as its stored text (typed: an Int or a String), NULL for a tip without one.
         var key: TipKey?
         if let text = rows.string(row, first + 8) {

@@ -1,4 +1,5 @@
 import Foundation
+import TipcTestSupport
 @testable import TipcCLI
 
 /// Runs the command line in-process with captured output.
@@ -20,23 +21,5 @@ struct Invocation {
     }
 }
 
-/// A temporary folder removed at the end of a test.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("tipc-cli-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let file = path + "/" + name
-        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
+/// A temporary folder removed at the end of a test (shared by the test targets).
+typealias TemporaryFolder = TipcTestSupport.TemporaryFolder

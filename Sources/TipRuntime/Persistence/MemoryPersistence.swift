@@ -1,6 +1,7 @@
 
 /// Persistence in memory only: state lasts as long as the object (tests, previews, and apps
-/// that do not want tips remembered).
+/// that do not want tips remembered). Each write is `StoreOperation.applied(to:)`, the
+/// definition every store is held to.
 public final class MemoryPersistence: TipPersistence {
     public let deviceID: String
     private let state: RuntimeLock<StoreSnapshot>
@@ -17,53 +18,30 @@ public final class MemoryPersistence: TipPersistence {
         return snapshot
     }
 
-    public func append(_ donations: [DonationRecord]) throws(TipStoreError) {
-        try state.withLock { (snapshot: inout StoreSnapshot) throws(TipStoreError) in
-            for donation in donations where snapshot.donations[donation.id] != nil {
-                throw TipStoreError.collision("donation", id: donation.id)
-            }
-            for donation in donations { snapshot.donations[donation.id] = donation }
-        }
-    }
+    public func append(_ donations: [DonationRecord]) throws(TipStoreError) { try apply(.append(donations)) }
 
     public func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError) {
-        state.withLock { snapshot in
-            let kept = DonationLimit.kept(snapshot.donations.values.filter { $0.event == event },
-                                          maximumCount: maximumCount, maximumAgeMilliseconds: maximumAgeMilliseconds, now: now)
-            for donation in snapshot.donations.values where donation.event == event && !kept.contains(donation.id) {
-                snapshot.donations[donation.id] = nil
-            }
-        }
+        try apply(.trim(event: event, maximumCount: maximumCount, maximumAgeMilliseconds: maximumAgeMilliseconds, now: now))
     }
 
-    public func write(parameters: [String: ParameterRecord]) throws(TipStoreError) {
-        state.withLock { snapshot in
-            for (name, record) in parameters {
-                snapshot.parameters[name] = snapshot.parameters[name].map { ParameterRecord.later($0, record) } ?? record
-            }
-        }
-    }
+    public func write(parameters: [String: ParameterRecord]) throws(TipStoreError) { try apply(.write(parameters: parameters)) }
 
     public func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError) {
-        try merge(StoreSnapshot(tipRecords: Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
-                                latestFirstDisplay: latestFirstDisplay))
+        try apply(.add(records, latestFirstDisplay: latestFirstDisplay))
     }
 
-    public func merge(_ other: StoreSnapshot) throws(TipStoreError) {
-        try state.withLock { (snapshot: inout StoreSnapshot) throws(TipStoreError) in
-            snapshot = try snapshot.merged(with: other)
-        }
-    }
+    public func merge(_ other: StoreSnapshot) throws(TipStoreError) { try apply(.merge(other)) }
 
-    public func clear() throws(TipStoreError) {
-        state.withLock { $0 = .empty }
-    }
+    public func clear() throws(TipStoreError) { try apply(.clear) }
 
     public func deleteDonations(of event: String, through instant: Int64) throws(TipStoreError) {
-        state.withLock { snapshot in
-            let recorded = max(snapshot.donationDeletions[event] ?? instant, instant)
-            snapshot.donationDeletions[event] = recorded
-            snapshot.donations = snapshot.donations.filter { $0.value.event != event || $0.value.date > recorded }
+        try apply(.deleteDonations(event: event, through: instant))
+    }
+
+    /// Every write: the operation's definition, under the lock.
+    private func apply(_ operation: StoreOperation) throws(TipStoreError) {
+        try state.withLock { (snapshot: inout StoreSnapshot) throws(TipStoreError) in
+            snapshot = try operation.applied(to: snapshot)
         }
     }
 }

@@ -9,8 +9,8 @@ public protocol TipPersistence: AnyObject, Sendable {
     /// one, oldest first (same-instant ones by id), and returns the rest (a snapshot without
     /// donations).
     func read(donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot
-    /// Adds new donations in one transaction. An id already stored is a collision error, and
-    /// then nothing is added.
+    /// Adds donations in one transaction, by union: a donation already stored changes nothing
+    /// (a retried write), another one under its id is a collision error, and then nothing is added.
     func append(_ donations: [DonationRecord]) throws(TipStoreError)
     /// Applies an event's `donationLimit`: deletes its donations dated before `now` minus
     /// `maximumAge`, then the oldest beyond `maximumCount`.

@@ -12,32 +12,39 @@
 extension StoreSnapshot {
     public func merged(with other: StoreSnapshot) throws(TipStoreError) -> StoreSnapshot {
         var result = self
-        try Self.union(&result.donations, other.donations, what: "donation")
-        for (id, record) in other.tipRecords {
-            guard let existing = result.tipRecords[id], existing != record else {
-                result.tipRecords[id] = record
-                continue
-            }
-            guard let merged = TipEventRecord.mergingCopies(existing, record) else { throw TipStoreError.collision("tip record", id: id) }
-            result.tipRecords[id] = merged
-        }
-        for (name, record) in other.parameters {
-            result.parameters[name] = result.parameters[name].map { ParameterRecord.later($0, record) } ?? record
-        }
+        for donation in other.donations.values { try result.insert(donation) }
+        for record in other.tipRecords.values { try result.insert(record) }
+        for (name, record) in other.parameters { result.write(parameter: name, record) }
         result.latestFirstDisplay = Self.maximum(latestFirstDisplay, other.latestFirstDisplay)
         result.donationDeletions.merge(other.donationDeletions, uniquingKeysWith: max)
         return result
     }
 
-    private static func union<Record: Equatable>(_ mine: inout [String: Record], _ theirs: [String: Record],
-                                                 what: String) throws(TipStoreError) {
-        for (id, record) in theirs {
-            if let existing = mine[id] {
-                guard existing == record else { throw TipStoreError.collision(what, id: id) }
-            } else {
-                mine[id] = record
-            }
+    /// Adds a donation by union: the same donation again changes nothing, another one under its
+    /// id is a collision.
+    mutating func insert(_ donation: DonationRecord) throws(TipStoreError) {
+        guard let existing = donations[donation.id] else {
+            donations[donation.id] = donation
+            return
         }
+        guard existing == donation else { throw TipStoreError.collision("donation", id: donation.id) }
+    }
+
+    /// Adds a tip record by union: the same record again changes nothing, two copies of one
+    /// version-1 display counter merge (`TipEventRecord.mergingCopies`), any other record
+    /// under its id is a collision.
+    mutating func insert(_ record: TipEventRecord) throws(TipStoreError) {
+        guard let existing = tipRecords[record.id], existing != record else {
+            tipRecords[record.id] = record
+            return
+        }
+        guard let merged = TipEventRecord.mergingCopies(existing, record) else { throw TipStoreError.collision("tip record", id: record.id) }
+        tipRecords[record.id] = merged
+    }
+
+    /// Stores a parameter's value unless the snapshot holds a later write of it.
+    mutating func write(parameter name: String, _ record: ParameterRecord) {
+        parameters[name] = parameters[name].map { ParameterRecord.later($0, record) } ?? record
     }
 
     static func maximum<T: Comparable>(_ a: T?, _ b: T?) -> T? {
@@ -50,16 +57,21 @@ extension StoreSnapshot {
 }
 
 extension TipEventRecord {
+    /// The ids of display counters migrated from a version-1 store: copies of one (synced
+    /// devices, a restored backup) merge instead of colliding.
+    public static let versionOneDisplayPrefix = "v1-display:"
+
     /// Two copies of one display counter migrated from a version-1 store (ids `v1-display:…`)
     /// merge as version 1 merged them: the larger count and time on screen, the earlier stamp.
-    /// Nil for any other two records under one id: a collision.
+    /// Copies are displays of one tip, without a key, on one device, dated by their stamps
+    /// (as version-1 records are). Nil for any other two records under one id: a collision.
     public static func mergingCopies(_ a: TipEventRecord, _ b: TipEventRecord) -> TipEventRecord? {
-        guard a.id == b.id, a.id.hasPrefix("v1-display:"), a.tip == b.tip,
+        guard a.id == b.id, a.id.utf8.starts(with: versionOneDisplayPrefix.utf8), a.tip == b.tip, a.key == nil, b.key == nil,
+              a.stamp.device == b.stamp.device, a.date == a.stamp.milliseconds, b.date == b.stamp.milliseconds,
               case .display(let countA, let msA) = a.kind, case .display(let countB, let msB) = b.kind else { return nil }
         var merged = a
         merged.stamp = min(a.stamp, b.stamp)
-        // Version-1 records are dated by their stamps (SQLite keeps `date_ms` NULL for them).
-        merged.date = min(a.date, b.date)
+        merged.date = merged.stamp.milliseconds
         merged.kind = .display(count: max(countA, countB), milliseconds: max(msA, msB))
         return merged
     }

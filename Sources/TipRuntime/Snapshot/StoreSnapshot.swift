@@ -18,10 +18,21 @@ public struct Stamp: Sendable, Hashable, Comparable, Codable {
         self.device = device
     }
 
-    /// Devices compare by their ids' bytes, as SQLite compares text, so every store picks
+    /// Devices compare by their ids' bytes, as SQL stores compare them, so every store picks
     /// the same winner.
     public static func < (a: Stamp, b: Stamp) -> Bool {
         a.milliseconds != b.milliseconds ? a.milliseconds < b.milliseconds : a.device.utf8.lexicographicallyPrecedes(b.device.utf8)
+    }
+
+    /// Equal when the times and the devices' bytes are (two ids Unicode calls equivalent but
+    /// written differently are two devices, as in every SQL store).
+    public static func == (a: Stamp, b: Stamp) -> Bool {
+        a.milliseconds == b.milliseconds && a.device.utf8.elementsEqual(b.device.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(milliseconds)
+        for byte in device.utf8 { hasher.combine(byte) }
     }
 }
 
@@ -57,9 +68,10 @@ public struct DonationRecord: Sendable, Hashable {
 }
 
 extension DonationRecord {
-    /// The order of donations everywhere they are listed: by date, same-instant ones by id.
+    /// The order of donations everywhere they are listed: by date, same-instant ones by their
+    /// ids' bytes (as every SQL store orders them).
     public static func precedes(_ a: DonationRecord, _ b: DonationRecord) -> Bool {
-        (a.date, a.id) < (b.date, b.id)
+        a.date != b.date ? a.date < b.date : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
     }
 }
 
@@ -107,9 +119,9 @@ public struct TipEventRecord: Sendable, Hashable {
         self.kind = kind
     }
 
-    /// The order of records in a tip's history: by stamp, then id (a total order).
+    /// The order of records in a tip's history: by stamp, then by their ids' bytes (a total order).
     static func precedes(_ a: TipEventRecord, _ b: TipEventRecord) -> Bool {
-        a.stamp != b.stamp ? a.stamp < b.stamp : a.id < b.id
+        a.stamp != b.stamp ? a.stamp < b.stamp : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
     }
 }
 

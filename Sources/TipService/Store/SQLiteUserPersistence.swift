@@ -12,6 +12,11 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
     let user: String
     let deviceID: String
 
+    /// The statements of the records' rules (`StoreSQL`), over the service's tables, keyed by the user.
+    static let sql = StoreSQL(dialect: .sqlite, tables: .init(donations: "service_donations", parameters: "service_parameters",
+                                                               tipRecords: "service_tip_records", donationDeletions: "service_donation_deletions"),
+                              scope: ["user_id"])
+
     init(session: SQLiteConnection.Session, user: String) {
         self.session = session
         self.user = user
@@ -95,14 +100,10 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
     func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError) {
         try write { session in
             if let age = maximumAgeMilliseconds {
-                try session.run("DELETE FROM service_donations WHERE user_id = ?1 AND event = ?2 AND date < ?3",
-                                [.text(self.user), .text(event), .integer(Int(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age)))])
+                try session.run(Self.sql.trimByAge, [.text(self.user), .text(event), .integer(Int(DonationLimit.cutoff(now: now, maximumAgeMilliseconds: age)))])
             }
             if let limit = maximumCount {
-                try session.run("""
-                    DELETE FROM service_donations WHERE user_id = ?1 AND id IN (
-                      SELECT id FROM service_donations WHERE user_id = ?1 AND event = ?2 ORDER BY date DESC, id DESC LIMIT -1 OFFSET ?3)
-                    """, [.text(self.user), .text(event), .integer(Int(clamping: max(0, limit)))])
+                try session.run(Self.sql.trimByCount, [.text(self.user), .text(event), .integer(Int(clamping: max(0, limit)))])
             }
         }
     }
@@ -144,69 +145,27 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
     func deleteDonations(of event: String, through instant: Int64) throws(TipStoreError) {
         try write { session in
             try self.raiseDeletion(of: event, to: instant, session)
-            try session.run("""
-                DELETE FROM service_donations WHERE user_id = ?1 AND event = ?2
-                  AND date <= (SELECT instant FROM service_donation_deletions WHERE user_id = ?1 AND event = ?2)
-                """, [.text(self.user), .text(event)])
+            try session.run(Self.sql.deleteCoveredDonations, [.text(self.user), .text(event)])
         }
     }
 
     /// Records a deletion of `event`'s donations through `instant`; a later one stays.
     private func raiseDeletion(of event: String, to instant: Int64, _ session: SQLiteConnection.Session) throws {
-        try session.run("""
-            INSERT INTO service_donation_deletions(user_id, event, instant) VALUES (?1, ?2, ?3)
-            ON CONFLICT(user_id, event) DO UPDATE SET instant = excluded.instant
-            WHERE excluded.instant > service_donation_deletions.instant
-            """, [.text(user), .text(event), .integer(Int(instant))])
+        try session.run(Self.sql.raiseDonationDeletion, [.text(user), .text(event), .integer(Int(instant))])
     }
 
-    // MARK: - Rows (the device store's rules, keyed by the user)
+    // MARK: - Rows (the device store's statements, keyed by the user)
 
-    /// The same donation again is fine (a sync seeing it twice); another under its id is a collision.
     private func insert(_ donation: DonationRecord, _ session: SQLiteConnection.Session) throws {
-        let payload = PayloadStorage.encode(donation.value)
-        try session.run("""
-            INSERT INTO service_donations(user_id, id, event, date, value) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT(user_id, id) DO NOTHING
-            """, [.text(user), .text(donation.id), .text(donation.event), .integer(Int(donation.date)), .text(payload)])
-        guard session.changes == 0 else { return }
-        let same = try session.query("SELECT event, date, value FROM service_donations WHERE user_id = ?1 AND id = ?2",
-                                     [.text(user), .text(donation.id)]) { rows in
-            try rows.next() && rows.text(0) == donation.event && Int64(rows.int(1)) == donation.date
-                && rows.text(2).utf8.elementsEqual(payload.utf8)
-        }
-        if !same { throw TipStoreError.collision("donation", id: donation.id) }
+        try SQLitePersistence.insert(donation, sql: Self.sql, scope: [.text(user)], into: session)
     }
 
-    /// Records merge by union; copies of one version-1 display counter merge to the larger
-    /// figures (`TipEventRecord.mergingCopies`), as in the device store.
     private func insert(_ record: TipEventRecord, _ session: SQLiteConnection.Session) throws {
-        let (kind, count, milliseconds, reason) = SQLitePersistence.columns(of: record.kind)
-        try session.run("""
-            INSERT INTO service_tip_records(user_id, id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-            ON CONFLICT(user_id, id) DO UPDATE SET count = max(count, excluded.count), duration_ms = max(duration_ms, excluded.duration_ms),
-                                                   stamp_ms = min(stamp_ms, excluded.stamp_ms)
-            WHERE service_tip_records.id LIKE 'v1-display:%' AND service_tip_records.kind = 'display' AND excluded.kind = 'display'
-            """, [.text(user), .text(record.id), .text(record.tip), .text(kind), .integer(Int(record.stamp.milliseconds)),
-                  .text(record.stamp.device), .integer(Int(count)), .integer(Int(milliseconds)), reason.map { .text($0) } ?? .null,
-                  SQLitePersistence.keyValue(record.key), record.date == record.stamp.milliseconds ? .null : .integer(Int(record.date))])
-        guard session.changes == 0 else { return }
-        let stored = try session.query("""
-            SELECT id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms
-            FROM service_tip_records WHERE user_id = ?1 AND id = ?2
-            """, [.text(user), .text(record.id)]) { rows in try rows.next() ? SQLitePersistence.tipRecord(rows) : nil }
-        if stored != record { throw TipStoreError.collision("tip record", id: record.id) }
+        try SQLitePersistence.insert(record, sql: Self.sql, scope: [.text(user)], into: session)
     }
 
-    /// Last writer wins, by the order of `ParameterRecord.later`.
     private func write(parameter name: String, _ record: ParameterRecord, _ session: SQLiteConnection.Session) throws {
-        try session.run("""
-            INSERT INTO service_parameters(user_id, name, value, stamp_ms, stamp_device) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT(user_id, name) DO UPDATE SET value = excluded.value, stamp_ms = excluded.stamp_ms, stamp_device = excluded.stamp_device
-            WHERE (excluded.stamp_ms, excluded.stamp_device, CAST(excluded.value AS BLOB))
-                > (service_parameters.stamp_ms, service_parameters.stamp_device, CAST(service_parameters.value AS BLOB))
-            """, [.text(user), .text(name), .text(record.value.storageText), .integer(Int(record.stamp.milliseconds)), .text(record.stamp.device)])
+        try SQLitePersistence.write(parameter: name, record, sql: Self.sql, scope: [.text(user)], into: session)
     }
 
     private func raiseLatestFirstDisplay(_ value: Int64?, _ session: SQLiteConnection.Session) throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TipcCompiler
 import TipRuntime
+import TipcTestSupport
 @testable import TipService
 import TipcDriver
 
@@ -55,28 +56,5 @@ struct ServeHandlerTests {
         let after = String(decoding: sync("{}").body, as: UTF8.self)
         #expect(after.contains(#""id":"d1","event":"opened","date":"2026-01-01T00:00:00Z""#))
         #expect(!after.contains("d2"))
-    }
-}
-
-/// Format 2's donation deletions in the service store (wired into `TipPersistence` at merge).
-@Suite("tipc serve: donation deletions in the SQLite service store")
-struct ServiceDeletionTests {
-    @Test func aDeletionRemovesTheUsersDonationsThroughItsInstantOnly() throws {
-        let folder = try TemporaryFolder()
-        let store = try SQLiteServiceStore(path: folder.path + "/serve.sqlite")
-        let donations = [DonationRecord(id: "a", event: "opened", date: 10), DonationRecord(id: "b", event: "opened", date: 20),
-                         DonationRecord(id: "c", event: "other", date: 5)]
-        for user in ["ann", "bob"] {
-            try store.transaction(user: user) { persistence in try persistence.append(donations) }
-        }
-        try store.transaction(user: "ann") { persistence in
-            let view = try #require(persistence as? SQLiteUserPersistence)
-            try view.deleteDonations(of: "opened", through: 15)
-            try view.deleteDonations(of: "opened", through: 12)   // an earlier instant: the later one stays
-        }
-        let ann = try store.transaction(user: "ann") { try $0.load() }
-        let bob = try store.transaction(user: "bob") { try $0.load() }
-        #expect(Set(ann.donations.keys) == ["b", "c"])
-        #expect(Set(bob.donations.keys) == ["a", "b", "c"])
     }
 }
