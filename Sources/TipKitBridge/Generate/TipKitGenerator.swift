@@ -255,11 +255,16 @@ struct TipKitSwiftWriter {
             body += "    var actions: [Action] {\n        [\n" + actions.map { "            \($0),\n" }.joined() + "        ]\n    }\n"
         }
         var options: [String] = []
-        if let count = tip.maxDisplayCount { options.append("Tips.MaxDisplayCount(\(count.value))") }
-        if let ignores = tip.ignoresDisplayFrequency { options.append("Tips.IgnoresDisplayFrequency(\(ignores.value))") }
-        if let duration = tip.maxDisplayDurationSeconds {
-            require(.ios18, "maxDisplayDuration", at: duration.range)
-            options.append("Tips.MaxDisplayDuration(\(duration.value))")
+        for attribute in TipAttributes.all {
+            guard let form = attribute.tipKit, let range = attribute.range(in: tip) else { continue }
+            let argument: String
+            switch attribute.value {
+            case .count(let path), .duration(let path): argument = tip[keyPath: path].map { String($0.value) } ?? ""
+            case .flag(let path): argument = tip[keyPath: path].map { String($0.value) } ?? ""
+            case .text, .eventWindow, .image, .actions, .placeholders, .rules, .key: continue  // no TipKit option has these shapes
+            }
+            if form.minimumOS > .ios17 { require(form.minimumOS, attribute.key, at: range) }
+            options.append("Tips.\(form.option)(\(argument))")
         }
         if !options.isEmpty {
             body += "    var options: [TipOption] {\n        [\n" + options.map { "            \($0),\n" }.joined() + "        ]\n    }\n"

@@ -245,24 +245,25 @@ extension TipKitModuleBuilder {
             tip.comments.append("left out: option \(text(file, expression))")
             return
         }
-        switch (name, value.kind) {
-        case ("MaxDisplayCount", .integer(let count?)):
-            tip.maxDisplayCount = Located(count, at: at)
-        case ("IgnoresDisplayFrequency", .identifier(let flag)) where flag == "true" || flag == "false":
-            tip.ignoresDisplayFrequency = Located(flag == "true", at: at)
-        case ("MaxDisplayDuration", _):
-            if let seconds = TipKitRuleTranslator.constant(value), seconds >= 0, seconds < 1e15 {
-                tip.maxDisplayDurationSeconds = Located(Int(seconds.rounded(.up)), at: at)
-                if seconds != seconds.rounded(.up) {
-                    approximated("the display duration \(seconds) s is rounded up to whole seconds", at: at)
-                    tip.comments.append("left out: the fraction of a second of \(text(file, expression))")
-                }
-            } else {
-                fallthrough
-            }
-        default:
+        func notImported() {
             approximated("an option that is not a TipKit option literal is not imported (\(text(file, expression)))", at: at)
             tip.comments.append("left out: option \(text(file, expression))")
+        }
+        guard let attribute = TipAttributes.attribute(tipKitOption: name) else { return notImported() }
+        switch (attribute.value, value.kind) {
+        case (.count(let path), .integer(let count?)):
+            tip[keyPath: path] = Located(count, at: at)
+        case (.flag(let path), .identifier(let flag)) where flag == "true" || flag == "false":
+            tip[keyPath: path] = Located(flag == "true", at: at)
+        case (.duration(let path), _):
+            guard let seconds = TipKitRuleTranslator.constant(value), seconds >= 0, seconds < 1e15 else { return notImported() }
+            tip[keyPath: path] = Located(Int(seconds.rounded(.up)), at: at)
+            if seconds != seconds.rounded(.up) {
+                approximated("the display duration \(seconds) s is rounded up to whole seconds", at: at)  // TipKit's only duration option
+                tip.comments.append("left out: the fraction of a second of \(text(file, expression))")
+            }
+        default:
+            notImported()
         }
     }
 

@@ -43,6 +43,11 @@ public enum PackFormat {
     /// The optional producer table: the UTF-8 name and version of the program that wrote the
     /// pack (`tipc 0.1.0`). Readers that do not know it skip it; it never changes what a pack means.
     public static let producerTableKind: UInt16 = optionalTableBit | 1
+    /// The optional tip goals table: count, then (tip index u32, event index u32, window in
+    /// milliseconds i64) per tip with a goal, tips ascending. Written only when a tip has a goal,
+    /// so packs without goals are unchanged; readers that do not know it skip it (a goal only
+    /// feeds analytics, never whether a tip displays).
+    public static let tipGoalsTableKind: UInt16 = optionalTableBit | 2
     /// The longest producer string a reader accepts, in bytes.
     public static let maximumProducerLength = 256
 

@@ -180,11 +180,15 @@ public struct PackTip: Sendable, Hashable {
     /// The key of a keyed tip: each key value is then its own instance. Stored in
     /// the `tipKeys` table.
     public var key: PackTipKey?
+    /// What counts as the tip having worked, for tip analytics. Stored in the optional
+    /// `tipGoals` table, which older runtimes skip.
+    public var goal: PackTipGoal?
 
     public init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int64? = nil, maxDisplayDurationMilliseconds: Int64? = nil,
-                ignoresDisplayFrequency: Bool = false, rules: [RuleProgram] = [], key: PackTipKey? = nil) {
+                ignoresDisplayFrequency: Bool = false, rules: [RuleProgram] = [], key: PackTipKey? = nil, goal: PackTipGoal? = nil) {
         self.key = key
+        self.goal = goal
         self.name = name
         self.title = title
         self.message = message
@@ -205,6 +209,19 @@ public struct PackTip: Sendable, Hashable {
         case (let declared?, let key?): return declared.type == key.type
         default: return false
         }
+    }
+}
+
+/// A tip's goal: a donation of `event` within `windowMilliseconds` after a user first sees
+/// the tip counts as the tip having worked.
+public struct PackTipGoal: Sendable, Hashable {
+    /// The event, by index into `RulePack.events`.
+    public var event: Int
+    public var windowMilliseconds: Int64
+
+    public init(event: Int, windowMilliseconds: Int64) {
+        self.event = event
+        self.windowMilliseconds = windowMilliseconds
     }
 }
 

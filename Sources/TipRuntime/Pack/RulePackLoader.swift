@@ -33,6 +33,7 @@ struct PackDecoder {
         var parameters: [PackParameter] = [], events: [PackEvent] = [], tips: [PackTip] = [], groups: [PackGroup] = []
         var texts: PackTexts?
         var producer: String?
+        var hasGoals = false
         var codeOffsets: [[Int]] = []
         for _ in 0..<tableCount {
             let kindOffset = reader.offset
@@ -48,6 +49,18 @@ struct PackDecoder {
                     throw RulePackError(.malformed, "the producer is not UTF-8 text of at most \(PackFormat.maximumProducerLength) bytes", offset: kindOffset)
                 }
                 producer = text
+                continue
+            }
+            if rawKind == PackFormat.tipGoalsTableKind {
+                guard !hasGoals else { throw RulePackError(.malformed, "the tip goals table is repeated", offset: kindOffset) }
+                guard nextRequired == required.count else {
+                    throw RulePackError(.malformed, "the tip goals table comes before the required tables", offset: kindOffset)
+                }
+                try readTipGoals(&table, into: &tips, eventCount: events.count)
+                if table.remaining != 0 {
+                    throw RulePackError(.malformed, "\(table.remaining) unexpected byte(s) at the end of the tip goals table", offset: table.offset)
+                }
+                hasGoals = true
                 continue
             }
             if rawKind & PackFormat.optionalTableBit != 0 { continue }
@@ -382,6 +395,32 @@ struct PackDecoder {
                 throw RulePackError(.malformed, "the key of tip '\(tips[tip].name)' is \(type); keys are Int or String", offset: typeOffset)
             }
             tips[tip].key = PackTipKey(name: name, type: type)
+        }
+    }
+
+    /// The optional tip goals table: count, then (tip index, event index, window in ms, positive)
+    /// per tip with a goal, tips ascending.
+    func readTipGoals(_ reader: inout ByteReader, into tips: inout [PackTip], eventCount: Int) throws(RulePackError) {
+        let count = try reader.count("tip goal count", elementSize: 16)
+        var previous = -1
+        for _ in 0..<count {
+            let offset = reader.offset
+            let tip = Int(try reader.u32("tip of a goal"))
+            guard tip < tips.count, tip > previous else {
+                throw RulePackError(.indexOutOfBounds, "goal for tip \(tip): out of bounds or out of order (\(tips.count) tips)", offset: offset)
+            }
+            previous = tip
+            let eventOffset = reader.offset
+            let event = Int(try reader.u32("event of the goal of tip '\(tips[tip].name)'"))
+            guard event < eventCount else {
+                throw RulePackError(.indexOutOfBounds, "the goal of tip '\(tips[tip].name)' names event \(event); the pack has \(eventCount)", offset: eventOffset)
+            }
+            let windowOffset = reader.offset
+            let window = try reader.i64("window of the goal of tip '\(tips[tip].name)'")
+            guard window > 0 else {
+                throw RulePackError(.malformed, "the goal of tip '\(tips[tip].name)' has a window of \(window) ms; it must be positive", offset: windowOffset)
+            }
+            tips[tip].goal = PackTipGoal(event: event, windowMilliseconds: window)
         }
     }
 

@@ -22,6 +22,7 @@ public enum RulePackWriter {
         tables[0].1 = encode(interner.strings)
         var body = ByteWriter()
         var encoded = tables.map { ($0.0.rawValue, $0.1) }
+        if pack.tips.contains(where: { $0.goal != nil }) { encoded.append((PackFormat.tipGoalsTableKind, encodeTipGoals(pack.tips))) }
         if let producer = pack.producer { encoded.append((PackFormat.producerTableKind, Array(producer.utf8))) }
         body.u32(UInt32(encoded.count))
         for (kind, bytes) in encoded {
@@ -155,6 +156,19 @@ public enum RulePackWriter {
             table.u32(UInt32(truncatingIfNeeded: index))
             table.u32(interner.index(key.name))
             table.u8(key.type.rawValue)
+        }
+        return table.bytes
+    }
+
+    /// The optional `tipGoals` table (see `PackFormat.tipGoalsTableKind`).
+    private static func encodeTipGoals(_ tips: [PackTip]) -> [UInt8] {
+        var table = ByteWriter()
+        let withGoals = tips.enumerated().compactMap { index, tip in tip.goal.map { (index, $0) } }
+        table.u32(UInt32(withGoals.count))
+        for (index, goal) in withGoals {
+            table.u32(UInt32(truncatingIfNeeded: index))
+            table.u32(UInt32(truncatingIfNeeded: goal.event))
+            table.i64(goal.windowMilliseconds)
         }
         return table.bytes
     }

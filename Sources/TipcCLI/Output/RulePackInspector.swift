@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TipRuntime
+import TipcCompiler
 
 /// Renders a verified pack — header, tables and disassembled bytecode — as text or JSON
 /// (`tipc inspect [--format json]`).
@@ -71,10 +72,7 @@ public struct RulePackInspector {
             case nil: break
             }
             for action in tip.actions { lines.append("    action \"\(action.id)\" \"\(action.title)\"") }
-            if let count = tip.maxDisplayCount { lines.append("    maxDisplayCount \(count)") }
-            if let duration = tip.maxDisplayDurationMilliseconds { lines.append("    maxDisplayDuration \(DurationFormatting.describe(milliseconds: duration))") }
-            if tip.ignoresDisplayFrequency { lines.append("    ignoresDisplayFrequency") }
-            if let key = tip.key { lines.append("    key \(key.name): \(key.type)") }
+            lines += TipAttributes.inspectLines(of: tip, in: pack).map { "    " + $0 }
             for (index, rule) in tip.rules.enumerated() {
                 let place = rule.range.map { " (\($0.file):\($0.startLine):\($0.startColumn))" } ?? ""
                 lines.append("    rule \(index)\(place), \(rule.code.count) words:")
@@ -131,7 +129,9 @@ public struct RulePackInspector {
             var ignoresDisplayFrequency: Bool; var rules: [Rule]
             /// Format 2: the key of a keyed tip, as `{"name", "type"}`.
             var key: [String: String]?
+            var goal: Goal?
         }
+        struct Goal: Encodable { var event: String; var windowMilliseconds: Int64 }
         struct Group: Encodable { var name, priority: String; var tips: [String] }
         struct Variant: Encodable { var locale: String?; var text: String }
         struct Text: Encodable { var of: String; var variants: [Variant] }
@@ -171,7 +171,8 @@ public struct RulePackInspector {
                              maxDisplayDurationMilliseconds: tip.maxDisplayDurationMilliseconds, ignoresDisplayFrequency: tip.ignoresDisplayFrequency,
                              rules: tip.rules.map { .init(file: $0.range?.file, line: $0.range?.startLine, column: $0.range?.startColumn,
                                                           code: $0.code, disassembly: disassembler.lines($0.code)) },
-                             key: tip.key.map { ["name": $0.name, "type": $0.type.description] })
+                             key: tip.key.map { ["name": $0.name, "type": $0.type.description] },
+                             goal: tip.goal.map { .init(event: pack.events[$0.event].name, windowMilliseconds: $0.windowMilliseconds) })
             },
             groups: pack.groups.map { group in
                 .init(name: group.name, priority: group.priority == .ordered ? "ordered" : "firstAvailable",

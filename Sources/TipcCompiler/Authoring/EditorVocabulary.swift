@@ -14,7 +14,7 @@ public enum EditorVocabulary {
         case .parameter: return ManifestKeys.Parameter.names
         case .event: return ManifestKeys.Event.names
         case .donationLimit: return ManifestKeys.DonationLimit.names
-        case .tip: return ManifestKeys.Tip.names
+        case .tip: return TipAttributes.keys
         case .tipKey: return ManifestKeys.TipKey.names
         case .image: return ManifestKeys.Image.names
         case .action: return ManifestKeys.Action.names

@@ -35,16 +35,24 @@ extension ManifestFile {
                       range: none)
         }
         copy.tips = tips.map { tip in
-            var copy = TipDecl(name: id(tip.name), title: text(tip.title), message: text(tip.message), image: located(tip.image),
-                               actions: tip.actions.map { ActionDecl(id: id($0.id), title: text($0.title)) },
-                               maxDisplayCount: located(tip.maxDisplayCount), maxDisplayDurationSeconds: located(tip.maxDisplayDurationSeconds),
-                               ignoresDisplayFrequency: located(tip.ignoresDisplayFrequency),
-                               rules: tip.rules.map { $0.strippingLayout() }, range: none)
-            copy.placeholders = tip.placeholders.map { PlaceholderDecl(name: id($0.name), type: located($0.type)) }
+            var copy = TipDecl(name: id(tip.name), range: none)
+            for attribute in TipAttributes.all {
+                switch attribute.value {
+                case .text(let path): copy[keyPath: path] = text(tip[keyPath: path])
+                case .count(let path), .duration(let path): copy[keyPath: path] = located(tip[keyPath: path])
+                case .flag(let path): copy[keyPath: path] = located(tip[keyPath: path])
+                case .eventWindow(let path):
+                    copy[keyPath: path] = tip[keyPath: path].map {
+                        EventWindowDecl(event: id($0.event), windowSeconds: Located($0.windowSeconds.value, at: none), range: none)
+                    }
+                case .image: copy.image = located(tip.image)
+                case .actions: copy.actions = tip.actions.map { ActionDecl(id: id($0.id), title: text($0.title)) }
+                case .placeholders: copy.placeholders = tip.placeholders.map { PlaceholderDecl(name: id($0.name), type: located($0.type)) }
+                case .rules: copy.rules = tip.rules.map { $0.strippingLayout() }
+                case .key: copy.key = tip.key.map { TipKeyDecl(name: id($0.name), type: located($0.type), range: none) }
+                }
+            }
             return copy
-        }
-        for (index, tip) in tips.enumerated() {
-            copy.tips[index].key = tip.key.map { TipKeyDecl(name: id($0.name), type: located($0.type), range: none) }
         }
         copy.groups = groups.map { group in
             GroupDecl(name: id(group.name), priority: Located(group.priority?.value ?? .firstAvailable, at: none), tips: group.tips.map(id), range: none)

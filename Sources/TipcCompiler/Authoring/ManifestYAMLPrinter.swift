@@ -65,36 +65,49 @@ public enum ManifestYAMLPrinter {
     private static func tip(_ tip: TipDecl) -> String {
         var output = comments(tip.comments) + "  \(key(tip.name.name)):"
         var lines: [String] = []
-        if let tipKey = tip.key, let type = tipKey.type {
-            lines.append("key: { name: \(flowString(tipKey.name.name)), type: \(type.value.manifestSpelling) }")
-        }
-        if let title = tip.title { lines += text("title", title) }
-        if let message = tip.message { lines += text("message", message) }
-        switch tip.image?.value {
-        case .symbol(let symbol): lines.append("image: \(blockString(symbol))")
-        case .asset(let asset): lines.append("image: { asset: \(flowString(asset)) }")
-        case nil: break
-        }
-        if !tip.actions.isEmpty {
-            lines.append("actions:")
-            for action in tip.actions {
-                var fields = ["id: \(flowString(action.id.name))"]
-                if let title = action.title { fields.append("title: \(flowText(title))") }
-                lines.append("  - \(flowMapping(fields))")
+        for attribute in TipAttributes.all {
+            let key = attribute.key
+            switch attribute.value {
+            case .key:
+                if let tipKey = tip.key, let type = tipKey.type {
+                    lines.append("\(key): { name: \(flowString(tipKey.name.name)), type: \(type.value.manifestSpelling) }")
+                }
+            case .text(let path):
+                if let text = tip[keyPath: path] { lines += self.text(key, text) }
+            case .image:
+                switch tip.image?.value {
+                case .symbol(let symbol): lines.append("\(key): \(blockString(symbol))")
+                case .asset(let asset): lines.append("\(key): { asset: \(flowString(asset)) }")
+                case nil: break
+                }
+            case .actions:
+                guard !tip.actions.isEmpty else { continue }
+                lines.append("\(key):")
+                for action in tip.actions {
+                    var fields = ["id: \(flowString(action.id.name))"]
+                    if let title = action.title { fields.append("title: \(flowText(title))") }
+                    lines.append("  - \(flowMapping(fields))")
+                }
+            case .placeholders:
+                guard !tip.placeholders.isEmpty else { continue }
+                let fields = tip.placeholders.map { "\(flowString($0.name.name)): \($0.type?.value.manifestSpelling ?? "string")" }
+                lines.append("\(key): \(flowMapping(fields))")
+            case .count(let path):
+                if let count = tip[keyPath: path] { lines.append("\(key): \(count.value)") }
+            case .duration(let path):
+                if let seconds = tip[keyPath: path] { lines.append("\(key): \(DurationLiteral.format(seconds: seconds.value))") }
+            case .flag(let path):
+                if let flag = tip[keyPath: path] { lines.append("\(key): \(flag.value)") }
+            case .eventWindow(let path):
+                if let window = tip[keyPath: path] {
+                    let text = "\(window.event.name) within \(DurationLiteral.format(seconds: window.windowSeconds.value))"
+                    lines.append("\(key): \(blockString(text))")
+                }
+            case .rules:
+                guard !tip.rules.isEmpty else { continue }
+                lines.append("\(key):")
+                for rule in tip.rules { lines.append("  - " + ruleScalar(ExpressionPrinter.print(rule))) }
             }
-        }
-        if !tip.placeholders.isEmpty {
-            let fields = tip.placeholders.map { "\(flowString($0.name.name)): \($0.type?.value.manifestSpelling ?? "string")" }
-            lines.append("placeholders: \(flowMapping(fields))")
-        }
-        if let count = tip.maxDisplayCount { lines.append("maxDisplayCount: \(count.value)") }
-        if let seconds = tip.maxDisplayDurationSeconds {
-            lines.append("maxDisplayDuration: \(DurationLiteral.format(seconds: seconds.value))")
-        }
-        if let ignores = tip.ignoresDisplayFrequency { lines.append("ignoresDisplayFrequency: \(ignores.value)") }
-        if !tip.rules.isEmpty {
-            lines.append("rules:")
-            for rule in tip.rules { lines.append("  - " + ruleScalar(ExpressionPrinter.print(rule))) }
         }
         if lines.isEmpty { return output + " {}\n" }
         output += "\n"

@@ -14,7 +14,8 @@ public enum TipsItem: Sendable, Hashable {
 
     /// An attribute line inside a tip.
     public enum TipAttribute: Sendable, Hashable {
-        case title, message, image, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders
+        /// The one line of the attribute with this manifest key (`title`, `maxDisplayCount`, …).
+        case attribute(String)
         case action(Int)
         case rule(Int)
         /// Locale `index` of a localized text written one locale per line.
@@ -23,7 +24,8 @@ public enum TipsItem: Sendable, Hashable {
 
     /// Which text of a tip.
     public enum TextSlot: Sendable, Hashable {
-        case title, message
+        /// The text attribute with this manifest key (`title`, `message`).
+        case attribute(String)
         case action(Int)
     }
 }

@@ -68,11 +68,6 @@ public enum TipsFormatter {
             func add(_ attribute: TipsItem.TipAttribute, _ range: SourceRange?) {
                 if let range { items.append((.tipAttribute(tip: index, attribute), range.start)) }
             }
-            add(.title, tip.title?.range)
-            add(.message, tip.message?.range)
-            add(.image, tip.image?.range)
-            for (offset, action) in tip.actions.enumerated() { add(.action(offset), action.id.range) }
-            add(.placeholders, tip.placeholders.first?.name.range)
             // The locales of a text written over several lines, so that comments between them stay.
             func addLocales(_ text: TextDecl?, _ slot: TipsItem.TextSlot) {
                 guard let text, text.isLocalized else { return }
@@ -82,12 +77,14 @@ public enum TipsFormatter {
                     }
                 }
             }
-            addLocales(tip.title, .title)
-            addLocales(tip.message, .message)
-            for (offset, action) in tip.actions.enumerated() { addLocales(action.title, .action(offset)) }
-            add(.maxDisplayCount, tip.maxDisplayCount?.range)
-            add(.maxDisplayDuration, tip.maxDisplayDurationSeconds?.range)
-            add(.ignoresDisplayFrequency, tip.ignoresDisplayFrequency?.range)
+            for attribute in TipAttributes.all where attribute.tipsWord != nil {
+                add(.attribute(attribute.key), attribute.range(in: tip))
+                if case .text(let path) = attribute.value { addLocales(tip[keyPath: path], .attribute(attribute.key)) }
+            }
+            for (offset, action) in tip.actions.enumerated() {
+                add(.action(offset), action.id.range)
+                addLocales(action.title, .action(offset))
+            }
             for (offset, rule) in tip.rules.enumerated() { add(.rule(offset), rule.range) }
             let end = tip.range.end
             items.append((.tipEnd(index), SourceLocation(line: end.line, column: max(1, end.column - 1))))

@@ -129,28 +129,42 @@ public enum TipsPrinter {
         func text(_ head: String, _ text: TextDecl, _ attribute: TipsItem.TipAttribute, _ slot: TipsItem.TextSlot) {
             writeText(head, text, tip: index, attribute: attribute, slot: slot, into: &writer)
         }
-        if let title = tip.title { text("title", title, .title, .title) }
-        if let message = tip.message { text("message", message, .message, .message) }
-        switch tip.image?.value {
-        case .symbol(let symbol): attribute("image \(ExpressionPrinter.quoted(symbol))", .image)
-        case .asset(let asset): attribute("image asset \(ExpressionPrinter.quoted(asset))", .image)
-        case nil: break
-        }
-        for (offset, action) in tip.actions.enumerated() {
-            let head = "action \(ExpressionPrinter.quoted(action.id.name))"
-            if let title = action.title { text(head, title, .action(offset), .action(offset)) } else { attribute(head + " \"\"", .action(offset)) }
-        }
-        if !tip.placeholders.isEmpty {
-            let fields = tip.placeholders.map { "\(name($0.name)): \($0.type?.value.tipsSpelling ?? "String")" }
-            attribute("placeholders { " + fields.joined(separator: ", ") + " }", .placeholders)
-        }
-        if let count = tip.maxDisplayCount { attribute("maxDisplayCount \(count.value)", .maxDisplayCount) }
-        if let seconds = tip.maxDisplayDurationSeconds {
-            attribute("maxDisplayDuration \(DurationLiteral.format(seconds: seconds.value))", .maxDisplayDuration)
-        }
-        if let ignores = tip.ignoresDisplayFrequency { attribute("ignoresDisplayFrequency \(ignores.value)", .ignoresDisplayFrequency) }
-        for (offset, rule) in tip.rules.enumerated() {
-            attribute("rule " + ExpressionPrinter.print(rule), .rule(offset))
+        for row in TipAttributes.all {
+            guard let word = row.tipsWord else { continue }  // the key, in the head line
+            let item = TipsItem.TipAttribute.attribute(row.key)
+            switch row.value {
+            case .text(let path):
+                if let value = tip[keyPath: path] { text(word, value, item, .attribute(row.key)) }
+            case .image:
+                switch tip.image?.value {
+                case .symbol(let symbol): attribute("\(word) \(ExpressionPrinter.quoted(symbol))", item)
+                case .asset(let asset): attribute("\(word) asset \(ExpressionPrinter.quoted(asset))", item)
+                case nil: break
+                }
+            case .actions:
+                for (offset, action) in tip.actions.enumerated() {
+                    let head = "\(word) \(ExpressionPrinter.quoted(action.id.name))"
+                    if let title = action.title { text(head, title, .action(offset), .action(offset)) } else { attribute(head + " \"\"", .action(offset)) }
+                }
+            case .placeholders:
+                guard !tip.placeholders.isEmpty else { continue }
+                let fields = tip.placeholders.map { "\(name($0.name)): \($0.type?.value.tipsSpelling ?? "String")" }
+                attribute("\(word) { " + fields.joined(separator: ", ") + " }", item)
+            case .count(let path):
+                if let count = tip[keyPath: path] { attribute("\(word) \(count.value)", item) }
+            case .duration(let path):
+                if let seconds = tip[keyPath: path] { attribute("\(word) \(DurationLiteral.format(seconds: seconds.value))", item) }
+            case .flag(let path):
+                if let flag = tip[keyPath: path] { attribute("\(word) \(flag.value)", item) }
+            case .eventWindow(let path):
+                if let window = tip[keyPath: path] {
+                    attribute("\(word) \(name(window.event)) within \(DurationLiteral.format(seconds: window.windowSeconds.value))", item)
+                }
+            case .rules:
+                for (offset, rule) in tip.rules.enumerated() { attribute("\(word) " + ExpressionPrinter.print(rule), .rule(offset)) }
+            case .key:
+                break
+            }
         }
         writer.line("}", item: .tipEnd(index), leadingIndent: "  ")
     }

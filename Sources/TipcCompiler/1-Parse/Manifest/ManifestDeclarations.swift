@@ -89,45 +89,63 @@ extension ManifestValueReader {
         guard !node.isTruncated, let name = identifier(key, for: "a tip") else { return nil }
         // How diagnostics name the tip: built only for one.
         func what() -> String { "tip '\(name.name)'" }
-        // Each field is read into a local and the declaration built once at the end: filling
-        // in a `var` of this large struct made the optimizer copy it once more (a retain per field).
-        var tipKey: TipKeyDecl?
-        var title: TextDecl?
-        var message: TextDecl?
-        var placeholders: [PlaceholderDecl] = []
-        var image: Located<PackImage>?
-        var actions: [ActionDecl] = []
-        var maxDisplayCount: Located<Int>?
-        var maxDisplayDuration: Located<Int>?
-        var ignoresDisplayFrequency: Located<Bool>?
-        var rules: [Expression] = []
-        var unparsedRules: [UnparsedRule] = []
-        let comments = self.comments(above: key.range.start.line)
-        let range = declarationRange(key, node)
+        var tip = TipDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
         let pairs = mapping(node, for: what()) ?? .empty
         for index in pairs.indices {
             let pair = pairs[index]
-            guard let field = self.key(of: pair, for: what(), keys: ManifestKeys.Tip.self) else { continue }
+            guard let keyName = keyName(pair.key) else { continue }
+            guard let attribute = TipAttributes.attribute(key: keyName) else {
+                reportUnknownKey(keyName, of: pair, allowed: TipAttributes.keys, in: what())
+                continue
+            }
             let value = pair.value
-            switch field {
-            case .title: title = localizedText(value, for: "the title of \(what())")
-            case .message: message = localizedText(value, for: "the message of \(what())")
-            case .placeholders: placeholders = self.placeholders(value, for: what())
-            case .image: image = self.image(value, for: what())
-            case .actions: actions = self.actions(value, for: what())
-            case .maxDisplayCount: maxDisplayCount = count(value, for: "'maxDisplayCount'")
-            case .maxDisplayDuration: maxDisplayDuration = duration(value, for: "'maxDisplayDuration'")
-            case .ignoresDisplayFrequency: ignoresDisplayFrequency = bool(value, for: "'ignoresDisplayFrequency'")
+            switch attribute.value {
+            case .text(let path): tip[keyPath: path] = localizedText(value, for: "the \(attribute.key) of \(what())")
+            case .count(let path): tip[keyPath: path] = count(value, for: "'\(attribute.key)'")
+            case .duration(let path): tip[keyPath: path] = duration(value, for: "'\(attribute.key)'")
+            case .flag(let path): tip[keyPath: path] = bool(value, for: "'\(attribute.key)'")
+            case .eventWindow(let path): tip[keyPath: path] = eventWindow(value, for: "'\(attribute.key)' of \(what())")
+            case .placeholders: tip.placeholders = placeholders(value, for: what())
+            case .image: tip.image = image(value, for: what())
+            case .actions: tip.actions = actions(value, for: what())
             case .rules:
-                if parsesRules { rules = self.rules(value, for: what()) } else { unparsedRules = self.unparsedRules(value, for: what()) }
-            case .key: tipKey = self.tipKey(value, for: what())
+                if parsesRules { tip.rules = rules(value, for: what()) } else { tip.unparsedRules = unparsedRules(value, for: what()) }
+            case .key: tip.key = tipKey(value, for: what())
             }
         }
-        return TipDecl(name: name, key: tipKey, title: title, message: message, image: image, actions: actions,
-                       maxDisplayCount: maxDisplayCount, maxDisplayDurationSeconds: maxDisplayDuration,
-                       ignoresDisplayFrequency: ignoresDisplayFrequency, rules: rules, unparsedRules: unparsedRules,
-                       placeholders: placeholders,
-                       comments: comments, range: range)
+        return tip
+    }
+
+    /// `EVENT within DURATION` (`backyardFavorited within 7d`), the duration positive.
+    private mutating func eventWindow(_ node: YAMLNode, for what: @autoclosure () -> String) -> EventWindowDecl? {
+        guard let scalar = scalar(node, expected: "EVENT within DURATION", for: what()) else { return nil }
+        let words = scalar.value.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 3, words[1] == "within" else {
+            report(.invalidValue, "expected EVENT within DURATION for \(what()), found '\(scalar.value)'", at: node.range,
+                   help: "write the event and the window, e.g. 'favorited within 7d'")
+            return nil
+        }
+        let eventName = String(words[0]), durationText = String(words[2])
+        guard NameSyntax.isValidName(eventName) else {
+            report(.invalidValue, "'\(eventName)' in \(what()) is not an event name", at: node.range,
+                   help: "a name is a letter or '_', then letters, digits, '_', '.' or '-'")
+            return nil
+        }
+        switch DurationLiteral.seconds(of: durationText) {
+        case .success(let seconds) where seconds > 0:
+            // A plain scalar on one line starts with the event's name: point at it alone.
+            var eventRange = node.range
+            if scalar.style == .plain, node.range.start.line == node.range.end.line {
+                eventRange.end = node.range.start.movedRight(by: eventName.count)
+            }
+            return EventWindowDecl(event: Identifier(eventName, at: eventRange), windowSeconds: Located(seconds, at: node.range),
+                                   range: node.range)
+        case .success:
+            report(.invalidDuration, "the window of \(what()) must be a positive duration, found '\(durationText)'", at: node.range)
+        case .failure(let failure):
+            reportDurationFailure(failure, text: durationText, for: "the window of \(what())", at: node.range)
+        }
+        return nil
     }
 
     /// A symbol name, or `{ asset: NAME }`.

@@ -1,5 +1,5 @@
 /// The keys of each kind of mapping in a manifest, for `unknown-key` and its
-/// did-you-mean.
+/// did-you-mean. A tip's keys are its attributes' (`TipAttributes`).
 enum ManifestKeys {
     static let fileKeys = ["tipkit", "displayFrequency", "defaultLocale", "parameters", "events", "tips", "groups"]
 
@@ -18,12 +18,6 @@ enum ManifestKeys {
     /// The keys of an event's donation limit.
     enum DonationLimit: String, ManifestKeySet {
         case maximumCount, maximumAge
-        static let lookup = ManifestKeyLookup<Self>()
-    }
-
-    /// The keys of a tip.
-    enum Tip: String, ManifestKeySet {
-        case title, message, image, actions, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, rules, placeholders, key
         static let lookup = ManifestKeyLookup<Self>()
     }
 

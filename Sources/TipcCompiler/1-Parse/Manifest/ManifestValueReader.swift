@@ -66,7 +66,7 @@ struct ManifestValueReader {
     }
 
     /// Reports a key not in `allowed`, except a merge key (`<<`) whose alias is reported.
-    private mutating func reportUnknownKey(_ name: String, of pair: YAMLPair, allowed: [String], in what: String) {
+    mutating func reportUnknownKey(_ name: String, of pair: YAMLPair, allowed: [String], in what: String) {
         if name == "<<", pair.value.isAlias { return }
         report(.unknownKey, "unknown key '\(name)' in \(what)", at: pair.key.range,
                help: Suggestions.didYouMean(name, in: allowed) ?? "allowed keys: \(allowed.joined(separator: ", "))")

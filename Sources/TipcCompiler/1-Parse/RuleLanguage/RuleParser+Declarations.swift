@@ -3,9 +3,7 @@ import TipRuntime
 /// The words that start declarations and tip attributes in `.tips` files.
 enum DeclarationKeywords {
     static let topLevel: [String] = ["tipkit", "displayFrequency", "defaultLocale", "param", "event", "tip", "group"]
-    static let tipAttributes: [String] = ["title", "message", "image", "action", "maxDisplayCount", "maxDisplayDuration",
-                                          "ignoresDisplayFrequency", "rule", "placeholders"]
-    static let all: Set<String> = Set(topLevel + tipAttributes)
+    static let all: Set<String> = Set(topLevel + TipAttributes.tipsWords)
 }
 
 /// `.tips` files: one declaration per line (a tip's or a group's braces may span lines),
@@ -430,68 +428,81 @@ extension RuleParser {
     /// Parses one attribute line into `tip`; false when it did not parse (reported).
     private mutating func parseTipAttribute(into tip: inout TipDecl, seen: inout [String: SourceRange]) -> Bool {
         let start = index
+        let words = TipAttributes.tipsWords
         guard current.kind == .identifier else {
-            reportExpected("a tip attribute (title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders or rule)")
+            reportExpected("a tip attribute (\(Self.list(words, or: "or")))")
             return false
         }
         let word = text(of: current)
-        guard DeclarationKeywords.tipAttributes.contains(word) else {
+        guard let attribute = TipAttributes.attribute(tipsWord: word) else {
             report(.unknownKey, "unknown tip attribute '\(word)'", at: range(ofToken: index),
-                   help: Suggestions.didYouMean(word, in: DeclarationKeywords.tipAttributes)
-                       ?? "the attributes are title, message, image, action, maxDisplayCount, maxDisplayDuration, ignoresDisplayFrequency, placeholders and rule")
+                   help: Suggestions.didYouMean(word, in: words) ?? "the attributes are \(Self.list(words, or: "and"))")
             return false
         }
         advance()
-        switch word {
-        case "title":
-            guard let text = parseText("the title") else { return false }
-            tip.title = text
-        case "message":
-            guard let text = parseText("the message") else { return false }
-            tip.message = text
-        case "placeholders":
+        switch attribute.value {
+        case .text(let path):
+            guard let text = parseText(attribute.expected) else { return false }
+            tip[keyPath: path] = text
+        case .count(let path):
+            guard let count = parseInteger(attribute.expected) else { return false }
+            tip[keyPath: path] = count
+        case .duration(let path):
+            guard let seconds = parseDuration(attribute.expected) else { return false }
+            tip[keyPath: path] = seconds
+        case .flag(let path):
+            guard isAtWord("true") || isAtWord("false") else {
+                reportExpected(attribute.expected)
+                return false
+            }
+            let valueIndex = index
+            tip[keyPath: path] = Located(advance().keyword == .true, at: range(ofToken: valueIndex))
+        case .eventWindow(let path):
+            let valueStart = index
+            guard let event = parseName("an event") else { return false }
+            guard isAtWord("within"), !current.isAtLineStart else {
+                reportExpected("'within' and a duration", help: "write \(attribute.key) EVENT within DURATION, e.g. favorited within 7d")
+                return false
+            }
+            advance()
+            guard let window = parseDuration("the window (a duration)") else { return false }
+            tip[keyPath: path] = EventWindowDecl(event: event, windowSeconds: window, range: range(since: valueStart))
+        case .placeholders:
             guard let placeholders = parsePlaceholders() else { return false }
             tip.placeholders = placeholders
-        case "image":
+        case .image:
             let isAsset = isAtWord("asset") && token(after: 1).kind == .string
             if isAsset { advance() }
-            guard let text = parseString("an image name as a string (or asset \"name\")") else { return false }
+            guard let text = parseString(attribute.expected) else { return false }
             tip.image = Located(isAsset ? .asset(text.value) : .symbol(text.value), at: range(since: start + 1))
-        case "action":
+        case .actions:
             let idIndex = index
             guard current.kind == .string || current.kind == .identifier || current.kind == .quotedName else {
-                reportExpected("an action id")
+                reportExpected(attribute.expected)
                 return false
             }
             let id = Identifier(text(of: advance()), at: range(ofToken: idIndex))
             guard let title = parseText("the action's title") else { return false }
             tip.actions.append(ActionDecl(id: id, title: title))
-        case "maxDisplayCount":
-            guard let count = parseInteger("a number of displays") else { return false }
-            tip.maxDisplayCount = count
-        case "maxDisplayDuration":
-            guard let seconds = parseDuration("a duration") else { return false }
-            tip.maxDisplayDurationSeconds = seconds
-        case "ignoresDisplayFrequency":
-            guard isAtWord("true") || isAtWord("false") else {
-                reportExpected("true or false")
-                return false
-            }
-            let valueIndex = index
-            tip.ignoresDisplayFrequency = Located(advance().keyword == .true, at: range(ofToken: valueIndex))
-        default:
+            return true  // one line per action
+        case .rules:
             tip.rules.append(parseRuleExpression())
-            return true
+            return true  // one line per rule
+        case .key:
+            return false  // written in the `tip NAME[KEY: Type]` line, so it has no word
         }
-        if word != "action" {
-            let itemRange = range(since: start)
-            if let first = seen[word] {
-                report(.duplicateKey, "'\(word)' is given more than once", at: itemRange,
-                       notes: [DiagnosticNote("first given here", at: first)])
-            } else {
-                seen[word] = itemRange
-            }
+        let itemRange = range(since: start)
+        if let first = seen[word] {
+            report(.duplicateKey, "'\(word)' is given more than once", at: itemRange,
+                   notes: [DiagnosticNote("first given here", at: first)])
+        } else {
+            seen[word] = itemRange
         }
         return true
+    }
+
+    /// `a, b or c`.
+    private static func list(_ words: [String], or conjunction: String) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " \(conjunction) " + words[words.count - 1]
     }
 }

@@ -159,10 +159,10 @@ public struct CheckedTip: Sendable, Hashable {
 
     public init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int64? = nil, maxDisplayDurationMilliseconds: Int64? = nil, ignoresDisplayFrequency: Bool = false,
-                rules: [CheckedExpression] = [], range: SourceRange, key: PackTipKey? = nil) {
+                rules: [CheckedExpression] = [], range: SourceRange, key: PackTipKey? = nil, goal: PackTipGoal? = nil) {
         entry = PackTip(name: name, title: title, message: message, image: image, actions: actions, maxDisplayCount: maxDisplayCount,
                         maxDisplayDurationMilliseconds: maxDisplayDurationMilliseconds,
-                        ignoresDisplayFrequency: ignoresDisplayFrequency, key: key)
+                        ignoresDisplayFrequency: ignoresDisplayFrequency, key: key, goal: goal)
         self.rules = rules
         self.range = range
     }

@@ -34,6 +34,12 @@ struct ExpressionChecker {
     /// Whether some rule uses the event, by event index.
     private(set) var usedEvents: [Bool]
 
+    /// Records that something besides a rule (a tip's goal) reads event `index`, so that it is
+    /// not reported as unused.
+    mutating func noteUse(ofEvent index: Int) {
+        usedEvents[index] = true
+    }
+
     /// The window of the innermost `X within D` clause being checked (nil outside any, or when
     /// its window is invalid). Every event query the clause consumes — the base of `.count` or
     /// `.distinct(f)`, or the clause itself when it is a query — gets it as it is built

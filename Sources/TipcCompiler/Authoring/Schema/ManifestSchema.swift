@@ -191,85 +191,14 @@ public enum ManifestSchema {
         ])
     }
 
+    /// A tip: one property per row of `TipAttributes`.
     static var tip: Node {
         .object([
             ("description", .string("A tip: its texts, image, actions, display options and the rules that make it available.")),
             ("type", .string("object")),
             ("additionalProperties", .bool(false)),
-            ("required", .array([.string("title")])),
-            ("properties", .object([
-                ("title", text("The tip's title (required, not empty), passed to the app as written (Markdown included): one text, or one per locale.",
-                               nonEmpty: true)),
-                ("message", text("The tip's message, passed to the app as written (Markdown included): one text, or one per locale.", nonEmpty: false)),
-                ("placeholders", .object([
-                    ("description", .string("Values the app passes when it shows the tip, by name → type; texts read them as {name}.")),
-                    ("type", .string("object")),
-                    ("propertyNames", reference("name")),
-                    ("additionalProperties", .object([
-                        ("type", .string("string")),
-                        ("enum", .array(ValueType.allCases.filter { $0 != .duration }.map { .string($0.manifestSpelling) })),
-                    ])),
-                ])),
-                ("image", .object([
-                    ("description", .string("A symbol name, or {asset: NAME} for an image in the app's asset catalog.")),
-                    ("oneOf", .array([
-                        .object([("type", .string("string"))]),
-                        .object([
-                            ("type", .string("object")),
-                            ("additionalProperties", .bool(false)),
-                            ("required", .array([.string("asset")])),
-                            ("properties", .object([
-                                ("asset", .object([
-                                    ("description", .string("The name of an image in the app's asset catalog.")),
-                                    ("type", .string("string")),
-                                ])),
-                            ])),
-                        ]),
-                    ])),
-                ])),
-                ("actions", .object([
-                    ("description", .string("Buttons shown with the tip; ids are unique within the tip.")),
-                    ("type", .string("array")),
-                    ("items", reference("action")),
-                ])),
-                ("maxDisplayCount", .object([
-                    ("description", .string("After this many displays the tip is invalidated (displayCountExceeded).")),
-                    ("type", .string("integer")),
-                    ("minimum", .integer(1)),
-                ])),
-                ("maxDisplayDuration", .object([
-                    ("description", .string("After this long on screen in total the tip is invalidated (displayDurationExceeded); a positive duration such as 2m.")),
-                    ("allOf", .array([reference("positiveDuration")])),
-                ])),
-                ("ignoresDisplayFrequency", .object([
-                    ("description", .string("The tip neither waits for the display frequency's gap nor starts one.")),
-                    ("type", .string("boolean")),
-                ])),
-                ("key", .object([
-                    ("description", .string("Format 2: each value of this key is its own instance of the tip (its own status, displays and invalidation), named tip[KEY]; rules read it as `key`.")),
-                    ("type", .string("object")),
-                    ("additionalProperties", .bool(false)),
-                    ("required", .array([.string("name"), .string("type")])),
-                    ("properties", .object([
-                        ("name", .object([
-                            ("description", .string("The key's name, e.g. trailID.")),
-                            ("type", .string("string")),
-                        ])),
-                        ("type", .object([
-                            ("description", .string("The key's type.")),
-                            ("enum", .array([.string("int"), .string("string")])),
-                        ])),
-                    ])),
-                ])),
-                ("rules", .object([
-                    ("description", .string("Rules in the rule language; the tip is available when all of them hold. Quote a rule that begins with !, `, [, {, *, &, @, % or a quote.")),
-                    ("type", .string("array")),
-                    ("items", .object([
-                        ("description", .string("One rule: an expression of type Bool (YAML reads a bare true or false as a Boolean).")),
-                        ("type", .array([.string("string"), .string("boolean")])),
-                    ])),
-                ])),
-            ])),
+            ("required", .array(TipAttributes.all.filter(\.isRequired).map { .string($0.key) })),
+            ("properties", .object(TipAttributes.all.map { ($0.key, $0.schema) })),
         ])
     }
 

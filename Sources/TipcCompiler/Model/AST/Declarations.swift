@@ -173,6 +173,20 @@ public struct TipKeyDecl: Sendable, Hashable {
     }
 }
 
+/// `EVENT within DURATION`: a donation of the event within the window counts (a tip's `goal`).
+public struct EventWindowDecl: Sendable, Hashable {
+    public var event: Identifier
+    public var windowSeconds: Located<Int>
+    /// The whole `EVENT within DURATION`.
+    public var range: SourceRange
+
+    public init(event: Identifier, windowSeconds: Located<Int>, range: SourceRange) {
+        self.event = event
+        self.windowSeconds = windowSeconds
+        self.range = range
+    }
+}
+
 public struct TipDecl: Sendable, Hashable {
     public var name: Identifier
     /// Format 2: each value of the key is its own instance of the tip.
@@ -185,6 +199,9 @@ public struct TipDecl: Sendable, Hashable {
     /// Total seconds on screen after which the tip is invalidated.
     public var maxDisplayDurationSeconds: Located<Int>?
     public var ignoresDisplayFrequency: Located<Bool>?
+    /// The event whose donation within the window after the user's first sight of the tip
+    /// counts as the tip having worked (tip analytics).
+    public var goal: EventWindowDecl?
     /// All must hold (AND).
     public var rules: [Expression]
     /// The rules of a YAML manifest read without parsing them (`ManifestDecoder.decode(_:diagnostics:parsingRules:)`):

@@ -58,6 +58,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case missingTipKey = "missing-tip-key"
     /// Format 2: `tip(X, k)` of a tip that has no key.
     case unexpectedTipKey = "unexpected-tip-key"
+    /// A tip's `goal` names an event that is not declared.
+    case unknownGoalEvent = "unknown-goal-event"
 
     /// The severity a diagnostic of this code has.
     public var defaultSeverity: Severity {
@@ -103,6 +105,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .keyedGroupMember: return "A tip with a key listed as a group member."
         case .missingTipKey: return "tip(X) of a tip with a key, without the instance's key."
         case .unexpectedTipKey: return "tip(X, key) of a tip that has no key."
+        case .unknownGoalEvent: return "A tip's goal names an event that does not exist."
         }
     }
 }

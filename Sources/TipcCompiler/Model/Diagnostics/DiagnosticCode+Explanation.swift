@@ -71,6 +71,8 @@ extension DiagnosticCode {
             return "A rule reads `tip(X)` of a tip that declares a key, so it must say which instance: `tip(X, key)` inside a keyed tip with the same key type, or `tip(X, 42)` with a literal of the key's type."
         case .unexpectedTipKey:
             return "A rule reads `tip(X, …)` with a key, but tip X declares none: there is only one of it. Write `tip(X)`."
+        case .unknownGoalEvent:
+            return "A tip's `goal: EVENT within DURATION` names an event that is not declared, so no donation could ever count as the tip having worked. Declare the event under `events`, or fix the name; the help suggests a close one when there is one."
         }
     }
 
@@ -108,6 +110,7 @@ extension DiagnosticCode {
         case .keyedGroupMember: return ("app.tips", "tipkit 1\ntip welcome {\n  title \"Hi\"\n}\ntip newTrail[trailID: Int] {\n  title \"A new trail\"\n}\ngroup onboarding ordered { welcome, newTrail }\n")
         case .missingTipKey: return ("app.tips", "tipkit 1\ntip newTrail[trailID: Int] {\n  title \"A new trail\"\n}\ntip t {\n  title \"T\"\n  rule tip(newTrail).invalidated\n}\n")
         case .unexpectedTipKey: return ("app.tips", "tipkit 1\ntip welcome {\n  title \"Hi\"\n}\ntip t {\n  title \"T\"\n  rule tip(welcome, 3).invalidated\n}\n")
+        case .unknownGoalEvent: return ("app.yaml", "tipkit: 1\nevents:\n  backyardFavorited: {}\ntips:\n  favoriteBackyard:\n    title: Save as a favorite\n    goal: backyardFavourited within 7d\n")
         case .limit, .io, .tipkitUnsupported: return nil
         }
     }
