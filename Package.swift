@@ -3,7 +3,8 @@ import PackageDescription
 
 // The pipeline, front to back:
 //   TipcCompiler  source → tokens/YAML events → AST → checked program (→ bytecode, later)
-//   TipRuntime    pack loader, verifier, VM, donation stores — embeddable alone (no libyaml, no compiler)
+//   TipRuntime    pack loader, verifier, VM, donation stores, experiment assignment — embeddable alone (no libyaml, no compiler)
+//   TipAnalytics  the statistics of experiments and tips, for reports
 //   TipcCLI       the `tipc` commands on top of both halves
 let package = Package(
     name: "tipc",
@@ -29,6 +30,9 @@ let package = Package(
         // is a module of its own, so an app that keeps tips in memory links no SQLite.
         .target(name: "TipRuntime"),
         .target(name: "TipRuntimeSQLite", dependencies: ["TipRuntime", "CSQLite"]),
+        // Experiments' and tips' statistics (intervals, tests, the report's figures), for both
+        // `tipc report` and the service; depends on nothing of the project's.
+        .target(name: "TipAnalytics"),
 
         // Compiler half.
         .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime"]),
@@ -56,6 +60,7 @@ let package = Package(
 
         // The tests' seeded random generator, shared by every test target.
         .target(name: "TipcTestSupport", path: "Tests/TipcTestSupport"),
+        .testTarget(name: "TipAnalyticsTests", dependencies: ["TipAnalytics", "TipcTestSupport"]),
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcCLI", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports
