@@ -11,8 +11,10 @@ public func regularizedUpperGamma(_ a: Double, _ x: Double) -> Double {
     guard a > 0, x >= 0 else { return .nan }
     if x == 0 { return 1 }
     if x == .infinity { return 0 }
-    // x^a e^(−x) / Γ(a), in logarithms so that neither factor overflows.
-    let logPrefactor = a * log(x) - x - lgamma(a)
+    // x^a e^(−x) / Γ(a), in logarithms so that neither factor overflows. lgamma_r, not
+    // lgamma, which writes the sign of Γ to a global (Γ(a) > 0 here anyway).
+    var sign: Int32 = 0
+    let logPrefactor = a * log(x) - x - lgamma_r(a, &sign)
     if x < a + 1 {
         return 1 - exp(logPrefactor) * lowerGammaSeries(a, x)
     }
