@@ -82,7 +82,7 @@ public struct ExperimentAssignment: Sendable, Equatable {
         }
     }
 
-    /// The buckets arm `index` owns: empty for an arm of weight zero.
+    /// The buckets the arm at `index` (a valid index of `arms`) owns: empty for an arm of weight zero.
     public func buckets(ofArm index: Int) -> Range<Int> {
         (index == 0 ? 0 : upperBounds[index - 1])..<upperBounds[index]
     }
