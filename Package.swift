@@ -2,10 +2,11 @@
 import PackageDescription
 
 // The pipeline, front to back:
+//   TipRuntime    pack loader, verifier, VM, donation stores, experiment assignment — embeddable alone (no libyaml, no compiler)
 //   TipcCompiler  discover → parse (YAML, .tips) → check → lower: checked program → rule pack
 //   TipKitBridge  TipKit's Swift → manifests (import), manifests → Swift (generate)
 //   TipcDriver    the stages over every front end: what commands call
-//   TipRuntime    pack loader, verifier, VM, donation stores — embeddable alone (no libyaml, no compiler)
+//   TipAnalytics  the statistics of experiments and tips, for reports
 //   TipcCLI       the `tipc` commands on top of both halves
 let package = Package(
     name: "tipc",
@@ -31,6 +32,9 @@ let package = Package(
         // is a module of its own, so an app that keeps tips in memory links no SQLite.
         .target(name: "TipRuntime"),
         .target(name: "TipRuntimeSQLite", dependencies: ["TipRuntime", "CSQLite"]),
+        // Experiments' and tips' statistics (intervals, tests, the report's figures), for both
+        // `tipc report` and the service; depends on nothing of the project's.
+        .target(name: "TipAnalytics"),
 
         // Compiler half: the stages (discover, parse, check, lower) over manifests and `.tips`;
         // the TipKit bridge (Swift reader, importer, generators) on top of them; the driver runs
@@ -62,6 +66,7 @@ let package = Package(
 
         // The tests' seeded random generator, shared by every test target.
         .target(name: "TipcTestSupport", dependencies: ["TipRuntime"], path: "Tests/TipcTestSupport"),
+        .testTarget(name: "TipAnalyticsTests", dependencies: ["TipAnalytics", "TipcTestSupport"]),
         .testTarget(name: "TipcCompilerTests", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcDriver", "TipcCLI", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports

@@ -7,7 +7,9 @@
 #   scripts/setup.sh --tests  those, and what the tests run: Debian's own Python with its
 #                             JSON Schema validator and YAML reader (python3-jsonschema,
 #                             python3-yaml), used as /usr/bin/python3 whatever python3 is first
-#                             on PATH (nothing comes from PyPI), and a PostgreSQL server
+#                             on PATH (nothing comes from PyPI), SciPy and statsmodels
+#                             (python3-scipy, python3-statsmodels), which the statistics'
+#                             tests compare against, and a PostgreSQL server
 #                             (postgresql: scripts/test.sh starts a throw-away cluster of it);
 #                             Node.js and TypeScript (nodejs, node-typescript) for the
 #                             JavaScript client's tests, Chromium (chromium) for the browser
@@ -32,6 +34,9 @@ pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 if $tests && ! /usr/bin/python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
   missing+=(python3-jsonschema python3-yaml)
+fi
+if $tests && ! /usr/bin/python3 -c 'import scipy.stats, statsmodels.stats.proportion' >/dev/null 2>&1; then
+  missing+=(python3-scipy python3-statsmodels)
 fi
 if $tests && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   missing+=(postgresql)

@@ -1,6 +1,6 @@
 import Foundation
 // tipc-bench: speed and memory figures, each beside a floor measured in the same run.
-// Build and run in release: swift build -c release && taskset -c 0 .build/release/tipc-bench [frontend] [vm] [format2] [runtime] [import] [import-app] [phases]
+// Build and run in release: swift build -c release && taskset -c 0 .build/release/tipc-bench [frontend] [vm] [format2] [runtime] [experiments] [import] [import-app] [phases]
 //   … tipc-bench check-once [TIPS] [TIMES] one check (or TIMES) of the generated manifest (10,000 tips, or TIPS),
 //                                          for callgrind, or for a sampling profiler with TIMES
 //   … tipc-bench serve [USERS…]           the tip service over loopback (default 1,000 and 100,000 users)
@@ -25,6 +25,7 @@ if selected.contains("phases") { runFrontendPhases() }
 if wanted("vm") { runVMBenchmarks() }
 if wanted("format2") { runFormat2Benchmarks() }
 if wanted("runtime") { runRuntimeBenchmarks() }
+if wanted("experiments") { runExperimentBenchmarks() }
 if wanted("import") { runImportBenchmarks() }
 if wanted("import") || selected.contains("import-app") { runAppFolderImportBenchmark() }
 if selected.contains("lsp") { runLanguageServerBenchmarks() }

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// The API keys (`--keys FILE`): lines `client|admin SHA256-HEX [name]`, `#` comments and
 /// blank lines allowed, ended by LF, CRLF or a lone CR. The file holds the SHA-256 of each
 /// token, never the token. No message, at start or to a client, quotes the file: an error

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// The device id that stamps the service's writes for one user: the same for every server
 /// and store (SQLite or PostgreSQL) and for the life of the user, derived from the user id,
 /// so the service needs no per-user row to stamp a write and its stamps stay comparable
