@@ -170,7 +170,10 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
             try connection.query("DELETE FROM parameters WHERE user_id = $1", [user])
             try connection.query("DELETE FROM tip_records WHERE user_id = $1", [user])
             try connection.query("DELETE FROM donation_deletions WHERE user_id = $1", [user])
-            try connection.query("UPDATE users SET latest_first_display = NULL WHERE user_id = $1", [user])
+            // The user's row too, so nothing of the user is left (`DELETE /v1/users/{user}`). It
+            // stays locked by this transaction until it ends; another transaction of the user
+            // waiting for it then finds no row and creates it again.
+            try connection.query("DELETE FROM users WHERE user_id = $1", [user])
             state.withLock { $0.latestFirstDisplay = nil }
         }
     }
@@ -225,7 +228,11 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
             return true
         }
         if raised {
-            try connection.query("UPDATE users SET latest_first_display = $2 WHERE user_id = $1", [user, .bigint(value)])
+            // An upsert: `clear` may have deleted the user's row earlier in this transaction.
+            try connection.query("""
+                INSERT INTO users(user_id, latest_first_display) VALUES ($1, $2)
+                ON CONFLICT (user_id) DO UPDATE SET latest_first_display = excluded.latest_first_display
+                """, [user, .bigint(value)])
         }
     }
 

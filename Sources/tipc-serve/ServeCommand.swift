@@ -27,6 +27,8 @@ enum ServeCommand: TipcCommand {
                                                        help: "Seconds a request may take to arrive whole and its answer to leave (default 30).")
     static let maxRecords = OptionDefinition.value("max-records", valueName: "n",
                                                    help: "Records (donations and tip records) one user may hold (default 10000); past it, 409 too-many-records.")
+    static let maxClockSkew = OptionDefinition.value("max-clock-skew", valueName: "duration",
+                                                     help: "How far ahead of the server's clock a donation may be dated (default 5m; e.g. 30s, 2h); later: 422 date-in-future.")
     static let corsOrigin = OptionDefinition.value("cors-origin", valueName: "origin", help: "A web page's origin (https://app.example.com) that may call the service from a browser; repeatable. '*' (any page) only without --keys.")
 
     static var signature: CommandSignature {
@@ -36,7 +38,7 @@ enum ServeCommand: TipcCommand {
             discussion: "Prints 'listening on http://HOST:PORT' once ready. SIGTERM or SIGINT stops accepting connections and requests (one on a kept-alive connection is answered 503), "
                 + "lets the requests in flight finish, and exits 0. Routes: docs/api.md.",
             positionals: [],
-            options: [pack, store, listen, keys, threads, maxConnections, requestTimeout, maxRecords, corsOrigin])
+            options: [pack, store, listen, keys, threads, maxConnections, requestTimeout, maxRecords, maxClockSkew, corsOrigin])
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -65,6 +67,13 @@ enum ServeCommand: TipcCommand {
         if let text = arguments.value(maxRecords) {
             guard let parsed = Int(text), (1...10_000_000).contains(parsed) else { throw UsageError("--max-records must be a whole number from 1 to 10000000") }
             recordLimit = parsed
+        }
+        var clockSkew = TipServer.defaultMaximumClockSkewMilliseconds
+        if let text = arguments.value(maxClockSkew) {
+            guard let parsed = TipServer.clockSkewMilliseconds(parsing: text) else {
+                throw UsageError("--max-clock-skew must be a duration from 0s to 366d, such as 30s, 5m or 1h30m; got '\(text)'")
+            }
+            clockSkew = parsed
         }
         let keyring = try arguments.value(keys).map { path -> ServiceKeys in
             guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure.io("cannot read keys file '\(path)'") }
@@ -111,7 +120,8 @@ enum ServeCommand: TipcCommand {
         sigaddset(&stopSignals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         signal(SIGPIPE, SIG_IGN)
-        let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring, cors: cors, maximumRecordsPerUser: recordLimit)
+        let service = TipServer(pack: servicePack, store: serviceStore, keys: keyring, cors: cors, maximumRecordsPerUser: recordLimit,
+                                maximumClockSkewMilliseconds: clockSkew)
         let server: HTTPServer
         do {
             server = try HTTPServer(listener: listener, threads: workers, limits: limits, admit: { service.admit($0) },

@@ -105,7 +105,7 @@ struct ServeFormatTwoTests {
         #expect(reply.status == 200, "\(reply.text)")
         #expect(reply.json?["tips"] == (try json(#"""
             [{"id":"newTrail","key":42,"status":"pending","shouldDisplay":false,"title":"A new trail near you",
-              "message":null,"image":null,"actions":[]}]
+              "message":null,"image":null,"actions":[],"reason":"pending: rule 1 does not hold"}]
             """#)))
         #expect(try server.request("POST", "/v1/users/ann/events/trailViewed", body: #"{"value":{"trailID":42}}"#).status == 201)
         #expect(try server.request("POST", "/v1/users/ann/events/trailViewed", body: #"{"value":{"trailID":7}}"#).status == 201)

@@ -6,7 +6,8 @@ export type TipcErrorCode =
   | "unknown-member" | "wrong-parameter-type" | "value-not-allowed" | "wrong-field-type" | "unknown-field"
   | "missing-field" | "non-finite-double" | "missing-value" | "missing-reason" | "unknown-reason" | "bad-snapshot"
   | "bad-user" | "bad-path" | "unauthorized" | "forbidden" | "not-found" | "unknown-tip" | "unknown-event"
-  | "unknown-parameter" | "method-not-allowed" | "collision" | "body-too-large" | "invalid-pack"
+  | "unknown-parameter" | "unknown-group" | "method-not-allowed" | "collision" | "body-too-large" | "invalid-pack"
+  | "missing-donations" | "missing-event" | "date-in-future" | "tip-not-available" | "too-many-records"
   | "store-unavailable" | "stopping" | "network"
   | (string & {});
 
@@ -53,6 +54,8 @@ export interface Tip {
   actions: TipAction[];
   /** The placeholders the texts declare, when they declare any. */
   placeholders?: string[];
+  /** Why the tip is not displayed now, as `tipc explain` says it; present when `shouldDisplay` is false. */
+  reason?: string;
 }
 
 export interface TipQuery {
@@ -64,6 +67,9 @@ export interface TipQuery {
 
 export interface Donation { id: string; date: string }
 
+/** One donation of a batch (`donateBatch`). */
+export interface PendingDonation { event: string; value?: Record<string, TipcValue>; date?: Date | string }
+
 export type InvalidationReason = "actionPerformed" | "tipClosed" | "displayCountExceeded" | "displayDurationExceeded";
 
 /** `tipc store export`'s document. */
@@ -71,6 +77,8 @@ export interface Snapshot {
   donations?: { id: string; event: string; date: string; value?: Record<string, TipcValue> }[];
   parameters?: Record<string, TipcValue>;
   tips?: Record<string, unknown>;
+  /** By event: the instant up to which its donations are deleted. */
+  donationDeletions?: Record<string, string>;
   records?: Record<string, unknown>;
 }
 
@@ -93,9 +101,15 @@ export class TipcUser {
   tips(options?: TipQuery & { tip?: string }): Promise<Tip[]>;
   tip(id: string, options?: TipQuery): Promise<Tip | undefined>;
   donate(event: string, options?: { value?: Record<string, TipcValue>; date?: Date | string }): Promise<Donation>;
+  /** All of them in one transaction, or none; answers them in the order sent. */
+  donateBatch(donations: PendingDonation[]): Promise<Donation[]>;
   setParameter(name: string, value: TipcValue): Promise<{ name: string; value: TipcValue }>;
   recordDisplay(tip: string, options?: TipQuery & { milliseconds?: number }): Promise<Tip>;
   invalidate(tip: string, reason: InvalidationReason, options?: TipQuery): Promise<Tip>;
   reset(tip: string, options?: TipQuery): Promise<Tip>;
   sync(snapshot?: Snapshot): Promise<Snapshot>;
+  /** The tip the group offers now; null when it offers none. */
+  groupTip(group: string, options?: TipQuery): Promise<Tip | null>;
+  export(): Promise<Snapshot>;
+  delete(): Promise<void>;
 }

@@ -148,6 +148,23 @@ export class TipcUser {
     return this.client.request("POST", `${this.path}/events/${encodeURIComponent(event)}`, body);
   }
 
+  /**
+   * `POST …/events`: donates every event of `donations` (`{event, value?, date?}` each) in one
+   * transaction, or none of them; answers `[{id, date}…]` in the same order once durable.
+   */
+  async donateBatch(donations) {
+    const body = {
+      donations: donations.map(({ event, value, date }) => {
+        const donation = { event };
+        if (value !== undefined) donation.value = value;
+        if (date !== undefined) donation.date = date instanceof Date ? date.toISOString() : date;
+        return donation;
+      }),
+    };
+    const answer = await this.client.request("POST", `${this.path}/events`, body);
+    return answer.donations;
+  }
+
   /** `PUT …/parameters/{name}`: sets the parameter; answers `{name, value}`. */
   setParameter(name, value) {
     return this.client.request("PUT", `${this.path}/parameters/${encodeURIComponent(name)}`, { value });
@@ -172,6 +189,22 @@ export class TipcUser {
   /** `POST …/sync`: merges a device's snapshot (`tipc store export`'s shape); answers the merged one. */
   sync(snapshot = {}) {
     return this.client.request("POST", `${this.path}/sync`, snapshot);
+  }
+
+  /** `GET …/groups/{group}`: the tip the group offers now, or null when it offers none. */
+  async groupTip(group, options = {}) {
+    const answer = await this.client.request("GET", `${this.path}/groups/${encodeURIComponent(group)}${query(options)}`);
+    return answer.tip;
+  }
+
+  /** `GET …/export`: every record of the user, as `tipc store export` writes a store. */
+  export() {
+    return this.client.request("GET", `${this.path}/export`);
+  }
+
+  /** `DELETE /v1/users/{user}`: deletes every record of the user. */
+  async delete() {
+    await this.client.request("DELETE", this.path);
   }
 
   tipPath(tip, action) {

@@ -106,3 +106,32 @@ extension TipCenter {
         return sorted.map { ($0, byRange[$0]!) }
     }
 }
+
+extension TipExplanation {
+    /// Why the tip is not displayed now, in one line (nil when it is): the testing override
+    /// that hides it, the reason it is invalidated, the first rule that does not hold, the
+    /// instant the display frequency lets a new tip show, or the tip its group offers instead.
+    /// `tipc explain`, `tipc simulate`, the preview and the tip service all say it this way.
+    public var reasonNotDisplayed: String? {
+        guard !shouldDisplay else { return nil }
+        if override == false { return "hidden by a testing override" }
+        switch status {
+        case .invalidated(let reason): return "invalidated (\(reason.rawValue))"
+        case .pending:
+            if let rule = rules.first(where: { !$0.outcome.holds }) {
+                if case .failed(let failure, _) = rule.outcome { return "pending: rule \(rule.index + 1) failed (\(failure))" }
+                return "pending: rule \(rule.index + 1) does not hold"
+            }
+            return "pending"
+        case .available: break
+        }
+        if let opens = frequencyGateOpens {
+            return "display frequency: no new tip before \(ISO8601.string(fromMilliseconds: Int(opens)))"
+        }
+        if let group {
+            if let offered = group.offered { return "group '\(group.name)' offers '\(offered)' first" }
+            return "group '\(group.name)' offers no tip now"
+        }
+        return "not displayed"
+    }
+}

@@ -31,6 +31,9 @@ enum OpenAPIDocument {
            "name": "tips"
           },
           {
+           "name": "users"
+          },
+          {
            "name": "events and parameters"
           },
           {
@@ -105,6 +108,226 @@ enum OpenAPIDocument {
             }
            }
           },
+          "/v1/users/{user}": {
+           "delete": {
+            "tags": [
+             "users"
+            ],
+            "operationId": "deleteUser",
+            "summary": "Deletes every record of the user (donations, parameters, tip records), in one transaction.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             }
+            ],
+            "responses": {
+             "204": {
+              "description": "The user has no records any more (also when they had none)."
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/users/{user}/export": {
+           "get": {
+            "tags": [
+             "users"
+            ],
+            "operationId": "exportUser",
+            "summary": "The user's records, as `tipc store export` writes a store (the shape sync takes and answers).",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             }
+            ],
+            "responses": {
+             "200": {
+              "description": "The user's snapshot.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Snapshot"
+                }
+               }
+              }
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/users/{user}/groups/{group}": {
+           "get": {
+            "tags": [
+             "tips"
+            ],
+            "operationId": "getGroupTip",
+            "summary": "The tip the group offers now (its current tip), or null.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             },
+             {
+              "name": "group",
+              "in": "path",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "$ref": "#/components/parameters/locale"
+             },
+             {
+              "$ref": "#/components/parameters/placeholderValues"
+             }
+            ],
+            "responses": {
+             "200": {
+              "description": "The group and its current tip.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/GroupTip"
+                }
+               }
+              }
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
+          "/v1/users/{user}/events": {
+           "post": {
+            "tags": [
+             "events and parameters"
+            ],
+            "operationId": "donateBatch",
+            "summary": "Donates every event of the batch in one transaction, or none of them.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             }
+            ],
+            "requestBody": {
+             "required": true,
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/DonationBatch"
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "description": "The donations, durable, in the order sent.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "type": "object",
+                 "additionalProperties": false,
+                 "required": [
+                  "donations"
+                 ],
+                 "properties": {
+                  "donations": {
+                   "type": "array",
+                   "items": {
+                    "$ref": "#/components/schemas/Donation"
+                   }
+                  }
+                 }
+                }
+               }
+              }
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "413": {
+              "$ref": "#/components/responses/TooLarge"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
+             "422": {
+              "$ref": "#/components/responses/DateInFuture"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
           "/v1/users/{user}/events/{event}": {
            "post": {
             "tags": [
@@ -141,7 +364,7 @@ enum OpenAPIDocument {
                   }
                  },
                  "date": {
-                  "description": "When it happened (ISO-8601); default now.",
+                  "description": "When it happened (ISO-8601); default now. At most `--max-clock-skew` (5 minutes) ahead of the server's clock.",
                   "type": "string",
                   "format": "date-time"
                  }
@@ -181,6 +404,9 @@ enum OpenAPIDocument {
              },
              "413": {
               "$ref": "#/components/responses/TooLarge"
+             },
+             "422": {
+              "$ref": "#/components/responses/DateInFuture"
              },
              "503": {
               "$ref": "#/components/responses/Unavailable"
@@ -284,7 +510,7 @@ enum OpenAPIDocument {
              "tips"
             ],
             "operationId": "recordDisplay",
-            "summary": "The app showed the tip, for `milliseconds` on screen.",
+            "summary": "The app showed the tip, for `milliseconds` on screen; refused (409 `tip-not-available`) for a tip that is not available.",
             "parameters": [
              {
               "$ref": "#/components/parameters/user"
@@ -897,7 +1123,7 @@ enum OpenAPIDocument {
             }
            },
            "Conflict": {
-            "description": "A synced record whose id the store holds with other content (`collision`); the user holds more records than the service allows, or the write would take them over it (`too-many-records`); a write that cannot be stamped later than the user's stored writes (`stamp-out-of-range`). Nothing was written.",
+            "description": "A display of a tip that is not available (`tip-not-available`); a synced record whose id the store holds with other content (`collision`); the user holds more records than the service allows, or the write would take them over it (`too-many-records`); a write that cannot be stamped later than the user's stored writes (`stamp-out-of-range`). Nothing was written.",
             "content": {
              "application/json": {
               "schema": {
@@ -917,7 +1143,17 @@ enum OpenAPIDocument {
             }
            },
            "TooLarge": {
-            "description": "A body over the limit (64 KiB; 16 MiB for a pack).",
+            "description": "A body over the limit (64 KiB; 1 MiB for a batch of donations; 16 MiB for a pack).",
+            "content": {
+             "application/json": {
+              "schema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           },
+           "DateInFuture": {
+            "description": "A donation dated more than `--max-clock-skew` (5 minutes by default) ahead of the server's clock (`date-in-future`); nothing was recorded.",
             "content": {
              "application/json": {
               "schema": {
@@ -1096,6 +1332,10 @@ enum OpenAPIDocument {
               "items": {
                "type": "string"
               }
+             },
+             "reason": {
+              "description": "Present when `shouldDisplay` is false, saying why as `tipc explain` does (the first rule that does not hold, the invalidation's reason, the display frequency's next instant, the tip the group offers instead).",
+              "type": "string"
              }
             }
            },
@@ -1110,6 +1350,66 @@ enum OpenAPIDocument {
               "type": "array",
               "items": {
                "$ref": "#/components/schemas/Tip"
+              }
+             }
+            }
+           },
+           "GroupTip": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+             "group",
+             "tip"
+            ],
+            "properties": {
+             "group": {
+              "type": "string"
+             },
+             "tip": {
+              "description": "The tip the group offers now, as GET …/tips writes one; null when it offers none.",
+              "oneOf": [
+               {
+                "type": "null"
+               },
+               {
+                "$ref": "#/components/schemas/Tip"
+               }
+              ]
+             }
+            }
+           },
+           "DonationBatch": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+             "donations"
+            ],
+            "properties": {
+             "donations": {
+              "description": "Recorded in one transaction, or none of them; a refusal names the first bad element by its index (`donation 3` in the message). The body may be up to 1 MiB.",
+              "type": "array",
+              "items": {
+               "type": "object",
+               "additionalProperties": false,
+               "required": [
+                "event"
+               ],
+               "properties": {
+                "event": {
+                 "type": "string"
+                },
+                "value": {
+                 "type": "object",
+                 "additionalProperties": {
+                  "$ref": "#/components/schemas/Value"
+                 }
+                },
+                "date": {
+                 "description": "When it happened (ISO-8601); default now. At most `--max-clock-skew` ahead of the server's clock.",
+                 "type": "string",
+                 "format": "date-time"
+                }
+               }
               }
              }
             }

@@ -8,6 +8,10 @@ struct ServiceRoute {
         case health, metrics, getPack, putPack, openAPI
         case tips(user: String)
         case donate(user: String, event: String)
+        case donateBatch(user: String)
+        case deleteUser(user: String)
+        case export(user: String)
+        case group(user: String, group: String)
         case setParameter(user: String, name: String)
         case tipAction(user: String, tip: String, action: TipAction)
         case sync(user: String)
@@ -43,6 +47,8 @@ struct ServiceRoute {
         case 2 where segments == ["v1", "openapi.json"]: matched = try allow(["GET"], .openAPI, "/v1/openapi.json")
         case 2 where segments == ["v1", "pack"]:
             matched = try allow(["GET", "PUT"], method == "PUT" ? .putPack : .getPack, "/v1/pack")
+        case 3 where segments[0] == "v1" && segments[1] == "users":
+            matched = try allow(["DELETE"], .deleteUser(user: try Self.user(segments[2])), "/v1/users/{user}")
         case 4... where segments[0] == "v1" && segments[1] == "users":
             let user = try Self.user(segments[2])
             switch (segments[3], segments.count) {
@@ -50,9 +56,12 @@ struct ServiceRoute {
             case ("tips", 6):
                 guard let action = TipAction(rawValue: segments[5]) else { throw Self.notFound(path) }
                 matched = try allow(["POST"], .tipAction(user: user, tip: segments[4], action: action), "/v1/users/{user}/tips/{tip}/\(action.rawValue)")
+            case ("events", 4): matched = try allow(["POST"], .donateBatch(user: user), "/v1/users/{user}/events")
             case ("events", 5): matched = try allow(["POST"], .donate(user: user, event: segments[4]), "/v1/users/{user}/events/{event}")
             case ("parameters", 5): matched = try allow(["PUT"], .setParameter(user: user, name: segments[4]), "/v1/users/{user}/parameters/{name}")
             case ("sync", 4): matched = try allow(["POST"], .sync(user: user), "/v1/users/{user}/sync")
+            case ("export", 4): matched = try allow(["GET"], .export(user: user), "/v1/users/{user}/export")
+            case ("groups", 5): matched = try allow(["GET"], .group(user: user, group: segments[4]), "/v1/users/{user}/groups/{group}")
             default: throw Self.notFound(path)
             }
         default: throw Self.notFound(path)
@@ -69,7 +78,8 @@ struct ServiceRoute {
     }
 
     private static func notFound(_ path: String) -> ServiceError {
-        ServiceError(404, "not-found", "no route for '\(path.prefix(200))'; routes: /v1/users/{user}/tips, …/events/{event}, "
-                     + "…/parameters/{name}, …/tips/{tip}/displays|invalidate|reset, …/sync, /v1/pack, /v1/openapi.json, /healthz, /metrics")
+        ServiceError(404, "not-found", "no route for '\(path.prefix(200))'; routes: /v1/users/{user}, …/tips, …/events, …/events/{event}, "
+                     + "…/parameters/{name}, …/tips/{tip}/displays|invalidate|reset, …/groups/{group}, …/sync, …/export, "
+                     + "/v1/pack, /v1/openapi.json, /healthz, /metrics")
     }
 }

@@ -13,6 +13,10 @@ public final class TipServer: Sendable {
     public static let maximumBodyBytes = 64 * 1024
     /// `PUT /v1/pack` may send a pack up to this size.
     public static let maximumPackBytes = 16 * 1024 * 1024
+    /// `POST …/events` (a batch of donations) may send a body up to this size.
+    public static let maximumBatchBytes = 1024 * 1024
+    /// How far ahead of the server's clock a donation may be dated by default (`--max-clock-skew`).
+    public static let defaultMaximumClockSkewMilliseconds: Int64 = 5 * 60_000
     /// User ids are opaque strings of at most this many bytes (UTF-8).
     public static let maximumUserBytes = 128
     /// The records (donations and tip records) one user may hold by default: a request of a
@@ -29,15 +33,28 @@ public final class TipServer: Sendable {
     private let clock: any TipClock
     /// The records one user may hold (`defaultMaximumRecordsPerUser`).
     public let maximumRecordsPerUser: Int
+    /// How far ahead of `clock` a donation may be dated (`defaultMaximumClockSkewMilliseconds`):
+    /// one dated later is refused (422 `date-in-future`), so a device with a wrong clock cannot
+    /// plant donations that count in windows for days to come.
+    public let maximumClockSkewMilliseconds: Int64
 
     public init(pack: ServicePack, store: any ServiceStore, keys: ServiceKeys?, cors: CORSPolicy? = nil, clock: any TipClock = SystemClock(),
-                maximumRecordsPerUser: Int = TipServer.defaultMaximumRecordsPerUser) {
+                maximumRecordsPerUser: Int = TipServer.defaultMaximumRecordsPerUser,
+                maximumClockSkewMilliseconds: Int64 = TipServer.defaultMaximumClockSkewMilliseconds) {
         current = RuntimeLock(pack)
         self.store = store
         self.keys = keys
         self.cors = cors
         self.clock = clock
         self.maximumRecordsPerUser = maximumRecordsPerUser
+        self.maximumClockSkewMilliseconds = maximumClockSkewMilliseconds
+    }
+
+    /// A `--max-clock-skew` value: a duration such as `30s`, `5m` or `1h30m` (units d, h, m, s,
+    /// ms), from 0 to 366 days, in milliseconds; nil for anything else.
+    public static func clockSkewMilliseconds(parsing text: String) -> Int64? {
+        guard let milliseconds = ValueJSON.durationMilliseconds(text), (0...366 * 86_400_000).contains(milliseconds) else { return nil }
+        return milliseconds
     }
 
     /// The pack every request evaluates now.
@@ -62,7 +79,8 @@ public final class TipServer: Sendable {
             try authorize(head, route)
             switch route.endpoint {
             case .putPack: return .read(bodyLimit: Self.maximumPackBytes)
-            case .health, .metrics, .getPack, .openAPI, .tips: return .read(bodyLimit: 0)
+            case .donateBatch: return .read(bodyLimit: Self.maximumBatchBytes)
+            case .health, .metrics, .getPack, .openAPI, .tips, .export, .group, .deleteUser: return .read(bodyLimit: 0)
             case .donate, .setParameter, .tipAction, .sync: return .read(bodyLimit: Self.maximumBodyBytes)
             }
         } catch {
@@ -159,6 +177,15 @@ public final class TipServer: Sendable {
             return try tips(user, request)
         case .donate(let user, let event):
             return try donate(user, event, request)
+        case .donateBatch(let user):
+            return try donateBatch(user, request)
+        case .deleteUser(let user):
+            try store.transaction(user: user) { persistence in try persistence.clear() }
+            return HTTPResponse(status: 204)
+        case .export(let user):
+            return try export(user)
+        case .group(let user, let group):
+            return try currentTip(user, group, request)
         case .setParameter(let user, let name):
             return try setParameter(user, name, request)
         case .tipAction(let user, let tip, let action):
@@ -208,38 +235,130 @@ public final class TipServer: Sendable {
             }
             wanted = (index, instance.key)
         }
-        try checkRecordCount(try store.recordCount(user: user, atMost: maximumRecordsPerUser + 1), user: user)
-        let center = try TipCenter(pack: pack.prepared, persistence: UserSnapshotPersistence(store: store, user: user), clock: clock)
+        let center = try readingCenter(user, pack)
         let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
-        func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil) throws -> TipsDocument.Entry {
-            let tip = tips[index]
-            return TipsDocument.Entry(index: index, tip: tip, key: key, status: try status ?? center.status(of: tip.name, key: key),
-                                      shouldDisplay: try center.shouldDisplay(tip.name, key: key), content: try texts.content(of: tip, index: index))
-        }
         var entries: [TipsDocument.Entry] = []
         if let wanted {
-            entries.append(try entry(wanted.index, key: wanted.key))
+            entries.append(try entry(wanted.index, key: wanted.key, center: center, texts: texts))
         } else {
             let statuses = center.statuses()
             for (index, tip) in tips.enumerated() {
                 if tip.key == nil {
-                    entries.append(try entry(index, key: nil, status: statuses[tip.name] ?? .pending))
+                    entries.append(try entry(index, key: nil, status: statuses[tip.name] ?? .pending, center: center, texts: texts))
                 } else {
-                    for key in try center.instances(of: tip.name) { entries.append(try entry(index, key: key)) }
+                    for key in try center.instances(of: tip.name) { entries.append(try entry(index, key: key, center: center, texts: texts)) }
                 }
             }
         }
         return .json(200, TipsDocument.render(entries, pack: pack.pack))
     }
 
+    /// A runtime over one snapshot of the user's records, for a request that only reads (see
+    /// `tips`): refused before the records are read when the user holds too many.
+    private func readingCenter(_ user: String, _ pack: ServicePack) throws -> TipCenter {
+        try checkRecordCount(try store.recordCount(user: user, atMost: maximumRecordsPerUser + 1), user: user)
+        return try TipCenter(pack: pack.prepared, persistence: UserSnapshotPersistence(store: store, user: user), clock: clock)
+    }
+
+    /// The tip (instance) at `index` as an answer writes it: its decision now, why it is not
+    /// displayed (`tipc explain`'s reason) and its texts.
+    private func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil, center: TipCenter, texts: TipTexts) throws -> TipsDocument.Entry {
+        let tip = texts.pack.tips[index]
+        let shouldDisplay = try center.shouldDisplay(tip.name, key: key)
+        return TipsDocument.Entry(index: index, tip: tip, key: key, status: try status ?? center.status(of: tip.name, key: key),
+                                  shouldDisplay: shouldDisplay,
+                                  reason: shouldDisplay ? nil : try center.explanation(of: tip.name, key: key).reasonNotDisplayed,
+                                  content: try texts.content(of: tip, index: index))
+    }
+
+    /// `GET …/groups/{group}`: the tip the group offers now (`TipCenter.currentTip(of:)`), or
+    /// null; an unknown group is the runtime's `unknownGroup` (404 with a did-you-mean).
+    private func currentTip(_ user: String, _ name: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let pack = self.pack
+        let center = try readingCenter(user, pack)
+        let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
+        var tip = JSON.null
+        if let current = try center.currentTip(of: name), let index = pack.pack.tips.firstIndex(where: { $0.name == current }) {
+            tip = TipsDocument.render(try entry(index, key: nil, center: center, texts: texts), pack: pack.pack)
+        }
+        return .json(200, .object([("group", .string(name)), ("tip", tip)]))
+    }
+
+    /// `GET …/export`: the user's records as `tipc store export` writes a store, read from one
+    /// snapshot (the statuses are evaluated over the same records the document lists).
+    private func export(_ user: String) throws -> HTTPResponse {
+        let pack = self.pack
+        try checkRecordCount(try store.recordCount(user: user, atMost: maximumRecordsPerUser + 1), user: user)
+        let snapshot = try UserSnapshotPersistence(store: store, user: user).load()
+        let center = try TipCenter(pack: pack.prepared, persistence: MemoryPersistence(deviceID: "serve-read-only", snapshot: snapshot), clock: clock)
+        return .json(200, try SnapshotDocument.encode(snapshot, pack: pack.pack) { try center.status(of: $0.tip, key: $0.key) })
+    }
+
     private func donate(_ user: String, _ event: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack
-        guard let declaration = pack.pack.events.first(where: { $0.name == event }) else {
-            throw ServiceError.unknown("event", event, in: pack.pack.events.map(\.name))
-        }
         let body = try RequestBody(request.body, members: ["value", "date"])
+        let donation = try donationRequest(event: event, value: body["value"], date: body["date"], pack: pack.pack, now: clock.now())
+        let record = try withCenter(user, pack) { center in try center.donate(event, value: donation.value, at: donation.date) }
+        return .json(201, Self.render(record))
+    }
+
+    /// `POST …/events` `{"donations":[{"event","value"?,"date"?}…]}`: every donation in ONE
+    /// transaction, or none: the first element that is refused (checked before any is
+    /// stored, or by the runtime as it donates) rolls the whole batch back, and the error
+    /// names its index.
+    private func donateBatch(_ user: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let pack = self.pack
+        let body = try RequestBody(request.body, members: ["donations"])
+        guard case .array(let items)? = body["donations"] else {
+            throw ServiceError.badRequest("missing-donations", "the body needs 'donations': an array of {\"event\", \"value\"?, \"date\"?}")
+        }
+        let now = clock.now()
+        var donations: [DonationRequest] = []
+        for (index, item) in items.enumerated() {
+            do throws(ServiceError) {
+                guard case .object(let members) = item else {
+                    throw ServiceError.badRequest("wrong-type", "a donation must be a JSON object, not \(item.kindDescription)")
+                }
+                for (name, _) in members where !["event", "value", "date"].contains(name) {
+                    throw ServiceError.badRequest("unknown-member", "unknown member '\(name)'; members: event, value, date")
+                }
+                guard case .string(let event)? = item["event"] else {
+                    throw ServiceError.badRequest("missing-event", "a donation needs an 'event' (a string)")
+                }
+                donations.append(try donationRequest(event: event, value: item["value"], date: item["date"], pack: pack.pack, now: now))
+            } catch {
+                throw Self.naming(index, error)
+            }
+        }
+        let records = try withCenter(user, pack) { center in
+            try donations.enumerated().map { index, donation in
+                do throws(TipCenterError) {
+                    return try center.donate(donation.event, value: donation.value, at: donation.date)
+                } catch {
+                    // A store failure is the batch's, not the element's.
+                    if case .store = error { throw error }
+                    throw Self.naming(index, ServiceError.runtime(error, pack: pack.pack))
+                }
+            }
+        }
+        return .json(201, .object([("donations", .array(records.map(Self.render)))]))
+    }
+
+    /// One donation of a request, its payload typed as its event declares the fields.
+    private struct DonationRequest {
+        var event: String
+        var value: [String: RuntimeValue]
+        var date: Int64?
+    }
+
+    /// Reads a donation's `value` and `date` for `event`: an unknown event is a 404, a value of
+    /// the wrong type a 400, a date more than `maximumClockSkewMilliseconds` after `now` a 422.
+    private func donationRequest(event: String, value payload: JSON?, date text: JSON?, pack: RulePack, now: Int64) throws(ServiceError) -> DonationRequest {
+        guard let declaration = pack.events.first(where: { $0.name == event }) else {
+            throw ServiceError.unknown("event", event, in: pack.events.map(\.name))
+        }
         var value: [String: RuntimeValue] = [:]
-        if let payload = body["value"] {
+        if let payload {
             guard case .object(let fields) = payload else {
                 throw ServiceError.badRequest("wrong-type", "'value' must be an object of the event's fields, not \(payload.kindDescription)")
             }
@@ -255,14 +374,28 @@ public final class TipServer: Sendable {
             }
         }
         var date: Int64?
-        if let text = body["date"] {
+        if let text {
             guard case .string(let string) = text, let ms = ISO8601.milliseconds(from: string) else {
                 throw ServiceError.badRequest("wrong-type", "'date' must be an ISO-8601 date string such as \"2026-03-01T09:00:00Z\"")
             }
+            let (latest, overflow) = now.addingReportingOverflow(maximumClockSkewMilliseconds)
+            if !overflow, Int64(ms) > latest {
+                throw ServiceError(422, "date-in-future", "'date' \(string) is \(DurationFormatting.describe(milliseconds: Int64(ms) - now)) ahead of the "
+                                   + "server's clock (\(ISO8601.string(fromMilliseconds: Int(now)))); at most "
+                                   + "\(DurationFormatting.describe(milliseconds: maximumClockSkewMilliseconds)) ahead is accepted; nothing was recorded")
+            }
             date = Int64(ms)
         }
-        let record = try withCenter(user, pack) { center in try center.donate(event, value: value, at: date) }
-        return .json(201, .object([("id", .string(record.id)), ("date", .string(ISO8601.string(fromMilliseconds: Int(record.date))))]))
+        return DonationRequest(event: event, value: value, date: date)
+    }
+
+    /// The refusal of a batch's element `index`, saying which element it is.
+    private static func naming(_ index: Int, _ error: ServiceError) -> ServiceError {
+        ServiceError(error.status, error.code, "donation \(index): \(error.message)", headers: error.headers)
+    }
+
+    private static func render(_ record: DonationRecord) -> JSON {
+        .object([("id", .string(record.id)), ("date", .string(ISO8601.string(fromMilliseconds: Int(record.date))))])
     }
 
     private func setParameter(_ user: String, _ name: String, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -298,7 +431,17 @@ public final class TipServer: Sendable {
                 }
                 milliseconds = ms
             }
-            change = { try $0.recordDisplay(name, key: key, milliseconds: milliseconds) }
+            change = { center in
+                // Only an available tip can have been shown: a display of another is refused
+                // and records nothing (neither the display nor its time on screen).
+                let status = try center.status(of: name, key: key)
+                guard status == .available else {
+                    let reason = try center.explanation(of: name, key: key).reasonNotDisplayed ?? status.description
+                    throw ServiceError(409, "tip-not-available", "tip '\(tip)' is not available (\(reason)): only a tip that is available "
+                                       + "can be displayed; nothing was recorded")
+                }
+                try center.recordDisplay(name, key: key, milliseconds: milliseconds)
+            }
         case .invalidate:
             let body = try RequestBody(request.body, members: ["reason"])
             let reasons = InvalidationReason.allCases.map(\.rawValue)
@@ -316,10 +459,7 @@ public final class TipServer: Sendable {
         }
         let entry = try withCenter(user, pack) { center in
             try change(center)
-            let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
-            return TipsDocument.Entry(index: index, tip: pack.pack.tips[index], key: key, status: try center.status(of: name, key: key),
-                                      shouldDisplay: try center.shouldDisplay(name, key: key),
-                                      content: try texts.content(of: pack.pack.tips[index], index: index))
+            return try self.entry(index, key: key, center: center, texts: try TipTexts(pack: pack.pack, query: request.query, center: center))
         }
         return .json(200, TipsDocument.render(entry, pack: pack.pack))
     }

@@ -11,6 +11,8 @@ enum TipsDocument {
         var key: TipKey?
         var status: TipStatus
         var shouldDisplay: Bool
+        /// Why the tip is not displayed now (`TipExplanation.reasonNotDisplayed`); nil when it is.
+        var reason: String?
         var content: TipContent
     }
 
@@ -44,6 +46,8 @@ enum TipsDocument {
         if let placeholders = pack.texts?.entry(forTip: entry.index)?.placeholders, !placeholders.isEmpty {
             members.append(("placeholders", .array(placeholders.map { .string($0.name) })))
         }
+        // Why it is not displayed, as `tipc explain` says it.
+        if let reason = entry.reason { members.append(("reason", .string(reason))) }
         return .object(members)
     }
 }

@@ -102,28 +102,24 @@ public final class SQLiteServiceStore: ServiceStore {
     }
 
     public func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
-        do {
-            let reader = try takeReader()
-            // One statement: one snapshot, in the implicit read transaction it holds while it runs.
-            let snapshot = try reader.withSession { session in try SQLiteUserPersistence.read(user: user, session, donations: body) }
-            // A reader whose read failed is closed, not reused: its state is not known.
-            readers.withLock { idle in
-                if idle.count < Self.maximumIdleReaders { idle.append(reader) }
-            }
-            return snapshot
-        } catch {
-            throw SQLiteUserPersistence.storeError(error)
-        }
+        // One statement: one snapshot, in the implicit read transaction it holds while it runs.
+        try withReader { session in try SQLiteUserPersistence.read(user: user, session, donations: body) }
     }
 
     public func recordCount(user: String, atMost limit: Int) throws(TipStoreError) -> Int {
+        try withReader { session in try SQLiteUserPersistence.recordCount(user: user, session, atMost: limit) }
+    }
+
+    /// Runs `body` on an idle read connection (or a new one), then keeps the connection for the
+    /// next read; a reader whose read failed is closed, not reused: its state is not known.
+    private func withReader<T>(_ body: (SQLiteConnection.Session) throws -> T) throws(TipStoreError) -> T {
         do {
             let reader = try takeReader()
-            let count = try reader.withSession { session in try SQLiteUserPersistence.recordCount(user: user, session, atMost: limit) }
+            let result = try reader.withSession(body)
             readers.withLock { idle in
                 if idle.count < Self.maximumIdleReaders { idle.append(reader) }
             }
-            return count
+            return result
         } catch {
             throw SQLiteUserPersistence.storeError(error)
         }

@@ -102,7 +102,7 @@ struct ExplanationRenderer {
         let e = explanation
         var out = "tip \(e.tip) at \(ISO8601.string(fromMilliseconds: Int(e.now)))\n"
         out += "  status: \(e.status)\n"
-        out += "  should display: \(e.shouldDisplay)" + (e.shouldDisplay ? "" : " — \(DisplayReason.whyNot(e))") + "\n"
+        out += "  should display: \(e.shouldDisplay)" + (e.shouldDisplay ? "" : " — \(e.reasonNotDisplayed ?? "")") + "\n"
         if let texts { out += texts.text() }
         if e.rules.isEmpty { out += "  rules: none (always available)\n" }
         for rule in e.rules {
@@ -138,7 +138,7 @@ struct ExplanationRenderer {
             ("tip", .string(e.tip)), ("at", .string(ISO8601.string(fromMilliseconds: Int(e.now)))),
             ("status", .string(e.status.description)), ("shouldDisplay", .bool(e.shouldDisplay)),
         ]
-        if !e.shouldDisplay { members.append(("reason", .string(DisplayReason.whyNot(e)))) }
+        if let reason = e.reasonNotDisplayed { members.append(("reason", .string(reason))) }
         if let texts { members.append(("texts", texts.json())) }
         members.append(("rules", .array(e.rules.map { rule in
             var ruleMembers: [(String, JSON)] = [("index", .integer(rule.index + 1))]

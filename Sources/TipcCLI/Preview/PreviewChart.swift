@@ -170,7 +170,7 @@ struct PreviewChart {
                 }
                 var hold: (HoldKind, String, String, Int64?)?
                 if case .available = explanation.status, !explanation.shouldDisplay {
-                    let reason = DisplayReason.whyNot(explanation)
+                    let reason = explanation.reasonNotDisplayed ?? "not displayed"
                     if let opens = explanation.frequencyGateOpens {
                         hold = (.frequency, "held back: display frequency", reason, opens)
                     } else if let group = explanation.group, explanation.override == nil {

@@ -132,7 +132,8 @@ struct TimelineRunner {
                     let forText = item.durationMilliseconds.map { " for \(ValueText.display(.duration(milliseconds: Int64($0))))" } ?? ""
                     report.lines.append("show \(name): displayed\(forText) (display \(count)); now \(try center.status(of: tip, key: key))")
                 } else {
-                    report.lines.append("show \(name): not displayed — \(DisplayReason.whyNot(try center.explanation(of: tip, key: key)))")
+                    let reason = try center.explanation(of: tip, key: key).reasonNotDisplayed ?? "not displayed"
+                    report.lines.append("show \(name): not displayed — \(reason)")
                 }
             }
         case .invalidate(let tip, let reason):
@@ -191,7 +192,7 @@ struct TimelineRunner {
             expectations += 1
             let actual = try center.shouldDisplay(name, key: key)
             var found = String(actual)
-            if !actual { found += " (\(DisplayReason.whyNot(try center.explanation(of: name, key: key))))" }
+            if !actual { found += " (\(try center.explanation(of: name, key: key).reasonNotDisplayed ?? "not displayed"))" }
             record(actual == expected.value, "\(tip) shouldDisplay \(expected.value)", found: found, at: expected.range, &report)
         }
         if let expected = expectation.displayCount {

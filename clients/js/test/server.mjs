@@ -1,6 +1,6 @@
 // Starts a real `tipc serve` for the tests: a fresh store in a temporary folder, a free port.
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -10,13 +10,19 @@ export const repository = resolve(dirname(fileURLToPath(import.meta.url)), "../.
 export const tipc = process.env.TIPC_BIN ?? join(repository, ".build/debug/tipc");
 
 /**
- * Runs `tipc serve` on the backyard-birds example until `stop()`.
- * @param {{keys?: boolean, corsOrigins?: string[]}} options keys: a client and an admin token
+ * Runs `tipc serve` on the backyard-birds example (or `options.manifest`) until `stop()`.
+ * @param {{keys?: boolean, corsOrigins?: string[], manifest?: string}} options keys: a client and an admin token;
+ *   manifest: a manifest's text to serve instead of the example
  */
 export async function startServer(options = {}) {
   const folder = mkdtempSync(join(process.env.TMPDIR ?? tmpdir(), "tipc-js-"));
-  const args = ["serve", "--pack", join(repository, "Examples/backyard-birds"), "--store", `sqlite:${join(folder, "serve.sqlite")}`,
-    "--listen", "127.0.0.1:0"];
+  let pack = join(repository, "Examples/backyard-birds");
+  if (options.manifest) {
+    mkdirSync(join(folder, "app"));
+    writeFileSync(join(folder, "app/app.yaml"), options.manifest);
+    pack = join(folder, "app");
+  }
+  const args = ["serve", "--pack", pack, "--store", `sqlite:${join(folder, "serve.sqlite")}`, "--listen", "127.0.0.1:0"];
   const tokens = {};
   if (options.keys) {
     tokens.client = randomBytes(24).toString("base64url");

@@ -1,6 +1,6 @@
 // Type-checked by `tsc --noEmit` (clients/js/test/check-types.sh): the declarations describe the
 // module as an app uses it.
-import { TipcClient, TipcError, type Tip, type TipcErrorCode } from "../tipc.js";
+import { TipcClient, TipcError, type Donation, type Snapshot, type Tip, type TipcErrorCode } from "../tipc.js";
 
 async function journey(): Promise<void> {
   const client = new TipcClient("https://tips.example.com", { token: "t", retries: 2 });
@@ -13,6 +13,13 @@ async function journey(): Promise<void> {
     void status;
   }
   await user.donate("backyardDetailOpened", { value: { backyardID: 7 }, date: new Date() });
+  const batch: Donation[] = await user.donateBatch([{ event: "backyardDetailOpened", value: { backyardID: 7 } }, { event: "appOpened", date: new Date() }]);
+  void batch;
+  const offered: Tip | null = await user.groupTip("onboarding", { locale: "de" });
+  const reason: string | undefined = offered?.reason;
+  void reason;
+  const exported: Snapshot = await user.export();
+  void exported;
   await user.setParameter("isSignedIn", true);
   await user.invalidate("favoriteBackyard", "tipClosed");
   const pack = await client.pack();
@@ -22,6 +29,7 @@ async function journey(): Promise<void> {
   }
   try {
     await user.reset("favoriteBackyard");
+    await user.delete();
   } catch (error) {
     if (error instanceof TipcError) {
       const code: TipcErrorCode = error.code;
