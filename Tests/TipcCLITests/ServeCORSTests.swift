@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TipRuntime
 import TipService
 
 /// `tipc serve --cors-origin` through a real server process (the answers in process are in
