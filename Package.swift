@@ -30,22 +30,27 @@ let package = Package(
         .target(name: "TipRuntime"),
         .target(name: "TipRuntimeSQLite", dependencies: ["TipRuntime", "CSQLite"]),
 
+        // JSON (a document type, its reader and writer) and values in JSON: shared by the
+        // compiler (the manifest's schema), the CLI's reports and language server, and the
+        // service. Apart from the runtime, which renders no JSON.
+        .target(name: "TipcJSON", dependencies: ["TipRuntime"]),
+
         // Compiler half.
-        .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime"]),
+        .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime", "TipcJSON"]),
         // The tip service: its API over HTTP messages, many users' state in a
         // `ServiceStore` (SQLite here; PostgreSQL in its own module). No libmicrohttpd: `tipc`
-        // uses its JSON and documents.
-        .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite"]),
+        // uses its documents and stores.
+        .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcJSON"]),
         // The service's HTTP server over libmicrohttpd, linked only by `tipc-serve`.
         .target(name: "TipServiceHTTP", dependencies: ["TipService", "TipRuntime", "CMicroHTTPD"]),
         // The service's store for more than one machine: PostgreSQL through libpq.
         .target(name: "TipServicePostgres", dependencies: ["TipService", "TipRuntime", "CLibPQ"]),
         // `tipc` links neither libmicrohttpd nor libpq: `tipc serve` runs `tipc-serve`, installed
         // beside it (docs/install.md).
-        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService"]),
+        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
         .executableTarget(name: "tipc-serve", dependencies: ["TipcCLI", "TipRuntime", "TipService", "TipServiceHTTP", "TipServicePostgres"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its
@@ -61,7 +66,7 @@ let package = Package(
         // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports
         // TIPC_TEST_POSTGRES_URL.
         .testTarget(name: "TipServicePostgresTests", dependencies: ["TipServicePostgres", "TipService", "TipRuntime", "TipRuntimeSQLite", "TipcTestSupport"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,6 +4,7 @@ import TipcCompiler
 import TipRuntime
 import TipRuntimeSQLite
 @testable import TipService
+import TipcJSON
 
 /// `GET …/tips` reads a snapshot of the user's records without the user's transaction
 /// (`ServiceStore.snapshot`): it must read exactly what a transaction reads, never wait for a

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import TipRuntime
+import TipcJSON
 
 /// The tip service: answers each request by running the device runtime
 /// (`TipCenter`) over the user's records inside one store transaction, so every decision is

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// Prints a `ManifestFile` as a YAML manifest: `tipkit`, `displayFrequency`, then
 /// the sections `parameters`, `events`, `tips` and `groups`, one blank line between them and
 /// between tips; parameters, limits, payloads, actions and groups in flow style; rules as block
@@ -51,7 +53,7 @@ public enum ManifestYAMLPrinter {
         if let limit = event.donationLimit {
             var fields: [String] = []
             if let count = limit.maximumCount { fields.append("maximumCount: \(count.value)") }
-            if let age = limit.maximumAgeSeconds { fields.append("maximumAge: \(DurationLiteral.format(seconds: age.value))") }
+            if let age = limit.maximumAgeSeconds { fields.append("maximumAge: \(DurationText.string(seconds: age.value))") }
             lines.append("    donationLimit: \(flowMapping(fields))\n")
         }
         if !event.fields.isEmpty {
@@ -89,7 +91,7 @@ public enum ManifestYAMLPrinter {
         }
         if let count = tip.maxDisplayCount { lines.append("maxDisplayCount: \(count.value)") }
         if let seconds = tip.maxDisplayDurationSeconds {
-            lines.append("maxDisplayDuration: \(DurationLiteral.format(seconds: seconds.value))")
+            lines.append("maxDisplayDuration: \(DurationText.string(seconds: seconds.value))")
         }
         if let ignores = tip.ignoresDisplayFrequency { lines.append("ignoresDisplayFrequency: \(ignores.value)") }
         if !tip.rules.isEmpty {
@@ -144,7 +146,7 @@ public enum ManifestYAMLPrinter {
             if value.isInfinite { return value < 0 ? "-.inf" : ".inf" }
             return value.description
         case .string(let text): return flowString(text)
-        case .duration(let seconds): return DurationLiteral.format(seconds: seconds)
+        case .duration(let seconds): return DurationText.string(seconds: seconds)
         }
     }
 

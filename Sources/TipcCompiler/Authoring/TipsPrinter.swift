@@ -74,7 +74,7 @@ public enum TipsPrinter {
         case .daily: return "daily"
         case .weekly: return "weekly"
         case .monthly: return "monthly"
-        case .custom(let seconds): return DurationLiteral.format(seconds: seconds)
+        case .custom(let seconds): return DurationText.string(seconds: seconds)
         }
     }
 
@@ -110,7 +110,7 @@ public enum TipsPrinter {
             text += " { " + fields.joined(separator: ", ") + " }"
         }
         if let count = event.donationLimit?.maximumCount { text += " limit \(count.value)" }
-        if let age = event.donationLimit?.maximumAgeSeconds { text += " within \(DurationLiteral.format(seconds: age.value))" }
+        if let age = event.donationLimit?.maximumAgeSeconds { text += " within \(DurationText.string(seconds: age.value))" }
         return text
     }
 
@@ -146,7 +146,7 @@ public enum TipsPrinter {
         }
         if let count = tip.maxDisplayCount { attribute("maxDisplayCount \(count.value)", .maxDisplayCount) }
         if let seconds = tip.maxDisplayDurationSeconds {
-            attribute("maxDisplayDuration \(DurationLiteral.format(seconds: seconds.value))", .maxDisplayDuration)
+            attribute("maxDisplayDuration \(DurationText.string(seconds: seconds.value))", .maxDisplayDuration)
         }
         if let ignores = tip.ignoresDisplayFrequency { attribute("ignoresDisplayFrequency \(ignores.value)", .ignoresDisplayFrequency) }
         for (offset, rule) in tip.rules.enumerated() {

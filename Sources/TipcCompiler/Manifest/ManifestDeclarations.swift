@@ -45,7 +45,7 @@ extension ManifestValueReader {
         }
         guard let literal = ManifestScalars.literal(of: scalar) else { return nil }
         if type == .duration, case .string(let text) = literal {
-            switch DurationLiteral.seconds(of: text) {
+            switch DurationText.seconds(of: text) {
             case .success(let seconds):
                 return Located(.duration(seconds: seconds), at: node.range)
             case .failure(let failure):
