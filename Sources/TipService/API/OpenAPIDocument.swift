@@ -1,5 +1,3 @@
-import TipcJSON
-
 // Written by scripts/openapi.sh from docs/openapi.yaml: edit that file and run the script.
 
 /// The service's API as OpenAPI 3.1 JSON, answered at `GET /v1/openapi.json`.
