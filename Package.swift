@@ -36,26 +36,31 @@ let package = Package(
         // `tipc report` and the service; depends on nothing of the project's.
         .target(name: "TipAnalytics"),
 
+        // JSON (a document type, its reader and writer) and values in JSON: shared by the
+        // compiler (the manifest's schema), the CLI's reports and language server, and the
+        // service. Apart from the runtime, which renders no JSON.
+        .target(name: "TipcJSON", dependencies: ["TipRuntime"]),
+
         // Compiler half: the stages (discover, parse, check, lower) over manifests and `.tips`;
         // the TipKit bridge (Swift reader, importer, generators) on top of them; the driver runs
         // the stages over every front end (what the commands call).
-        .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime"]),
+        .target(name: "TipcCompiler", dependencies: ["CYAML", "TipRuntime", "TipcJSON"]),
         .target(name: "TipKitBridge", dependencies: ["TipcCompiler", "TipRuntime"]),
         .target(name: "TipcDriver", dependencies: ["TipcCompiler", "TipKitBridge", "TipRuntime"]),
         // The tip service: its API over HTTP messages, many users' state in a
         // `ServiceStore` (SQLite here; PostgreSQL in its own module). No libmicrohttpd: `tipc`
-        // uses its JSON and documents.
-        .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite"]),
+        // uses its documents and stores.
+        .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcJSON"]),
         // The service's HTTP server over libmicrohttpd, linked only by `tipc-serve`.
         .target(name: "TipServiceHTTP", dependencies: ["TipService", "TipRuntime", "CMicroHTTPD"]),
         // The service's store for more than one machine: PostgreSQL through libpq.
         .target(name: "TipServicePostgres", dependencies: ["TipService", "TipRuntime", "CLibPQ"]),
         // `tipc` links neither libmicrohttpd nor libpq: `tipc serve` runs `tipc-serve`, installed
         // beside it (docs/install.md).
-        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipService"]),
+        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
         .executableTarget(name: "tipc-serve", dependencies: ["TipcCLI", "TipRuntime", "TipService", "TipServiceHTTP", "TipServicePostgres"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its
@@ -77,8 +82,8 @@ let package = Package(
         // PostgreSQL cases need TIPC_TEST_POSTGRES_URL (scripts/test.sh).
         .testTarget(name: "StoreConformanceTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres", "TipcTestSupport"]),
         // The service's own types, called directly (no `tipc` process).
-        .testTarget(name: "TipServiceTests", dependencies: ["TipService", "TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcDriver", "TipcTestSupport"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntimeSQLite", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
+        .testTarget(name: "TipServiceTests", dependencies: ["TipService", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipcCompiler", "TipcDriver", "TipcTestSupport"]),
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import Foundation
 import TipService
 import TipcCompiler
 import TipcDriver
+import TipcJSON
 
 /// `tipc lsp` as an editor sees it: a real server process over pipes, a 500-tip manifest open,
 /// a one-character change (a tip's `maxDisplayCount` digit) and the time until that version's

@@ -58,3 +58,52 @@ struct ServeHandlerTests {
         #expect(!after.contains("d2"))
     }
 }
+
+/// Durations in the service's bodies are read by the one duration grammar, as `--value` reads
+/// them: every unit (`w` and `ms` too), never negative, and written back in the same spelling.
+@Suite("tipc serve: durations in bodies")
+struct ServeDurationTests {
+    @Test func durationsTakeEveryUnitAndNoSign() throws {
+        let (_, compiled) = Frontend.compile(sources: [SourceFile(path: "app.tips", text: "tipkit 1\nparam cooldown: Duration = 1h\ntip t {\n  title \"T\"\n}\n")])
+        let folder = try TemporaryFolder()
+        let server = TipServer(pack: ServicePack(verified: try RulePackVerifier.verify(try #require(compiled))),
+                               store: try SQLiteServiceStore(path: folder.path + "/serve.sqlite"), keys: nil)
+        func put(_ value: String) -> (status: Int, text: String) {
+            let response = server.handle(HTTPRequest(method: "PUT", path: "/v1/users/ann/parameters/cooldown", body: Array(#"{"value":"\#(value)"}"#.utf8)))
+            return (response.status, String(decoding: response.body, as: UTF8.self))
+        }
+        for (written, shown) in [("2w", "14d"), ("1500ms", "1500ms"), ("1_000ms", "1s"), ("1d12h", "1d12h")] {
+            let reply = put(written)
+            #expect(reply.status == 200, "\(written): \(reply.text)")
+            #expect(reply.text.contains(#""value":"\#(shown)""#), "\(written): \(reply.text)")
+        }
+        for refused in ["-2h", "3y", "1.5h", ""] {
+            let reply = put(refused)
+            #expect(reply.status == 400, "\(refused): \(reply.text)")
+            #expect(reply.text.contains("wrong-parameter-type"), "\(refused): \(reply.text)")
+        }
+    }
+}
+
+/// Format 2's donation deletions in the service store (wired into `TipPersistence` at merge).
+@Suite("tipc serve: donation deletions in the SQLite service store")
+struct ServiceDeletionTests {
+    @Test func aDeletionRemovesTheUsersDonationsThroughItsInstantOnly() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteServiceStore(path: folder.path + "/serve.sqlite")
+        let donations = [DonationRecord(id: "a", event: "opened", date: 10), DonationRecord(id: "b", event: "opened", date: 20),
+                         DonationRecord(id: "c", event: "other", date: 5)]
+        for user in ["ann", "bob"] {
+            try store.transaction(user: user) { persistence in try persistence.append(donations) }
+        }
+        try store.transaction(user: "ann") { persistence in
+            let view = try #require(persistence as? SQLiteUserPersistence)
+            try view.deleteDonations(of: "opened", through: 15)
+            try view.deleteDonations(of: "opened", through: 12)   // an earlier instant: the later one stays
+        }
+        let ann = try store.transaction(user: "ann") { try $0.load() }
+        let bob = try store.transaction(user: "bob") { try $0.load() }
+        #expect(Set(ann.donations.keys) == ["b", "c"])
+        #expect(Set(bob.donations.keys) == ["a", "b", "c"])
+    }
+}

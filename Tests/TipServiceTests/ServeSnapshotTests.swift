@@ -6,6 +6,7 @@ import TipRuntimeSQLite
 import TipcTestSupport
 @testable import TipService
 import TipcDriver
+import TipcJSON
 
 /// `GET …/tips` reads a snapshot of the user's records without the user's transaction
 /// (`ServiceStore.snapshot`): it must read what a transaction reads (the store conformance

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TipService
+import TipcJSON
 
 /// A scripted editor: runs the built `tipc lsp` as a process and talks to it through pipes,
 /// framing messages as the protocol does. Every read is bounded (`timeout`), so a server that

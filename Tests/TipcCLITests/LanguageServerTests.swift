@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TipService
+import TipcJSON
 
 /// `tipc lsp` through real pipes: a scripted client drives the built executable.
 @Suite struct LanguageServerTests {

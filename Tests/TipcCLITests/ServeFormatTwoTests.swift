@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TipService
+import TipcJSON
 
 /// `tipc serve` with format 2 as a real process: tip instances in
 /// `GET …/tips` and the per-tip routes, localized texts with placeholders, and the runtime's

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TipService
+import TipcJSON
 
 /// A `tipc serve` process on an ephemeral loopback port, stopped (SIGKILL) when released.
 final class ServerProcess {

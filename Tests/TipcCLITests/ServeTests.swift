@@ -4,6 +4,7 @@ import TipRuntime
 import TipRuntimeSQLite
 import TipService
 import TipcTestSupport
+import TipcJSON
 
 /// `tipc serve` as a real process on an ephemeral port: routes, errors, keys, limits,
 /// concurrency, crashes and shutdown.

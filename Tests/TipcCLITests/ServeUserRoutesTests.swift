@@ -4,6 +4,7 @@ import TipRuntime
 import TipRuntimeSQLite
 import TipService
 import TipServicePostgres
+import TipcJSON
 
 /// The user routes beyond a single write: a batch of donations, deleting and exporting a user,
 /// a group's current tip, why a tip is not displayed, displays of tips that are not available

@@ -114,7 +114,7 @@ struct StorePathTests {
         #expect(Invocation(base + ["set", "x", "-.5"]).stdout == "x = -0.5\n")
         let duration = Invocation(base + ["set", "d", "-3d"])
         #expect(duration.status == 1, "a duration is never negative, as in a manifest")
-        #expect(duration.stderr == "error: '-3d' is not a Duration (parameter 'd')\n")
+        #expect(duration.stderr == "error: '-3d' is not a Duration (parameter 'd'): a duration cannot be negative; write it without '-'\n")
         let export = Invocation(base + ["export"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
         let parameters = try #require(json["parameters"] as? [String: Any])

@@ -4,6 +4,7 @@ import TipRuntime
 import TipRuntimeSQLite
 import TipService
 import TipServicePostgres
+import TipcJSON
 
 /// Stamps never saturate into a lost write: a record stamped beyond the last instant of year
 /// 9999 is refused where it would enter a store (merge, sync), and a write that could not be

@@ -23,8 +23,8 @@ struct TimelineArithmeticTests {
         ("  - { at: +106751991167300d, donate: opened }\n", "3:11: error[invalid-duration]: the offset '+106751991167300d' is too large"),
         // The milliseconds fit, start + offset does not.
         ("  - { at: +106751991167d, donate: opened }\n", "3:11: error[invalid-duration]: the offset '+106751991167d' from start is too large"),
-        // The seconds do not fit.
-        ("  - { at: +99999999999999999d, donate: opened }\n", "3:11: error[invalid-duration]: duration is too large in '+99999999999999999d'"),
+        // The seconds do not fit either: the same message.
+        ("  - { at: +99999999999999999d, donate: opened }\n", "3:11: error[invalid-duration]: the offset '+99999999999999999d' is too large"),
         // A time on screen whose milliseconds do not fit.
         ("  - { at: +0s, show: [{ tip: a, for: 106751991167300d }] }\n", "3:38: error[invalid-duration]: the duration '106751991167300d' is too large"),
     ])

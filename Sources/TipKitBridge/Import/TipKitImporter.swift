@@ -760,7 +760,7 @@ enum ManifestLiteralText {
         case .int(let value): return String(value)
         case .double(let value): return String(value)
         case .string(let value): return "\"\(value)\""
-        case .duration(let seconds): return DurationLiteral.format(seconds: seconds)
+        case .duration(let seconds): return DurationText.string(seconds: seconds)
         }
     }
 }

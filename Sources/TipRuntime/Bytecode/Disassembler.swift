@@ -63,7 +63,7 @@ public struct Disassembler {
             }
             // Operand A and the extra words, rendered as the table says what they are.
             func immediate(_ index: Int = 0) -> Int64 { Instruction.immediate(code[pc + 1 + 2 * index], code[pc + 2 + 2 * index]) }
-            func double(_ index: Int = 0) -> String { String(Double(bitPattern: UInt64(bitPattern: immediate(index)))) }
+            func double(_ index: Int = 0) -> String { String(ValueSlot.double(immediate(index))) }
             func list(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
             var operands: [String] = []
             switch info.operand {
@@ -85,9 +85,9 @@ public struct Disassembler {
             case .int: operands.append(String(immediate()))
             case .double: operands.append(double())
             case .date: operands.append("\(immediate()) ms")
-            case .duration: operands.append(DurationFormatting.describe(milliseconds: immediate()))
+            case .duration: operands.append(DurationText.string(milliseconds: immediate()))
             // After an event: `searched within 3d`.
-            case .window: operands.append((operands.isEmpty ? "" : "within ") + DurationFormatting.describe(milliseconds: immediate()))
+            case .window: operands.append((operands.isEmpty ? "" : "within ") + DurationText.string(milliseconds: immediate()))
             case .string: operands.append(quoted(Int(code[pc + 1])))
             case .ints: operands.append(list((0..<a).map { String(immediate($0)) }))
             case .doubles: operands.append(list((0..<a).map { double($0) }))

@@ -15,15 +15,7 @@ public struct PayloadColumn: Sendable, Hashable {
 
     /// The value of donation `index` (which must be in bounds).
     public func value(at index: Int) -> RuntimeValue {
-        let slot = slots[index]
-        switch type {
-        case .bool: return .bool(slot != 0)
-        case .int: return .int(slot)
-        case .double: return .double(Double(bitPattern: UInt64(bitPattern: slot)))
-        case .string: return .string(strings[Int(slot)])
-        case .date: return .date(milliseconds: slot)
-        case .duration: return .duration(milliseconds: slot)
-        }
+        ValueSlot.value(slots[index], as: type) { strings[Int($0)] }
     }
 }
 

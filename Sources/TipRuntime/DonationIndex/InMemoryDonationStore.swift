@@ -110,11 +110,7 @@ public struct InMemoryDonationStore: DonationStore, Sendable {
     }
 
     private mutating func slot(for value: RuntimeValue, event: Int, field: Int) -> Int64 {
-        switch value {
-        case .bool(let flag): return flag ? 1 : 0
-        case .int(let number), .date(let number), .duration(let number): return number
-        case .double(let number): return Int64(bitPattern: (number == 0 ? 0.0 : number).bitPattern)
-        case .string(let text):
+        ValueSlot.slot(value) { text in
             if let code = storage[event].stringCodes[field][text] { return code }
             let code = Int64(storage[event].columns.fields[field].strings.count)
             storage[event].columns.fields[field].strings.append(text)

@@ -82,7 +82,7 @@ extension TipCenter {
             guard value.type == placeholder.type else {
                 throw .wrongPlaceholderType(tip: tip, placeholder: placeholder.name, expected: placeholder.type, actual: value.type)
             }
-            filled.append(TextValueFormatting.text(of: value))
+            filled.append(ValueText.display(value))
         }
         // Total over any pack (a `RulePack` built in memory is not verified): an index out of
         // bounds reads as nothing.
@@ -93,7 +93,7 @@ extension TipCenter {
                 switch segment {
                 case .literal(let literal): result += literal
                 case .parameter(let parameter):
-                    if parameters.indices.contains(parameter) { result += TextValueFormatting.text(of: parameters[parameter]) }
+                    if parameters.indices.contains(parameter) { result += ValueText.display(parameters[parameter]) }
                 case .placeholder(let placeholder):
                     if filled.indices.contains(placeholder) { result += filled[placeholder] }
                 }

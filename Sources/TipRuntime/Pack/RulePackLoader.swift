@@ -235,21 +235,13 @@ struct PackDecoder {
             let flags = try flags(&reader, "flags of parameter '\(name)'", known: 3)
             let slotOffset = reader.offset
             let slot = try reader.i64("default of parameter '\(name)'")
-            let value: RuntimeValue
-            switch type {
-            case .bool:
-                guard slot == 0 || slot == 1 else { throw RulePackError(.malformed, "default of '\(name)' is not a Bool", offset: slotOffset) }
-                value = .bool(slot == 1)
-            case .int: value = .int(slot)
-            case .double: value = .double(Double(bitPattern: UInt64(bitPattern: slot)))
-            case .date: value = .date(milliseconds: slot)
-            case .duration: value = .duration(milliseconds: slot)
-            case .string:
-                guard slot >= 0 && slot < strings.count else {
-                    throw RulePackError(.indexOutOfBounds, "default of '\(name)': string \(slot) out of bounds", offset: slotOffset)
-                }
-                value = .string(strings[Int(slot)])
+            if type == .bool, slot != 0 && slot != 1 {
+                throw RulePackError(.malformed, "default of '\(name)' is not a Bool", offset: slotOffset)
             }
+            if type == .string, !(slot >= 0 && slot < strings.count) {
+                throw RulePackError(.indexOutOfBounds, "default of '\(name)': string \(slot) out of bounds", offset: slotOffset)
+            }
+            let value = ValueSlot.value(slot, as: type) { strings[Int($0)] }
             var values: [String]?
             if flags & 2 != 0 {
                 guard type == .string else { throw RulePackError(.malformed, "parameter '\(name)' has values but is not a String", offset: slotOffset) }

@@ -174,12 +174,7 @@ public enum RulePackWriter {
     }
 
     private static func slot(_ value: RuntimeValue, _ interner: inout StringInterner) -> Int64 {
-        switch value {
-        case .bool(let flag): return flag ? 1 : 0
-        case .int(let number), .date(let number), .duration(let number): return number
-        case .double(let number): return Int64(bitPattern: number.bitPattern)
-        case .string(let text): return Int64(interner.index(text))
-        }
+        ValueSlot.slot(value) { Int64(interner.index($0)) }
     }
 
     private static func writeRange(_ range: PackSourceRange, to writer: inout ByteWriter, _ interner: inout StringInterner) {

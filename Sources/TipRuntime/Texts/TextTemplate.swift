@@ -50,19 +50,3 @@ private extension String {
         return text
     }
 }
-
-/// The text form of a value in a filled template: Int in decimal, Double in its
-/// shortest round-trip form (Swift's `description`), Bool `true`/`false`, Date in ISO 8601,
-/// String verbatim, Duration as a duration literal (`1d12h`).
-public enum TextValueFormatting {
-    public static func text(of value: RuntimeValue) -> String {
-        switch value {
-        case .bool(let flag): return flag ? "true" : "false"
-        case .int(let number): return String(number)
-        case .double(let number): return number.description
-        case .string(let text): return text
-        case .date(let milliseconds): return ISO8601.string(fromMilliseconds: Int(milliseconds))
-        case .duration(let milliseconds): return DurationFormatting.describe(milliseconds: milliseconds)
-        }
-    }
-}

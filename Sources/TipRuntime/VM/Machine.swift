@@ -126,15 +126,15 @@ struct Machine<Store: DonationStore> {
     }
 
     @inline(__always)
-    static func double(_ slot: Int64) -> Double { Double(bitPattern: UInt64(bitPattern: slot)) }
+    static func double(_ slot: Int64) -> Double { ValueSlot.double(slot) }
     @inline(__always)
-    static func slot(_ value: Double) -> Int64 { Int64(bitPattern: value.bitPattern) }
+    static func slot(_ value: Double) -> Int64 { ValueSlot.slot(value) }
 
-    /// A grouping key for a payload slot: equal values, equal keys (−0.0 and 0.0 alike).
+    /// A grouping key for a payload slot: equal values, equal keys (−0.0 and 0.0 alike, for a
+    /// store that wrote its own slots).
     @inline(__always)
     static func key(_ slot: Int64, _ type: ValueType) -> Int64 {
-        if type == .double && double(slot) == 0 { return 0 }
-        return slot
+        type == .double ? ValueSlot.slot(ValueSlot.double(slot)) : slot
     }
 
     private mutating func fail(_ reason: EvaluationFailure, _ pc: Int) -> Bool? {

@@ -30,12 +30,7 @@ public struct ParameterValues: Sendable, Hashable {
     }
 
     private func slot(for index: Int) -> Int64 {
-        switch values[index] {
-        case .bool(let flag): return flag ? 1 : 0
-        case .int(let number), .date(let number), .duration(let number): return number
-        case .double(let number): return Int64(bitPattern: number.bitPattern)
-        case .string: return StringReference.parameter(index)
-        }
+        ValueSlot.slot(values[index]) { _ in StringReference.parameter(index) }
     }
 }
 

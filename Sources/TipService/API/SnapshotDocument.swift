@@ -1,4 +1,5 @@
 import TipRuntime
+import TipcJSON
 
 /// A store snapshot as JSON: `tipc store export`'s document and the body `POST …/sync` takes
 /// and answers. `donations`, `parameters` (values the pack can read) and `tips` (status and
@@ -43,7 +44,7 @@ public enum SnapshotDocument {
             tips.append((instance.description, .object([
                 ("status", .string(try status(instance).description)),
                 ("displayCount", .integer(history.displayCount)),
-                ("displayDuration", .string(DurationFormatting.describe(milliseconds: history.displayDurationMilliseconds))),
+                ("displayDuration", .string(DurationText.string(milliseconds: history.displayDurationMilliseconds))),
             ])))
         }
         var records: [(String, JSON)] = [

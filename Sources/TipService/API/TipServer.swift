@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import TipRuntime
+import TipcJSON
 
 /// The tip service: answers each request by running the device runtime
 /// (`TipCenter`) over the user's records inside one store transaction, so every decision is
@@ -50,10 +51,11 @@ public final class TipServer: Sendable {
         self.maximumClockSkewMilliseconds = maximumClockSkewMilliseconds
     }
 
-    /// A `--max-clock-skew` value: a duration such as `30s`, `5m` or `1h30m` (units d, h, m, s,
-    /// ms), from 0 to 366 days, in milliseconds; nil for anything else.
+    /// A `--max-clock-skew` value: a duration such as `30s`, `5m` or `1h30m` (the one duration
+    /// grammar: units w, d, h, m, s, ms), from 0 to 366 days, in milliseconds; nil for anything else.
     public static func clockSkewMilliseconds(parsing text: String) -> Int64? {
-        guard let milliseconds = ValueJSON.durationMilliseconds(text), (0...366 * 86_400_000).contains(milliseconds) else { return nil }
+        guard case .success(let milliseconds) = DurationText.milliseconds(of: text, allowsNegative: false),
+              (0...366 * 86_400_000).contains(milliseconds) else { return nil }
         return milliseconds
     }
 
@@ -380,9 +382,9 @@ public final class TipServer: Sendable {
             }
             let (latest, overflow) = now.addingReportingOverflow(maximumClockSkewMilliseconds)
             if !overflow, Int64(ms) > latest {
-                throw ServiceError(422, "date-in-future", "'date' \(string) is \(DurationFormatting.describe(milliseconds: Int64(ms) - now)) ahead of the "
+                throw ServiceError(422, "date-in-future", "'date' \(string) is \(DurationText.string(milliseconds: Int64(ms) - now)) ahead of the "
                                    + "server's clock (\(ISO8601.string(fromMilliseconds: Int(now)))); at most "
-                                   + "\(DurationFormatting.describe(milliseconds: maximumClockSkewMilliseconds)) ahead is accepted; nothing was recorded")
+                                   + "\(DurationText.string(milliseconds: maximumClockSkewMilliseconds)) ahead is accepted; nothing was recorded")
             }
             date = Int64(ms)
         }

@@ -1,4 +1,5 @@
 import TipRuntime
+import TipcJSON
 
 /// The answer of `GET /v1/users/{user}/tips`: each tip's (tip instance's) decision and what
 /// to show, in the asked locale.

@@ -1,3 +1,5 @@
+import TipcJSON
+
 /// A request as the service sees it: the path still percent-encoded (so a user id may hold
 /// any byte, `/` included), the query decoded, header names lowercased, the body whole.
 public struct HTTPRequest: Sendable {

@@ -1,6 +1,6 @@
 import TipcCompiler
 import TipRuntime
-import TipService
+import TipcJSON
 
 /// `tipc explain (PACK | PATHS) --db DB --tip ID [--at DATE]`: why a tip is or is not shown.
 public enum ExplainCommand: TipcCommand {

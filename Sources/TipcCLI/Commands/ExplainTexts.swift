@@ -1,5 +1,5 @@
 import TipRuntime
-import TipService
+import TipcJSON
 
 /// A tip's texts in one locale for `tipc explain --locale`: parameters at their current values,
 /// placeholders (which only the app knows) shown as `{name}`.

@@ -1,6 +1,6 @@
 import TipcCompiler
 import TipRuntime
-import TipService
+import TipcJSON
 
 /// `tipc simulate PATHS --timeline FILE`: replay a user's timeline and print what each step
 /// displays and why; failed expectations exit 1.

@@ -1,6 +1,7 @@
 import TipcCompiler
 import TipRuntime
 import TipRuntimeSQLite
+import TipcJSON
 import TipService
 
 /// `tipc store`: work on a store by hand — donate, delete donations, set, status, invalidate, reset, merge, export.
@@ -114,7 +115,7 @@ public enum StoreCommand: TipcCommand {
             guard let field = declaration.fields.first(where: { $0.name == name }) else {
                 throw CommandFailure.input("event '\(event)' has no field '\(name)'")
             }
-            guard let converted = ValueText.fromJSON(json, as: field.type) else {
+            guard let converted = ValueJSON.value(json, as: field.type) else {
                 throw CommandFailure.input("field '\(name)' of event '\(event)' is \(EnglishText.withArticle("\(field.type)"))")
             }
             payload[name] = converted
@@ -139,8 +140,10 @@ public enum StoreCommand: TipcCommand {
         guard let declaration = center.pack.parameters.first(where: { $0.name == name }) else {
             throw CommandFailure.input("no parameter named '\(name)'" + (Suggestions.didYouMean(name, in: center.pack.parameters.map(\.name)).map { "; \($0)" } ?? ""))
         }
-        guard let parsed = ValueText.parse(text, as: declaration.type) else {
-            throw CommandFailure.input("'\(text)' is not \(EnglishText.withArticle("\(declaration.type)")) (parameter '\(name)')")
+        let parsed: RuntimeValue
+        switch ValueText.parse(text, as: declaration.type) {
+        case .success(let value): parsed = value
+        case .failure(let error): throw CommandFailure.input(error.message(for: "parameter '\(name)'"))
         }
         try center.setParameter(name, to: parsed)
         context.standardOutput.write("\(name) = \(ValueText.display(parsed))\(declaration.isTransient ? " (transient: not persisted)" : "")\n")

@@ -1,5 +1,5 @@
 import Foundation
-import TipService
+import TipcJSON
 import TipcCompiler
 
 /// `textDocument/codeAction`: quick fixes for the diagnostics in the range asked about: each

@@ -1,5 +1,5 @@
 import TipRuntime
-import TipService
+import TipcJSON
 import TipcCompiler
 
 /// `textDocument/completion`: the names, keys and words that may stand at the cursor.

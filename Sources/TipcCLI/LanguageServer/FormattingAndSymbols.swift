@@ -1,4 +1,4 @@
-import TipService
+import TipcJSON
 import TipcCompiler
 
 /// `textDocument/formatting` (what `tipc fmt` writes) and `textDocument/documentSymbol`.

@@ -1,4 +1,4 @@
-import TipService
+import TipcJSON
 import TipcCompiler
 
 /// `textDocument/hover`: a name's declaration and where it is used; a diagnostic code's

@@ -1,4 +1,4 @@
-import TipService
+import TipcJSON
 import TipcCompiler
 
 /// An error answered to a request: a JSON-RPC error code and a message.

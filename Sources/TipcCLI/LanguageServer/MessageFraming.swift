@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TipService
+import TipcJSON
 import TipcCompiler
 
 /// The base protocol's framing: each message is a header block (`Content-Length: N`, other

@@ -1,4 +1,4 @@
-import TipService
+import TipcJSON
 import TipcCompiler
 
 /// `textDocument/definition`, `textDocument/references` and `textDocument/rename`, across the

@@ -1,4 +1,4 @@
-import TipService
+import TipcJSON
 import TipcCompiler
 
 /// The document a request is about, with the text the server has for it (a request about a

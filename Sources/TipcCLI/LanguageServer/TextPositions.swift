@@ -1,4 +1,4 @@
-import TipService
+import TipcJSON
 import TipcCompiler
 
 /// A position as the protocol counts it: a 0-based line and a 0-based offset in UTF-16 code

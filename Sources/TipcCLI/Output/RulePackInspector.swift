@@ -30,7 +30,7 @@ public struct RulePackInspector {
     private func describe(_ value: RuntimeValue) -> String {
         switch value {
         case .date(let ms): return "date(\(ms) ms)"
-        case .duration(let ms): return DurationFormatting.describe(milliseconds: ms)
+        case .duration(let ms): return DurationText.string(milliseconds: ms)
         default: return value.description
         }
     }
@@ -43,7 +43,7 @@ public struct RulePackInspector {
         if let checksum { header += ", CRC-32 0x" + String(checksum, radix: 16) }
         lines.append(header)
         if let producer = pack.producer { lines.append("producer: \(producer)") }
-        lines.append("display frequency: " + (pack.displayFrequencyMilliseconds == 0 ? "immediate" : DurationFormatting.describe(milliseconds: pack.displayFrequencyMilliseconds)))
+        lines.append("display frequency: " + (pack.displayFrequencyMilliseconds == 0 ? "immediate" : DurationText.string(milliseconds: pack.displayFrequencyMilliseconds)))
         lines.append("strings (\(pack.strings.count)):")
         for (index, string) in pack.strings.enumerated() { lines.append("  \(index): \(RuntimeValue.string(string))") }
         lines.append("parameters (\(pack.parameters.count)):")
@@ -58,7 +58,7 @@ public struct RulePackInspector {
             var line = "  \(event.name)"
             if !event.fields.isEmpty { line += " { " + event.fields.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + " }" }
             if let count = event.maximumCount { line += " limit \(count)" }
-            if let age = event.maximumAgeMilliseconds { line += " within \(DurationFormatting.describe(milliseconds: age))" }
+            if let age = event.maximumAgeMilliseconds { line += " within \(DurationText.string(milliseconds: age))" }
             lines.append(line)
         }
         lines.append("tips (\(pack.tips.count)):")

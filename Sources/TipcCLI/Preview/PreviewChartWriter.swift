@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 import TipRuntime
-import TipService
+import TipcJSON
 
 /// Writes a `PreviewChart` as HTML: one row per lane, spans and marks placed by percentages of
 /// the width, each with its label as text (and its instants as text for screen readers), then

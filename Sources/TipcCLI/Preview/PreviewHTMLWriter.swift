@@ -1,6 +1,6 @@
 import TipcCompiler
 import TipRuntime
-import TipService
+import TipcJSON
 
 /// Writes a `PreviewPage` as one self-contained HTML file: styles and script inline, no request
 /// of any kind (a Content-Security-Policy forbids them, so a mistake shows as a console error

@@ -66,10 +66,11 @@ struct PreviewPage {
             var filled: [String: RuntimeValue] = [:]
             for placeholder in placeholders {
                 guard let text = values[placeholder.name] else { continue }
-                guard let value = ValueText.parse(text, as: placeholder.type) else {
-                    throw CommandFailure.input("--value \(placeholder.name)=\(text): '\(text)' is not \(EnglishText.withArticle("\(placeholder.type)")) (placeholder '\(placeholder.name)' of tip '\(declared.name)')")
+                switch ValueText.parse(text, as: placeholder.type) {
+                case .success(let value): filled[placeholder.name] = value
+                case .failure(let error):
+                    throw CommandFailure.input("--value \(placeholder.name)=\(text): " + error.message(for: "placeholder '\(placeholder.name)' of tip '\(declared.name)'"))
                 }
-                filled[placeholder.name] = value
             }
             var texts: [Texts] = []
             for locale in locales {

@@ -1,5 +1,5 @@
 import TipcCompiler
-import TipService
+import TipcJSON
 
 /// `--format json`: one object on one line,
 /// `{"version":1,"diagnostics":[{"file","line","column","endLine","endColumn","severity","code","message","help"?,"notes"?}],"summary":{"files","errors","warnings","omitted"?}}`,

@@ -1,5 +1,5 @@
 import TipcCompiler
-import TipService
+import TipcJSON
 
 /// `--format sarif`: SARIF 2.1.0 with one run whose tool is `tipc`, for code-scanning
 /// services. Every diagnostic code is a rule (stable ids and indexes); regions count

@@ -86,11 +86,12 @@ struct TimelineRunner {
                     fail(name.range, "no parameter named '\(name.value)'" + suggestion(name.value, pack.parameters.map(\.name)), &report)
                     return
                 }
-                guard let parsed = ValueText.parse(value.text, as: declaration.type) else {
-                    fail(value.range, "'\(value.text)' is not \(EnglishText.withArticle("\(declaration.type)")) (parameter '\(name.value)')", &report)
+                switch ValueText.parse(value.text, as: declaration.type) {
+                case .success(let parsed): values[name.value] = parsed
+                case .failure(let error):
+                    fail(value.range, error.message(for: "parameter '\(name.value)'"), &report)
                     return
                 }
-                values[name.value] = parsed
             }
             try center.setParameters(values)
             report.lines.append("set " + values.sorted { $0.key < $1.key }.map { "\($0.key) = \(ValueText.display($0.value))" }.joined(separator: ", "))
@@ -102,12 +103,17 @@ struct TimelineRunner {
                 }
                 var payload: [String: RuntimeValue] = [:]
                 for (name, value) in donation.value {
-                    guard let field = declaration.fields.first(where: { $0.name == name }),
-                          let parsed = ValueText.parse(value.text, as: field.type) else {
-                        fail(value.range, "'\(value.text)' is not a valid '\(name)' for event '\(declaration.name)'", &report)
+                    guard let field = declaration.fields.first(where: { $0.name == name }) else {
+                        fail(value.range, "event '\(declaration.name)' has no field '\(name)'"
+                             + suggestion(name, declaration.fields.map(\.name)), &report)
                         return
                     }
-                    payload[name] = parsed
+                    switch ValueText.parse(value.text, as: field.type) {
+                    case .success(let parsed): payload[name] = parsed
+                    case .failure(let error):
+                        fail(value.range, error.message(for: "field '\(name)' of event '\(declaration.name)'"), &report)
+                        return
+                    }
                 }
                 try center.donate(declaration.name, value: payload, at: instant)
                 let shown = payload.isEmpty ? "" : " " + payload.sorted { $0.key < $1.key }.map { "\($0.key): \(ValueText.display($0.value))" }.joined(separator: ", ")

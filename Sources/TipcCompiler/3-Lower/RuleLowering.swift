@@ -26,12 +26,7 @@ struct RuleLowering {
 
     /// The 64-bit slot of a constant (strings: index into the constant strings).
     mutating func slot(_ constant: RuntimeValue) -> Int64 {
-        switch constant {
-        case .bool(let flag): return flag ? 1 : 0
-        case .int(let number), .date(let number), .duration(let number): return number
-        case .double(let number): return Int64(bitPattern: number.bitPattern)
-        case .string(let text): return Int64(strings.index(text))
-        }
+        ValueSlot.slot(constant) { Int64(strings.index($0)) }
     }
 
     mutating func lower(_ expression: CheckedExpression) {
@@ -145,7 +140,7 @@ struct RuleLowering {
             switch inner.type {
             case .value(.double):
                 let values = list.map { constant -> Int64 in
-                    if case .int(let number) = constant { return Int64(bitPattern: Double(number).bitPattern) }
+                    if case .int(let number) = constant { return ValueSlot.slot(Double(number)) }
                     return slot(constant)
                 }
                 emit(.inDoubles, values.count, at: range, immediates: values)

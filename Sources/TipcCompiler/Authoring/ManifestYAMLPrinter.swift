@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// Prints a `ManifestFile` as a YAML manifest: `tipkit`, `displayFrequency`, then
 /// the sections `parameters`, `events`, `tips` and `groups`, one blank line between them and
 /// between tips; parameters, limits, payloads, actions and groups in flow style; rules as block
@@ -51,7 +53,7 @@ public enum ManifestYAMLPrinter {
         if let limit = event.donationLimit {
             var fields: [String] = []
             if let count = limit.maximumCount { fields.append("maximumCount: \(count.value)") }
-            if let age = limit.maximumAgeSeconds { fields.append("maximumAge: \(DurationLiteral.format(seconds: age.value))") }
+            if let age = limit.maximumAgeSeconds { fields.append("maximumAge: \(DurationText.string(seconds: age.value))") }
             lines.append("    donationLimit: \(flowMapping(fields))\n")
         }
         if !event.fields.isEmpty {
@@ -95,12 +97,12 @@ public enum ManifestYAMLPrinter {
             case .count(let path):
                 if let count = tip[keyPath: path] { lines.append("\(key): \(count.value)") }
             case .duration(let path):
-                if let seconds = tip[keyPath: path] { lines.append("\(key): \(DurationLiteral.format(seconds: seconds.value))") }
+                if let seconds = tip[keyPath: path] { lines.append("\(key): \(DurationText.string(seconds: seconds.value))") }
             case .flag(let path):
                 if let flag = tip[keyPath: path] { lines.append("\(key): \(flag.value)") }
             case .eventWindow(let path):
                 if let window = tip[keyPath: path] {
-                    let text = "\(window.event.name) within \(DurationLiteral.format(seconds: window.windowSeconds.value))"
+                    let text = "\(window.event.name) within \(DurationText.string(seconds: window.windowSeconds.value))"
                     lines.append("\(key): \(blockString(text))")
                 }
             case .rules:
@@ -157,7 +159,7 @@ public enum ManifestYAMLPrinter {
             if value.isInfinite { return value < 0 ? "-.inf" : ".inf" }
             return value.description
         case .string(let text): return flowString(text)
-        case .duration(let seconds): return DurationLiteral.format(seconds: seconds)
+        case .duration(let seconds): return DurationText.string(seconds: seconds)
         }
     }
 

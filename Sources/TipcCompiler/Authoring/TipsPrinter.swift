@@ -74,7 +74,7 @@ public enum TipsPrinter {
         case .daily: return "daily"
         case .weekly: return "weekly"
         case .monthly: return "monthly"
-        case .custom(let seconds): return DurationLiteral.format(seconds: seconds)
+        case .custom(let seconds): return DurationText.string(seconds: seconds)
         }
     }
 
@@ -110,7 +110,7 @@ public enum TipsPrinter {
             text += " { " + fields.joined(separator: ", ") + " }"
         }
         if let count = event.donationLimit?.maximumCount { text += " limit \(count.value)" }
-        if let age = event.donationLimit?.maximumAgeSeconds { text += " within \(DurationLiteral.format(seconds: age.value))" }
+        if let age = event.donationLimit?.maximumAgeSeconds { text += " within \(DurationText.string(seconds: age.value))" }
         return text
     }
 
@@ -153,12 +153,12 @@ public enum TipsPrinter {
             case .count(let path):
                 if let count = tip[keyPath: path] { attribute("\(word) \(count.value)", item) }
             case .duration(let path):
-                if let seconds = tip[keyPath: path] { attribute("\(word) \(DurationLiteral.format(seconds: seconds.value))", item) }
+                if let seconds = tip[keyPath: path] { attribute("\(word) \(DurationText.string(seconds: seconds.value))", item) }
             case .flag(let path):
                 if let flag = tip[keyPath: path] { attribute("\(word) \(flag.value)", item) }
             case .eventWindow(let path):
                 if let window = tip[keyPath: path] {
-                    attribute("\(word) \(name(window.event)) within \(DurationLiteral.format(seconds: window.windowSeconds.value))", item)
+                    attribute("\(word) \(name(window.event)) within \(DurationText.string(seconds: window.windowSeconds.value))", item)
                 }
             case .rules:
                 for (offset, rule) in tip.rules.enumerated() { attribute("\(word) " + ExpressionPrinter.print(rule), .rule(offset)) }

@@ -45,7 +45,7 @@ extension ManifestValueReader {
         }
         guard let literal = ManifestScalars.literal(of: scalar) else { return nil }
         if type == .duration, case .string(let text) = literal {
-            switch DurationLiteral.seconds(of: text) {
+            switch DurationText.seconds(of: text) {
             case .success(let seconds):
                 return Located(.duration(seconds: seconds), at: node.range)
             case .failure(let failure):
@@ -131,7 +131,7 @@ extension ManifestValueReader {
                    help: "a name is a letter or '_', then letters, digits, '_', '.' or '-'")
             return nil
         }
-        switch DurationLiteral.seconds(of: durationText) {
+        switch DurationText.seconds(of: durationText) {
         case .success(let seconds) where seconds > 0:
             // A plain scalar on one line starts with the event's name: point at it alone.
             var eventRange = node.range

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// The YAML front end: reads a manifest into the declarations of a `ManifestFile`.
 ///
 /// Every problem of the YAML and of the manifest's shape is reported here with its exact
@@ -87,7 +89,7 @@ public enum ManifestDecoder {
             return Located(named, at: node.range)
         }
         if let first = scalar.value.unicodeScalars.first, ("0"..."9").contains(first) {
-            switch DurationLiteral.seconds(of: scalar.value) {
+            switch DurationText.seconds(of: scalar.value) {
             case .success(let seconds):
                 return Located(.custom(seconds: seconds), at: node.range)
             case .failure(let failure):

@@ -173,7 +173,7 @@ struct ManifestValueReader {
     /// A duration literal (`90d`, `1d12h`) in whole seconds; it must be positive.
     mutating func duration(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<Int>? {
         guard let scalar = scalar(node, expected: "a duration", for: what()) else { return nil }
-        switch DurationLiteral.seconds(of: scalar.value) {
+        switch DurationText.seconds(of: scalar.value) {
         case .success(let seconds):
             guard seconds > 0 else {
                 report(.invalidDuration, "\(what()) must be a positive duration, found '\(scalar.value)'", at: node.range)
@@ -186,11 +186,11 @@ struct ManifestValueReader {
         }
     }
 
-    mutating func reportDurationFailure(_ failure: DurationLiteral.Failure, text: String, for what: String, at range: SourceRange) {
+    mutating func reportDurationFailure(_ failure: DurationText.Failure, text: String, for what: String, at range: SourceRange) {
         switch failure {
         case .malformed:
             report(.invalidValue, "expected a duration for \(what), found '\(text)'", at: range, help: failure.help)
-        case .unknownUnit, .overflow:
+        case .unknownUnit, .negative, .fractionalSeconds, .overflow:
             report(.invalidDuration, "\(failure.message) in '\(text)'", at: range, help: failure.help)
         }
     }

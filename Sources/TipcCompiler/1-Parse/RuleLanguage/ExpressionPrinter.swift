@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// Prints an `Expression` in canonical rule-language syntax: `not`/`and`/`or` spelled as
 /// words, single spaces around infix operators, parentheses only where precedence needs
 /// them, names in backticks where they are not plain identifiers (or are keywords), strings
@@ -106,8 +108,7 @@ public enum ExpressionPrinter {
         case .string(let value):
             return quoted(value)
         case .duration(let seconds):
-            if seconds < 0 { return "-" + DurationLiteral.format(seconds: seconds == .min ? .max : -seconds) }
-            return DurationLiteral.format(seconds: seconds)
+            return DurationText.string(seconds: seconds)
         }
     }
 

@@ -1,3 +1,5 @@
+import TipRuntime
+
 /// The rule language's lexer: splits text into tokens. Never fails: a problem (an unexpected
 /// character, an unterminated string, a bad escape, an invalid duration, an integer too large)
 /// is reported as a diagnostic and lexing goes on. Comments are collected separately.
@@ -350,7 +352,7 @@ public struct RuleLexer {
             position = end
             return token(.integer, from: start, to: end, value: .integer(value), atLineStart: atLineStart)
         }
-        guard let secondsPerUnit = DurationLiteral.seconds(perUnit: bytes[end]) else { return nil }
+        guard let secondsPerUnit = DurationText.seconds(perUnitLetter: bytes[end]) else { return nil }
         let (seconds, overflow) = value.multipliedReportingOverflow(by: secondsPerUnit)
         guard !overflow, endsNumber(end + 1) else { return nil }
         position = end + 1
@@ -379,9 +381,9 @@ public struct RuleLexer {
             skipIdentifier()
             var seconds = Self.plainDurationSeconds(bytes[start..<position])
             if seconds == nil {
-                // Anything but the plain form: `DurationLiteral` decides, and explains.
+                // Anything but the plain form: `DurationText` decides, and explains.
                 let text = String(decoding: bytes[start..<position], as: UTF8.self)
-                switch DurationLiteral.seconds(of: text) {
+                switch DurationText.seconds(of: text) {
                 case .success(let value):
                     seconds = value
                 case .failure(let failure):
@@ -419,9 +421,9 @@ public struct RuleLexer {
         while let byte = peek(), Self.isDigit(byte) || byte == 0x5F /* _ */ { position += 1 }
     }
 
-    /// The seconds of a duration in the plain form `DurationLiteral` accepts — runs of digits
+    /// The seconds of a duration in the plain form `DurationText` reads — runs of digits
     /// (and `_`), each followed by one of the unit letters `s m h d w` — when the total fits in
-    /// an Int; nil for any other text (which `DurationLiteral.seconds(of:)` then reads).
+    /// an Int; nil for any other text (which `DurationText.seconds(of:)` then reads).
     static func plainDurationSeconds(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
         var total = 0
         var index = text.startIndex
@@ -439,7 +441,7 @@ public struct RuleLexer {
                 index += 1
             }
             guard digitCount > 0, index < text.endIndex else { return nil }
-            guard let secondsPerUnit = DurationLiteral.seconds(perUnit: text[index]) else { return nil }
+            guard let secondsPerUnit = DurationText.seconds(perUnitLetter: text[index]) else { return nil }
             index += 1
             // A second letter would make a longer unit (`mo`, `yrs`): not the plain form.
             if index < text.endIndex, Self.isIdentifierStart(text[index]), text[index] != 0x5F /* _ */ { return nil }

@@ -148,22 +148,21 @@ public enum TimelineDecoder {
         mutating func instant(_ node: YAMLNode, start: Int64) -> Int64? {
             guard let text = text(node, "at") else { return nil }
             if text.value.hasPrefix("+") {
-                switch DurationLiteral.seconds(of: String(text.value.dropFirst())) {
-                case .success(let seconds):
-                    // Refused, never wrapped: the offset in milliseconds, and the instant it names,
-                    // must be Int64 milliseconds.
-                    guard let milliseconds = Milliseconds.from(seconds: seconds) else {
-                        error(.invalidDuration, "the offset '\(text.value)' is too large", text.range,
-                              help: "an offset in milliseconds must fit in 64 bits (at most about 292 million years)")
-                        return nil
-                    }
-                    let (instant, overflow) = start.addingReportingOverflow(Int64(milliseconds))
+                // Refused, never wrapped: the offset in milliseconds, and the instant it names, must
+                // be Int64 milliseconds.
+                switch DurationText.milliseconds(of: String(text.value.dropFirst()), allowsNegative: false) {
+                case .success(let milliseconds):
+                    let (instant, overflow) = start.addingReportingOverflow(milliseconds)
                     guard !overflow else {
                         error(.invalidDuration, "the offset '\(text.value)' from start is too large", text.range,
                               help: "the step would be after \(ISO8601.string(fromMilliseconds: Int(Int64.max))), the last instant tipc can represent")
                         return nil
                     }
                     return instant
+                case .failure(.overflow):
+                    error(.invalidDuration, "the offset '\(text.value)' is too large", text.range,
+                          help: "an offset in milliseconds must fit in 64 bits (at most about 292 million years)")
+                    return nil
                 case .failure(let failure):
                     error(.invalidDuration, failure.message + " in '\(text.value)'", text.range, help: failure.help)
                     return nil
@@ -171,7 +170,7 @@ public enum TimelineDecoder {
             }
             guard let instant = ISO8601.milliseconds(from: text.value) else {
                 var offset = false
-                if case .success = DurationLiteral.seconds(of: text.value) { offset = true }
+                if case .success = DurationText.milliseconds(of: text.value, allowsNegative: false) { offset = true }
                 error(.invalidValue, "'\(text.value)' is neither an offset (+1h) nor an ISO-8601 instant", text.range,
                       help: offset ? "an offset starts with '+': did you mean '+\(text.value)'?" : nil)
                 return nil
@@ -213,13 +212,12 @@ public enum TimelineDecoder {
                 if key == "tip" {
                     tip = text(pair.value, "tip")
                 } else if let text = text(pair.value, "for") {
-                    switch DurationLiteral.seconds(of: text.value) {
-                    case .success(let seconds):
-                        duration = Milliseconds.from(seconds: seconds)
-                        if duration == nil {
-                            error(.invalidDuration, "the duration '\(text.value)' is too large", text.range,
-                                  help: "a time on screen in milliseconds must fit in 64 bits (at most about 292 million years)")
-                        }
+                    switch DurationText.milliseconds(of: text.value, allowsNegative: false) {
+                    case .success(let milliseconds):
+                        duration = Int(milliseconds)
+                    case .failure(.overflow):
+                        error(.invalidDuration, "the duration '\(text.value)' is too large", text.range,
+                              help: "a time on screen in milliseconds must fit in 64 bits (at most about 292 million years)")
                     case .failure(let failure): error(.invalidDuration, failure.message, text.range, help: failure.help)
                     }
                 }

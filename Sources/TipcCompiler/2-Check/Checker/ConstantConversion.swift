@@ -37,7 +37,7 @@ extension RuntimeValue {
         case (.duration, .duration(let seconds)):
             return Milliseconds.from(seconds: seconds).map { .duration(milliseconds: Int64($0)) }
         case (.duration, .string(let text)):
-            guard case .success(let seconds) = DurationLiteral.seconds(of: text) else { return nil }
+            guard case .success(let seconds) = DurationText.seconds(of: text) else { return nil }
             return Milliseconds.from(seconds: seconds).map { .duration(milliseconds: Int64($0)) }
         default: return nil
         }

@@ -9,13 +9,14 @@ public enum ManifestSchema {
     /// The schema as pretty-printed JSON (two-space indent, keys in a fixed order, no trailing
     /// newline): the same text on every run.
     public static func jsonSchema() -> String {
-        document.rendered()
+        document.serialized(pretty: true)
     }
 
     /// Names of parameters, events, fields, tips, groups and actions.
     static let namePattern = "^[A-Za-z_][A-Za-z0-9_.-]*$"
-    /// A duration literal: digits (underscores allowed) and a unit, repeated (`90d`, `1d12h`).
-    static let durationPattern = "^(_*[0-9][0-9_]*[smhdw])+$"
+    /// A duration literal: digits (underscores allowed) and a unit, repeated (`90d`, `1d12h`,
+    /// `2000ms`; the checker wants whole seconds).
+    static let durationPattern = "^(_*[0-9][0-9_]*(ms|[smhdw]))+$"
     /// A duration whose every digit is zero.
     static let zeroDurationPattern = "^[0_smhdw]+$"
     /// An ISO-8601 instant as the checker reads it: a date, optionally with a time and offset.
@@ -76,7 +77,7 @@ public enum ManifestSchema {
                     ("pattern", .string(namePattern)),
                 ])),
                 ("positiveDuration", .object([
-                    ("description", .string("A positive duration: a number and a unit (s, m, h, d, w), possibly repeated, e.g. 45s, 12h, 3d, 2w, 1d12h. No months or years: their length varies.")),
+                    ("description", .string("A positive duration: a number and a unit (ms, s, m, h, d, w), possibly repeated, e.g. 45s, 12h, 3d, 2w, 1d12h; whole seconds. No months or years: their length varies.")),
                     ("type", .string("string")),
                     ("pattern", .string(durationPattern)),
                     ("not", .object([("pattern", .string(zeroDurationPattern))])),

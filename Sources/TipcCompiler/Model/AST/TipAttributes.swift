@@ -86,7 +86,7 @@ public enum TipAttributes {
             ]),
             tipKit: TipKitForm(option: "MaxDisplayDuration", minimumOS: .ios18),
             inspect: { tip, _ in
-                tip.maxDisplayDurationMilliseconds.map { "maxDisplayDuration \(DurationFormatting.describe(milliseconds: $0))" }
+                tip.maxDisplayDurationMilliseconds.map { "maxDisplayDuration \(DurationText.string(milliseconds: $0))" }
             }),
         TipAttribute(
             key: "ignoresDisplayFrequency", tipsWord: "ignoresDisplayFrequency", value: .flag(\.ignoresDisplayFrequency), expected: "true or false",
@@ -107,7 +107,7 @@ public enum TipAttributes {
             inspect: { tip, pack in
                 tip.goal.map { goal in
                     let event = goal.event < pack.events.count ? pack.events[goal.event].name : "#\(goal.event)"
-                    return "goal \(event) within \(DurationFormatting.describe(milliseconds: goal.windowMilliseconds))"
+                    return "goal \(event) within \(DurationText.string(milliseconds: goal.windowMilliseconds))"
                 }
             }),
         TipAttribute(
