@@ -7,21 +7,8 @@ import TipcCompiler
 /// the minimum OS is a `tipkit-unsupported` error at the manifest, never dropped or changed.
 /// Importing the output (`TipKitImporter`) gives back the same program.
 public enum TipKitGenerator {
-    public enum MinimumOS: String, Sendable, CaseIterable, Comparable {
-        case ios17, ios18, ios26
-
-        var rank: Int { self == .ios17 ? 17 : self == .ios18 ? 18 : 26 }
-        public static func < (a: MinimumOS, b: MinimumOS) -> Bool { a.rank < b.rank }
-
-        /// The `@available` arguments of the TipKit release that corresponds to this iOS.
-        var availability: String {
-            switch self {
-            case .ios17: return "iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *"
-            case .ios18: return "iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *"
-            case .ios26: return "iOS 26.0, macOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *"
-            }
-        }
-    }
+    /// The TipKit release generated Swift requires at least.
+    public typealias MinimumOS = TipKitRelease
 
     /// The Swift text for the declarations of `files` (one program, checked without errors);
     /// nil when something cannot be expressed (the diagnostics say what and where).
@@ -461,5 +448,16 @@ struct TipKitSwiftWriter {
             return count == 1 ? ".\(unit)" : ".\(unit)s(\(count))"
         }
         return nil
+    }
+}
+
+extension TipKitRelease {
+    /// The `@available` arguments of the TipKit release that corresponds to this iOS.
+    var availability: String {
+        switch self {
+        case .ios17: return "iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *"
+        case .ios18: return "iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *"
+        case .ios26: return "iOS 26.0, macOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *"
+        }
     }
 }

@@ -11,7 +11,7 @@ import TipRuntime
 /// The rows are in printing order: the order both printers write a tip's attributes in.
 public enum TipAttributes {
     /// The rows, in printing order.
-    static let all: [TipAttribute] = [
+    package static let all: [TipAttribute] = [
         TipAttribute(
             key: "key", tipsWord: nil, value: .key, expected: "a key",
             schema: .object([
@@ -144,20 +144,20 @@ public enum TipAttributes {
     }
 
     /// The row whose TipKit option is `TipKit.Tips.<option>`.
-    static func attribute(tipKitOption option: String) -> TipAttribute? {
+    package static func attribute(tipKitOption option: String) -> TipAttribute? {
         all.first { $0.tipKit?.option == option }
     }
 }
 
 /// One attribute of a tip (a row of `TipAttributes.all`).
-struct TipAttribute: Sendable {
+package struct TipAttribute: Sendable {
     /// The key in a YAML manifest.
-    let key: String
+    package let key: String
     /// The word that starts its line inside a `.tips` tip; nil when it is written elsewhere (a
     /// tip's key, in the `tip NAME[KEY: Type]` line).
     let tipsWord: String?
     /// The shape of the value and the field of `TipDecl` holding it.
-    let value: TipAttributeValue
+    package let value: TipAttributeValue
     /// What the `.tips` reader says it expected when the value does not parse.
     let expected: String
     /// A tip without it is refused (the checker says so; the schema requires it).
@@ -166,13 +166,13 @@ struct TipAttribute: Sendable {
     let schema: ManifestSchema.Node
     /// The TipKit option it is (`Tips.MaxDisplayCount(3)`); nil when TipKit has none, or writes
     /// the attribute as a property of its own (`title`, `actions`, …).
-    var tipKit: TipKitForm?
+    package var tipKit: TipKitForm?
     /// The attribute as `tipc inspect` shows it in a compiled pack; nil when the pack's tip
     /// does not have it (or the inspector shows it elsewhere, as texts and rules).
     var inspect: @Sendable (PackTip, RulePack) -> String? = { _, _ in nil }
 
     /// The attribute's value in `tip`, located: nil when the tip does not have it.
-    func range(in tip: TipDecl) -> SourceRange? {
+    package func range(in tip: TipDecl) -> SourceRange? {
         switch value {
         case .text(let path): return tip[keyPath: path]?.range
         case .count(let path), .duration(let path): return tip[keyPath: path]?.range
@@ -188,7 +188,7 @@ struct TipAttribute: Sendable {
 
 /// The shape of a tip attribute's value, with the `TipDecl` field that holds it. The shape
 /// decides the syntax: a new attribute of an existing shape is one row of `TipAttributes`.
-enum TipAttributeValue: Sendable {
+package enum TipAttributeValue: Sendable {
     /// A text, one for every locale or one per locale (`title`, `message`).
     case text(WritableKeyPath<TipDecl, TextDecl?> & Sendable)
     /// A whole number, at least 0 (`maxDisplayCount 3`).
@@ -205,7 +205,16 @@ enum TipAttributeValue: Sendable {
 
 /// How TipKit declares an attribute: as the option `Tips.<option>(value)`, available from
 /// `minimumOS` on.
-struct TipKitForm: Sendable {
-    let option: String
-    var minimumOS: TipKitGenerator.MinimumOS = .ios17
+package struct TipKitForm: Sendable {
+    package let option: String
+    package var minimumOS: TipKitRelease = .ios17
+}
+
+/// A TipKit release, named by the iOS it came with: what generated Swift may require at least
+/// (`tipc generate tipkit --minimum-os`), and what each TipKit option needs.
+public enum TipKitRelease: String, Sendable, CaseIterable, Comparable {
+    case ios17, ios18, ios26
+
+    var rank: Int { self == .ios17 ? 17 : self == .ios18 ? 18 : 26 }
+    public static func < (a: TipKitRelease, b: TipKitRelease) -> Bool { a.rank < b.rank }
 }
