@@ -62,8 +62,8 @@ public enum ManifestYAMLPrinter {
         for attribute in EventAttributes.all {
             let key = attribute.key
             switch attribute.value {
-            case .donationLimit:
-                guard let limit = event.donationLimit else { continue }
+            case .retention(let path):
+                guard let limit = event[keyPath: path] else { continue }
                 var fields: [String] = []
                 for limitAttribute in DonationLimitAttributes.all {
                     switch limitAttribute.value {

@@ -126,13 +126,16 @@ public enum TipsPrinter {
             let fields = event.fields.map { "\(name($0.name)): \($0.type?.value.tipsSpelling ?? "String")" }
             text += " { " + fields.joined(separator: ", ") + " }"
         }
-        for attribute in DonationLimitAttributes.all {
-            guard let word = attribute.tipsWord, let limit = event.donationLimit else { continue }
-            switch attribute.value {
-            case .count(let path):
-                if let count = limit[keyPath: path] { text += " \(word) \(count.value)" }
-            case .duration(let path):
-                if let age = limit[keyPath: path] { text += " \(word) \(DurationLiteral.format(seconds: age.value))" }
+        for eventAttribute in EventAttributes.all {
+            guard case .retention(let eventPath) = eventAttribute.value, let limit = event[keyPath: eventPath] else { continue }
+            for attribute in DonationLimitAttributes.all {
+                guard let word = attribute.tipsWord else { continue }
+                switch attribute.value {
+                case .count(let path):
+                    if let count = limit[keyPath: path] { text += " \(word) \(count.value)" }
+                case .duration(let path):
+                    if let age = limit[keyPath: path] { text += " \(word) \(DurationLiteral.format(seconds: age.value))" }
+                }
             }
         }
         return text

@@ -62,7 +62,7 @@ extension ManifestValueReader {
         var event = EventDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
         for (attribute, pair) in entries(of: node, for: what, table: EventAttributes.self) {
             switch attribute.value {
-            case .donationLimit:
+            case .retention(let path):
                 var limit = DonationLimitDecl()
                 for (limitAttribute, limitPair) in entries(of: pair.value, for: "the donation limit of \(what)",
                                                            table: DonationLimitAttributes.self) {
@@ -71,7 +71,7 @@ extension ManifestValueReader {
                     case .duration(let path): limit[keyPath: path] = duration(limitPair.value, for: "'\(limitAttribute.key)'")
                     }
                 }
-                event.donationLimit = limit
+                event[keyPath: path] = limit
             case .payload:
                 for (_, fieldPair) in entries(of: pair.value, for: "the \(attribute.key) of \(what)", allowed: nil) {
                     guard let fieldName = identifier(fieldPair.key, for: "a field of \(what)") else { continue }

@@ -200,7 +200,7 @@ package enum ParameterAttributeValue: Sendable {
 /// `event NAME { FIELD: Type } limit 100 within 90d`.
 public enum EventAttributes: DeclarationTable {
     package static let all: [DeclarationAttribute<EventAttributeValue, PackEvent>] = [
-        .init(key: "donationLimit", tipsWord: nil, value: .donationLimit, expected: "a donation limit",
+        .init(key: "donationLimit", tipsWord: nil, value: .retention(\.donationLimit), expected: "a donation limit",
               schema: .object([
                   ("description", .string("Retention: the oldest donations beyond maximumCount, and those older than maximumAge, are trimmed.")),
                   ("type", .string("object")),
@@ -227,11 +227,18 @@ public enum EventAttributes: DeclarationTable {
     }
 }
 
+extension EventAttributes {
+    /// How TipKit spells the donation limit (the label of `Tips.Event`'s argument).
+    package static var retentionTipKit: String? {
+        all.first { if case .retention = $0.value { return true } else { return false } }?.tipKit
+    }
+}
+
 /// The shape of an event's attribute.
 package enum EventAttributeValue: Sendable {
-    /// Retention (`EventDecl.donationLimit`): a mapping of `DonationLimitAttributes`; in
+    /// Retention, with the field holding it: a mapping of `DonationLimitAttributes`; in
     /// `.tips`, one word and value per row of that table.
-    case donationLimit
+    case retention(WritableKeyPath<EventDecl, DonationLimitDecl?> & Sendable)
     /// The typed payload (`EventDecl.fields`): `value: { FIELD: type }`, `{ FIELD: Type }`
     /// after the name.
     case payload
