@@ -7,9 +7,8 @@ import TipcCompiler
 /// the minimum OS is a `tipkit-unsupported` error at the manifest, never dropped or changed.
 /// Importing the output (`TipKitImporter`) gives back the same program.
 public enum TipKitGenerator {
-    /// The oldest TipKit release the generated Swift must build on (declared with the
-    /// attributes, in the compiler, since the attribute table names each option's release).
-    public typealias MinimumOS = TipKitMinimumOS
+    /// The TipKit release generated Swift requires at least.
+    public typealias MinimumOS = TipKitRelease
 
     /// The Swift text for the declarations of `files` (one program, checked without errors);
     /// nil when something cannot be expressed (the diagnostics say what and where).
@@ -123,7 +122,11 @@ struct TipKitSwiftWriter {
                 if parameter.values != nil {
                     unsupported("a parameter with a closed set of values has no TipKit form", at: parameter.range)
                 }
-                let attribute = parameter.isTransient ? "@Parameter(.transient)" : "@Parameter"
+                let options = ParameterAttributes.all.compactMap { row -> String? in
+                    guard case .flag(let path) = row.value, let option = row.tipKit, parameter[keyPath: path] else { return nil }
+                    return "." + option
+                }
+                let attribute = options.isEmpty ? "@Parameter" : "@Parameter(\(options.joined(separator: ", ")))"
                 out += "    \(attribute) static var \(name): \(swiftType) = \(literal)\n"
             }
             out += "}\n"
@@ -137,7 +140,6 @@ struct TipKitSwiftWriter {
                 var property = Self.swiftIdentifier(event.name.name) ?? "event" + SwiftIdentifiers.upperCamel(event.name.name)
                 while !taken.insert(property).inserted { property += "_" }
                 eventProperties[event.name.name] = property
-                if let count = event.donationLimit?.maximumCount?.value { eventLimits[event.name.name] = count }
                 var generic = ""
                 if !event.fields.isEmpty {
                     let payload = SwiftIdentifiers.upperCamel(event.name.name) + "Donation"
@@ -153,20 +155,30 @@ struct TipKitSwiftWriter {
                     payloads += "}\n"
                 }
                 var limit = ""
-                if let donationLimit = event.donationLimit {
-                    let count = donationLimit.maximumCount?.value
-                    if donationLimit.maximumAgeSeconds != nil || (count != nil && count != 1000) {
+                for retention in EventAttributes.all {
+                    guard case .retention(let retentionPath) = retention.value, let retentionLimit = event[keyPath: retentionPath],
+                          let retentionLabel = retention.tipKit else { continue }
+                    let count = retentionLimit.maximumCount?.value
+                    if let count { eventLimits[event.name.name] = count }
+                    if retentionLimit.maximumAgeSeconds != nil || (count != nil && count != 1000) {
                         require(.ios26, "a donation limit other than TipKit's 1,000 newest", at: event.range)
                         if minimumOS >= .ios26 {
-                            var arguments = "maximumCount: \(count ?? 1000)"
-                            if let age = donationLimit.maximumAgeSeconds {
-                                if let spelled = Self.timeRangeSpelling(age.value) {
-                                    arguments += ", maximumAge: \(spelled)"
-                                } else {
-                                    unsupported("TipKit's maximum age is whole minutes, hours, days or weeks", at: age.range)
+                            var arguments: [String] = []
+                            for row in DonationLimitAttributes.all {
+                                guard let label = row.tipKit else { continue }
+                                switch row.value {
+                                case .count(let path):
+                                    arguments.append("\(label): \(retentionLimit[keyPath: path]?.value ?? 1000)")  // TipKit keeps 1,000 by default
+                                case .duration(let path):
+                                    guard let age = retentionLimit[keyPath: path] else { continue }
+                                    if let spelled = Self.timeRangeSpelling(age.value) {
+                                        arguments.append("\(label): \(spelled)")
+                                    } else {
+                                        unsupported("TipKit's maximum age is whole minutes, hours, days or weeks", at: age.range)
+                                    }
                                 }
                             }
-                            limit = ", donationLimit: .init(\(arguments))"
+                            limit = ", \(retentionLabel): .init(\(arguments.joined(separator: ", ")))"
                         }
                     }
                 }
@@ -449,5 +461,16 @@ struct TipKitSwiftWriter {
             return count == 1 ? ".\(unit)" : ".\(unit)s(\(count))"
         }
         return nil
+    }
+}
+
+extension TipKitRelease {
+    /// The `@available` arguments of the TipKit release that corresponds to this iOS.
+    var availability: String {
+        switch self {
+        case .ios17: return "iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *"
+        case .ios18: return "iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *"
+        case .ios26: return "iOS 26.0, macOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *"
+        }
     }
 }

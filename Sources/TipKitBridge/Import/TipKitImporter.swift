@@ -372,7 +372,8 @@ struct TipKitModuleBuilder {
                 }
                 var comments: [String] = []
                 var limit = DonationLimitDecl(maximumCount: Located(1000, at: range(fileIndex, tokens: property.nameToken, property.nameToken + 1)))
-                if let limitArgument = arguments.first(where: { $0.label == "donationLimit" })?.value {
+                let limitLabel = EventAttributes.retentionTipKit ?? ""
+                if let limitArgument = arguments.first(where: { $0.label == limitLabel })?.value {
                     if case .call(_, let limitArguments, _) = limitArgument.kind,
                        let count = limitArguments.first(where: { $0.label == "maximumCount" })?.value,
                        case .integer(let value?) = count.kind {
@@ -387,7 +388,7 @@ struct TipKitModuleBuilder {
                         }
                     } else {
                         approximated("a donation limit that is not a literal 'maximumCount' is not imported; 1000 is assumed", at: range(fileIndex, limitArgument))
-                        comments.append("left out: donationLimit \(text(fileIndex, limitArgument))")
+                        comments.append("left out: \(limitLabel) \(text(fileIndex, limitArgument))")
                     }
                 }
                 var fields: [FieldDecl] = []
@@ -477,9 +478,12 @@ struct TipKitModuleBuilder {
         return (type, arguments)
     }
 
+    /// Whether `argument` is TipKit's `.transient` option (the parameter attribute whose TipKit
+    /// spelling it is).
     static func isTransientOption(_ argument: SwiftExpression.Argument) -> Bool {
-        if case .member(_, "transient") = argument.value.kind { return true }
-        return false
+        guard case .member(_, let option) = argument.value.kind, let row = ParameterAttributes.attribute(tipKit: option),
+              case .flag = row.value else { return false }
+        return true
     }
 
     /// TipKit's parameters: static `@Parameter` properties (an instance `@Parameter` is App

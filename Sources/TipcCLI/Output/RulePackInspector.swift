@@ -48,18 +48,14 @@ public struct RulePackInspector {
         for (index, string) in pack.strings.enumerated() { lines.append("  \(index): \(RuntimeValue.string(string))") }
         lines.append("parameters (\(pack.parameters.count)):")
         for parameter in pack.parameters {
-            var line = "  \(parameter.name): \(parameter.type) = \(describe(parameter.defaultValue))"
-            if let values = parameter.values { line += " in [" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
-            if parameter.isTransient { line += " transient" }
-            lines.append(line)
+            let line = "  \(parameter.name): \(parameter.type) = \(describe(parameter.defaultValue))"
+            lines.append(line + ParameterAttributes.inspectText(of: parameter))
         }
         lines.append("events (\(pack.events.count)):")
         for event in pack.events {
             var line = "  \(event.name)"
             if !event.fields.isEmpty { line += " { " + event.fields.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + " }" }
-            if let count = event.maximumCount { line += " limit \(count)" }
-            if let age = event.maximumAgeMilliseconds { line += " within \(DurationText.string(milliseconds: age))" }
-            lines.append(line)
+            lines.append(line + EventAttributes.inspectText(of: event))
         }
         lines.append("tips (\(pack.tips.count)):")
         let disassembler = Disassembler(pack: pack)

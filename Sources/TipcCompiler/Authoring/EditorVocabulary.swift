@@ -10,15 +10,15 @@ public enum EditorVocabulary {
     /// The keys a mapping of `kind` may have, in the order the format lists them.
     public static func keys(of kind: MappingKind) -> [String] {
         switch kind {
-        case .file: return ManifestKeys.fileKeys
-        case .parameter: return ManifestKeys.Parameter.names
-        case .event: return ManifestKeys.Event.names
-        case .donationLimit: return ManifestKeys.DonationLimit.names
+        case .file: return FileAttributes.keys
+        case .parameter: return ParameterAttributes.keys
+        case .event: return EventAttributes.keys
+        case .donationLimit: return DonationLimitAttributes.keys
         case .tip: return TipAttributes.keys
         case .tipKey: return ManifestKeys.TipKey.names
         case .image: return ManifestKeys.Image.names
         case .action: return ManifestKeys.Action.names
-        case .group: return ManifestKeys.Group.names
+        case .group: return GroupAttributes.keys
         }
     }
 

@@ -10,23 +10,25 @@ public enum ManifestYAMLPrinter {
     public static func print(_ file: ManifestFile, header: [String] = []) -> String {
         var output = ""
         for line in header { output += comment(line, indent: "") }
-        if let version = file.version { output += "tipkit: \(version.value)\n" }
-        if let frequency = file.displayFrequency {
-            output += "displayFrequency: \(TipsPrinter.spelling(of: frequency.value))\n"
-        }
-        if let locale = file.defaultLocale { output += "defaultLocale: \(blockString(locale.value))\n" }
         var sections: [String] = []
-        if !file.parameters.isEmpty {
-            sections.append("parameters:\n" + file.parameters.map(parameter).joined())
-        }
-        if !file.events.isEmpty {
-            sections.append("events:\n" + file.events.map(event).joined())
-        }
-        if !file.tips.isEmpty {
-            sections.append("tips:\n" + file.tips.map(tip).joined(separator: "\n"))
-        }
-        if !file.groups.isEmpty {
-            sections.append("groups:\n" + file.groups.map(group).joined())
+        for attribute in FileAttributes.all {
+            let key = attribute.key
+            switch attribute.value {
+            case .version:
+                if let version = file.version { output += "\(key): \(version.value)\n" }
+            case .displayFrequency:
+                if let frequency = file.displayFrequency { output += "\(key): \(TipsPrinter.spelling(of: frequency.value))\n" }
+            case .defaultLocale:
+                if let locale = file.defaultLocale { output += "\(key): \(blockString(locale.value))\n" }
+            case .parameters:
+                if !file.parameters.isEmpty { sections.append("\(key):\n" + file.parameters.map(parameter).joined()) }
+            case .events:
+                if !file.events.isEmpty { sections.append("\(key):\n" + file.events.map(event).joined()) }
+            case .tips:
+                if !file.tips.isEmpty { sections.append("\(key):\n" + file.tips.map(tip).joined(separator: "\n")) }
+            case .groups:
+                if !file.groups.isEmpty { sections.append("\(key):\n" + file.groups.map(group).joined()) }
+            }
         }
         if !sections.isEmpty {
             if !output.isEmpty { output += "\n" }
@@ -39,26 +41,46 @@ public enum ManifestYAMLPrinter {
 
     private static func parameter(_ parameter: ParameterDecl) -> String {
         var fields: [String] = []
-        if let type = parameter.type { fields.append("type: \(type.value.manifestSpelling)") }
-        if let value = parameter.defaultValue?.value { fields.append("default: \(literal(value))") }
-        if let values = parameter.values {
-            fields.append("values: [" + values.map { flowString($0.value) }.joined(separator: ", ") + "]")
+        for attribute in ParameterAttributes.all {
+            let key = attribute.key
+            switch attribute.value {
+            case .type:
+                if let type = parameter.type { fields.append("\(key): \(type.value.manifestSpelling)") }
+            case .defaultValue:
+                if let value = parameter.defaultValue?.value { fields.append("\(key): \(literal(value))") }
+            case .values:
+                if let values = parameter.values {
+                    fields.append("\(key): [" + values.map { flowString($0.value) }.joined(separator: ", ") + "]")
+                }
+            case .flag(let path):
+                if parameter[keyPath: path] { fields.append("\(key): true") }
+            }
         }
-        if parameter.isTransient { fields.append("transient: true") }
         return comments(parameter.comments) + "  \(key(parameter.name.name)): \(flowMapping(fields))\n"
     }
 
     private static func event(_ event: EventDecl) -> String {
         var lines: [String] = []
-        if let limit = event.donationLimit {
-            var fields: [String] = []
-            if let count = limit.maximumCount { fields.append("maximumCount: \(count.value)") }
-            if let age = limit.maximumAgeSeconds { fields.append("maximumAge: \(DurationText.string(seconds: age.value))") }
-            lines.append("    donationLimit: \(flowMapping(fields))\n")
-        }
-        if !event.fields.isEmpty {
-            let fields = event.fields.map { "\(flowString($0.name.name)): \($0.type?.value.manifestSpelling ?? "string")" }
-            lines.append("    value: \(flowMapping(fields))\n")
+        for attribute in EventAttributes.all {
+            let key = attribute.key
+            switch attribute.value {
+            case .retention(let path):
+                guard let limit = event[keyPath: path] else { continue }
+                var fields: [String] = []
+                for limitAttribute in DonationLimitAttributes.all {
+                    switch limitAttribute.value {
+                    case .count(let path):
+                        if let count = limit[keyPath: path] { fields.append("\(limitAttribute.key): \(count.value)") }
+                    case .duration(let path):
+                        if let age = limit[keyPath: path] { fields.append("\(limitAttribute.key): \(DurationText.string(seconds: age.value))") }
+                    }
+                }
+                lines.append("    \(key): \(flowMapping(fields))\n")
+            case .payload:
+                guard !event.fields.isEmpty else { continue }
+                let fields = event.fields.map { "\(flowString($0.name.name)): \($0.type?.value.manifestSpelling ?? "string")" }
+                lines.append("    \(key): \(flowMapping(fields))\n")
+            }
         }
         let head = comments(event.comments) + "  \(key(event.name.name)):"
         return lines.isEmpty ? head + " {}\n" : head + "\n" + lines.joined()
@@ -134,8 +156,14 @@ public enum ManifestYAMLPrinter {
 
     private static func group(_ group: GroupDecl) -> String {
         var fields: [String] = []
-        if let priority = group.priority { fields.append("priority: \(priority.value.spelling)") }
-        fields.append("tips: [" + group.tips.map { flowString($0.name) }.joined(separator: ", ") + "]")
+        for attribute in GroupAttributes.all {
+            switch attribute.value {
+            case .priority:
+                if let priority = group.priority { fields.append("\(attribute.key): \(priority.value.spelling)") }
+            case .tips:
+                fields.append("\(attribute.key): [" + group.tips.map { flowString($0.name) }.joined(separator: ", ") + "]")
+            }
+        }
         return comments(group.comments) + "  \(key(group.name.name)): \(flowMapping(fields))\n"
     }
 

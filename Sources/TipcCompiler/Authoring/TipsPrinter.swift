@@ -18,44 +18,52 @@ public enum TipsPrinter {
             for line in comments.header { writer.comment(line, indent: "") }
             writer.blankLine()
         }
-        var headLines = false
-        if let version = file.version {
-            writer.line("tipkit \(version.value)", item: .version)
-            headLines = true
-        }
-        if let frequency = file.displayFrequency {
-            writer.line("displayFrequency \(spelling(of: frequency.value))", item: .displayFrequency)
-            headLines = true
-        }
-        if let locale = file.defaultLocale {
-            writer.line("defaultLocale \(NameSyntax.spelling(ofName: locale.value))", item: .defaultLocale)
-            headLines = true
-        }
-        var needsSeparator = headLines
+        var needsSeparator = false
         func separate() {
             if needsSeparator { writer.blankLine() }
             needsSeparator = true
         }
-        if !file.parameters.isEmpty {
-            separate()
-            for (index, parameter) in file.parameters.enumerated() {
-                writer.line(declaration(of: parameter), item: .parameter(index))
-            }
-        }
-        if !file.events.isEmpty {
-            separate()
-            for (index, event) in file.events.enumerated() {
-                writer.line(declaration(of: event), item: .event(index))
-            }
-        }
-        for (index, tip) in file.tips.enumerated() {
-            separate()
-            write(tip, index: index, into: &writer)
-        }
-        if !file.groups.isEmpty {
-            separate()
-            for (index, group) in file.groups.enumerated() {
-                writer.line(declaration(of: group), item: .group(index))
+        for attribute in FileAttributes.all {
+            guard let word = attribute.tipsWord else { continue }
+            switch attribute.value {
+            case .version:
+                if let version = file.version {
+                    writer.line("\(word) \(version.value)", item: .version)
+                    needsSeparator = true
+                }
+            case .displayFrequency:
+                if let frequency = file.displayFrequency {
+                    writer.line("\(word) \(spelling(of: frequency.value))", item: .displayFrequency)
+                    needsSeparator = true
+                }
+            case .defaultLocale:
+                if let locale = file.defaultLocale {
+                    writer.line("\(word) \(NameSyntax.spelling(ofName: locale.value))", item: .defaultLocale)
+                    needsSeparator = true
+                }
+            case .parameters:
+                guard !file.parameters.isEmpty else { continue }
+                separate()
+                for (index, parameter) in file.parameters.enumerated() {
+                    writer.line(declaration(of: parameter), item: .parameter(index))
+                }
+            case .events:
+                guard !file.events.isEmpty else { continue }
+                separate()
+                for (index, event) in file.events.enumerated() {
+                    writer.line(declaration(of: event), item: .event(index))
+                }
+            case .tips:
+                for (index, tip) in file.tips.enumerated() {
+                    separate()
+                    write(tip, index: index, into: &writer)
+                }
+            case .groups:
+                guard !file.groups.isEmpty else { continue }
+                separate()
+                for (index, group) in file.groups.enumerated() {
+                    writer.line(declaration(of: group), item: .group(index))
+                }
             }
         }
         if !comments.footer.isEmpty {
@@ -84,14 +92,22 @@ public enum TipsPrinter {
     }
 
     static func declaration(of parameter: ParameterDecl) -> String {
-        var text = "param \(name(parameter.name)): \(parameter.type?.value.tipsSpelling ?? "String")"
-        if let value = parameter.defaultValue?.value {
-            text += " = " + defaultSpelling(of: value, type: parameter.type?.value)
+        var text = "\(FileAttributes.tipsWord(of: .parameters)) \(name(parameter.name))"
+        for attribute in ParameterAttributes.all {
+            let word = attribute.tipsWord ?? ""
+            switch attribute.value {
+            case .type:
+                text += "\(word) \(parameter.type?.value.tipsSpelling ?? "String")"
+            case .defaultValue:
+                if let value = parameter.defaultValue?.value { text += " \(word) " + defaultSpelling(of: value, type: parameter.type?.value) }
+            case .values:
+                if let values = parameter.values {
+                    text += " \(word) [" + values.map { ExpressionPrinter.quoted($0.value) }.joined(separator: ", ") + "]"
+                }
+            case .flag(let path):
+                if parameter[keyPath: path] { text += " \(word)" }
+            }
         }
-        if let values = parameter.values {
-            text += " in [" + values.map { ExpressionPrinter.quoted($0.value) }.joined(separator: ", ") + "]"
-        }
-        if parameter.isTransient { text += " transient" }
         return text
     }
 
@@ -104,25 +120,36 @@ public enum TipsPrinter {
     }
 
     static func declaration(of event: EventDecl) -> String {
-        var text = "event \(name(event.name))"
+        var text = "\(FileAttributes.tipsWord(of: .events)) \(name(event.name))"
+        // The payload is part of the head (`event NAME { … }`), before the donation limit.
         if !event.fields.isEmpty {
             let fields = event.fields.map { "\(name($0.name)): \($0.type?.value.tipsSpelling ?? "String")" }
             text += " { " + fields.joined(separator: ", ") + " }"
         }
-        if let count = event.donationLimit?.maximumCount { text += " limit \(count.value)" }
-        if let age = event.donationLimit?.maximumAgeSeconds { text += " within \(DurationText.string(seconds: age.value))" }
+        for eventAttribute in EventAttributes.all {
+            guard case .retention(let eventPath) = eventAttribute.value, let limit = event[keyPath: eventPath] else { continue }
+            for attribute in DonationLimitAttributes.all {
+                guard let word = attribute.tipsWord else { continue }
+                switch attribute.value {
+                case .count(let path):
+                    if let count = limit[keyPath: path] { text += " \(word) \(count.value)" }
+                case .duration(let path):
+                    if let age = limit[keyPath: path] { text += " \(word) \(DurationText.string(seconds: age.value))" }
+                }
+            }
+        }
         return text
     }
 
     static func declaration(of group: GroupDecl) -> String {
         let priority = group.priority?.value ?? .firstAvailable
         let tips = group.tips.map(name).joined(separator: ", ")
-        return "group \(name(group.name)) \(priority.spelling) {" + (tips.isEmpty ? "}" : " \(tips) }")
+        return "\(FileAttributes.tipsWord(of: .groups)) \(name(group.name)) \(priority.spelling) {" + (tips.isEmpty ? "}" : " \(tips) }")
     }
 
     private static func write(_ tip: TipDecl, index: Int, into writer: inout Writer) {
         let key = tip.key.flatMap { key in key.type.map { "[\(name(key.name)): \($0.value.tipsSpelling)]" } } ?? ""
-        writer.line("tip \(name(tip.name))\(key) {", item: .tip(index))
+        writer.line("\(FileAttributes.tipsWord(of: .tips)) \(name(tip.name))\(key) {", item: .tip(index))
         func attribute(_ text: String, _ attribute: TipsItem.TipAttribute) {
             writer.line("  " + text, item: .tipAttribute(tip: index, attribute))
         }

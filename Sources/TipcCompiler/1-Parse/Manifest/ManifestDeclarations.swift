@@ -13,20 +13,20 @@ extension ManifestValueReader {
         var parameter = ParameterDecl(name: name, type: nil, defaultValue: nil,
                                       comments: comments(above: key.range.start.line), range: declarationRange(key, node))
         var defaultNode: YAMLNode?
-        for (field, pair) in entries(of: node, for: what, keys: ManifestKeys.Parameter.self) {
-            switch field {
+        for (attribute, pair) in entries(of: node, for: what, table: ParameterAttributes.self) {
+            switch attribute.value {
             case .type:
                 parameter.type = typeName(pair.value, for: "the type of \(what)")
                 parameter.hasUnknownType = parameter.type == nil
-            case .default:
+            case .defaultValue:
                 defaultNode = pair.value
             case .values:
                 guard let items = sequence(pair.value, for: "the values of \(what)") else { continue }
                 parameter.values = items.compactMap { item in
                     text(item, for: "a value of \(what)").map { Located($0.value, at: $0.range) }
                 }
-            case .transient:
-                parameter.isTransient = bool(pair.value, for: "'transient' of \(what)")?.value ?? false
+            case .flag(let path):
+                parameter[keyPath: path] = bool(pair.value, for: "'\(attribute.key)' of \(what)")?.value ?? false
             }
         }
         if let defaultNode {
@@ -60,21 +60,20 @@ extension ManifestValueReader {
         guard !node.isTruncated, let name = identifier(key, for: "an event") else { return nil }
         let what = "event '\(name.name)'"
         var event = EventDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what, keys: ManifestKeys.Event.self) {
-            switch field {
-            case .donationLimit:
+        for (attribute, pair) in entries(of: node, for: what, table: EventAttributes.self) {
+            switch attribute.value {
+            case .retention(let path):
                 var limit = DonationLimitDecl()
-                for (limitKey, limitPair) in entries(of: pair.value, for: "the donation limit of \(what)",
-                                                     keys: ManifestKeys.DonationLimit.self) {
-                    if limitKey == .maximumCount {
-                        limit.maximumCount = count(limitPair.value, for: "'maximumCount'")
-                    } else {
-                        limit.maximumAgeSeconds = duration(limitPair.value, for: "'maximumAge'")
+                for (limitAttribute, limitPair) in entries(of: pair.value, for: "the donation limit of \(what)",
+                                                           table: DonationLimitAttributes.self) {
+                    switch limitAttribute.value {
+                    case .count(let path): limit[keyPath: path] = count(limitPair.value, for: "'\(limitAttribute.key)'")
+                    case .duration(let path): limit[keyPath: path] = duration(limitPair.value, for: "'\(limitAttribute.key)'")
                     }
                 }
-                event.donationLimit = limit
-            case .value:
-                for (_, fieldPair) in entries(of: pair.value, for: "the value of \(what)", allowed: nil) {
+                event[keyPath: path] = limit
+            case .payload:
+                for (_, fieldPair) in entries(of: pair.value, for: "the \(attribute.key) of \(what)", allowed: nil) {
                     guard let fieldName = identifier(fieldPair.key, for: "a field of \(what)") else { continue }
                     var field = FieldDecl(name: fieldName, type: typeName(fieldPair.value, for: "field '\(fieldName.name)' of \(what)"))
                     field.hasUnknownType = field.type == nil
@@ -192,8 +191,9 @@ extension ManifestValueReader {
         let what = "group '\(name.name)'"
         var group = GroupDecl(name: name, priority: nil, tips: [], comments: comments(above: key.range.start.line),
                               range: declarationRange(key, node))
-        for (field, pair) in entries(of: node, for: what, keys: ManifestKeys.Group.self) {
-            if field == .priority {
+        for (attribute, pair) in entries(of: node, for: what, table: GroupAttributes.self) {
+            switch attribute.value {
+            case .priority:
                 guard let scalar = scalar(pair.value, expected: "a priority", for: "the priority of \(what)") else { continue }
                 if let priority = PackGroupPriority(spelling: scalar.value) {
                     group.priority = Located(priority, at: pair.value.range)
@@ -202,7 +202,7 @@ extension ManifestValueReader {
                     report(.invalidValue, "unknown group priority '\(scalar.value)'", at: pair.value.range,
                            help: Suggestions.didYouMean(scalar.value, in: names) ?? "use ordered or firstAvailable")
                 }
-            } else {
+            case .tips:
                 let items = sequence(pair.value, for: "the tips of \(what)") ?? .empty
                 group.tips = items.compactMap { identifier($0, for: "a tip of \(what)") }
             }

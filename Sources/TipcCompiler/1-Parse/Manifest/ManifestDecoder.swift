@@ -34,20 +34,18 @@ public enum ManifestDecoder {
                                           at: at, help: "start with 'tipkit: 1', then the sections parameters, events, tips and groups"))
             return manifest
         }
-        for (name, pair) in reader.entries(of: root, for: "the manifest", allowed: ManifestKeys.fileKeys) {
+        for (attribute, pair) in reader.entries(of: root, for: "the manifest", table: FileAttributes.self) {
             let value = pair.value
-            switch name {
-            case "tipkit":
-                manifest.version = reader.integer(value, for: "'tipkit'")
-            case "displayFrequency":
+            switch attribute.value {
+            case .version:
+                manifest.version = reader.integer(value, for: "'\(attribute.key)'")
+            case .displayFrequency:
                 manifest.displayFrequency = displayFrequency(value, reader: &reader)
-            case "defaultLocale":
-                manifest.defaultLocale = reader.text(value, for: "'defaultLocale'")
-            case "parameters", "events", "tips", "groups":
+            case .defaultLocale:
+                manifest.defaultLocale = reader.text(value, for: "'\(attribute.key)'")
+            case .parameters, .events, .tips, .groups:
                 // A streamed section is an empty mapping here; anything else is reported here.
-                _ = reader.entries(of: value, for: "'\(name)'", allowed: nil)
-            default:
-                break
+                _ = reader.entries(of: value, for: "'\(attribute.key)'", allowed: nil)
             }
         }
         diagnostics += reader.diagnostics
@@ -55,21 +53,21 @@ public enum ManifestDecoder {
     }
 
     /// The sections whose entries are declarations, decoded one by one as they are read.
-    private static let streamedSections: Set<String> = ["parameters", "events", "tips", "groups"]
+    private static let streamedSections = Set(FileAttributes.all.filter(\.value.isSection).map(\.key))
 
     /// Decodes one declaration into the manifest.
     private static func declare(section: String, key: YAMLNode, value: YAMLNode, in manifest: inout ManifestFile,
                                 reader: inout ManifestValueReader) {
-        switch section {
-        case "parameters":
+        switch FileAttributes.attribute(key: section)?.value {
+        case .parameters?:
             if let parameter = reader.parameter(named: key, value) { manifest.parameters.append(parameter) }
-        case "events":
+        case .events?:
             if let event = reader.event(named: key, value) { manifest.events.append(event) }
-        case "tips":
+        case .tips?:
             if let tip = reader.tip(named: key, value) { manifest.tips.append(tip) }
-        case "groups":
+        case .groups?:
             if let group = reader.group(named: key, value) { manifest.groups.append(group) }
-        default:
+        case .version?, .displayFrequency?, .defaultLocale?, nil:
             break
         }
     }
@@ -97,7 +95,7 @@ public enum ManifestDecoder {
                 return nil
             }
         }
-        let names = ["immediate", "hourly", "daily", "weekly", "monthly"]
+        let names = DisplayFrequencySpec.names
         reader.report(.invalidValue, "unknown display frequency '\(scalar.value)'", at: node.range,
                       help: Suggestions.didYouMean(scalar.value, in: names)
                           ?? "use immediate, hourly, daily, weekly, monthly or a duration such as 12h")

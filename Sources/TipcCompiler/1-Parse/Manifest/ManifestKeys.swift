@@ -1,25 +1,7 @@
-/// The keys of each kind of mapping in a manifest, for `unknown-key` and its
-/// did-you-mean. A tip's keys are its attributes' (`TipAttributes`).
+/// The keys of the mappings inside a tip's attributes, for `unknown-key` and its did-you-mean.
+/// A declaration's own keys are its attributes' (`TipAttributes`, `FileAttributes`,
+/// `ParameterAttributes`, `EventAttributes`, `DonationLimitAttributes`, `GroupAttributes`).
 enum ManifestKeys {
-    static let fileKeys = ["tipkit", "displayFrequency", "defaultLocale", "parameters", "events", "tips", "groups"]
-
-    /// The keys of a parameter.
-    enum Parameter: String, ManifestKeySet {
-        case type, `default`, values, transient
-        static let lookup = ManifestKeyLookup<Self>()
-    }
-
-    /// The keys of an event.
-    enum Event: String, ManifestKeySet {
-        case donationLimit, value
-        static let lookup = ManifestKeyLookup<Self>()
-    }
-
-    /// The keys of an event's donation limit.
-    enum DonationLimit: String, ManifestKeySet {
-        case maximumCount, maximumAge
-        static let lookup = ManifestKeyLookup<Self>()
-    }
 
     /// The keys of a tip's key (format 2).
     enum TipKey: String, ManifestKeySet {
@@ -36,12 +18,6 @@ enum ManifestKeys {
     /// The keys of an action.
     enum Action: String, ManifestKeySet {
         case id, title
-        static let lookup = ManifestKeyLookup<Self>()
-    }
-
-    /// The keys of a group.
-    enum Group: String, ManifestKeySet {
-        case priority, tips
         static let lookup = ManifestKeyLookup<Self>()
     }
 }

@@ -53,6 +53,25 @@ struct ManifestValueReader {
         return result
     }
 
+    /// `entries(of:for:allowed:)` for a mapping whose keys are the rows of `table`: each entry
+    /// comes with its row, so that callers switch over the row's shape.
+    mutating func entries<Table: DeclarationTable>(of node: YAMLNode, for what: @autoclosure () -> String,
+                                                   table: Table.Type) -> [(attribute: DeclarationAttribute<Table.Shape, Table.Packed>, pair: YAMLPair)] {
+        guard let pairs = mapping(node, for: what()) else { return [] }
+        var result: [(attribute: DeclarationAttribute<Table.Shape, Table.Packed>, pair: YAMLPair)] = []
+        result.reserveCapacity(pairs.count)
+        for index in pairs.indices {
+            let pair = pairs[index]
+            guard let name = keyName(pair.key) else { continue }
+            guard let attribute = Table.attribute(key: name) else {
+                reportUnknownKey(name, of: pair, allowed: Table.keys, in: what())
+                continue
+            }
+            result.append((attribute, pair))
+        }
+        return result
+    }
+
     /// The `Key` a pair's key names; nil when it is not a scalar or names no `Key` (reported,
     /// in the words of `entries(of:for:allowed:)`). The mappings read most often (a tip's) are
     /// walked pair by pair with it, without building the list of entries.

@@ -2,7 +2,7 @@ import TipRuntime
 
 /// The words that start declarations and tip attributes in `.tips` files.
 enum DeclarationKeywords {
-    static let topLevel: [String] = ["tipkit", "displayFrequency", "defaultLocale", "param", "event", "tip", "group"]
+    static let topLevel: [String] = FileAttributes.tipsWords
     static let all: Set<String> = Set(topLevel + TipAttributes.tipsWords)
 }
 
@@ -31,35 +31,36 @@ extension RuleParser {
             }
             advance()
             var complete = true
-            switch text(of: keyword) {
-            case "tipkit":
-                if let version = parseInteger("a format version") {
-                    reportIfRepeated("tipkit", first: &firstVersionRange, at: range(since: start))
+            let declaration = FileAttributes.attribute(tipsWord: text(of: keyword))
+            switch declaration?.value {
+            case .version?:
+                if let version = parseInteger(declaration?.expected ?? "") {
+                    reportIfRepeated(text(of: keyword), first: &firstVersionRange, at: range(since: start))
                     manifest.version = version
                 } else { complete = false }
-            case "displayFrequency":
+            case .displayFrequency?:
                 if let frequency = parseDisplayFrequency() {
-                    reportIfRepeated("displayFrequency", first: &firstFrequencyRange, at: range(since: start))
+                    reportIfRepeated(text(of: keyword), first: &firstFrequencyRange, at: range(since: start))
                     manifest.displayFrequency = frequency
                 } else { complete = false }
-            case "defaultLocale":
-                if let locale = parseLocale("the default locale") {
-                    reportIfRepeated("defaultLocale", first: &firstLocaleRange, at: range(since: start))
+            case .defaultLocale?:
+                if let locale = parseLocale(declaration?.expected ?? "") {
+                    reportIfRepeated(text(of: keyword), first: &firstLocaleRange, at: range(since: start))
                     manifest.defaultLocale = locale
                 } else { complete = false }
-            case "param":
+            case .parameters?:
                 if let parameter = parseParameter(start: start, comments: comments) {
                     manifest.parameters.append(parameter)
                 } else { complete = false }
-            case "event":
+            case .events?:
                 if let event = parseEvent(start: start, comments: comments) {
                     manifest.events.append(event)
                 } else { complete = false }
-            case "tip":
+            case .tips?:
                 if let tip = parseTip(start: start, comments: comments) {
                     manifest.tips.append(tip)
                 } else { complete = false }
-            default:
+            case .groups?, nil:
                 if let group = parseGroup(start: start, comments: comments) {
                     manifest.groups.append(group)
                 } else { complete = false }
@@ -235,7 +236,7 @@ extension RuleParser {
         }
         let word = text(of: advance())
         guard let frequency = DisplayFrequencySpec.named[word] else {
-            let names = ["immediate", "hourly", "daily", "weekly", "monthly"]
+            let names = DisplayFrequencySpec.names
             report(.invalidValue, "unknown display frequency '\(word)'", at: range(ofToken: tokenIndex),
                    help: Suggestions.didYouMean(word, in: names) ?? "use immediate, hourly, daily, weekly, monthly or a duration (5d)")
             return nil
@@ -243,31 +244,38 @@ extension RuleParser {
         return Located(frequency, at: range(ofToken: tokenIndex))
     }
 
+    /// `param NAME: Type = DEFAULT`, then the optional attributes, each introduced by its word,
+    /// in the order of `ParameterAttributes`.
     private mutating func parseParameter(start: Int, comments: [String]) -> ParameterDecl? {
         guard let name = parseName("a parameter") else { return nil }
-        guard expect(.colon, "':' after the parameter name") else { return nil }
-        let typeIndex = index
-        let type = parseType()
-        if type == nil && index == typeIndex { return nil }
-        guard expect(.assign, "'=' and a default value") else { return nil }
-        guard let defaultValue = parseDefaultValue() else { return nil }
-        var values: [Located<String>]?
-        if isAtWord("in") && !current.isAtLineStart {
-            advance()
-            let opening = index
-            guard expect(.leftBracket, "'[' to start the list of values") else { return nil }
-            guard let list = parseCommaSeparated(until: .rightBracket, opening: opening, element: { $0.parseString("a string value") })
-            else { return nil }
-            values = list
+        var parameter = ParameterDecl(name: name, type: nil, defaultValue: nil, comments: comments, range: range(since: start))
+        for attribute in ParameterAttributes.all {
+            switch attribute.value {
+            case .type:
+                guard expect(.colon, attribute.expected) else { return nil }
+                let typeIndex = index
+                parameter.type = parseType()
+                parameter.hasUnknownType = parameter.type == nil
+                if parameter.type == nil && index == typeIndex { return nil }
+            case .defaultValue:
+                guard expect(.assign, attribute.expected) else { return nil }
+                guard let defaultValue = parseDefaultValue() else { return nil }
+                parameter.defaultValue = defaultValue
+            case .values:
+                guard let word = attribute.tipsWord, isAtAttributeWord(word) else { continue }
+                advance()
+                let opening = index
+                guard expect(.leftBracket, attribute.expected) else { return nil }
+                guard let list = parseCommaSeparated(until: .rightBracket, opening: opening, element: { $0.parseString("a string value") })
+                else { return nil }
+                parameter.values = list
+            case .flag(let path):
+                guard let word = attribute.tipsWord, isAtAttributeWord(word) else { continue }
+                advance()
+                parameter[keyPath: path] = true
+            }
         }
-        var isTransient = false
-        if isAtWord("transient") && !current.isAtLineStart {
-            advance()
-            isTransient = true
-        }
-        var parameter = ParameterDecl(name: name, type: type, defaultValue: defaultValue, values: values, isTransient: isTransient,
-                                      comments: comments, range: range(since: start))
-        parameter.hasUnknownType = type == nil
+        parameter.range = range(since: start)
         return parameter
     }
 
@@ -337,16 +345,17 @@ extension RuleParser {
         }
         var limit: DonationLimitDecl?
         var seen: [String: SourceRange] = [:]
-        while !current.isAtLineStart, isAtWord("limit") || isAtWord("within") {
+        while !current.isAtLineStart, current.kind == .identifier, let attribute = DonationLimitAttributes.attribute(tipsWord: text(of: current)) {
             let clauseIndex = index
             let word = text(of: advance())
             var decl = limit ?? DonationLimitDecl()
-            if word == "limit" {
-                guard let count = parseInteger("a maximum number of donations") else { return nil }
-                decl.maximumCount = count
-            } else {
-                guard let age = parseDuration("a maximum age") else { return nil }
-                decl.maximumAgeSeconds = age
+            switch attribute.value {
+            case .count(let path):
+                guard let count = parseInteger(attribute.expected) else { return nil }
+                decl[keyPath: path] = count
+            case .duration(let path):
+                guard let age = parseDuration(attribute.expected) else { return nil }
+                decl[keyPath: path] = age
             }
             let clauseRange = range(since: clauseIndex)
             if let first = seen[word] {
@@ -499,6 +508,11 @@ extension RuleParser {
             seen[word] = itemRange
         }
         return true
+    }
+
+    /// Whether the next token is `word` on the line read (a word that introduces an attribute).
+    private mutating func isAtAttributeWord(_ word: String) -> Bool {
+        !current.isAtLineStart && current.kind == .identifier && text(of: current) == word
     }
 
     /// `a, b or c`.

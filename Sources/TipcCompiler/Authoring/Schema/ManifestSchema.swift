@@ -47,29 +47,8 @@ public enum ManifestSchema {
             ("description", .string("Parameters, events, tips, groups and the display frequency of an app's contextual tips.")),
             ("type", .string("object")),
             ("additionalProperties", .bool(false)),
-            ("required", .array([.string("tipkit")])),
-            ("properties", .object([
-                ("tipkit", .object([
-                    ("description", .string("Format version of the manifest; this tipc reads version \(Checker.formatVersion).")),
-                    ("type", .string("integer")),
-                    ("enum", .array([.integer(Checker.formatVersion)])),
-                ])),
-                ("displayFrequency", .object([
-                    ("description", .string("The minimum gap between two tips: immediate (no gap), hourly, daily, weekly, monthly (30 days), or a duration such as 5d or 12h. Defaults to immediate.")),
-                    ("anyOf", .array([
-                        .object([("type", .string("string")), ("enum", .array(["immediate", "hourly", "daily", "weekly", "monthly"].map(Node.string)))]),
-                        reference("positiveDuration"),
-                    ])),
-                ])),
-                ("defaultLocale", .object([
-                    ("description", .string("The locale whose texts are shown when none matches the one asked for; required once any text is localized.")),
-                    ("allOf", .array([reference("locale")])),
-                ])),
-                ("parameters", namedMap("Typed values the app sets; rules read them as $name.", value: reference("parameter"))),
-                ("events", namedMap("Things that happen in the app, donated with a timestamp (and an optional payload); rules count them.", value: reference("event"))),
-                ("tips", namedMap("The tips, each with its texts, options and rules.", value: reference("tip"))),
-                ("groups", namedMap("Groups of tips shown one at a time, in a given priority.", value: reference("group"))),
-            ])),
+            ("required", required(FileAttributes.self)),
+            ("properties", properties(FileAttributes.self)),
             ("definitions", .object([
                 ("name", .object([
                     ("description", .string("A name: a letter or underscore, then letters, digits, '_', '.' or '-'.")),
@@ -133,29 +112,8 @@ public enum ManifestSchema {
             ("description", .string("A parameter: its type and default, and for strings optionally the closed set of values it may take.")),
             ("type", .string("object")),
             ("additionalProperties", .bool(false)),
-            ("required", .array([.string("type"), .string("default")])),
-            ("properties", .object([
-                ("type", .object([
-                    ("description", .string("The value type: \(typeNames.joined(separator: ", ")).")),
-                    ("type", .string("string")),
-                    ("enum", .array(typeNames.map(Node.string))),
-                ])),
-                ("default", .object([
-                    ("description", .string("The value before the app sets one (and after each launch for transient parameters). A date is an ISO-8601 instant; a duration is written like 5m.")),
-                    ("type", .array([.string("boolean"), .string("integer"), .string("number"), .string("string")])),
-                ])),
-                ("values", .object([
-                    ("description", .string("For string parameters: the only values the parameter may take. The default must be one of them.")),
-                    ("type", .string("array")),
-                    ("items", .object([("type", .string("string"))])),
-                    ("minItems", .integer(1)),
-                    ("uniqueItems", .bool(true)),
-                ])),
-                ("transient", .object([
-                    ("description", .string("Resets to the default in every new runtime (every launch) instead of being persisted.")),
-                    ("type", .string("boolean")),
-                ])),
-            ])),
+            ("required", required(ParameterAttributes.self)),
+            ("properties", properties(ParameterAttributes.self)),
             ("allOf", .array(conditions)),
         ])
     }
@@ -165,30 +123,7 @@ public enum ManifestSchema {
             ("description", .string("An event: {} (or nothing) for plain donations, or a retention limit and a typed payload.")),
             ("type", .array([.string("object"), .string("null")])),
             ("additionalProperties", .bool(false)),
-            ("properties", .object([
-                ("donationLimit", .object([
-                    ("description", .string("Retention: the oldest donations beyond maximumCount, and those older than maximumAge, are trimmed.")),
-                    ("type", .string("object")),
-                    ("additionalProperties", .bool(false)),
-                    ("properties", .object([
-                        ("maximumCount", .object([
-                            ("description", .string("The most donations kept (at least 1).")),
-                            ("type", .string("integer")),
-                            ("minimum", .integer(1)),
-                        ])),
-                        ("maximumAge", .object([
-                            ("description", .string("Donations older than this are trimmed (a positive duration such as 90d).")),
-                            ("allOf", .array([reference("positiveDuration")])),
-                        ])),
-                    ])),
-                ])),
-                ("value", .object([
-                    ("description", .string("The typed payload of each donation: field name → value type. Rules filter on it with where(…).")),
-                    ("type", .string("object")),
-                    ("propertyNames", reference("name")),
-                    ("additionalProperties", reference("valueType")),
-                ])),
-            ])),
+            ("properties", properties(EventAttributes.self)),
         ])
     }
 
@@ -224,21 +159,8 @@ public enum ManifestSchema {
             ("description", .string("Tips shown one at a time; a tip belongs to at most one group.")),
             ("type", .string("object")),
             ("additionalProperties", .bool(false)),
-            ("required", .array([.string("tips")])),
-            ("properties", .object([
-                ("priority", .object([
-                    ("description", .string("ordered: a tip is offered only when every tip before it is invalidated; firstAvailable (the default): the first available tip is offered.")),
-                    ("type", .string("string")),
-                    ("enum", .array(PackGroupPriority.allCases.map { .string($0.spelling) })),
-                ])),
-                ("tips", .object([
-                    ("description", .string("The tips of the group, in priority order, each listed once.")),
-                    ("type", .string("array")),
-                    ("items", reference("name")),
-                    ("minItems", .integer(1)),
-                    ("uniqueItems", .bool(true)),
-                ])),
-            ])),
+            ("required", required(GroupAttributes.self)),
+            ("properties", properties(GroupAttributes.self)),
         ])
     }
 
@@ -257,6 +179,16 @@ public enum ManifestSchema {
         }
         guard case .object(let members) = schema else { return schema }
         return .object([("description", .string(description))] + members)
+    }
+
+    /// The properties of a declaration: one per row of its table.
+    static func properties<Table: DeclarationTable>(_ table: Table.Type) -> Node {
+        .object(Table.all.map { ($0.key, $0.schema) })
+    }
+
+    /// The keys a declaration requires: its table's required rows.
+    static func required<Table: DeclarationTable>(_ table: Table.Type) -> Node {
+        .array(Table.all.filter(\.isRequired).map { .string($0.key) })
     }
 
     static func reference(_ definition: String) -> Node {

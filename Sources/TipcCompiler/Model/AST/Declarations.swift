@@ -73,6 +73,9 @@ public enum DisplayFrequencySpec: Sendable, Hashable {
         }
     }
 
+    /// The names of the named frequencies, shortest gap first.
+    public static let names = ["immediate", "hourly", "daily", "weekly", "monthly"]
+
     /// The named frequencies, by their manifest spelling.
     public static let named: [String: DisplayFrequencySpec] = [
         "immediate": .immediate, "hourly": .hourly, "daily": .daily, "weekly": .weekly, "monthly": .monthly,

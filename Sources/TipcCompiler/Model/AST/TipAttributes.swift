@@ -207,23 +207,14 @@ package enum TipAttributeValue: Sendable {
 /// `minimumOS` on.
 package struct TipKitForm: Sendable {
     package let option: String
-    package var minimumOS: TipKitMinimumOS = .ios17
+    package var minimumOS: TipKitRelease = .ios17
 }
 
-/// A TipKit release, by the iOS version it shipped with: what `tipc generate tipkit --minimum-os`
-/// targets, and from when each tip option exists.
-public enum TipKitMinimumOS: String, Sendable, CaseIterable, Comparable {
+/// A TipKit release, named by the iOS it came with: what generated Swift may require at least
+/// (`tipc generate tipkit --minimum-os`), and what each TipKit option needs.
+public enum TipKitRelease: String, Sendable, CaseIterable, Comparable {
     case ios17, ios18, ios26
 
-    package var rank: Int { self == .ios17 ? 17 : self == .ios18 ? 18 : 26 }
-    public static func < (a: TipKitMinimumOS, b: TipKitMinimumOS) -> Bool { a.rank < b.rank }
-
-    /// The `@available` arguments of the TipKit release that corresponds to this iOS.
-    package var availability: String {
-        switch self {
-        case .ios17: return "iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *"
-        case .ios18: return "iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *"
-        case .ios26: return "iOS 26.0, macOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *"
-        }
-    }
+    var rank: Int { self == .ios17 ? 17 : self == .ios18 ? 18 : 26 }
+    public static func < (a: TipKitRelease, b: TipKitRelease) -> Bool { a.rank < b.rank }
 }
