@@ -47,9 +47,21 @@ protocol InterpreterContext {
 }
 
 extension InterpreterContext {
+    /// `interpret`, out of line: the machine's entry (from `evaluate` and from `filterTop`), so
+    /// its mode has one copy of the loop.
+    @inline(never)
+    mutating func run(from start: Int, sp base: Int, records: (any TipRecordReader)?) -> Bool? {
+        interpret(from: start, sp: base, records: records)
+    }
+
     /// Runs the block starting at `start` (a rule, or a `WHERE` predicate over a stack whose
     /// first `base` slots are taken) until its `RETURN`; nil when evaluation failed (`fail`).
-    mutating func run(from start: Int, sp base: Int, records: (any TipRecordReader)?) -> Bool? {
+    ///
+    /// Always inlined: the fast path's copy of the loop sits in the evaluator's loop over rules,
+    /// as its own small loop did before, where its mode's fields stay in registers and the
+    /// machine's cases, which trap in that mode, cost nothing. The machine enters through `run`.
+    @inline(__always)
+    mutating func interpret(from start: Int, sp base: Int, records: (any TipRecordReader)?) -> Bool? {
         let code = self.code, stack = self.stack, now = self.now, parameterSlots = self.parameterSlots
         let tracing = self.tracing, keySlot = self.keySlot
         var pc = start

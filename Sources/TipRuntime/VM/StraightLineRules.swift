@@ -120,7 +120,10 @@ enum StraightLineRules {
         let parameterSlots: UnsafeBufferPointer<Int64>
         let now: Int64
         let keySlot: Int64
-        let store: StoreReader<InMemoryDonationStore>
+        /// The in-memory store, read in place (never through snapshots: the reader this mode
+        /// counts with is made with none, so its copy of the loop has no snapshot path).
+        let store: UnsafePointer<InMemoryDonationStore>
+        let eventFieldTypes: UnsafeBufferPointer<[ValueType]>
         var tracing: Bool { false }
 
         /// A straight-line rule fails only on a store made for another pack: the machine reruns it.
@@ -128,7 +131,7 @@ enum StraightLineRules {
         func record(_ pc: Int, _ sp: Int) {}
         @inline(__always)
         func countDonations(_ event: Int, within window: Int64?, where test: FieldTest?) -> Int? {
-            store.count(event, within: window, now: now, where: test)
+            StoreReader(store: store, snapshots: nil, eventFieldTypes: eventFieldTypes).count(event, within: window, now: now, where: test)
         }
 
         func loadField(_ field: Int) -> Int64 { Self.notStraightLine() }
@@ -157,9 +160,10 @@ enum StraightLineRules {
     /// then runs the rule, and says where it failed.
     @inline(__always)
     static func run(_ code: UnsafeBufferPointer<UInt32>, from start: Int, parameterSlots: UnsafeBufferPointer<Int64>,
-                    store: StoreReader<InMemoryDonationStore>, records: (any TipRecordReader)?, keySlot: Int64, now: Int64,
-                    stack: UnsafeMutablePointer<Int64>) -> Bool? {
-        var registers = Registers(code: code, stack: stack, parameterSlots: parameterSlots, now: now, keySlot: keySlot, store: store)
-        return registers.run(from: start, sp: 0, records: records)
+                    store: UnsafePointer<InMemoryDonationStore>, eventFieldTypes: UnsafeBufferPointer<[ValueType]>,
+                    records: (any TipRecordReader)?, keySlot: Int64, now: Int64, stack: UnsafeMutablePointer<Int64>) -> Bool? {
+        var registers = Registers(code: code, stack: stack, parameterSlots: parameterSlots, now: now, keySlot: keySlot,
+                                  store: store, eventFieldTypes: eventFieldTypes)
+        return registers.interpret(from: start, sp: 0, records: records)
     }
 }
