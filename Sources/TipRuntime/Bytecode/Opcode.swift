@@ -82,7 +82,7 @@ public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
     /// Everything about this opcode except what it does, in the manner of Lua's `lopcodes.h`:
     /// the disassembler, the verifier, the evaluator's fast path, `WindowAnalysis`,
     /// `DatedWakeups` and the compiler read it here; what the instruction does is its case in the
-    /// one interpreter loop (`InterpreterContext.run`). docs/bytecode.md documents each one.
+    /// one interpreter loop (`InterpreterContext.interpret`). docs/bytecode.md documents each one.
     public var info: OpcodeInfo {
         switch self {
         //                                  mnemonic               A                 extra       pops  popped          result          straight-line

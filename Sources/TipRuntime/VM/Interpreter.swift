@@ -1,13 +1,13 @@
-/// What the one interpreter loop (`run`) reads and calls. Two modes conform, and each gets its
-/// own specialised copy of the same loop: `Machine`, which runs every instruction, and
+/// What the one interpreter loop (`interpret`) reads and calls. Two modes conform, and each gets
+/// its own specialised copy of the same loop: `Machine`, which runs every instruction, and
 /// `StraightLineRules.Registers`, the fast path, which runs only rules that
 /// `StraightLineRules.accepts` (no collection, no string, nothing that can fail but a read of
 /// a store made for another pack) without setting up a machine. The fast path's conformance
 /// answers the machine-only requirements with a trap: it is never given code that reaches them.
 ///
-/// Every opcode's meaning is its case in `run`, written once, the way Lua's `luaV_execute` runs
-/// its specialised instructions in the same loop as the rest; what the loop needs from its mode
-/// is named here, not done here.
+/// Every opcode's meaning is its case in `interpret`, written once, the way Lua's `luaV_execute`
+/// runs its specialised instructions in the same loop as the rest; what the loop needs from its
+/// mode is named here, not done here.
 protocol InterpreterContext {
     /// Every rule's code, concatenated and fused (verified: every operand, jump and stack
     /// access is in bounds).

@@ -1,4 +1,5 @@
-/// The full mode of the interpreter for verified rules (`InterpreterContext.run` is its loop).
+/// The full mode of the interpreter for verified rules (`InterpreterContext.interpret` is its
+/// loop, entered through `run`).
 /// State lives in this struct and in locals of the `mutating` run loop. Everything it reads — code, strings, parameters, the store — is borrowed
 /// through pointers the evaluator sets up for the machine's lifetime, so an evaluation copies
 /// nothing reference-counted; code is read through an `UnsafeBufferPointer` because the verifier

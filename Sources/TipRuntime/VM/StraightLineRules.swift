@@ -4,7 +4,7 @@
 /// compare them: they make no collection and touch no string, and nothing in them can fail but
 /// a field test's payload read over a store made for another pack (the machine then runs the
 /// rule), so they run over registers and a value stack on the call stack, without setting up a
-/// `Machine`: the one interpreter loop (`InterpreterContext.run`) in its `Registers` mode. Taken
+/// `Machine`: the one interpreter loop (`InterpreterContext.interpret`) in its `Registers` mode. Taken
 /// only over the runtime's own in-memory store, read in place (any other store is read, and
 /// checked, by the machine). Which opcodes it takes is the opcode table's `isStraightLine`
 /// (running these rules on the machine instead made the first benchmark rule 3× slower:
