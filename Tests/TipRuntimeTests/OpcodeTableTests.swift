@@ -19,14 +19,37 @@ import Testing
             #expect(opcode.mnemonic == info.mnemonic)
             #expect((info.pops == 0) == (info.popped == nil), "\(info.mnemonic)")
             if info.result == .operandType { #expect(info.pops > 0, "\(info.mnemonic)") }
-            // The internal fused opcodes 0xF0–0xFF are never table rows.
-            #expect(opcode.rawValue < 0xF0)
+            // The fused rows are 0xF0 and up, with the layout and stack effect of the word they rewrite.
+            #expect((opcode.rawValue >= 0xF0) == (info.fusedFrom != nil), "\(info.mnemonic)")
+            if let base = info.fusedFrom {
+                let row = base.info
+                #expect(base.info.fusedFrom == nil)
+                #expect(info.operand == row.operand && info.extra == row.extra && info.pops == row.pops && info.popped == row.popped
+                        && info.result == row.result, "\(info.mnemonic)")
+                #expect(Opcode.unfused(opcode.rawValue) == base.rawValue)
+            } else {
+                #expect(Opcode.unfused(opcode.rawValue) == opcode.rawValue)
+            }
+        }
+        #expect(Opcode.packOpcodes == Opcode.allCases.filter { $0.rawValue < 0xF0 })
+    }
+
+    /// A fused opcode is made when a pack is loaded, never read from one: the verifier knows
+    /// only the pack's rows.
+    @Test(arguments: Opcode.allCases.filter { $0.info.fusedFrom != nil })
+    func theVerifierRejectsFusedOpcodes(_ opcode: Opcode) {
+        let base = opcode.info.fusedFrom!
+        let code = [Instruction.word(opcode, 0)] + [UInt32](repeating: 0, count: base.extraWords(operand: 0)) + [Instruction.word(.ret)]
+        #expect {
+            _ = try BytecodeVerifier.verify(code, context: BytecodeContext(pack: Self.pack))
+        } throws: { error in
+            (error as? RulePackError)?.message.contains("unknown opcode 0x\(String(opcode.rawValue, radix: 16))") == true
         }
     }
 
     /// For each opcode and a few operands, the disassembler puts the next instruction where
     /// the table's extra words say, and the verifier finds an instruction cut short of them.
-    @Test(arguments: Opcode.allCases)
+    @Test(arguments: Opcode.packOpcodes)
     func disassemblerAndVerifierStepOverTheTablesExtraWords(_ opcode: Opcode) throws {
         let operands: [UInt32] = opcode.info.extra.count(operand: 2) == opcode.info.extra.count(operand: 0) ? [0] : [0, 1, 3]
         for a in operands {
@@ -56,7 +79,9 @@ import Testing
         let straightLine = Set(Opcode.allCases.filter(\.info.isStraightLine))
         #expect(straightLine == [.ret, .pushBool, .pushInt, .pushDate, .pushDuration, .loadNow, .loadParameter, .not,
                                  .jumpIfFalse, .jumpIfTrue, .compareInt, .compareBool, .compareIntImmediate,
-                                 .countEvent, .countEventWithin, .tipInvalidated])
+                                 .countEvent, .countEventWithin, .tipInvalidated,
+                                 .countEventWithinCompareImmediate, .jumpIfParameterFalse, .countTipDisplays, .countTipInvalidations,
+                                 .countEventWhere])
     }
 
     private func format4(_ pc: Int) -> String {

@@ -26,7 +26,7 @@ import TipcTestSupport
         let changed = fused.indices.filter { fused[$0] != fusable[$0] }
         #expect(changed.map { UInt8(truncatingIfNeeded: fusable[$0]) } == [Opcode.loadParameter.rawValue, Opcode.countEventWithin.rawValue])
         #expect(changed.map { UInt8(truncatingIfNeeded: fused[$0]) }
-                == [StraightLineRules.jumpIfParameterFalse, StraightLineRules.countEventWithinCompareImmediate])
+                == [Opcode.jumpIfParameterFalse.rawValue, Opcode.countEventWithinCompareImmediate.rawValue])
         #expect(changed.allSatisfy { fused[$0] >> 8 == fusable[$0] >> 8 })
         // The count is added to before it is compared: nothing to fuse.
         var unchanged = pack.tips[0].rules[1].code
@@ -103,7 +103,7 @@ import TipcTestSupport
         let pack = try compile(rules)
         var fused = pack.tips[0].rules[0].code
         StraightLineRules.fuse(&fused)
-        #expect(fused.contains { UInt8(truncatingIfNeeded: $0) == StraightLineRules.filterThenCount })
+        #expect(fused.contains { UInt8(truncatingIfNeeded: $0) == Opcode.filterThenCount.rawValue })
         let evaluator = RuleEvaluator(pack: try RulePackVerifier.verify(pack))
         var generator = RuleGenerator(random: SeededGenerator(seed: 0xC0_047E))
         for round in 0..<30 {
@@ -127,7 +127,7 @@ import TipcTestSupport
         func code(jumpingOver skipped: UInt32) -> [UInt32] {
             [UInt32(Opcode.pushBool.rawValue) | 1 << 8,
              UInt32(Opcode.jumpIfFalse.rawValue) | skipped << 8,
-             UInt32(StraightLineRules.countTipInvalidations) | 1 << 8,
+             UInt32(Opcode.countTipInvalidations.rawValue) | 1 << 8,
              UInt32(Opcode.within.rawValue), UInt32(day), 0,
              UInt32(Opcode.count.rawValue),
              UInt32(Opcode.compareIntImmediate.rawValue), 0, 0,
@@ -181,7 +181,7 @@ import TipcTestSupport
             #expect(fused.indices.allSatisfy { fused[$0] == rule.code[$0]
                 || (fused[$0] >> 8 == rule.code[$0] >> 8 && fusable.contains(Opcode(rawValue: UInt8(truncatingIfNeeded: rule.code[$0])))) })
         }
-        #expect(fusedOpcodes.isSuperset(of: [StraightLineRules.countTipDisplays, StraightLineRules.countTipInvalidations]))
+        #expect(fusedOpcodes.isSuperset(of: [Opcode.countTipDisplays.rawValue, Opcode.countTipInvalidations.rawValue]))
         let accepted = pack.tips[0].rules.map { rule -> Bool in
             var fused = rule.code
             StraightLineRules.fuse(&fused)
@@ -262,7 +262,7 @@ import TipcTestSupport
         for rule in pack.tips[0].rules {
             var fused = rule.code
             StraightLineRules.fuse(&fused)
-            #expect(fused.contains { UInt8(truncatingIfNeeded: $0) == StraightLineRules.countEventWhere })
+            #expect(fused.contains { UInt8(truncatingIfNeeded: $0) == Opcode.countEventWhere.rawValue })
             #expect(StraightLineRules.accepts(fused, valueDepth: 4))
         }
         let evaluator = RuleEvaluator(pack: try RulePackVerifier.verify(pack))

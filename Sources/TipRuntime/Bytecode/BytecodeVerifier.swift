@@ -132,7 +132,8 @@ public struct BytecodeVerifier {
                 throw fail(pc, "a jump arrives here with a different stack than the fall-through path")
             }
             let word = code[pc]
-            guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else {
+            // The fused rows are made when a pack is loaded, never read from one.
+            guard let opcode = Opcode(rawValue: Instruction.opcodeByte(word)), opcode.info.fusedFrom == nil else {
                 throw fail(pc, "unknown opcode 0x\(String(word & 0xFF, radix: 16))")
             }
             let info = opcode.info

@@ -120,7 +120,7 @@ public enum DatedWakeups {
         var pc = start
         while pc < end {
             let word = code[pc]
-            guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else { return }
+            guard let opcode = Opcode(rawValue: Instruction.opcodeByte(word)) else { return }
             let a = word >> 8, info = opcode.info
             let next = pc + 1 + info.extra.count(operand: a)
             guard next <= end else { return }
@@ -128,15 +128,8 @@ public enum DatedWakeups {
             switch opcode {
             case .ret:
                 return
-            case .pushInt, .pushDate, .pushDuration:
-                stack.append(.constant(immediate()))
             case .loadNow:
                 stack.append(LinearForm(now: 1))
-            case .loadParameter:
-                stack.append(LinearForm(parameters: [Int(a): 1]))
-            case .jumpIfFalse, .jumpIfTrue:
-                // The fall-through path pops the condition; the other joins with a Bool in place.
-                _ = pop()
             case .add, .subtract:
                 let right = pop(), left = pop()
                 if let left, let right { stack.append(left.adding(right, times: opcode == .add ? 1 : -1)) } else { stack.append(nil) }
@@ -149,27 +142,31 @@ public enum DatedWakeups {
                 } else {
                     stack.append(nil)
                 }
-            case .compareInt:
-                let right = pop(), left = pop()
-                if let left, let right { record(left.adding(right, times: -1), ComparisonCode(verified: Int(a))) }
-                stack.append(nil)
-            case .compareIntImmediate:
-                record(pop()?.adding(.constant(immediate()), times: -1), ComparisonCode(verified: Int(a)))
-                stack.append(nil)
-            case .inInts:
-                let value = pop()
-                for index in 0..<Int(a) { record(value?.adding(.constant(immediate(index)), times: -1), .equal) }
-                stack.append(nil)
-            case .filter:
-                // The predicate runs once per donation, on a stack of its own.
+            case _ where info.operand == .blockLength:
+                // A `WHERE`: the predicate runs once per donation, on a stack of its own.
                 _ = pop()
                 stack.append(nil)
                 analyse(code, from: pc + 1, to: min(end, pc + 1 + Int(a)), into: &result)
                 pc = min(end, pc + 1 + Int(a))
                 continue
             default:
-                for _ in 0..<info.pops { _ = pop() }
-                stack.append(nil)
+                // Every other instruction by what the table says of it. `popped[0]` is the top.
+                let popped = (0..<info.pops).map { _ in pop() }
+                switch (info.operand, info.extra) {
+                case (.comparison, .none) where info.popped == .number:
+                    if let left = popped[1], let right = popped[0] { record(left.adding(right, times: -1), ComparisonCode(verified: Int(a))) }
+                case (.comparison, .int):
+                    record(popped[0]?.adding(.constant(immediate()), times: -1), ComparisonCode(verified: Int(a)))
+                case (.listLength, .ints):
+                    for index in 0..<Int(a) { record(popped[0]?.adding(.constant(immediate(index)), times: -1), .equal) }
+                default: break
+                }
+                switch info.result {
+                case .own: break // the jumps: the fall-through path pops the condition; the other joins with a Bool in place
+                case .parameterType: stack.append(LinearForm(parameters: [Int(a): 1]))
+                case .value where info.pops == 0 && [.int, .date, .duration].contains(info.extra): stack.append(.constant(immediate()))
+                default: stack.append(nil)
+                }
             }
             pc = next
         }

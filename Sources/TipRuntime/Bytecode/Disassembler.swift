@@ -50,7 +50,7 @@ public struct Disassembler {
         while pc < end {
             let word = code[pc]
             let a = Int(word >> 8)
-            guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else {
+            guard let opcode = Opcode(rawValue: Instruction.opcodeByte(word)) else {
                 lines.append(pad(pc) + "  " + indent + "<unknown 0x\(String(word, radix: 16))>")
                 pc += 1
                 continue

@@ -68,10 +68,21 @@ public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
     case tipDisplaysKeyed = 0x54
     case tipInvalidationsKeyed = 0x55
 
+    // Fused instructions: never in a pack (the verifier rejects them); made when a pack is
+    // loaded by rewriting the opcode byte of a sequence's first word (`StraightLineRules.fuse`),
+    // every other word staying in place. Each runs its sequence in one dispatch; traced, it runs
+    // as the word it rewrote (`info.fusedFrom`). docs/bytecode.md describes each sequence.
+    case countEventWithinCompareImmediate = 0xF0
+    case jumpIfParameterFalse = 0xF1
+    case filterThenCount = 0xF2
+    case countTipDisplays = 0xF3
+    case countTipInvalidations = 0xF4
+    case countEventWhere = 0xF5
+
     /// Everything about this opcode except what it does, in the manner of Lua's `lopcodes.h`:
-    /// the disassembler, the verifier, the evaluator's fast path, `WindowAnalysis` and the
-    /// compiler read it here; what the instruction does is the interpreter's `switch`
-    /// (`Machine.run`). docs/bytecode.md documents each one.
+    /// the disassembler, the verifier, the evaluator's fast path, `WindowAnalysis`,
+    /// `DatedWakeups` and the compiler read it here; what the instruction does is its case in the
+    /// one interpreter loop (`InterpreterContext.interpret`). docs/bytecode.md documents each one.
     public var info: OpcodeInfo {
         switch self {
         //                                  mnemonic               A                 extra       pops  popped          result          straight-line
@@ -128,7 +139,28 @@ public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
         case .tipInvalidatedKeyed:    .init("TIP_INVALIDATED_KEYED", .keyedTip,      .none,      1,    .anyValue,      .value(.bool),  false)
         case .tipDisplaysKeyed:       .init("TIP_DISPLAYS_KEYED",  .keyedTip,        .none,      1,    .anyValue,      .tipDisplays,   false)
         case .tipInvalidationsKeyed:  .init("TIP_INVALIDATIONS_KEYED", .keyedTip,    .none,      1,    .anyValue,      .tipInvalidations, false)
+        // A fused row has the layout and stack effect of the word it rewrites (the sequence's
+        // other words follow in place), so whatever steps through code word by word reads it alike.
+        case .countEventWithinCompareImmediate: .fused("COUNT_EVENT_WITHIN_CMP_K", from: .countEventWithin, straightLine: true)
+        case .jumpIfParameterFalse:   .fused("JUMP_IF_PARAM_FALSE",  from: .loadParameter,   straightLine: true)
+        case .filterThenCount:        .fused("WHERE_COUNT",          from: .filter,          straightLine: false)
+        case .countTipDisplays:       .fused("TIP_DISPLAYS_COUNT",   from: .tipDisplays,     straightLine: true)
+        case .countTipInvalidations:  .fused("TIP_INVALIDATIONS_COUNT", from: .tipInvalidations, straightLine: true)
+        case .countEventWhere:        .fused("COUNT_EVENT_WHERE",    from: .event,           straightLine: true)
         }
+    }
+
+    /// The opcodes a pack may hold: every row but the fused ones.
+    public static let packOpcodes = allCases.filter { $0.info.fusedFrom == nil }
+
+    /// The instruction a traced evaluation runs for this opcode: a fused one runs unfused (the
+    /// instruction whose word it rewrote; the rest of its sequence then runs, and is traced, on
+    /// its own), any other as itself.
+    @inline(__always)
+    static func unfused(_ byte: UInt8) -> UInt8 {
+        guard byte >= Opcode.countEventWithinCompareImmediate.rawValue, let opcode = Opcode(rawValue: byte),
+              let base = opcode.info.fusedFrom else { return byte }
+        return base.rawValue
     }
 
     /// The assembler name shown by the disassembler.
@@ -157,9 +189,12 @@ public struct OpcodeInfo: Sendable, Hashable {
     /// payload. (`LOAD_PARAM` of a String parameter too: its slot is a reference only the full
     /// machine resolves, but verified code only compares it with `CMP_STRING*`, which is not.)
     public let isStraightLine: Bool
+    /// For a fused instruction (never in a pack), the pack instruction whose word it rewrites;
+    /// nil for the instructions of the pack format.
+    public let fusedFrom: Opcode?
 
     init(_ mnemonic: String, _ operand: OperandMeaning, _ extra: ExtraWords, _ pops: Int, _ popped: StackOperand?,
-         _ result: StackResult, _ isStraightLine: Bool) {
+         _ result: StackResult, _ isStraightLine: Bool, fusedFrom: Opcode? = nil) {
         self.mnemonic = mnemonic
         self.operand = operand
         self.extra = extra
@@ -167,6 +202,13 @@ public struct OpcodeInfo: Sendable, Hashable {
         self.popped = popped
         self.result = result
         self.isStraightLine = isStraightLine
+        self.fusedFrom = fusedFrom
+    }
+
+    /// The row of a fused instruction: `base`'s layout and stack effect under its own name.
+    static func fused(_ mnemonic: String, from base: Opcode, straightLine: Bool) -> OpcodeInfo {
+        let info = base.info
+        return OpcodeInfo(mnemonic, info.operand, info.extra, info.pops, info.popped, info.result, straightLine, fusedFrom: base)
     }
 
     /// Whether the instruction pushes a new collection (of event `A`, or of tip `A`'s records).
@@ -345,6 +387,14 @@ public enum Instruction {
         precondition(a <= maximumOperand, "operand does not fit in 24 bits")
         return UInt32(opcode.rawValue) | a << 8
     }
+
+    /// The opcode byte of `word`.
+    @inline(__always)
+    static func opcodeByte(_ word: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: word) }
+
+    /// Whether `word` is an instruction of `opcode`.
+    @inline(__always)
+    static func word(_ word: UInt32, is opcode: Opcode) -> Bool { opcodeByte(word) == opcode.rawValue }
 
     /// Two words holding `value`, low half first.
     public static func immediate(_ value: Int64) -> [UInt32] {

@@ -37,7 +37,7 @@ public enum WindowAnalysis {
         var pc = 0
         while pc < code.count {
             let word = code[pc]
-            guard let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: word)) else { break }
+            guard let opcode = Opcode(rawValue: Instruction.opcodeByte(word)) else { break }
             let a = word >> 8, info = opcode.info
             if info.opensCollection { collections.append(info.operand == .event ? .event(Int(a)) : .tip(Int(a))) }
             if info.extra == .window, pc + 2 < code.count {

@@ -1,5 +1,6 @@
-/// The interpreter for verified rules. State lives in this struct and in locals of the
-/// `mutating` run loop. Everything it reads — code, strings, parameters, the store — is borrowed
+/// The full mode of the interpreter for verified rules (`InterpreterContext.interpret` is its
+/// loop, entered through `run`).
+/// State lives in this struct and in locals of the `mutating` run loop. Everything it reads — code, strings, parameters, the store — is borrowed
 /// through pointers the evaluator sets up for the machine's lifetime, so an evaluation copies
 /// nothing reference-counted; code is read through an `UnsafeBufferPointer` because the verifier
 /// has proven every operand, jump and stack access in bounds. One machine serves every rule a
@@ -8,7 +9,7 @@
 /// The store is the one input the verifier cannot vouch for: the machine reads it only through
 /// a `StoreReader`, and an event whose data does not fit the pack makes the rule fail with
 /// `inconsistentStore`.
-struct Machine<Store: DonationStore> {
+struct Machine<Store: DonationStore>: InterpreterContext {
     /// Every rule's code, concatenated (jumps are relative, so a rule runs where it lies).
     let code: UnsafeBufferPointer<UInt32>
     let strings: UnsafeBufferPointer<String>
@@ -31,7 +32,7 @@ struct Machine<Store: DonationStore> {
     unowned(unsafe) var recorder: TraceRecorder? {
         didSet { tracing = recorder != nil }
     }
-    private var tracing = false
+    private(set) var tracing = false
 
     /// The donation a `WHERE` predicate is testing: its event, that event's payload columns
     /// (nil outside predicates) and its index.
@@ -125,19 +126,13 @@ struct Machine<Store: DonationStore> {
         }
     }
 
-    @inline(__always)
-    static func double(_ slot: Int64) -> Double { ValueSlot.double(slot) }
-    @inline(__always)
-    static func slot(_ value: Double) -> Int64 { ValueSlot.slot(value) }
-
-    /// A grouping key for a payload slot: equal values, equal keys (−0.0 and 0.0 alike, for a
-    /// store that wrote its own slots).
+    /// A grouping key for a payload slot: equal values, equal keys (−0.0 and 0.0 alike).
     @inline(__always)
     static func key(_ slot: Int64, _ type: ValueType) -> Int64 {
         type == .double ? ValueSlot.slot(ValueSlot.double(slot)) : slot
     }
 
-    private mutating func fail(_ reason: EvaluationFailure, _ pc: Int) -> Bool? {
+    mutating func fail(_ reason: EvaluationFailure, _ pc: Int) -> Bool? {
         failure = (reason, pc - ruleStart)
         return nil
     }
@@ -167,23 +162,21 @@ struct Machine<Store: DonationStore> {
         return reader.withSlots(event, field: field, body)
     }
 
-    /// `TIP_INVALIDATED*`: whether `tip` (its instance `key`) is invalidated now.
+    /// `TIP_INVALIDATED_KEYED`: whether the instance of `tip` whose key is the slot `keySlot` is
+    /// invalidated now.
     @inline(never)
-    private func isInvalidated(_ tip: Int, key: TipKey?, _ records: (any TipRecordReader)?) -> Bool {
-        records?.isInvalidated(tip: tip, key: key) ?? false
+    func isInvalidated(tip: Int, keySlot: Int64, _ records: (any TipRecordReader)?) -> Bool {
+        records?.isInvalidated(tip: tip, key: poppedKey(keySlot, tip: tip)) ?? false
     }
 
-    /// `TIP_DISPLAYS*` / `TIP_INVALIDATIONS*`: the records of `tip` (its instance `key`).
+    /// `TIP_DISPLAYS*` / `TIP_INVALIDATIONS*`: pushes the records of `tip` (of the instance whose
+    /// key is `keySlot`) as a collection (the columns move in, uncopied).
     @inline(never)
-    private func tipColumns(_ tip: Int, key: TipKey?, displays: Bool, _ records: (any TipRecordReader)?) -> DonationColumns {
+    mutating func pushTipRecords(tip: Int, keySlot: Int64?, displays: Bool, _ records: (any TipRecordReader)?) {
+        let key = keySlot.map { poppedKey($0, tip: tip) }
         // Optional chaining, not `if let`: a binding would copy (retain) the reader.
-        if displays { return records?.displays(ofTip: tip, key: key) ?? DonationColumns() }
-        return records?.invalidations(ofTip: tip, key: key) ?? DonationColumns(fields: [PayloadColumn(type: .string)])
-    }
-
-    /// Pushes a tip's displays or invalidations as a collection (the columns move in, uncopied).
-    @inline(never)
-    private mutating func pushTipCollection(_ columns: consuming DonationColumns) {
+        let columns = displays ? records?.displays(ofTip: tip, key: key) ?? DonationColumns()
+            : records?.invalidations(ofTip: tip, key: key) ?? DonationColumns(fields: [PayloadColumn(type: .string)])
         let count = columns.count
         tipCollections.append(columns)
         collections[collectionCount] = CollectionValue(event: eventCount + tipCollections.count - 1, low: 0, high: count, isList: false)
@@ -191,10 +184,33 @@ struct Machine<Store: DonationStore> {
     }
 
     /// The key a keyed `TIP_*` instruction popped, of the tip's key type.
-    @inline(never)
     private func poppedKey(_ slot: Int64, tip: Int) -> TipKey {
         tipKeyTypes[tip] == .string ? .string(resolve(slot)) : .int(slot)
     }
+
+    /// `COUNT_EVENT*`: read through the store reader, which checks the store's data.
+    func countDonations(_ event: Int, within window: Int64?, where test: FieldTest?) -> Int? {
+        // The pack's events only (never a tip's records).
+        reader.count(event, within: window, now: now, where: test)
+    }
+
+    /// `LOAD_FIELD`: a String field's slot becomes a reference to its column's text.
+    func loadField(_ field: Int) -> Int64 {
+        let fields = currentFields
+        let slot = fields[field].slots[currentIndex]
+        return fields[field].type == .string ? StringReference.field(event: currentEvent, field: field, code: slot) : slot
+    }
+
+    /// `EVENT`: pushes the collection of all of `event`'s donations.
+    mutating func pushEventCollection(_ event: Int) -> Bool {
+        guard let count = reader.withTimestamps(event, { $0.count }) else { return false }
+        collections[collectionCount] = CollectionValue(event: event, low: 0, high: count, isList: false)
+        collectionCount += 1
+        return true
+    }
+
+    /// `COUNT`: pops the top collection, giving its size.
+    mutating func popCollectionCount() -> Int { popCollection().count }
 
     /// Turns the top collection into a list collection (its indices appended to `members`).
     private mutating func materialize(_ top: inout CollectionValue) {
@@ -218,173 +234,21 @@ struct Machine<Store: DonationStore> {
         members.truncate(to: high)
     }
 
-    /// Runs the block starting at `start` until its RETURN; nil when evaluation failed.
-    mutating func run(from start: Int, sp base: Int, records: (any TipRecordReader)?) -> Bool? {
-        let code = self.code, stack = self.stack, now = self.now, parameterSlots = self.parameterSlots, tracing = self.tracing
-        let reader = self.reader
-        var pc = start
-        var sp = base
-        while true {
-            let word = code[pc]
-            let a = Int(word >> 8)
-            let at = pc
-            let opcode = UInt8(truncatingIfNeeded: word)
-            // The straight-line instructions (and the fused ones) are `StraightLineRules.step`'s,
-            // in `default`; the others are here.
-            switch opcode {
-            case Opcode.pushString.rawValue:
-                stack[sp] = Int64(a); sp &+= 1; pc &+= 1
-            case Opcode.pushDouble.rawValue:
-                stack[sp] = Instruction.immediate(code[pc &+ 1], code[pc &+ 2]); sp &+= 1; pc &+= 3
-            case Opcode.loadKey.rawValue:
-                stack[sp] = keySlot; sp &+= 1; pc &+= 1
-            case Opcode.tipInvalidatedKeyed.rawValue:
-                stack[sp &- 1] = isInvalidated(a, key: poppedKey(stack[sp &- 1], tip: a), records) ? 1 : 0; pc &+= 1
-            case Opcode.tipDisplays.rawValue, Opcode.tipInvalidations.rawValue,
-                 StraightLineRules.countTipDisplays where tracing, StraightLineRules.countTipInvalidations where tracing:
-                // A fused tip count runs unfused when traced, so that its collection is traced.
-                let displays = opcode == Opcode.tipDisplays.rawValue || opcode == StraightLineRules.countTipDisplays
-                pushTipCollection(tipColumns(a, key: nil, displays: displays, records))
-                pc &+= 1
-            case Opcode.tipDisplaysKeyed.rawValue, Opcode.tipInvalidationsKeyed.rawValue:
-                let key = poppedKey(stack[sp &- 1], tip: a)
-                sp &-= 1
-                pushTipCollection(tipColumns(a, key: key, displays: opcode == Opcode.tipDisplaysKeyed.rawValue, records))
-                pc &+= 1
-            case Opcode.loadField.rawValue:
-                let fields = currentFields
-                let slot = fields[a].slots[currentIndex]
-                stack[sp] = fields[a].type == .string ? StringReference.field(event: currentEvent, field: a, code: slot) : slot
-                sp &+= 1; pc &+= 1
-            case Opcode.compareDouble.rawValue:
-                let holds = ComparisonCode(verified: a).holds(Self.double(stack[sp &- 2]), Self.double(stack[sp &- 1]))
-                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
-            case Opcode.compareString.rawValue:
-                let holds = compareStrings(a, stack[sp &- 2], stack[sp &- 1])
-                sp &-= 1; stack[sp &- 1] = holds ? 1 : 0; pc &+= 1
-            case Opcode.compareDoubleImmediate.rawValue:
-                let constant = Self.double(Instruction.immediate(code[pc &+ 1], code[pc &+ 2]))
-                let holds = ComparisonCode(verified: a).holds(Self.double(stack[sp &- 1]), constant)
-                stack[sp &- 1] = holds ? 1 : 0; pc &+= 3
-            case Opcode.compareStringImmediate.rawValue:
-                let holds = compareString(a, stack[sp &- 1], toConstant: Int(code[pc &+ 1]))
-                stack[sp &- 1] = holds ? 1 : 0; pc &+= 2
-            case Opcode.inInts.rawValue:
-                let value = stack[sp &- 1]
-                var found = false
-                for index in 0..<a where Instruction.immediate(code[pc + 1 + 2 * index], code[pc + 2 + 2 * index]) == value {
-                    found = true; break
-                }
-                stack[sp &- 1] = found ? 1 : 0; pc &+= 1 &+ 2 &* a
-            case Opcode.inDoubles.rawValue:
-                let value = Self.double(stack[sp &- 1])
-                var found = false
-                for index in 0..<a where Self.double(Instruction.immediate(code[pc + 1 + 2 * index], code[pc + 2 + 2 * index])) == value {
-                    found = true; break
-                }
-                stack[sp &- 1] = found ? 1 : 0; pc &+= 1 &+ 2 &* a
-            case Opcode.inStrings.rawValue:
-                stack[sp &- 1] = string(stack[sp &- 1], isInConstantsAt: pc &+ 1, count: a) ? 1 : 0; pc &+= 1 &+ a
-            case Opcode.inBools.rawValue:
-                stack[sp &- 1] = (a >> Int(stack[sp &- 1])) & 1 == 1 ? 1 : 0; pc &+= 1
-            case Opcode.add.rawValue, Opcode.subtract.rawValue, Opcode.multiply.rawValue:
-                let left = stack[sp &- 2], right = stack[sp &- 1]
-                let (result, overflow) = switch opcode {
-                case Opcode.add.rawValue: left.addingReportingOverflow(right)
-                case Opcode.subtract.rawValue: left.subtractingReportingOverflow(right)
-                default: left.multipliedReportingOverflow(by: right)
-                }
-                if overflow { return fail(.integerOverflow, at) }
-                sp &-= 1; stack[sp &- 1] = result; pc &+= 1
-            case Opcode.divide.rawValue, Opcode.remainder.rawValue:
-                let left = stack[sp &- 2], right = stack[sp &- 1]
-                if right == 0 { return fail(.divisionByZero, at) }
-                let (result, overflow) = opcode == Opcode.divide.rawValue
-                    ? left.dividedReportingOverflow(by: right) : left.remainderReportingOverflow(dividingBy: right)
-                if overflow { return fail(.integerOverflow, at) }
-                sp &-= 1; stack[sp &- 1] = result; pc &+= 1
-            case Opcode.negate.rawValue:
-                let (result, overflow) = Int64(0).subtractingReportingOverflow(stack[sp &- 1])
-                if overflow { return fail(.integerOverflow, at) }
-                stack[sp &- 1] = result; pc &+= 1
-            case Opcode.addDouble.rawValue, Opcode.subtractDouble.rawValue, Opcode.multiplyDouble.rawValue,
-                 Opcode.divideDouble.rawValue, Opcode.remainderDouble.rawValue:
-                let left = Self.double(stack[sp &- 2]), right = Self.double(stack[sp &- 1])
-                let result: Double = switch opcode {
-                case Opcode.addDouble.rawValue: left + right
-                case Opcode.subtractDouble.rawValue: left - right
-                case Opcode.multiplyDouble.rawValue: left * right
-                case Opcode.divideDouble.rawValue: left / right
-                default: left.truncatingRemainder(dividingBy: right)
-                }
-                if !result.isFinite { return fail(.nonFiniteDouble, at) }
-                sp &-= 1; stack[sp &- 1] = Self.slot(result); pc &+= 1
-            case Opcode.negateDouble.rawValue:
-                let result = -Self.double(stack[sp &- 1])
-                if !result.isFinite { return fail(.nonFiniteDouble, at) }
-                stack[sp &- 1] = Self.slot(result); pc &+= 1
-            case Opcode.intToDouble.rawValue:
-                stack[sp &- 1] = Self.slot(Double(stack[sp &- 1])); pc &+= 1
-            case StraightLineRules.countEventWhere where tracing, Opcode.event.rawValue:
-                // A fused field-test count runs unfused when traced, so that each step is traced.
-                guard let count = reader.withTimestamps(a, { $0.count }) else { return fail(.inconsistentStore, at) }
-                collections[collectionCount] = CollectionValue(event: a, low: 0, high: count, isList: false)
-                collectionCount += 1; pc &+= 1
-            case Opcode.within.rawValue:
-                guard narrowTopToWindow(Instruction.immediate(code[pc &+ 1], code[pc &+ 2])) else { return fail(.inconsistentStore, at) }
-                pc &+= 3
-            case StraightLineRules.filterThenCount:
-                // WHERE then the COUNT right after its block: a `fieldTest` predicate counts in one
-                // loop over the column (nothing is listed); any other, or traced, runs as WHERE.
-                if !tracing, let test = fieldTest(at: pc &+ 1) {
-                    guard let count = popCount(matching: test) else { return fail(.inconsistentStore, at) }
-                    stack[sp] = Int64(count); sp &+= 1; pc &+= 2 &+ a
-                } else {
-                    guard filterTop(predicateAt: pc &+ 1, sp: sp, at: at, records: records) else { return nil }
-                    pc &+= 1 &+ a
-                }
-            case Opcode.filter.rawValue:
-                guard filterTop(predicateAt: pc &+ 1, sp: sp, at: at, records: records) else { return nil }
-                pc &+= 1 &+ a
-            case Opcode.largestSubset.rawValue, Opcode.smallestSubset.rawValue:
-                guard narrowTopToSubset(field: a, largest: opcode == Opcode.largestSubset.rawValue) else { return fail(.inconsistentStore, at) }
-                pc &+= 1
-            case Opcode.count.rawValue:
-                stack[sp] = Int64(popCollection().count); sp &+= 1; pc &+= 1
-            case Opcode.distinct.rawValue:
-                guard let distinct = popDistinctCount(field: a) else { return fail(.inconsistentStore, at) }
-                stack[sp] = Int64(distinct); sp &+= 1; pc &+= 1
-            default:
-                let step = StraightLineRules.step(code, pc: &pc, sp: &sp, stack: stack, parameterSlots: parameterSlots, now: now,
-                                                  fused: !tracing, records: records, keySlot: keySlot) { event, window, test in
-                    // COUNT_EVENT* and COUNT_EVENT_WHERE read the pack's events only (never a tip's records).
-                    reader.count(event, within: window, now: now, where: test)
-                }
-                switch step {
-                case .next: break
-                case .returned(let holds): return holds
-                case .inconsistentStore: return fail(.inconsistentStore, pc)
-                }
-            }
-            if tracing { record(at, sp) }
-        }
-    }
-
     // String comparisons build Strings; kept out of the run loop like the collection loops.
 
     @inline(never)
-    private func compareStrings(_ comparison: Int, _ left: Int64, _ right: Int64) -> Bool {
+    func compareStrings(_ comparison: Int, _ left: Int64, _ right: Int64) -> Bool {
         ComparisonCode(verified: comparison).holds(resolve(left), resolve(right))
     }
 
     @inline(never)
-    private func compareString(_ comparison: Int, _ left: Int64, toConstant constant: Int) -> Bool {
+    func compareString(_ comparison: Int, _ left: Int64, toConstant constant: Int) -> Bool {
         ComparisonCode(verified: comparison).holds(resolve(left), strings[constant])
     }
 
     /// Whether the string `reference` is one of the `count` string-table entries listed at `start`.
     @inline(never)
-    private func string(_ reference: Int64, isInConstantsAt start: Int, count: Int) -> Bool {
+    func string(_ reference: Int64, isInConstantsAt start: Int, count: Int) -> Bool {
         let value = resolve(reference)
         return (0..<count).contains { strings[Int(code[start + $0])] == value }
     }
@@ -395,7 +259,7 @@ struct Machine<Store: DonationStore> {
     /// WITHIN: keeps the top collection's donations inside the window ending at `now`; false
     /// when the store's data for the event does not fit the pack.
     @inline(never)
-    private mutating func narrowTopToWindow(_ window: Int64) -> Bool {
+    mutating func narrowTopToWindow(_ window: Int64) -> Bool {
         var top = collections[collectionCount &- 1]
         if top.isList {
             var kept = top.low
@@ -423,7 +287,7 @@ struct Machine<Store: DonationStore> {
     /// WHERE (at `at`): keeps the top collection's donations for which the predicate block at
     /// `start` holds; false when the predicate failed or the store's data does not fit the pack.
     @inline(never)
-    private mutating func filterTop(predicateAt start: Int, sp: Int, at: Int, records: (any TipRecordReader)?) -> Bool {
+    mutating func filterTop(predicateAt start: Int, sp: Int, at: Int, records: (any TipRecordReader)?) -> Bool {
         var top = collections[collectionCount &- 1]
         if !tracing, let test = fieldTest(at: start) {
             guard filterTop(&top, test) else { return fail(.inconsistentStore, at) ?? false }
@@ -494,7 +358,7 @@ struct Machine<Store: DonationStore> {
     /// WHERE by a `fieldTest` whose result COUNT directly follows: pops the top collection and
     /// gives the number of its donations that pass (nil when the source's data does not fit).
     @inline(never)
-    private mutating func popCount(matching test: FieldTest) -> Int? {
+    mutating func popCount(matching test: FieldTest) -> Int? {
         let top = collections[collectionCount &- 1]
         let storage = members.storage
         let counted: Int?? = withSlots(top.event, field: test.field) { slots -> Int? in
@@ -541,7 +405,7 @@ struct Machine<Store: DonationStore> {
     /// `field`; among equal groups, the one whose first donation is earliest. False when the
     /// store's data for the event does not fit the pack.
     @inline(never)
-    private mutating func narrowTopToSubset(field: Int, largest: Bool) -> Bool {
+    mutating func narrowTopToSubset(field: Int, largest: Bool) -> Bool {
         var top = collections[collectionCount &- 1]
         guard let column = columns(top.event)?.fields[field] else { return false }
         materialize(&top)
@@ -583,7 +447,7 @@ struct Machine<Store: DonationStore> {
     /// DISTINCT: pops the top collection; the number of distinct values of `field` in it (nil
     /// when the store's data for the event does not fit the pack).
     @inline(never)
-    private mutating func popDistinctCount(field: Int) -> Int? {
+    mutating func popDistinctCount(field: Int) -> Int? {
         let top = collections[collectionCount &- 1]
         guard let column = columns(top.event)?.fields[field] else { return nil }
         var seen = Set<Int64>(minimumCapacity: top.count)
@@ -598,7 +462,7 @@ struct Machine<Store: DonationStore> {
 
     /// Records the value instruction `at` left on the stack, if it leaves one.
     @inline(never)
-    private func record(_ at: Int, _ sp: Int) {
+    mutating func record(_ at: Int, _ sp: Int) {
         guard let recorder, let type = recorder.resultTypes[at - ruleStart] else { return }
         let value: TraceValue
         switch type {

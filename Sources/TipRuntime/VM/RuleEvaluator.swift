@@ -187,11 +187,11 @@ public struct RuleEvaluator: Sendable {
                 code.withUnsafeBufferPointer { code in
                     eventFieldTypes.withUnsafeBufferPointer { eventFieldTypes in
                         parameters.slots.withUnsafeBufferPointer { parameterSlots in
-                            let reader = StoreReader(store: UnsafeRawPointer(store).assumingMemoryBound(to: InMemoryDonationStore.self),
-                                                     snapshots: nil, eventFieldTypes: eventFieldTypes)
-                            return StraightLineRules.run(code, from: start, parameterSlots: parameterSlots, store: reader,
-                                                         records: instance.records, keySlot: Machine<Store>.slot(of: instance.key),
-                                                         now: now, stack: stack.baseAddress.unsafelyUnwrapped)
+                            StraightLineRules.run(code, from: start, parameterSlots: parameterSlots,
+                                                  store: UnsafeRawPointer(store).assumingMemoryBound(to: InMemoryDonationStore.self),
+                                                  eventFieldTypes: eventFieldTypes, records: instance.records,
+                                                  keySlot: Machine<Store>.slot(of: instance.key), now: now,
+                                                  stack: stack.baseAddress.unsafelyUnwrapped)
                         }
                     }
                 }
@@ -279,10 +279,9 @@ public struct RuleEvaluator: Sendable {
     @inline(__always)
     private func evaluate<Store>(_ index: Int, machine: inout Machine<Store>, records: (any TipRecordReader)?) -> RuleOutcome {
         if isStraightLine[index], machine.reader.snapshots == nil {
-            let reader = StoreReader(store: machine.reader.inMemoryStore, snapshots: nil, eventFieldTypes: machine.reader.eventFieldTypes)
             if let holds = StraightLineRules.run(machine.code, from: ruleStarts[index], parameterSlots: machine.parameterSlots,
-                                                 store: reader, records: records, keySlot: machine.keySlot, now: machine.now,
-                                                 stack: machine.stack) {
+                                                 store: machine.reader.inMemoryStore, eventFieldTypes: machine.reader.eventFieldTypes,
+                                                 records: records, keySlot: machine.keySlot, now: machine.now, stack: machine.stack) {
                 return .value(holds)
             }
         }

@@ -16,6 +16,7 @@ struct RuleLowering {
             diagnostics.append(Diagnostic(.limit, "this expression exceeds a limit of the rule pack format (operand \(a))", at: range))
             return
         }
+        assert(opcode.info.fusedFrom == nil, "\(opcode.mnemonic) is made when a pack is loaded, never written to one")
         assert(2 * immediates.count + words.count == opcode.extraWords(operand: UInt32(a)),
                "\(opcode.mnemonic) takes \(opcode.extraWords(operand: UInt32(a))) extra words (Opcode.info)")
         sourceMap.append(SourceMapEntry(pc: UInt32(code.count), range: RulePackCompiler.packRange(range)))
