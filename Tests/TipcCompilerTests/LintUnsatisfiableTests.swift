@@ -185,6 +185,6 @@ struct LintUnsatisfiableTests {
         b.tip("t", Rule.chain(.and, ors), Rule.chain(.or, ors), Rule.not(Rule.chain(.and, ors)))
         let clock = ContinuousClock()
         let elapsed = clock.measure { _ = b.lint() }
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < .seconds(10))
     }
 }

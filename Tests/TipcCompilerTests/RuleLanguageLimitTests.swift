@@ -59,7 +59,7 @@ import Darwin
         let (expression, diagnostics, seconds) = timed(text)
         #expect(nestingLimitDiagnostics(diagnostics).count == 1)
         #expect(diagnostics.allSatisfy { $0.code == .limit || $0.message.hasPrefix("expected") })
-        #expect(seconds < 1)
+        #expect(seconds < 10)
         _ = ExpressionPrinter.print(expression)  // the tree is shallow enough to walk
     }
 
@@ -71,7 +71,7 @@ import Darwin
         #expect(diagnostics.first?.message == "rule has more than \(RuleParser.maximumOperatorCount) operators")
         #expect(sexpr(expression) == "<error>")
         #expect(span(expression.range).hasPrefix("1:1-1:"))
-        #expect(seconds < 1)
+        #expect(seconds < 10)
 
         let members = "e" + String(repeating: ".count", count: 100_000)
         let (_, memberDiagnostics, memberSeconds) = timed(members)
