@@ -93,17 +93,17 @@ extension ManifestValueReader {
         for index in pairs.indices {
             let pair = pairs[index]
             guard let keyName = keyName(pair.key) else { continue }
-            guard let attribute = TipAttributes.attribute(key: keyName) else {
+            guard let shape = TipAttributes.valueByKey[keyName] else {
                 reportUnknownKey(keyName, of: pair, allowed: TipAttributes.keys, in: what())
                 continue
             }
             let value = pair.value
-            switch attribute.value {
-            case .text(let path): tip[keyPath: path] = localizedText(value, for: "the \(attribute.key) of \(what())")
-            case .count(let path): tip[keyPath: path] = count(value, for: "'\(attribute.key)'")
-            case .duration(let path): tip[keyPath: path] = duration(value, for: "'\(attribute.key)'")
-            case .flag(let path): tip[keyPath: path] = bool(value, for: "'\(attribute.key)'")
-            case .eventWindow(let path): tip[keyPath: path] = eventWindow(value, for: "'\(attribute.key)' of \(what())")
+            switch shape {
+            case .text(let path): tip[keyPath: path] = localizedText(value, for: "the \(keyName) of \(what())")
+            case .count(let path): tip[keyPath: path] = count(value, for: "'\(keyName)'")
+            case .duration(let path): tip[keyPath: path] = duration(value, for: "'\(keyName)'")
+            case .flag(let path): tip[keyPath: path] = bool(value, for: "'\(keyName)'")
+            case .eventWindow(let path): tip[keyPath: path] = eventWindow(value, for: "'\(keyName)' of \(what())")
             case .placeholders: tip.placeholders = placeholders(value, for: what())
             case .image: tip.image = image(value, for: what())
             case .actions: tip.actions = actions(value, for: what())

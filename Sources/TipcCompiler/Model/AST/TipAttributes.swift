@@ -133,10 +133,9 @@ public enum TipAttributes {
         all.compactMap { $0.inspect(tip, pack) }
     }
 
-    /// The row whose manifest key is `key`.
-    static func attribute(key: String) -> TipAttribute? {
-        all.first { $0.key == key }
-    }
+    /// Each row's value shape by its manifest key: what the YAML reader needs for every key of
+    /// every tip, found without searching the rows or copying one.
+    static let valueByKey: [String: TipAttributeValue] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0.value) })
 
     /// The row whose `.tips` word is `word`.
     static func attribute(tipsWord word: String) -> TipAttribute? {
