@@ -48,6 +48,11 @@ public enum PackFormat {
     /// so packs without goals are unchanged; readers that do not know it skip it (a goal only
     /// feeds analytics, never whether a tip displays).
     public static let tipGoalsTableKind: UInt16 = optionalTableBit | 2
+    /// The optional experiments table (layout in docs/bytecode.md, "experiments"): each
+    /// experiment's name, tip, salt, goal and arms (weight, hidden, overridden texts, image and
+    /// actions). Written only when the program declares an experiment, so packs without one are
+    /// unchanged; readers that do not know it skip it and show every tip as declared.
+    public static let experimentsTableKind: UInt16 = optionalTableBit | 3
     /// The longest producer string a reader accepts, in bytes.
     public static let maximumProducerLength = 256
 

@@ -18,10 +18,14 @@ public struct RulePack: Sendable, Hashable {
     /// The program that wrote the pack (`tipc 0.1.0`, the optional producer table); nil when the
     /// pack names none. Informational: it never changes what the pack means.
     public var producer: String?
+    /// The experiments on tips, in declared order (the optional experiments table); empty when
+    /// the program declares none.
+    public var experiments: [PackExperiment]
 
     public init(formatVersion: UInt32 = PackFormat.version, strings: [String], displayFrequencyMilliseconds: Int64,
                 parameters: [PackParameter], events: [PackEvent], tips: [PackTip], groups: [PackGroup], texts: PackTexts? = nil,
-                producer: String? = nil) {
+                producer: String? = nil, experiments: [PackExperiment] = []) {
+        self.experiments = experiments
         self.formatVersion = formatVersion
         self.strings = strings
         self.displayFrequencyMilliseconds = displayFrequencyMilliseconds
@@ -31,6 +35,11 @@ public struct RulePack: Sendable, Hashable {
         self.groups = groups
         self.texts = texts
         self.producer = producer
+    }
+
+    /// The experiment on the tip at `index`, if any (a tip is in at most one).
+    public func experiment(onTip index: Int) -> PackExperiment? {
+        experiments.first { $0.tip == index }
     }
 
     /// The pack without its source positions (each rule's range and source map): what a pack

@@ -56,7 +56,7 @@ extension PackDecoder {
         return defaultLocale == nil && entries.isEmpty ? nil : PackTexts(defaultLocale: defaultLocale, tips: entries)
     }
 
-    private func readText(_ reader: inout ByteReader, tip: String, placeholders: Int, parameters: Int,
+    func readText(_ reader: inout ByteReader, tip: String, placeholders: Int, parameters: Int,
                           defaultLocale: String?) throws(RulePackError) -> PackLocalizedText {
         let textOffset = reader.offset
         let variantCount = try reader.count("locale count of a text of tip '\(tip)'", elementSize: 8)

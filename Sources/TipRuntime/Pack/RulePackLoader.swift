@@ -34,6 +34,7 @@ struct PackDecoder {
         var texts: PackTexts?
         var producer: String?
         var hasGoals = false
+        var experiments: [PackExperiment]?
         var codeOffsets: [[Int]] = []
         for _ in 0..<tableCount {
             let kindOffset = reader.offset
@@ -61,6 +62,18 @@ struct PackDecoder {
                     throw RulePackError(.malformed, "\(table.remaining) unexpected byte(s) at the end of the tip goals table", offset: table.offset)
                 }
                 hasGoals = true
+                continue
+            }
+            if rawKind == PackFormat.experimentsTableKind {
+                guard experiments == nil else { throw RulePackError(.malformed, "the experiments table is repeated", offset: kindOffset) }
+                guard nextRequired == required.count else {
+                    throw RulePackError(.malformed, "the experiments table comes before the required tables", offset: kindOffset)
+                }
+                experiments = try readExperiments(&table, tips: tips, eventCount: events.count, parameterCount: parameters.count,
+                                                  texts: texts)
+                if table.remaining != 0 {
+                    throw RulePackError(.malformed, "\(table.remaining) unexpected byte(s) at the end of the experiments table", offset: table.offset)
+                }
                 continue
             }
             if rawKind & PackFormat.optionalTableBit != 0 { continue }
@@ -103,7 +116,8 @@ struct PackDecoder {
         // Bytecode is verified once every table is read: a rule's types depend on the keys
         // of the tips it reads (the tip keys table follows the tips).
         let pack = RulePack(formatVersion: version, strings: strings, displayFrequencyMilliseconds: displayFrequency,
-                            parameters: parameters, events: events, tips: tips, groups: groups, texts: texts, producer: producer)
+                            parameters: parameters, events: events, tips: tips, groups: groups, texts: texts, producer: producer,
+                            experiments: experiments ?? [])
         var rules: [[VerifiedRule]] = []
         // One context for the pack (its per-tip key types are a pass over all tips), and each
         // tip's own key type set in it.

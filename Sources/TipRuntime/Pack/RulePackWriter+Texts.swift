@@ -13,21 +13,25 @@ extension RulePackWriter {
             }
             let all = entry.allTexts
             table.u32(UInt32(all.count))
-            for text in all {
-                table.u32(UInt32(text.variants.count))
-                for variant in text.variants {
-                    table.u32(variant.locale.map { interner.index($0) } ?? PackFormat.noString)
-                    table.u32(UInt32(variant.template.segments.count))
-                    for segment in variant.template.segments {
-                        switch segment {
-                        case .literal(let literal): table.u8(0); table.u32(interner.index(literal))
-                        case .parameter(let index): table.u8(1); table.u32(UInt32(truncatingIfNeeded: index))
-                        case .placeholder(let index): table.u8(2); table.u32(UInt32(truncatingIfNeeded: index))
-                        }
-                    }
+            for text in all { write(text, to: &table, &interner) }
+        }
+        return table.bytes
+    }
+
+    /// One text: its locales, each with its template's segments (the texts table's and the
+    /// experiments table's layout of a text).
+    static func write(_ text: PackLocalizedText, to table: inout ByteWriter, _ interner: inout StringInterner) {
+        table.u32(UInt32(text.variants.count))
+        for variant in text.variants {
+            table.u32(variant.locale.map { interner.index($0) } ?? PackFormat.noString)
+            table.u32(UInt32(variant.template.segments.count))
+            for segment in variant.template.segments {
+                switch segment {
+                case .literal(let literal): table.u8(0); table.u32(interner.index(literal))
+                case .parameter(let index): table.u8(1); table.u32(UInt32(truncatingIfNeeded: index))
+                case .placeholder(let index): table.u8(2); table.u32(UInt32(truncatingIfNeeded: index))
                 }
             }
         }
-        return table.bytes
     }
 }

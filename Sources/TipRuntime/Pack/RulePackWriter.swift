@@ -19,10 +19,13 @@ public enum RulePackWriter {
             (.strings, []), (.settings, settings.bytes), (.parameters, parameters),
             (.events, events), (.tips, tips), (.groups, groups), (.tipKeys, tipKeys), (.texts, texts),
         ]
+        // Interned before the string table is written; absent (not empty) without experiments.
+        let experiments = pack.experiments.isEmpty ? nil : encode(pack.experiments, &interner)
         tables[0].1 = encode(interner.strings)
         var body = ByteWriter()
         var encoded = tables.map { ($0.0.rawValue, $0.1) }
         if pack.tips.contains(where: { $0.goal != nil }) { encoded.append((PackFormat.tipGoalsTableKind, encodeTipGoals(pack.tips))) }
+        if let experiments { encoded.append((PackFormat.experimentsTableKind, experiments)) }
         if let producer = pack.producer { encoded.append((PackFormat.producerTableKind, Array(producer.utf8))) }
         body.u32(UInt32(encoded.count))
         for (kind, bytes) in encoded {
