@@ -72,3 +72,10 @@ public struct PackArmAction: Sendable, Hashable {
         self.title = title
     }
 }
+
+extension PackExperimentArm {
+    /// Whether one of the arm's texts is written per locale (the pack then needs a default locale).
+    public var isLocalized: Bool {
+        ([title, message] + (actions ?? []).map(\.title)).contains { text in text?.variants.first?.locale != nil }
+    }
+}

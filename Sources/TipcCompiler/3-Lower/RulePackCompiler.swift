@@ -38,14 +38,16 @@ public enum RulePackCompiler {
             tips: tips,
             groups: program.groups,
             texts: texts(of: program),
-            producer: TipcVersion.producer)
+            producer: TipcVersion.producer,
+            experiments: program.experiments)
     }
 
     /// The texts: nil when no tip's texts are localized or templates (the table is then empty,
     /// and the pack's model equals a format-1 pack's of the same program).
     private static func texts(of program: CheckedProgram) -> PackTexts? {
         let entries = program.tips.compactMap(\.texts)
-        return entries.isEmpty ? nil : PackTexts(defaultLocale: program.defaultLocale, tips: entries)
+        // Without entries, a default locale is there only for experiments' localized arms.
+        return entries.isEmpty && program.defaultLocale == nil ? nil : PackTexts(defaultLocale: program.defaultLocale, tips: entries)
     }
 
     /// The compile errors of constant sub-expressions (overflow, division by zero) without

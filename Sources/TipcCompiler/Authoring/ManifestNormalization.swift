@@ -57,6 +57,35 @@ extension ManifestFile {
         copy.groups = groups.map { group in
             GroupDecl(name: id(group.name), priority: Located(group.priority?.value ?? .firstAvailable, at: none), tips: group.tips.map(id), range: none)
         }
+        copy.experiments = experiments.map { experiment in
+            var copy = ExperimentDecl(name: id(experiment.name), range: none)
+            for attribute in ExperimentAttributes.all {
+                switch attribute.value {
+                case .tip: copy.tip = experiment.tip.map(id)
+                case .eventWindow(let path):
+                    copy[keyPath: path] = experiment[keyPath: path].map {
+                        EventWindowDecl(event: id($0.event), windowSeconds: Located($0.windowSeconds.value, at: none), range: none)
+                    }
+                case .string(let path): copy[keyPath: path] = located(experiment[keyPath: path])
+                case .arms:
+                    copy.arms = experiment.arms.map { arm in
+                        var copy = ArmDecl(name: id(arm.name), range: none)
+                        for armAttribute in ArmAttributes.all {
+                            switch armAttribute.value {
+                            case .weight: copy.weight = located(arm.weight)
+                            // `.tips` writes a flag only when true: false and absent are one.
+                            case .flag(let path): copy[keyPath: path] = arm[keyPath: path]?.value == true ? Located(true, at: none) : nil
+                            case .text(let path, _, _): copy[keyPath: path] = text(arm[keyPath: path])
+                            case .image: copy.image = located(arm.image)
+                            case .actions: copy.actions = arm.actions?.map { ActionDecl(id: id($0.id), title: text($0.title)) }
+                            }
+                        }
+                        return copy
+                    }
+                }
+            }
+            return copy
+        }
         return copy
     }
 }

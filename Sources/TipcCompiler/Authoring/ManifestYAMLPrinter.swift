@@ -28,6 +28,8 @@ public enum ManifestYAMLPrinter {
                 if !file.tips.isEmpty { sections.append("\(key):\n" + file.tips.map(tip).joined(separator: "\n")) }
             case .groups:
                 if !file.groups.isEmpty { sections.append("\(key):\n" + file.groups.map(group).joined()) }
+            case .experiments:
+                if !file.experiments.isEmpty { sections.append("\(key):\n" + file.experiments.map(experiment).joined(separator: "\n")) }
             }
         }
         if !sections.isEmpty {
@@ -99,19 +101,9 @@ public enum ManifestYAMLPrinter {
             case .text(let path):
                 if let text = tip[keyPath: path] { lines += self.text(key, text) }
             case .image:
-                switch tip.image?.value {
-                case .symbol(let symbol): lines.append("\(key): \(blockString(symbol))")
-                case .asset(let asset): lines.append("\(key): { asset: \(flowString(asset)) }")
-                case nil: break
-                }
+                lines += image(key, tip.image)
             case .actions:
-                guard !tip.actions.isEmpty else { continue }
-                lines.append("\(key):")
-                for action in tip.actions {
-                    var fields = ["id: \(flowString(action.id.name))"]
-                    if let title = action.title { fields.append("title: \(flowText(title))") }
-                    lines.append("  - \(flowMapping(fields))")
-                }
+                if !tip.actions.isEmpty { lines += actions(key, tip.actions) }
             case .placeholders:
                 guard !tip.placeholders.isEmpty else { continue }
                 let fields = tip.placeholders.map { "\(flowString($0.name.name)): \($0.type?.value.manifestSpelling ?? "string")" }
@@ -137,6 +129,73 @@ public enum ManifestYAMLPrinter {
         output += "\n"
         for line in lines { output += "    " + line + "\n" }
         return output
+    }
+
+    /// An image under `key`: a symbol's name, or `{ asset: NAME }`.
+    private static func image(_ key: String, _ image: Located<PackImage>?) -> [String] {
+        switch image?.value {
+        case .symbol(let symbol): return ["\(key): \(blockString(symbol))"]
+        case .asset(let asset): return ["\(key): { asset: \(flowString(asset)) }"]
+        case nil: return []
+        }
+    }
+
+    /// Actions under `key`, one flow mapping per item (`key: []` for none).
+    private static func actions(_ key: String, _ actions: [ActionDecl]) -> [String] {
+        if actions.isEmpty { return ["\(key): []"] }
+        return ["\(key):"] + actions.map { action in
+            var fields = ["id: \(flowString(action.id.name))"]
+            if let title = action.title { fields.append("title: \(flowText(title))") }
+            return "  - \(flowMapping(fields))"
+        }
+    }
+
+    /// An experiment: its attributes in the order of `ExperimentAttributes`; an arm that
+    /// overrides nothing in flow style, others as a block.
+    private static func experiment(_ experiment: ExperimentDecl) -> String {
+        var lines: [String] = []
+        for attribute in ExperimentAttributes.all {
+            let key = attribute.key
+            switch attribute.value {
+            case .tip:
+                if let tip = experiment.tip { lines.append("\(key): \(blockString(tip.name))") }
+            case .arms:
+                guard !experiment.arms.isEmpty else { continue }
+                lines.append("\(key):")
+                for arm in experiment.arms { lines += self.arm(arm).map { "  " + $0 } }
+            case .eventWindow(let path):
+                if let window = experiment[keyPath: path] {
+                    lines.append("\(key): \(blockString("\(window.event.name) within \(DurationText.string(seconds: window.windowSeconds.value))"))")
+                }
+            case .string(let path):
+                if let text = experiment[keyPath: path] { lines.append("\(key): \(blockString(text.value))") }
+            }
+        }
+        let head = comments(experiment.comments) + "  \(key(experiment.name.name)):"
+        return lines.isEmpty ? head + " {}\n" : head + "\n" + lines.map { "    " + $0 + "\n" }.joined()
+    }
+
+    private static func arm(_ arm: ArmDecl) -> [String] {
+        var fields: [String] = []
+        var overrides: [String] = []
+        for attribute in ArmAttributes.all {
+            let key = attribute.key
+            switch attribute.value {
+            case .weight:
+                if let weight = arm.weight { fields.append("\(key): \(weight.value)") }
+            case .flag(let path):
+                if let flag = arm[keyPath: path] { fields.append("\(key): \(flag.value)") }
+            case .text(let path, _, _):
+                if let text = arm[keyPath: path] { overrides += self.text(key, text) }
+            case .image:
+                overrides += image(key, arm.image)
+            case .actions:
+                if let actions = arm.actions { overrides += self.actions(key, actions) }
+            }
+        }
+        let name = key(arm.name.name)
+        if overrides.isEmpty { return ["\(name): \(flowMapping(fields))"] }
+        return ["\(name):"] + (fields + overrides).map { "  " + $0 }
     }
 
     /// A tip's text under `key`: a plain text as a scalar; a localized one as a flow mapping of

@@ -68,6 +68,7 @@ package enum ManifestDifference {
             ?? named("event", a.events, b.events) { $0.name.name }
             ?? named("tip", a.tips, b.tips) { $0.name.name }
             ?? named("group", a.groups, b.groups) { $0.name.name }
+            ?? named("experiment", a.experiments, b.experiments) { $0.name.name }
             ?? "the declarations"
     }
 }

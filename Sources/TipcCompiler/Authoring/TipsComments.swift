@@ -11,6 +11,14 @@ public enum TipsItem: Sendable, Hashable {
     /// The closing `}` of tip `index`: comments written after its last attribute.
     case tipEnd(Int)
     case group(Int)
+    /// The `experiment NAME {` line of experiment `index`.
+    case experiment(Int)
+    /// The line of experiment `experiment`'s attribute with this manifest key (`tip`, `goal`, `salt`).
+    case experimentAttribute(experiment: Int, String)
+    /// The `arm` line of an arm.
+    case arm(experiment: Int, Int)
+    /// The closing `}` of experiment `index`.
+    case experimentEnd(Int)
 
     /// An attribute line inside a tip.
     public enum TipAttribute: Sendable, Hashable {
@@ -61,6 +69,9 @@ public struct TipsComments: Sendable, Hashable {
         }
         for (index, group) in file.groups.enumerated() where !group.comments.isEmpty {
             leading[.group(index)] = group.comments
+        }
+        for (index, experiment) in file.experiments.enumerated() where !experiment.comments.isEmpty {
+            leading[.experiment(index)] = experiment.comments
         }
     }
 }

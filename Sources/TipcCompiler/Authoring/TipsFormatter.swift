@@ -63,6 +63,22 @@ public enum TipsFormatter {
         for (index, parameter) in file.parameters.enumerated() { items.append((.parameter(index), parameter.range.start)) }
         for (index, event) in file.events.enumerated() { items.append((.event(index), event.range.start)) }
         for (index, group) in file.groups.enumerated() { items.append((.group(index), group.range.start)) }
+        for (index, experiment) in file.experiments.enumerated() {
+            items.append((.experiment(index), experiment.range.start))
+            for row in ExperimentAttributes.all {
+                let range: SourceRange?
+                switch row.value {
+                case .tip: range = nil  // in the head line
+                case .eventWindow(let path): range = experiment[keyPath: path]?.range
+                case .string(let path): range = experiment[keyPath: path]?.range
+                case .arms: range = nil  // a line per arm, below
+                }
+                if let range { items.append((.experimentAttribute(experiment: index, row.key), range.start)) }
+            }
+            for (offset, arm) in experiment.arms.enumerated() { items.append((.arm(experiment: index, offset), arm.range.start)) }
+            let end = experiment.range.end
+            items.append((.experimentEnd(index), SourceLocation(line: end.line, column: max(1, end.column - 1))))
+        }
         for (index, tip) in file.tips.enumerated() {
             items.append((.tip(index), tip.range.start))
             func add(_ attribute: TipsItem.TipAttribute, _ range: SourceRange?) {

@@ -64,6 +64,11 @@ public enum TipsPrinter {
                 for (index, group) in file.groups.enumerated() {
                     writer.line(declaration(of: group), item: .group(index))
                 }
+            case .experiments:
+                for (index, experiment) in file.experiments.enumerated() {
+                    separate()
+                    write(experiment, index: index, into: &writer)
+                }
             }
         }
         if !comments.footer.isEmpty {
@@ -163,11 +168,7 @@ public enum TipsPrinter {
             case .text(let path):
                 if let value = tip[keyPath: path] { text(word, value, item, .attribute(row.key)) }
             case .image:
-                switch tip.image?.value {
-                case .symbol(let symbol): attribute("\(word) \(ExpressionPrinter.quoted(symbol))", item)
-                case .asset(let asset): attribute("\(word) asset \(ExpressionPrinter.quoted(asset))", item)
-                case nil: break
-                }
+                if let image = tip.image { attribute("\(word) \(spelling(of: image.value))", item) }
             case .actions:
                 for (offset, action) in tip.actions.enumerated() {
                     let head = "\(word) \(ExpressionPrinter.quoted(action.id.name))"
@@ -194,6 +195,78 @@ public enum TipsPrinter {
             }
         }
         writer.line("}", item: .tipEnd(index), leadingIndent: "  ")
+    }
+
+    /// An image after the word `image`: `"symbol"` or `asset "name"`.
+    static func spelling(of image: PackImage) -> String {
+        switch image {
+        case .symbol(let symbol): return ExpressionPrinter.quoted(symbol)
+        case .asset(let asset): return "asset \(ExpressionPrinter.quoted(asset))"
+        }
+    }
+
+    private static func write(_ experiment: ExperimentDecl, index: Int, into writer: inout Writer) {
+        var head = "\(FileAttributes.tipsWord(of: .experiments)) \(name(experiment.name))"
+        for row in ExperimentAttributes.all {
+            if case .tip = row.value, let word = row.tipsWord, let tip = experiment.tip { head += " \(word) \(name(tip))" }
+        }
+        writer.line(head + " {", item: .experiment(index))
+        for row in ExperimentAttributes.all {
+            guard let word = row.tipsWord else { continue }
+            let item = TipsItem.experimentAttribute(experiment: index, row.key)
+            switch row.value {
+            case .tip:
+                break  // in the head line
+            case .arms:
+                for (offset, arm) in experiment.arms.enumerated() {
+                    write(arm, word: word, item: .arm(experiment: index, offset), into: &writer)
+                }
+            case .eventWindow(let path):
+                if let window = experiment[keyPath: path] {
+                    writer.line("  \(word) \(name(window.event)) within \(DurationText.string(seconds: window.windowSeconds.value))", item: item)
+                }
+            case .string(let path):
+                if let text = experiment[keyPath: path] { writer.line("  \(word) \(ExpressionPrinter.quoted(text.value))", item: item) }
+            }
+        }
+        writer.line("}", item: .experimentEnd(index), leadingIndent: "  ")
+    }
+
+    /// `arm NAME WEIGHT [hidden]`, then its overrides inside braces, a line each.
+    private static func write(_ arm: ArmDecl, word: String, item: TipsItem, into writer: inout Writer) {
+        var head = "  \(word) \(name(arm.name))"
+        var overrides: [String] = []
+        for row in ArmAttributes.all {
+            let rowWord = row.tipsWord ?? ""
+            switch row.value {
+            case .weight:
+                head += " \(arm.weight?.value ?? 0)"
+            case .flag(let path):
+                if arm[keyPath: path]?.value == true { head += " \(rowWord)" }
+            case .text(let path, _, _):
+                if let text = arm[keyPath: path] { overrides.append("\(rowWord) \(inlineText(text))") }
+            case .image:
+                if let image = arm.image { overrides.append("\(rowWord) \(spelling(of: image.value))") }
+            case .actions:
+                for action in arm.actions ?? [] {
+                    overrides.append("\(rowWord) \(ExpressionPrinter.quoted(action.id.name)) \(action.title.map(inlineText) ?? "\"\"")")
+                }
+            }
+        }
+        guard !overrides.isEmpty else {
+            writer.line(head, item: item)
+            return
+        }
+        writer.line(head + " {", item: item)
+        for line in overrides { writer.line("    " + line, item: nil) }
+        writer.line("  }", item: nil)
+    }
+
+    /// A text on one line: `"text"`, or `{ en: "…", de: "…" }`.
+    private static func inlineText(_ text: TextDecl) -> String {
+        guard text.isLocalized else { return ExpressionPrinter.quoted(text.variants.first?.text.value ?? "") }
+        let entries = text.variants.map { "\(NameSyntax.spelling(ofName: $0.locale?.value ?? "")): \(ExpressionPrinter.quoted($0.text.value))" }
+        return entries.isEmpty ? "{}" : "{ " + entries.joined(separator: ", ") + " }"
     }
 
     /// The longest line a localized text is written on; a longer one takes a line per locale.

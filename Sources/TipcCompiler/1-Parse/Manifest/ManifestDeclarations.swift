@@ -3,7 +3,7 @@ import TipRuntime
 /// Decoding of the declarations of a manifest: parameters, events, tips and groups.
 extension ManifestValueReader {
     /// The range of a whole declaration, from its name to the end of its value.
-    private func declarationRange(_ key: YAMLNode, _ value: YAMLNode) -> SourceRange {
+    func declarationRange(_ key: YAMLNode, _ value: YAMLNode) -> SourceRange {
         value.isTruncated || value.endOffset < key.endOffset ? key.range : key.range.union(value.range)
     }
 
@@ -116,7 +116,7 @@ extension ManifestValueReader {
     }
 
     /// `EVENT within DURATION` (`backyardFavorited within 7d`), the duration positive.
-    private mutating func eventWindow(_ node: YAMLNode, for what: @autoclosure () -> String) -> EventWindowDecl? {
+    mutating func eventWindow(_ node: YAMLNode, for what: @autoclosure () -> String) -> EventWindowDecl? {
         guard let scalar = scalar(node, expected: "EVENT within DURATION", for: what()) else { return nil }
         let words = scalar.value.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count == 3, words[1] == "within" else {
@@ -148,7 +148,7 @@ extension ManifestValueReader {
     }
 
     /// A symbol name, or `{ asset: NAME }`.
-    private mutating func image(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<PackImage>? {
+    mutating func image(_ node: YAMLNode, for what: @autoclosure () -> String) -> Located<PackImage>? {
         if node.pairs != nil {
             var asset: Located<PackImage>?
             for (_, pair) in entries(of: node, for: "the image of \(what())", keys: ManifestKeys.Image.self) {
@@ -162,7 +162,7 @@ extension ManifestValueReader {
         return text(node, for: "the image of \(what())").map { Located(.symbol($0.value), at: $0.range) }
     }
 
-    private mutating func actions(_ node: YAMLNode, for what: @autoclosure () -> String) -> [ActionDecl] {
+    mutating func actions(_ node: YAMLNode, for what: @autoclosure () -> String) -> [ActionDecl] {
         guard let items = sequence(node, for: "the actions of \(what())", help: "write each action as '- { id: ID, title: TEXT }'") else {
             return []
         }

@@ -10,7 +10,7 @@ public enum ManifestDecoder {
     /// "missing key" diagnostics that would only repeat it).
     static let notAMappingMessage = "a manifest must be a mapping"
 
-    /// Reads `file`, decoding each declaration of `parameters`, `events`, `tips` and `groups` as
+    /// Reads `file`, decoding each declaration of `parameters`, `events`, `tips`, `groups` and `experiments` as
     /// soon as the reader completes it, so that the YAML tree never lives whole beside the
     /// declarations; then the top level. The declarations' problems are reported in file order,
     /// then the top level's. With `parsingRules` false, tips' rules are not parsed but handed on
@@ -43,7 +43,7 @@ public enum ManifestDecoder {
                 manifest.displayFrequency = displayFrequency(value, reader: &reader)
             case .defaultLocale:
                 manifest.defaultLocale = reader.text(value, for: "'\(attribute.key)'")
-            case .parameters, .events, .tips, .groups:
+            case .parameters, .events, .tips, .groups, .experiments:
                 // A streamed section is an empty mapping here; anything else is reported here.
                 _ = reader.entries(of: value, for: "'\(attribute.key)'", allowed: nil)
             }
@@ -67,6 +67,8 @@ public enum ManifestDecoder {
             if let tip = reader.tip(named: key, value) { manifest.tips.append(tip) }
         case .groups?:
             if let group = reader.group(named: key, value) { manifest.groups.append(group) }
+        case .experiments?:
+            if let experiment = reader.experiment(named: key, value) { manifest.experiments.append(experiment) }
         case .version?, .displayFrequency?, .defaultLocale?, nil:
             break
         }

@@ -3,7 +3,7 @@ import TipRuntime
 /// The words that start declarations and tip attributes in `.tips` files.
 enum DeclarationKeywords {
     static let topLevel: [String] = FileAttributes.tipsWords
-    static let all: Set<String> = Set(topLevel + TipAttributes.tipsWords)
+    static let all: Set<String> = Set(topLevel + TipAttributes.tipsWords + ExperimentAttributes.tipsWords)
 }
 
 /// `.tips` files: one declaration per line (a tip's or a group's braces may span lines),
@@ -23,7 +23,7 @@ extension RuleParser {
             guard keyword.kind == .identifier, DeclarationKeywords.topLevel.contains(text(of: keyword)) else {
                 let help = keyword.kind == .identifier
                     ? Suggestions.didYouMean(text(of: keyword), in: DeclarationKeywords.topLevel) : nil
-                reportExpected("a declaration (tipkit, displayFrequency, param, event, tip or group)",
+                reportExpected("a declaration (\(Self.list(DeclarationKeywords.topLevel, or: "or")))",
                                help: help ?? "a .tips file is a list of declarations, one per line")
                 skipToNextDeclaration()
                 previousEnd = token(max(0, index - 1)).end
@@ -63,6 +63,10 @@ extension RuleParser {
             case .groups?, nil:
                 if let group = parseGroup(start: start, comments: comments) {
                     manifest.groups.append(group)
+                } else { complete = false }
+            case .experiments?:
+                if let experiment = parseExperiment(start: start, comments: comments) {
+                    manifest.experiments.append(experiment)
                 } else { complete = false }
             }
             if complete {
@@ -107,7 +111,7 @@ extension RuleParser {
 
     /// After a declaration: the next token must start a new line (or be the `}` closing a
     /// tip, when `allowingBrace`). Otherwise reports the rest of the line and skips it.
-    private mutating func expectEndOfLine(allowingBrace: Bool) {
+    mutating func expectEndOfLine(allowingBrace: Bool) {
         if isAtEnd || current.isAtLineStart || (allowingBrace && current.kind == .rightBrace) { return }
         reportExpected("end of line")
         skipRestOfLine(stoppingAtBrace: allowingBrace)
@@ -172,7 +176,7 @@ extension RuleParser {
         return false
     }
 
-    private mutating func parseInteger(_ what: String) -> Located<Int>? {
+    mutating func parseInteger(_ what: String) -> Located<Int>? {
         guard current.kind == .integer else {
             reportExpected(what)
             return nil
@@ -192,7 +196,7 @@ extension RuleParser {
         return Located(seconds, at: range(ofToken: tokenIndex))
     }
 
-    private mutating func parseString(_ what: String) -> Located<String>? {
+    mutating func parseString(_ what: String) -> Located<String>? {
         guard current.kind == .string else {
             reportExpected(what)
             return nil
@@ -467,32 +471,17 @@ extension RuleParser {
             let valueIndex = index
             tip[keyPath: path] = Located(advance().keyword == .true, at: range(ofToken: valueIndex))
         case .eventWindow(let path):
-            let valueStart = index
-            guard let event = parseName("an event") else { return false }
-            guard isAtWord("within"), !current.isAtLineStart else {
-                reportExpected("'within' and a duration", help: "write \(attribute.key) EVENT within DURATION, e.g. favorited within 7d")
-                return false
-            }
-            advance()
-            guard let window = parseDuration("the window (a duration)") else { return false }
-            tip[keyPath: path] = EventWindowDecl(event: event, windowSeconds: window, range: range(since: valueStart))
+            guard let window = parseEventWindow(attribute.key) else { return false }
+            tip[keyPath: path] = window
         case .placeholders:
             guard let placeholders = parsePlaceholders() else { return false }
             tip.placeholders = placeholders
         case .image:
-            let isAsset = isAtWord("asset") && token(after: 1).kind == .string
-            if isAsset { advance() }
-            guard let text = parseString(attribute.expected) else { return false }
-            tip.image = Located(isAsset ? .asset(text.value) : .symbol(text.value), at: range(since: start + 1))
+            guard let image = parseImage(attribute.expected) else { return false }
+            tip.image = image
         case .actions:
-            let idIndex = index
-            guard current.kind == .string || current.kind == .identifier || current.kind == .quotedName else {
-                reportExpected(attribute.expected)
-                return false
-            }
-            let id = Identifier(text(of: advance()), at: range(ofToken: idIndex))
-            guard let title = parseText("the action's title") else { return false }
-            tip.actions.append(ActionDecl(id: id, title: title))
+            guard let action = parseAction(attribute.expected) else { return false }
+            tip.actions.append(action)
             return true  // one line per action
         case .rules:
             tip.rules.append(parseRuleExpression())
@@ -510,13 +499,47 @@ extension RuleParser {
         return true
     }
 
+    /// `EVENT within DURATION`, after the word `key` (a tip's or an experiment's `goal`).
+    mutating func parseEventWindow(_ key: String) -> EventWindowDecl? {
+        let valueStart = index
+        guard let event = parseName("an event") else { return nil }
+        guard isAtWord("within"), !current.isAtLineStart else {
+            reportExpected("'within' and a duration", help: "write \(key) EVENT within DURATION, e.g. favorited within 7d")
+            return nil
+        }
+        advance()
+        guard let window = parseDuration("the window (a duration)") else { return nil }
+        return EventWindowDecl(event: event, windowSeconds: window, range: range(since: valueStart))
+    }
+
+    /// `"symbol"` or `asset "name"`, after the word `image`.
+    mutating func parseImage(_ expected: String) -> Located<PackImage>? {
+        let start = index
+        let isAsset = isAtWord("asset") && token(after: 1).kind == .string
+        if isAsset { advance() }
+        guard let text = parseString(expected) else { return nil }
+        return Located(isAsset ? .asset(text.value) : .symbol(text.value), at: range(since: start))
+    }
+
+    /// `"id" TEXT`, after the word `action`.
+    mutating func parseAction(_ expected: String) -> ActionDecl? {
+        let idIndex = index
+        guard current.kind == .string || current.kind == .identifier || current.kind == .quotedName else {
+            reportExpected(expected)
+            return nil
+        }
+        let id = Identifier(text(of: advance()), at: range(ofToken: idIndex))
+        guard let title = parseText("the action's title") else { return nil }
+        return ActionDecl(id: id, title: title)
+    }
+
     /// Whether the next token is `word` on the line read (a word that introduces an attribute).
-    private mutating func isAtAttributeWord(_ word: String) -> Bool {
+    mutating func isAtAttributeWord(_ word: String) -> Bool {
         !current.isAtLineStart && current.kind == .identifier && text(of: current) == word
     }
 
     /// `a, b or c`.
-    private static func list(_ words: [String], or conjunction: String) -> String {
+    static func list(_ words: [String], or conjunction: String) -> String {
         words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " \(conjunction) " + words[words.count - 1]
     }
 }

@@ -180,9 +180,12 @@ public struct CheckedProgram: Sendable, Hashable {
     public var groups: [PackGroup]
     /// The locale of texts when none matches the one asked for (when any tip has a texts entry).
     public var defaultLocale: String?
+    /// The experiments on tips, in declared order: the pack's own entries.
+    public var experiments: [PackExperiment]
 
     public init(displayFrequency: DisplayFrequencySpec = .immediate, parameters: [PackParameter] = [], events: [PackEvent] = [],
-                tips: [CheckedTip] = [], groups: [PackGroup] = [], defaultLocale: String? = nil) {
+                tips: [CheckedTip] = [], groups: [PackGroup] = [], defaultLocale: String? = nil, experiments: [PackExperiment] = []) {
+        self.experiments = experiments
         self.defaultLocale = defaultLocale
         self.displayFrequency = displayFrequency
         self.parameters = parameters

@@ -43,7 +43,7 @@ struct DeclarationChecker {
     var ruleSyntaxDiagnostics: [Diagnostic] = []
     /// The parser of those rules, reused from rule to rule (`reset` sets each rule's file).
     private var ruleParser = RuleParser(reusableFor: 0)
-    private var symbols = SymbolTable()
+    private(set) var symbols = SymbolTable()
 
     mutating func check(_ files: consuming [ManifestFile]) -> CheckedProgram {
         let frequency = checkHeaders(files)
@@ -94,20 +94,22 @@ struct DeclarationChecker {
                 if tips[tips.count - 1].texts != nil { someTipHasTexts = true }
             }
         }
+        let groups = checkGroups(groupDecls, tipKeys: tipKeys)
+        let experiments = checkExperiments(files.flatMap(\.experiments), tips: tips, expressions: &expressions, texts: &texts)
         diagnostics += expressions.diagnostics
         diagnostics += texts.diagnostics
-        let groups = checkGroups(groupDecls, tipKeys: tipKeys)
         reportUnused(parameterDecls, eventDecls, used: expressions, usedByTexts: texts.usedParameters)
 
+        let someArmIsLocalized = experiments.contains { $0.arms.contains(where: \.isLocalized) }
         return CheckedProgram(displayFrequency: frequency, parameters: parameters, events: events, tips: tips, groups: groups,
-                              defaultLocale: someTipHasTexts ? defaultLocale : nil)
+                              defaultLocale: someTipHasTexts || someArmIsLocalized ? defaultLocale : nil, experiments: experiments)
     }
 
     /// Declares every name, file by file in the order given, so that a duplicate is reported
     /// at the later declaration.
     private mutating func declareNames(_ files: [ManifestFile]) {
-        symbols.reserveCapacity(files.reduce(0) { $0 + $1.parameters.count + $1.events.count + $1.tips.count + $1.groups.count })
-        var counts = (parameters: 0, events: 0, tips: 0, groups: 0)
+        symbols.reserveCapacity(files.reduce(0) { $0 + $1.parameters.count + $1.events.count + $1.tips.count + $1.groups.count + $1.experiments.count })
+        var counts = (parameters: 0, events: 0, tips: 0, groups: 0, experiments: 0)
         for file in files {
             for decl in file.parameters {
                 _ = symbols.declare(decl.name, as: .parameter, index: counts.parameters, diagnostics: &diagnostics)
@@ -125,6 +127,10 @@ struct DeclarationChecker {
             for decl in file.groups {
                 _ = symbols.declare(decl.name, as: .group, index: counts.groups, diagnostics: &diagnostics)
                 counts.groups += 1
+            }
+            for decl in file.experiments {
+                _ = symbols.declare(decl.name, as: .experiment, index: counts.experiments, diagnostics: &diagnostics)
+                counts.experiments += 1
             }
         }
     }
@@ -263,7 +269,7 @@ struct DeclarationChecker {
 
     /// Records `name` in `seen`; a name seen before is a `duplicate-name` error (with a note at
     /// the first) and false.
-    private mutating func isFirst(_ name: Identifier, in seen: inout [String: SourceRange], _ message: String) -> Bool {
+    mutating func isFirst(_ name: Identifier, in seen: inout [String: SourceRange], _ message: String) -> Bool {
         if let first = seen[name.name] {
             diagnostics.append(Diagnostic(.duplicateName, message, at: name.range,
                                           notes: [DiagnosticNote("first declared here", at: first)]))
@@ -275,7 +281,7 @@ struct DeclarationChecker {
 
     /// A declared duration (whole seconds) that must be positive, in milliseconds; nil, with an
     /// `invalid-duration` error, when it is not positive or too large.
-    private mutating func positiveMilliseconds(_ seconds: Located<Int>, _ key: String) -> Int? {
+    mutating func positiveMilliseconds(_ seconds: Located<Int>, _ key: String) -> Int? {
         guard seconds.value > 0 else {
             diagnostics.append(Diagnostic(.invalidDuration, "\(key) must be a positive duration", at: seconds.range))
             return nil

@@ -4,7 +4,7 @@
 /// the same on every run: among equally close names, the first declared wins).
 struct SymbolTable {
     enum Kind: String {
-        case parameter, event, tip, group
+        case parameter, event, tip, group, experiment
     }
 
     struct Entry {
@@ -47,7 +47,7 @@ struct SymbolTable {
             : "\(kind.rawValue) '\(name.name)' has the name of a \(first.kind.rawValue)"
         diagnostics.append(Diagnostic(
             .duplicateName, message, at: name.range,
-            help: "names of parameters, events, tips and groups are unique in the whole program",
+            help: "names of parameters, events, tips, groups and experiments are unique in the whole program",
             notes: [DiagnosticNote("'\(name.name)' is first declared here", at: first.range)]))
         return false
     }

@@ -93,8 +93,8 @@ struct TextChecker {
         return !decl.placeholders.isEmpty || mayNeed(decl.title) || mayNeed(decl.message) || decl.actions.contains { mayNeed($0.title) }
     }
 
-    private mutating func check(_ text: TextDecl, what: String, tip: String, placeholders: [String: Int], declared: [String],
-                                used: inout Set<Int>) -> PackLocalizedText {
+    mutating func check(_ text: TextDecl, what: String, tip: String, placeholders: [String: Int], declared: [String],
+                        used: inout Set<Int>) -> PackLocalizedText {
         if text.isLocalized, text.variants.isEmpty {
             diagnostics.append(Diagnostic(.invalidValue, "\(what) has no locales", at: text.range,
                                           help: "write a text per locale ('en: …'), or one text for every locale"))

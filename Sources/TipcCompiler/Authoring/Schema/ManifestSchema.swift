@@ -44,7 +44,7 @@ public enum ManifestSchema {
         .object([
             ("$schema", .string("http://json-schema.org/draft-07/schema#")),
             ("title", .string("tipc manifest")),
-            ("description", .string("Parameters, events, tips, groups and the display frequency of an app's contextual tips.")),
+            ("description", .string("Parameters, events, tips, groups, experiments and the display frequency of an app's contextual tips.")),
             ("type", .string("object")),
             ("additionalProperties", .bool(false)),
             ("required", required(FileAttributes.self)),
@@ -83,6 +83,14 @@ public enum ManifestSchema {
                 ("tip", tip),
                 ("action", action),
                 ("group", group),
+                ("goal", .object([
+                    ("description", .string("EVENT within DURATION: a donation of the event within the window counts (favorited within 7d).")),
+                    ("type", .string("string")),
+                    ("pattern", .string("^[A-Za-z_][A-Za-z0-9_.-]* within (_*[0-9][0-9_]*[smhdw])+$")),
+                    ("not", .object([("pattern", .string(" within [0_smhdw]+$"))])),
+                ])),
+                ("experiment", experiment),
+                ("arm", arm),
             ])),
         ])
     }
@@ -161,6 +169,28 @@ public enum ManifestSchema {
             ("additionalProperties", .bool(false)),
             ("required", required(GroupAttributes.self)),
             ("properties", properties(GroupAttributes.self)),
+        ])
+    }
+
+    /// An experiment: one property per row of `ExperimentAttributes`.
+    static var experiment: Node {
+        .object([
+            ("description", .string("An experiment on a tip: users are divided among its arms by weight, each arm showing the tip with some of its texts replaced (or not at all), and judged by the goal.")),
+            ("type", .string("object")),
+            ("additionalProperties", .bool(false)),
+            ("required", required(ExperimentAttributes.self)),
+            ("properties", properties(ExperimentAttributes.self)),
+        ])
+    }
+
+    /// An arm of an experiment: one property per row of `ArmAttributes`.
+    static var arm: Node {
+        .object([
+            ("description", .string("An arm: its weight, whether it is hidden, and the texts, image and actions it shows instead of the tip's.")),
+            ("type", .string("object")),
+            ("additionalProperties", .bool(false)),
+            ("required", required(ArmAttributes.self)),
+            ("properties", properties(ArmAttributes.self)),
         ])
     }
 

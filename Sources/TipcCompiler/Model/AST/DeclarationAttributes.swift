@@ -3,7 +3,8 @@ import TipRuntime
 /// The attributes of every other kind of declaration, one table per kind and one row per
 /// attribute, as `TipAttributes` is for tips: a file's keys (`FileAttributes`), a parameter's
 /// (`ParameterAttributes`), an event's (`EventAttributes`) and its donation limit's
-/// (`DonationLimitAttributes`), and a group's (`GroupAttributes`). The YAML reader, the `.tips`
+/// (`DonationLimitAttributes`), a group's (`GroupAttributes`), and an experiment's and its
+/// arms' (`ExperimentAttributes`, `ArmAttributes`, in ExperimentAttributes.swift). The YAML reader, the `.tips`
 /// reader, the schema, both printers (and so `fmt` and `convert`), the editor's completion, the
 /// TipKit generator and importer and `tipc inspect` read these rows; none of them spells a key
 /// itself. What an attribute means (the checker's rules, the runtime's behaviour) is not here.
@@ -78,7 +79,7 @@ package struct DeclarationAttribute<Shape: Sendable, Packed>: Sendable {
 // MARK: - A file
 
 /// A file's keys: its header and its sections. In `.tips` each is the word that starts a
-/// declaration (`param`, `event`, `tip`, `group`: one per declaration).
+/// declaration (`param`, `event`, `tip`, `group`, `experiment`: one per declaration).
 package enum FileAttributes: DeclarationTable {
     package static let all: [DeclarationAttribute<FileAttributeValue, Never>] = [
         .init(key: "tipkit", tipsWord: "tipkit", value: .version, expected: "a format version", isRequired: true,
@@ -109,6 +110,9 @@ package enum FileAttributes: DeclarationTable {
               schema: ManifestSchema.namedMap("The tips, each with its texts, options and rules.", value: ManifestSchema.reference("tip"))),
         .init(key: "groups", tipsWord: "group", value: .groups, expected: "a group",
               schema: ManifestSchema.namedMap("Groups of tips shown one at a time, in a given priority.", value: ManifestSchema.reference("group"))),
+        .init(key: "experiments", tipsWord: "experiment", value: .experiments, expected: "an experiment",
+              schema: ManifestSchema.namedMap("Experiments on tips' copy: each divides users among arms that show the tip differently, judged by a goal.",
+                                              value: ManifestSchema.reference("experiment"))),
     ]
 }
 
@@ -128,14 +132,14 @@ package enum FileAttributeValue: Sendable, Hashable {
     /// `defaultLocale: en`.
     case defaultLocale
     /// A section of declarations (in `.tips`, one declaration per word).
-    case parameters, events, tips, groups
+    case parameters, events, tips, groups, experiments
 
     /// Whether the value is a section of declarations, which the YAML reader decodes one
     /// declaration at a time as it reads them.
     var isSection: Bool {
         switch self {
         case .version, .displayFrequency, .defaultLocale: return false
-        case .parameters, .events, .tips, .groups: return true
+        case .parameters, .events, .tips, .groups, .experiments: return true
         }
     }
 }

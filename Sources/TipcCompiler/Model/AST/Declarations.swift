@@ -255,6 +255,62 @@ public struct GroupDecl: Sendable, Hashable {
     }
 }
 
+/// An experiment on a tip: users are divided among its arms, each showing the tip with some
+/// of its texts replaced (or not at all: a hidden arm), and judged by the goal.
+public struct ExperimentDecl: Sendable, Hashable {
+    public var name: Identifier
+    /// The tip it varies; nil when missing (the checker reports `missing-key`).
+    public var tip: Identifier?
+    /// The arms in declared order; the first is the baseline.
+    public var arms: [ArmDecl]
+    public var goal: EventWindowDecl?
+    /// What users are hashed with; the experiment's name when absent.
+    public var salt: Located<String>?
+    public var comments: [String]
+    public var range: SourceRange
+
+    public init(name: Identifier, tip: Identifier? = nil, arms: [ArmDecl] = [], goal: EventWindowDecl? = nil,
+                salt: Located<String>? = nil, comments: [String] = [], range: SourceRange) {
+        self.name = name
+        self.tip = tip
+        self.arms = arms
+        self.goal = goal
+        self.salt = salt
+        self.comments = comments
+        self.range = range
+    }
+}
+
+/// An arm of an experiment: its weight, whether it is hidden, and what it shows instead of the
+/// tip's own texts, image and actions (nil: the tip's).
+public struct ArmDecl: Sendable, Hashable {
+    public var name: Identifier
+    /// Nil when missing (the checker reports `missing-key`).
+    public var weight: Located<Int>?
+    public var hidden: Located<Bool>?
+    public var title: TextDecl?
+    public var message: TextDecl?
+    public var image: Located<PackImage>?
+    /// The arm's buttons instead of the tip's; nil when the arm shows the tip's.
+    public var actions: [ActionDecl]?
+    public var comments: [String]
+    public var range: SourceRange
+
+    public init(name: Identifier, weight: Located<Int>? = nil, hidden: Located<Bool>? = nil, title: TextDecl? = nil,
+                message: TextDecl? = nil, image: Located<PackImage>? = nil, actions: [ActionDecl]? = nil,
+                comments: [String] = [], range: SourceRange) {
+        self.name = name
+        self.weight = weight
+        self.hidden = hidden
+        self.title = title
+        self.message = message
+        self.image = image
+        self.actions = actions
+        self.comments = comments
+        self.range = range
+    }
+}
+
 /// Which front end a file came through.
 public enum SourceFormat: String, Sendable, Hashable {
     case yaml
@@ -275,12 +331,15 @@ public struct ManifestFile: Sendable, Hashable {
     public var events: [EventDecl]
     public var tips: [TipDecl]
     public var groups: [GroupDecl]
+    public var experiments: [ExperimentDecl]
     /// Where to point a diagnostic about the file as a whole (its first line).
     public var headRange: SourceRange
 
     public init(path: String, format: SourceFormat, version: Located<Int>? = nil,
                 displayFrequency: Located<DisplayFrequencySpec>? = nil, parameters: [ParameterDecl] = [],
-                events: [EventDecl] = [], tips: [TipDecl] = [], groups: [GroupDecl] = [], headRange: SourceRange) {
+                events: [EventDecl] = [], tips: [TipDecl] = [], groups: [GroupDecl] = [], experiments: [ExperimentDecl] = [],
+                headRange: SourceRange) {
+        self.experiments = experiments
         self.path = path
         self.format = format
         self.version = version

@@ -100,9 +100,7 @@ public enum TipAttributes {
             key: "goal", tipsWord: "goal", value: .eventWindow(\.goal), expected: "a goal (EVENT within DURATION, e.g. favorited within 7d)",
             schema: .object([
                 ("description", .string("For tip analytics: the event whose donation within the window after a user first sees the tip counts as the tip having worked, written EVENT within DURATION (favorited within 7d).")),
-                ("type", .string("string")),
-                ("pattern", .string("^[A-Za-z_][A-Za-z0-9_.-]* within (_*[0-9][0-9_]*[smhdw])+$")),
-                ("not", .object([("pattern", .string(" within [0_smhdw]+$"))])),
+                ("allOf", .array([ManifestSchema.reference("goal")])),
             ]),
             inspect: { tip, pack in
                 tip.goal.map { goal in

@@ -60,6 +60,14 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case unexpectedTipKey = "unexpected-tip-key"
     /// A tip's `goal` names an event that is not declared.
     case unknownGoalEvent = "unknown-goal-event"
+    /// The weights of an experiment's arms add up to 0: no user could be assigned.
+    case zeroTotalWeight = "zero-total-weight"
+    /// An arm's text reads other placeholders or parameters than the tip's text it replaces.
+    case armPlaceholderMismatch = "arm-placeholder-mismatch"
+    /// An experiment's first arm, its baseline, is hidden.
+    case hiddenBaseline = "hidden-baseline"
+    /// A tip is varied by more than one experiment.
+    case tipInSeveralExperiments = "tip-in-several-experiments"
 
     /// The severity a diagnostic of this code has.
     public var defaultSeverity: Severity {
@@ -105,7 +113,11 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .keyedGroupMember: return "A tip with a key listed as a group member."
         case .missingTipKey: return "tip(X) of a tip with a key, without the instance's key."
         case .unexpectedTipKey: return "tip(X, key) of a tip that has no key."
-        case .unknownGoalEvent: return "A tip's goal names an event that does not exist."
+        case .unknownGoalEvent: return "A tip's or an experiment's goal names an event that does not exist."
+        case .zeroTotalWeight: return "The weights of an experiment's arms add up to 0."
+        case .armPlaceholderMismatch: return "An arm's text reads other placeholders or parameters than the tip's text it replaces."
+        case .hiddenBaseline: return "An experiment's first arm, its baseline, is hidden."
+        case .tipInSeveralExperiments: return "A tip is varied by more than one experiment."
         }
     }
 }

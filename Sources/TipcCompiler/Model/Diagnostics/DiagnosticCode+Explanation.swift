@@ -26,7 +26,7 @@ extension DiagnosticCode {
         case .unknownField:
             return "A `where`, `largestSubset`, `smallestSubset` or `distinct` names a field the event's payload does not have."
         case .unknownTip:
-            return "A group lists a tip that is not declared, or a rule reads `tip(X)` of a tip that is not declared. The help suggests a close name when there is one."
+            return "A group or an experiment names a tip that is not declared, or a rule reads `tip(X)` of a tip that is not declared. The help suggests a close name when there is one."
         case .typeMismatch:
             return "An operator is given operands it does not take (an Int compared with a String, `and` over a number), or a rule is not a Bool. The message names both types."
         case .invalidDuration:
@@ -72,8 +72,21 @@ extension DiagnosticCode {
         case .unexpectedTipKey:
             return "A rule reads `tip(X, …)` with a key, but tip X declares none: there is only one of it. Write `tip(X)`."
         case .unknownGoalEvent:
-            return "A tip's `goal: EVENT within DURATION` names an event that is not declared, so no donation could ever count as the tip having worked. Declare the event under `events`, or fix the name; the help suggests a close one when there is one."
+            return "A tip's or an experiment's `goal: EVENT within DURATION` names an event that is not declared, so no donation could ever count as the tip having worked (or a user as converted). Declare the event under `events`, or fix the name; the help suggests a close one when there is one."
+        case .zeroTotalWeight:
+            return "Users are divided among an experiment's arms in proportion to their weights; when every weight is 0 there is nothing to divide, and no user could be assigned. Give at least one arm a positive weight (an arm of weight 0 gets no users, which is how an arm is switched off)."
+        case .armPlaceholderMismatch:
+            return "An arm replaces a tip's text (title, message or an action's title) with one that reads other placeholders or parameters (`{name}`, `{$p}`) than the text it replaces. The app passes the tip's values whatever the arm, so a text that drops one or reads another shows something else than the app means. Use the same placeholders and parameters as the tip's text."
+        case .hiddenBaseline:
+            return "The first arm of an experiment is its baseline: the report compares every other arm with it. A hidden arm never shows the tip, so as the baseline every arm would be judged against showing nothing. Put an arm that shows the tip first (usually the tip as declared, with no overrides); a holdout goes later."
+        case .tipInSeveralExperiments:
+            return "A tip is in at most one experiment: with two, a user would be in an arm of each and it would be unclear which texts to show and which experiment a conversion belongs to. Merge the experiments into one with more arms, or remove one."
         }
+    }
+
+    /// A manifest with one tip and an experiment on it with `arms` (block lines at depth 3).
+    private static func experimentExample(arms: String) -> String {
+        "tipkit: 1\nevents:\n  favorited: {}\ntips:\n  favorite:\n    title: Save as a favorite\nexperiments:\n  copy:\n    tip: favorite\n    arms:\n\(arms)    goal: favorited within 7d\n"
     }
 
     /// A small file that gives this code, as (file name, text); nil where no file shows it
@@ -110,6 +123,12 @@ extension DiagnosticCode {
         case .keyedGroupMember: return ("app.tips", "tipkit 1\ntip welcome {\n  title \"Hi\"\n}\ntip newTrail[trailID: Int] {\n  title \"A new trail\"\n}\ngroup onboarding ordered { welcome, newTrail }\n")
         case .missingTipKey: return ("app.tips", "tipkit 1\ntip newTrail[trailID: Int] {\n  title \"A new trail\"\n}\ntip t {\n  title \"T\"\n  rule tip(newTrail).invalidated\n}\n")
         case .unexpectedTipKey: return ("app.tips", "tipkit 1\ntip welcome {\n  title \"Hi\"\n}\ntip t {\n  title \"T\"\n  rule tip(welcome, 3).invalidated\n}\n")
+        case .zeroTotalWeight: return ("app.yaml", Self.experimentExample(arms: "      control: { weight: 0 }\n      short: { weight: 0, title: Star it }\n"))
+        case .armPlaceholderMismatch:
+            return ("app.yaml", "tipkit: 1\nevents:\n  favorited: {}\ntips:\n  favorite:\n    title: \"Save {trail} as a favorite\"\n    placeholders: { trail: string }\nexperiments:\n  copy:\n    tip: favorite\n    arms:\n      control: { weight: 1 }\n      short: { weight: 1, title: Star it }\n    goal: favorited within 7d\n")
+        case .hiddenBaseline: return ("app.yaml", Self.experimentExample(arms: "      holdout: { weight: 10, hidden: true }\n      control: { weight: 90 }\n"))
+        case .tipInSeveralExperiments:
+            return ("app.tips", "tipkit 1\nevent favorited\ntip favorite {\n  title \"Save as a favorite\"\n}\nexperiment copy {\n  tip favorite\n  arm control 1\n  goal favorited within 7d\n}\nexperiment copy2 {\n  tip favorite\n  arm control 1\n  goal favorited within 7d\n}\n")
         case .unknownGoalEvent: return ("app.yaml", "tipkit: 1\nevents:\n  backyardFavorited: {}\ntips:\n  favoriteBackyard:\n    title: Save as a favorite\n    goal: backyardFavourited within 7d\n")
         case .limit, .io, .tipkitUnsupported: return nil
         }
