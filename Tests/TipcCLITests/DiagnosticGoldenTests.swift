@@ -20,7 +20,8 @@ struct DiagnosticGoldenTests {
     /// Inputs whose text rendering is also pinned.
     static let textRendered: Set<String> = ["unknown-event.yaml", "duplicate-key.yaml", "syntax-errors.tips", "unsatisfiable.yaml",
                                             "import-approximated.swift", "unknown-locale.yaml", "unknown-locale-default.tips",
-                                            "invalidation-reason.tips", "help-lines.yaml", "help-lines.tips", "unknown-goal-event.yaml"]
+                                            "invalidation-reason.tips", "help-lines.yaml", "help-lines.tips", "unknown-goal-event.yaml",
+                                            "experiments.yaml"]
 
     static func report(for input: String) throws -> DiagnosticReport {
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(input)))

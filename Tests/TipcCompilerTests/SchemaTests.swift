@@ -75,6 +75,21 @@ private let completeManifest = """
     groups:
       onboarding: { priority: ordered, tips: [advancedSearch, purchase] }
       other: { tips: [purchase] }
+    experiments:
+      searchCopy:
+        tip: advancedSearch
+        arms:
+          control: { weight: 45 }
+          short:
+            weight: 45
+            title: Search **smarter**
+            message: { en: Filters help. }
+            image: { asset: search-badge }
+            actions:
+              - { id: learn-more, title: Tell me more }
+          holdout: { weight: 10, hidden: true }
+        goal: searchPerformed within 7d
+        salt: searchCopy-2
     """
 
 @Suite("Schema")
@@ -172,6 +187,16 @@ struct SchemaTests {
         ("bad group priority", "tipkit: 1\ngroups:\n  g: { priority: random, tips: [t] }\n", "$.groups.g.priority", "'random' is not one of"),
         ("empty group", "tipkit: 1\ngroups:\n  g: { tips: [] }\n", "$.groups.g.tips", "[] is too short"),
         ("file that is not a mapping", "- tipkit\n", "$", "is not of type 'object'"),
+        ("experiment without a goal", "tipkit: 1\nexperiments:\n  x: { tip: t, arms: { a: { weight: 1 } } }\n", "$.experiments.x",
+         "'goal' is a required property"),
+        ("negative weight", "tipkit: 1\nexperiments:\n  x: { tip: t, arms: { a: { weight: -1 } }, goal: e within 1d }\n",
+         "$.experiments.x.arms.a.weight", "-1 is less than the minimum of 0"),
+        ("unknown arm key", "tipkit: 1\nexperiments:\n  x: { tip: t, arms: { a: { weight: 1, colour: red } }, goal: e within 1d }\n",
+         "$.experiments.x.arms.a", "'colour' was unexpected"),
+        ("experiment without arms", "tipkit: 1\nexperiments:\n  x: { tip: t, arms: {}, goal: e within 1d }\n", "$.experiments.x.arms",
+         "does not have enough properties"),
+        ("goal without a window", "tipkit: 1\nexperiments:\n  x: { tip: t, arms: { a: { weight: 1 } }, goal: e }\n", "$.experiments.x.goal",
+         "does not match"),
     ]
 
     /// One validator run over all the invalid manifests (a process per file would be slow);

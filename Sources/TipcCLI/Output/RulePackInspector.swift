@@ -81,7 +81,44 @@ public struct RulePackInspector {
             lines.append("  \(group.name) \(group.priority == .ordered ? "ordered" : "firstAvailable") { \(names.joined(separator: ", ")) }")
         }
         if let texts = pack.texts { lines += textLines(texts) }
+        if !pack.experiments.isEmpty { lines += experimentLines() }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The experiments table: each experiment's head, then a line per arm and per overridden
+    /// text, locale, image and action.
+    private func experimentLines() -> [String] {
+        var lines = ["experiments (\(pack.experiments.count)):"]
+        for experiment in pack.experiments {
+            lines.append("  \(experiment.name)" + ExperimentAttributes.inspectText(of: experiment, in: pack))
+            for arm in experiment.arms {
+                lines.append("    arm \(arm.name)" + ArmAttributes.inspectText(of: arm))
+                for (label, text) in labeledTexts(arm) {
+                    for variant in text.variants {
+                        lines.append("      \(label) \(variant.locale ?? "*"): \(RuntimeValue.string(source(variant, tip: experiment.tip)))")
+                    }
+                }
+                switch arm.image {
+                case .symbol(let name)?: lines.append("      image symbol \"\(name)\"")
+                case .asset(let name)?: lines.append("      image asset \"\(name)\"")
+                case nil: break
+                }
+                if arm.actions?.isEmpty == true { lines.append("      no actions") }
+            }
+        }
+        return lines
+    }
+
+    /// An arm's overridden texts, labeled as the texts table's are.
+    private func labeledTexts(_ arm: PackExperimentArm) -> [(String, PackLocalizedText)] {
+        (arm.title.map { [("title", $0)] } ?? []) + (arm.message.map { [("message", $0)] } ?? [])
+            + (arm.actions ?? []).map { ("action \"\($0.id)\"", $0.title) }
+    }
+
+    /// A text of an arm of an experiment on the tip at `tip`, whose placeholders it reads.
+    private func source(_ variant: PackLocalizedText.Variant, tip: Int) -> String {
+        let placeholders = pack.texts?.entry(forTip: tip)?.placeholders.map(\.name) ?? []
+        return variant.template.source(parameterNames: pack.parameters.map(\.name), placeholderNames: placeholders)
     }
 
     /// The texts table: each entry's placeholders and texts, a line per text and locale.
@@ -134,6 +171,12 @@ public struct RulePackInspector {
         struct Placeholder: Encodable { var name, type: String }
         struct TipTexts: Encodable { var tip: String; var placeholders: [Placeholder]; var texts: [Text] }
         struct Texts: Encodable { var defaultLocale: String?; var tips: [TipTexts] }
+        struct ArmAction: Encodable { var id: String; var title: [Variant] }
+        struct Arm: Encodable {
+            var name: String; var weight: Int64; var hidden: Bool
+            var title: [Variant]?; var message: [Variant]?; var image: String?; var imageKind: String?; var actions: [ArmAction]?
+        }
+        struct Experiment: Encodable { var name, tip, salt: String; var goal: Goal; var arms: [Arm] }
         var formatVersion: UInt32
         var producer: String?
         var byteCount: Int?
@@ -145,6 +188,7 @@ public struct RulePackInspector {
         var tips: [Tip]
         var groups: [Group]
         var texts: Texts?
+        var experiments: [Experiment]?
     }
 
     /// The JSON rendering (keys sorted, so the output is stable).
@@ -182,6 +226,23 @@ public struct RulePackInspector {
                               .init(of: label, variants: text.variants.map { .init(locale: $0.locale, text: source($0, entry)) })
                           })
                 })
+            },
+            experiments: pack.experiments.isEmpty ? nil : pack.experiments.map { experiment in
+                func variants(_ text: PackLocalizedText?) -> [Document.Variant]? {
+                    text.map { $0.variants.map { .init(locale: $0.locale, text: source($0, tip: experiment.tip)) } }
+                }
+                return .init(name: experiment.name, tip: pack.tips[experiment.tip].name, salt: experiment.salt,
+                             goal: .init(event: pack.events[experiment.goal.event].name, windowMilliseconds: experiment.goal.windowMilliseconds),
+                             arms: experiment.arms.map { arm in
+                                 let image: (String, String)? = switch arm.image {
+                                 case .symbol(let name): ("symbol", name)
+                                 case .asset(let name): ("asset", name)
+                                 case nil: nil
+                                 }
+                                 return .init(name: arm.name, weight: arm.weight, hidden: arm.isHidden, title: variants(arm.title),
+                                              message: variants(arm.message), image: image?.1, imageKind: image?.0,
+                                              actions: arm.actions?.map { .init(id: $0.id, title: variants($0.title) ?? []) })
+                             })
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

@@ -14,7 +14,7 @@ import TipRuntime
 ///   salt "favoriteCopy-1"
 /// }
 /// ```
-package enum ExperimentAttributes: DeclarationTable {
+public enum ExperimentAttributes: DeclarationTable {
     package static let all: [DeclarationAttribute<ExperimentAttributeValue, InspectedExperiment>] = [
         .init(key: "tip", tipsWord: "on", value: .tip, expected: "'on' and the tip the experiment varies", isRequired: true,
               schema: .object([
@@ -51,6 +51,12 @@ package enum ExperimentAttributes: DeclarationTable {
               ]),
               inspect: { packed in "\"\(packed.experiment.salt)\"" }),
     ]
+
+    /// What `tipc inspect` lists after a compiled experiment's name
+    /// (` on favoriteBackyard goal backyardFavorited within 7d salt "favoriteCopy-1"`).
+    public static func inspectText(of experiment: PackExperiment, in pack: RulePack) -> String {
+        inspectSuffix(of: (experiment, pack))
+    }
 }
 
 /// A compiled experiment with the pack it is in (names of its tip and goal event), for `tipc inspect`.
@@ -74,7 +80,7 @@ package enum ExperimentAttributeValue: Sendable {
 /// An arm's attributes. In `.tips` the weight follows the name, then `hidden`, then the
 /// overrides inside braces, one line each, spelled as in a tip:
 /// `arm short 45 { title "Star it" }`.
-package enum ArmAttributes: DeclarationTable {
+public enum ArmAttributes: DeclarationTable {
     package static let all: [DeclarationAttribute<ArmAttributeValue, PackExperimentArm>] = [
         .init(key: "weight", tipsWord: nil, value: .weight, expected: "the arm's weight (a whole number, 0 or more)", isRequired: true,
               schema: .object([
@@ -100,6 +106,12 @@ package enum ArmAttributes: DeclarationTable {
         .init(key: "actions", tipsWord: "action", value: .actions, expected: "an action id",
               schema: TipAttributes.schema(ofKey: "actions", description: "The buttons the arm shows instead of the tip's (all of them); ids are unique within the arm.")),
     ]
+
+    /// What `tipc inspect` lists after a compiled arm's name (` 10 hidden`); its texts, image
+    /// and actions the inspector lists below it.
+    public static func inspectText(of arm: PackExperimentArm) -> String {
+        inspectSuffix(of: arm)
+    }
 
     /// The arm's texts, image and actions: the rows an arm overrides the tip with.
     static var overrides: [DeclarationAttribute<ArmAttributeValue, PackExperimentArm>] {

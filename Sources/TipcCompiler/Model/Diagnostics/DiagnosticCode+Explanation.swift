@@ -128,7 +128,7 @@ extension DiagnosticCode {
             return ("app.yaml", "tipkit: 1\nevents:\n  favorited: {}\ntips:\n  favorite:\n    title: \"Save {trail} as a favorite\"\n    placeholders: { trail: string }\nexperiments:\n  copy:\n    tip: favorite\n    arms:\n      control: { weight: 1 }\n      short: { weight: 1, title: Star it }\n    goal: favorited within 7d\n")
         case .hiddenBaseline: return ("app.yaml", Self.experimentExample(arms: "      holdout: { weight: 10, hidden: true }\n      control: { weight: 90 }\n"))
         case .tipInSeveralExperiments:
-            return ("app.tips", "tipkit 1\nevent favorited\ntip favorite {\n  title \"Save as a favorite\"\n}\nexperiment copy {\n  tip favorite\n  arm control 1\n  goal favorited within 7d\n}\nexperiment copy2 {\n  tip favorite\n  arm control 1\n  goal favorited within 7d\n}\n")
+            return ("app.tips", "tipkit 1\nevent favorited\ntip favorite {\n  title \"Save as a favorite\"\n}\nexperiment copy on favorite {\n  arm control 1\n  goal favorited within 7d\n}\nexperiment copy2 on favorite {\n  arm control 1\n  goal favorited within 7d\n}\n")
         case .unknownGoalEvent: return ("app.yaml", "tipkit: 1\nevents:\n  backyardFavorited: {}\ntips:\n  favoriteBackyard:\n    title: Save as a favorite\n    goal: backyardFavourited within 7d\n")
         case .limit, .io, .tipkitUnsupported: return nil
         }
