@@ -127,6 +127,16 @@ import TipRuntime
         #expect(reparsed.file.experiments.first?.arms.first?.message?.value == "Hi")
     }
 
+    @Test func anArmWithoutButtonsConvertsBothWays() throws {
+        let yaml = Self.yaml.replacingOccurrences(of: "control: { weight: 45 }", with: "control:\n        weight: 45\n        actions: []")
+        let tips = try convert(SourceFile(path: "copy.yaml", text: yaml), to: .tips).get()
+        let text = String(decoding: tips.bytes, as: UTF8.self)
+        #expect(text.contains("  arm control 45 {\n    no actions\n  }\n"), "\(text)")
+        #expect(String(decoding: try convert(tips, to: .yaml).get().bytes, as: UTF8.self) == yaml)
+        let pack = try #require(compilePack(tips).pack)
+        #expect(pack.experiments.first?.arms.first?.actions == [])
+    }
+
     @Test func theSaltDefaultsToTheExperimentsName() throws {
         let source = Self.yaml.replacingOccurrences(of: "    salt: favoriteCopy-1\n", with: "")
         let pack = try #require(compilePack(SourceFile(path: "copy.yaml", text: source)).pack)

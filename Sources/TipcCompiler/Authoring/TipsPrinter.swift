@@ -248,6 +248,7 @@ public enum TipsPrinter {
             case .image:
                 if let image = arm.image { overrides.append("\(rowWord) \(spelling(of: image.value))") }
             case .actions:
+                if arm.actions?.isEmpty == true { overrides.append("\(ArmAttributes.noActionsWords.0) \(ArmAttributes.noActionsWords.1)") }
                 for action in arm.actions ?? [] {
                     overrides.append("\(rowWord) \(ExpressionPrinter.quoted(action.id.name)) \(action.title.map(inlineText) ?? "\"\"")")
                 }

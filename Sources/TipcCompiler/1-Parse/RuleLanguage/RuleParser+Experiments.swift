@@ -145,6 +145,13 @@ extension RuleParser {
             return false
         }
         let word = text(of: current)
+        // `no actions`: the arm replaces the tip's buttons with none.
+        if word == ArmAttributes.noActionsWords.0, token(after: 1).kind == .identifier, text(of: token(after: 1)) == ArmAttributes.noActionsWords.1 {
+            advance()
+            advance()
+            arm.actions = arm.actions ?? []
+            return true
+        }
         guard let attribute = rows.first(where: { $0.tipsWord == word }) else {
             report(.unknownKey, "unknown arm attribute '\(word)'", at: range(ofToken: index),
                    help: Suggestions.didYouMean(word, in: words) ?? "an arm overrides \(Self.list(words, or: "and"))")

@@ -113,6 +113,9 @@ public enum ArmAttributes: DeclarationTable {
         inspectSuffix(of: arm)
     }
 
+    /// How `.tips` writes an arm whose actions replace the tip's with none (`no actions`).
+    static let noActionsWords = ("no", "actions")
+
     /// The arm's texts, image and actions: the rows an arm overrides the tip with.
     static var overrides: [DeclarationAttribute<ArmAttributeValue, PackExperimentArm>] {
         all.filter(\.value.isOverride)
