@@ -236,7 +236,7 @@ import TipcJSON
         _ = folder
         let client = try LanguageServerClient()
         try client.initialize()
-        let text = Self.manifest + "  draft:\n    ti\n    rules:\n      - trailViewed.where(tr\n      - trailViewed.co\n      - $is\n      - hik\ngroups:\n  main:\n    tips: [offlineMaps]\n    \n"
+        let text = Self.manifest + "  draft:\n    ti\n    rules:\n      - trailViewed.where(tr\n      - trailViewed.co\n      - $is\n      - hik\nexperiments:\n  copy:\n    sal\n    arms:\n      a:\n        wei\ngroups:\n  main:\n    tips: [offlineMaps]\n    \n"
         LSP.open(client, yaml, text)
         func labels(_ needle: String, _ offset: Int) throws -> [String] {
             let (line, character) = LSP.find(needle, in: text, offset: offset)
@@ -246,6 +246,9 @@ import TipcJSON
         #expect(try labels("where(tr", 8) == ["trailID"])
         #expect(try labels("trailViewed.co", 14) == ["count", "within", "where", "largestSubset", "smallestSubset", "distinct"])
         #expect(try labels("$is", 3) == ["$isPro"])
+        // Keys of an experiment and of an arm.
+        #expect(try labels("    sal", 7).contains("salt"))
+        #expect(try labels("        wei", 11).contains("weight"))
         let expression = try labels("- hik", 5)
         #expect(expression.starts(with: ["trailViewed", "hikeStarted", "$isPro", "date", "tip"]))
         #expect(expression.contains("within"))

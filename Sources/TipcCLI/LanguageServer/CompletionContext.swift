@@ -188,6 +188,8 @@ struct CompletionContext: Equatable {
         case (3, "tips"?) where path[2] == "image": return .image
         case (3, "tips"?) where path[2] == "actions": return .action
         case (2, "groups"?): return .group
+        case (2, "experiments"?): return .experiment
+        case (4, "experiments"?) where path[2] == "arms": return .arm
         default: return nil
         }
     }

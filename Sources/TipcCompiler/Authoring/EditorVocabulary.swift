@@ -4,7 +4,7 @@
 public enum EditorVocabulary {
     /// The kinds of mapping a YAML manifest has, each with its own keys.
     public enum MappingKind: Sendable, CaseIterable {
-        case file, parameter, event, donationLimit, tip, tipKey, image, action, group
+        case file, parameter, event, donationLimit, tip, tipKey, image, action, group, experiment, arm
     }
 
     /// The keys a mapping of `kind` may have, in the order the format lists them.
@@ -19,6 +19,8 @@ public enum EditorVocabulary {
         case .image: return ManifestKeys.Image.names
         case .action: return ManifestKeys.Action.names
         case .group: return GroupAttributes.keys
+        case .experiment: return ExperimentAttributes.keys
+        case .arm: return ArmAttributes.keys
         }
     }
 

@@ -348,7 +348,7 @@ struct DeclarationChecker {
         if let duration = decl.maxDisplayDurationSeconds {
             maxDuration = positiveMilliseconds(duration, "maxDisplayDuration").map(Int64.init)
         }
-        let goal = decl.goal.flatMap { checkGoal($0, ofTip: name, expressions: &expressions) }
+        let goal = decl.goal.flatMap { checkGoal($0, of: "tip '\(name)'", expressions: &expressions) }
         assert(decl.rules.isEmpty || decl.unparsedRules.isEmpty, "a tip's rules are parsed or left to the checker, not both")
         let ruleCount = decl.rules.count + decl.unparsedRules.count
         if ruleCount > Checker.maximumRulesPerTip {
@@ -373,21 +373,6 @@ struct DeclarationChecker {
                              key: key, goal: goal)
         tip.rulesMayFold = expressions.builtFoldableNode
         return tip
-    }
-
-    /// A tip's goal: a declared event (an `unknown-goal-event` otherwise, with a did-you-mean)
-    /// and a positive window.
-    private mutating func checkGoal(_ goal: EventWindowDecl, ofTip tip: String, expressions: inout ExpressionChecker) -> PackTipGoal? {
-        let eventName = goal.event.name
-        guard let event = symbols.event(eventName) else {
-            let help = Suggestions.closest(to: eventName, in: symbols.eventNames).map { "did you mean '\($0)'?" }
-            diagnostics.append(Diagnostic(.unknownGoalEvent, "the goal of tip '\(tip)' names no event: '\(eventName)'", at: goal.event.range,
-                                          help: help ?? "declare the event under 'events', or fix the name"))
-            return nil
-        }
-        expressions.noteUse(ofEvent: event)
-        guard let window = positiveMilliseconds(goal.windowSeconds, "the window of the goal of tip '\(tip)'") else { return nil }
-        return PackTipGoal(event: event, windowMilliseconds: Int64(window))
     }
 
     // MARK: - Groups
