@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("tipp t {\n}\ntipkit 1", "expected a declaration (tipkit, displayFrequency, param, event, tip or group), found 'tipp'", "did you mean 'tip'?"),
+        ("tipp t {\n}\ntipkit 1", "expected a declaration (tipkit, displayFrequency, defaultLocale, param, event, tip, group or experiment), found 'tipp'", "did you mean 'tip'?"),
         ("param x: Strng = \"\"", "unknown type 'Strng'", "did you mean 'String'?"),
         ("displayFrequency dayly", "unknown display frequency 'dayly'", "did you mean 'daily'?"),
         ("group g ordred { a }", "unknown group priority 'ordred'", "did you mean 'ordered'?"),

@@ -17,7 +17,8 @@ public enum PackFuzzing {
         if resealed != bytes, let verified = try? RulePackLoader.load(resealed) { exercise(verified) }
     }
 
-    /// Evaluates every rule of every tip (plainly, all rules, traced) and renders the pack.
+    /// Evaluates every rule of every tip (plainly, all rules, traced), assigns a unit in every
+    /// experiment and renders the pack.
     public static func exercise(_ verified: VerifiedRulePack) {
         let pack = verified.pack
         let evaluator = RuleEvaluator(pack: verified)
@@ -37,6 +38,11 @@ public enum PackFuzzing {
                                                values: [:], keepingMissingPlaceholders: true)
                 }
             }
+        }
+        // The loader verified every experiment's arms: each makes an assignment.
+        for experiment in pack.experiments {
+            guard let assignment = try? experiment.assignment() else { preconditionFailure("a verified experiment does not assign") }
+            _ = assignment.arm(for: "fuzz")
         }
         let inspector = RulePackInspector(pack: pack)
         _ = inspector.text()

@@ -3,7 +3,7 @@ import TipRuntime
 /// The words that start declarations and tip attributes in `.tips` files.
 enum DeclarationKeywords {
     static let topLevel: [String] = FileAttributes.tipsWords
-    static let all: Set<String> = Set(topLevel + TipAttributes.tipsWords + ExperimentAttributes.tipsWords)
+    static let all: Set<String> = Set(topLevel + TipAttributes.tipsWords + ExperimentAttributes.lineWords)
 }
 
 /// `.tips` files: one declaration per line (a tip's or a group's braces may span lines),

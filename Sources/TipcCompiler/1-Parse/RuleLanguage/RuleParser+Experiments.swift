@@ -52,7 +52,7 @@ extension RuleParser {
     /// Parses one line of an experiment; false when it did not parse (reported).
     private mutating func parseExperimentAttribute(into experiment: inout ExperimentDecl, seen: inout [String: SourceRange]) -> Bool {
         let start = index
-        let words = ExperimentAttributes.all.filter { if case .tip = $0.value { return false } else { return true } }.compactMap(\.tipsWord)
+        let words = ExperimentAttributes.lineWords
         guard current.kind == .identifier else {
             reportExpected("an experiment attribute (\(Self.list(words, or: "or")))")
             return false
@@ -116,7 +116,7 @@ extension RuleParser {
             var seen: [String: SourceRange] = [:]
             while current.kind != .rightBrace {
                 if isAtEnd || (current.isAtLineStart && current.kind == .identifier
-                    && (DeclarationKeywords.topLevel.contains(text(of: current)) || ExperimentAttributes.attribute(tipsWord: text(of: current)) != nil)) {
+                    && (DeclarationKeywords.topLevel.contains(text(of: current)) || ExperimentAttributes.lineWords.contains(text(of: current)))) {
                     reportExpected("'}' to close arm '\(name.name)'", notes: [DiagnosticNote("the arm starts here", at: range(ofToken: opening))])
                     arm.range = range(since: start)
                     return arm

@@ -52,6 +52,10 @@ public enum ExperimentAttributes: DeclarationTable {
               inspect: { packed in "\"\(packed.experiment.salt)\"" }),
     ]
 
+    /// The words that start a line inside an experiment's braces (all but the tip's `on`,
+    /// which is in the head line).
+    static let lineWords: [String] = all.filter { if case .tip = $0.value { return false } else { return true } }.compactMap(\.tipsWord)
+
     /// What `tipc inspect` lists after a compiled experiment's name
     /// (` on favoriteBackyard goal backyardFavorited within 7d salt "favoriteCopy-1"`).
     public static func inspectText(of experiment: PackExperiment, in pack: RulePack) -> String {
