@@ -160,7 +160,9 @@ extension DeclarationChecker {
                         continue
                     }
                     let tipAction = tip.entry.actions.firstIndex { $0.id == action.id.name }
-                    let original = tipAction.flatMap { index in tipTexts.map { $0.actionTitles[index] } }
+                    let original = tipAction.flatMap { index in
+                        tipTexts.flatMap { index < $0.actionTitles.count ? $0.actionTitles[index] : nil }
+                    }
                     packedActions.append(PackArmAction(id: action.id.name,
                                                        title: lower(title, "the title of action '\(action.id.name)' of \(what)", replacing: original)))
                 }
