@@ -308,12 +308,15 @@ extension ConformanceCase {
             donations: ["first": donation("first", earliest), "last": donation("last", latest)],
             parameters: ["p": parameter(.int(1), latest, device: "z"), "q": parameter(.int(2), earliest)],
             tipRecords: ["r": record("r", earliest, .reset, date: latest), "s": record("s", latest, .invalidation(.tipClosed), date: earliest)],
-            latestFirstDisplay: latest, donationDeletions: ["e": earliest])
+            latestFirstDisplay: latest, donationDeletions: ["e": earliest],
+            assignments: [assignment("a", experiment: "x", earliest).key: assignment("a", experiment: "x", earliest),
+                          assignment("b", experiment: "y", latest).key: assignment("b", experiment: "y", latest)])
         return [
             ConformanceCase("records at the bounds are kept exactly, and a write stamped earlier loses to them", [[
                 .merge(atBounds),
                 .write(parameters: ["p": parameter(.int(9), latest - 1, device: "z"), "q": parameter(.int(9), earliest, device: "b")]),
                 .add([], latestFirstDisplay: latest - 1),
+                .assign([assignment("c", experiment: "x", earliest), assignment("d", experiment: "y", latest - 1)]),
             ]]),
         ]
     }()
