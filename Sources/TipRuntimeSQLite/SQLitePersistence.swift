@@ -12,7 +12,8 @@ public final class SQLitePersistence: TipPersistence {
 
     /// The statements of the records' rules (`StoreSQL`), over this store's tables.
     static let sql = StoreSQL(dialect: .sqlite, tables: .init(donations: "donations", parameters: "parameters",
-                                                               tipRecords: "tip_records", donationDeletions: "donation_deletions"))
+                                                               tipRecords: "tip_records", donationDeletions: "donation_deletions",
+                                                               assignments: "assignments"))
 
     /// The schema, one step per version.
     static let migrations = SQLiteMigrations([
@@ -98,6 +99,23 @@ public final class SQLitePersistence: TipPersistence {
         CREATE INDEX meta_whole ON meta(key, value);
         CREATE INDEX donation_deletions_whole ON donation_deletions(event, instant);
         """,
+        // 5 (experiments and tip analytics): a tip record may be a tap on one of the tip's
+        // actions (`action_id`) or a hidden arm's exposure (`experiment`), and a display or
+        // exposure carries the user's arm; experiment assignments, one per experiment and salt
+        // (the earliest). Existing records gain NULLs and keep everything else.
+        """
+        ALTER TABLE tip_records ADD COLUMN action_id TEXT;
+        ALTER TABLE tip_records ADD COLUMN experiment TEXT;
+        ALTER TABLE tip_records ADD COLUMN arm TEXT;
+        DROP INDEX tip_records_whole;
+        CREATE INDEX tip_records_whole ON tip_records(
+            id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms, action_id, experiment, arm);
+        CREATE TABLE assignments(
+            experiment TEXT NOT NULL, salt TEXT NOT NULL, id TEXT NOT NULL, arm TEXT NOT NULL, date_ms INTEGER NOT NULL,
+            PRIMARY KEY(experiment, salt)
+        );
+        CREATE INDEX assignments_whole ON assignments(experiment, salt, id, arm, date_ms);
+        """,
     ], kind: .device)
 
     /// Opens the store at `path`, creating it when `create` is true and it is missing.
@@ -176,6 +194,12 @@ public final class SQLitePersistence: TipPersistence {
                 try tx.query("SELECT \(StoreSQL.donationDeletionColumns.joined(separator: ", ")) FROM donation_deletions") { rows in
                     while try rows.next() { snapshot.donationDeletions[rows.text(0)] = Int64(rows.int(1)) }
                 }
+                try tx.query("SELECT \(StoreSQL.assignmentColumns.joined(separator: ", ")) FROM assignments") { rows in
+                    while try rows.next() {
+                        let assignment = Self.assignment(rows)
+                        snapshot.assignments[assignment.key] = assignment
+                    }
+                }
                 return snapshot
             }
         }
@@ -219,6 +243,14 @@ public final class SQLitePersistence: TipPersistence {
         }
     }
 
+    public func assign(_ assignments: [AssignmentRecord]) throws(TipStoreError) {
+        try Self.run(connection) { session in
+            try session.transaction { tx in
+                for assignment in assignments { try Self.keep(assignment, sql: Self.sql, scope: [], into: tx) }
+            }
+        }
+    }
+
     public func merge(_ other: StoreSnapshot) throws(TipStoreError) {
         try Self.run(connection) { session in
             try session.transaction { tx in
@@ -227,6 +259,7 @@ public final class SQLitePersistence: TipPersistence {
                 for (name, record) in other.parameters { try Self.write(parameter: name, record, into: tx) }
                 try Self.raiseLatestFirstDisplay(other.latestFirstDisplay, in: tx)
                 for (event, instant) in other.donationDeletions { try Self.raiseDeletion(of: event, to: instant, in: tx) }
+                for assignment in other.assignments.values { try Self.keep(assignment, sql: Self.sql, scope: [], into: tx) }
             }
         }
     }
@@ -245,7 +278,7 @@ public final class SQLitePersistence: TipPersistence {
             try session.transaction { tx in
                 try tx.execute("""
                     DELETE FROM donations; DELETE FROM parameters; DELETE FROM tip_records; DELETE FROM donation_deletions;
-                    DELETE FROM meta WHERE key = 'latest_first_display'
+                    DELETE FROM assignments; DELETE FROM meta WHERE key = 'latest_first_display'
                     """)
             }
         }
@@ -304,11 +337,31 @@ public final class SQLitePersistence: TipPersistence {
             .text(record.id), .text(record.tip), .text(columns.kind), .integer(Int(record.stamp.milliseconds)), .text(record.stamp.device),
             .integer(Int(columns.count)), .integer(Int(columns.durationMilliseconds)), columns.reason.map { .text($0) } ?? .null,
             keyValue(record.key), record.storedDate.map { .integer(Int($0)) } ?? .null,
+            text(columns.action), text(columns.experiment), text(record.arm),
         ])
         guard session.changes == 0 else { return }
         let stored = try session.query(sql.selectTipRecord, scope + [.text(record.id)]) { rows in try rows.next() ? tipRecord(rows) : nil }
         if stored != record { throw TipStoreError.collision("tip record", id: record.id) }
     }
+
+    /// Stores an assignment unless the stored one of its experiment and salt comes first;
+    /// another assignment under its id is a collision.
+    package static func keep(_ assignment: AssignmentRecord, sql: StoreSQL, scope: [SQLiteValue], into session: SQLiteConnection.Session) throws {
+        let key = scope + [.text(assignment.experiment), .text(assignment.salt)]
+        let stored = try session.query(sql.selectAssignment, key) { rows in try rows.next() ? Self.assignment(rows) : nil }
+        if let stored, stored.id.utf8.elementsEqual(assignment.id.utf8) {
+            guard stored == assignment else { throw TipStoreError.collision("assignment", id: assignment.id) }
+            return
+        }
+        try session.run(sql.keepEarlierAssignment, key + [.text(assignment.id), .text(assignment.arm), .integer(Int(assignment.date))])
+    }
+
+    /// The assignment in the current row of `StoreSQL.assignmentColumns`.
+    package static func assignment(_ rows: SQLiteConnection.Rows) -> AssignmentRecord {
+        AssignmentRecord(id: rows.text(2), experiment: rows.text(0), salt: rows.text(1), arm: rows.text(3), date: Int64(rows.int(4)))
+    }
+
+    private static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
 
     private static func write(parameter name: String, _ record: ParameterRecord, into session: SQLiteConnection.Session) throws {
         try write(parameter: name, record, sql: sql, scope: [], into: session)
@@ -344,12 +397,12 @@ public final class SQLitePersistence: TipPersistence {
         }
     }
 
-    /// The record in the current row of `SELECT id, tip, kind, stamp_ms, stamp_device, count,
-    /// duration_ms, reason, instance_key`; nil for a kind, reason or key this version does not
-    /// know (kept, unused).
+    /// The record in the current row of `StoreSQL.tipRecordColumns`; nil for a kind, reason or
+    /// key this version does not know (kept, unused).
     package static func tipRecord(_ rows: SQLiteConnection.Rows) -> TipEventRecord? {
+        func optionalText(_ column: Int32) -> String? { rows.value(column) == .null ? nil : rows.text(column) }
         guard let kind = TipEventRecord.Kind(kind: rows.text(2), count: Int64(rows.int(5)), durationMilliseconds: Int64(rows.int(6)),
-                                             reason: rows.value(7) == .null ? nil : rows.text(7)) else { return nil }
+                                             reason: optionalText(7), action: optionalText(10), experiment: optionalText(11)) else { return nil }
         let key: TipKey?
         switch rows.value(8) {
         case .null: key = nil
@@ -359,7 +412,7 @@ public final class SQLitePersistence: TipPersistence {
         }
         return TipEventRecord(id: rows.text(0), tip: rows.text(1), key: key,
                               stamp: Stamp(milliseconds: Int64(rows.int(3)), device: rows.text(4)), kind: kind,
-                              date: rows.value(9) == .null ? nil : Int64(rows.int(9)))
+                              date: rows.value(9) == .null ? nil : Int64(rows.int(9)), arm: optionalText(12))
     }
 
     // MARK: - Errors

@@ -22,7 +22,7 @@ public protocol ServiceStore: Sendable {
     /// transaction, and reads of one user run side by side. Hands the donations to `body`
     /// oldest first (same-instant ones by id), as `TipPersistence.read(donations:)` does.
     func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot
-    /// How many records (donations and tip records) `user` holds, counted up to `limit` of
+    /// How many records (donations, tip records and assignments) `user` holds, counted up to `limit` of
     /// each kind and no further, so that the count costs the same for a user holding
     /// millions. Read without the user's lock, like `snapshot`.
     func recordCount(user: String, atMost limit: Int) throws(TipStoreError) -> Int

@@ -50,6 +50,18 @@ enum PostgresMigrations {
             PRIMARY KEY(user_id, event)
         );
         """,
+        // 2 (experiments and tip analytics): a tip record may be a tap on one of the tip's
+        // actions (`action_id`) or a hidden arm's exposure (`experiment`), and a display or
+        // exposure carries the user's arm; experiment assignments, one per user, experiment and
+        // salt (the earliest). Existing records gain NULLs and keep everything else.
+        """
+        ALTER TABLE tip_records ADD COLUMN action_id bytea, ADD COLUMN experiment bytea, ADD COLUMN arm bytea;
+        CREATE TABLE assignments(
+            user_id bytea NOT NULL, experiment bytea NOT NULL, salt bytea NOT NULL,
+            id bytea NOT NULL, arm bytea NOT NULL, date_ms bigint NOT NULL,
+            PRIMARY KEY(user_id, experiment, salt)
+        );
+        """,
     ]
 
     static var latestVersion: Int { steps.count }

@@ -25,7 +25,8 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
 
     /// The statements of the records' rules (`StoreSQL`), over the service's tables, keyed by the user.
     static let sql = StoreSQL(dialect: .postgres, tables: .init(donations: "donations", parameters: "parameters",
-                                                                 tipRecords: "tip_records", donationDeletions: "donation_deletions"),
+                                                                 tipRecords: "tip_records", donationDeletions: "donation_deletions",
+                                                                 assignments: "assignments"),
                               scope: ["user_id"])
 
     init(connection: PostgresConnection, user: [UInt8], deviceID: String, latestFirstDisplay: Int64?) {
@@ -48,22 +49,27 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
     // MARK: - TipPersistence
 
     /// Everything in one statement (one round trip, so one snapshot even outside a
-    /// transaction): the five tables' rows in one shape, the tip records' columns from the
-    /// second on, marked by their source ('d', 'p', 'r', 'u' for the user's row, 'x' for
-    /// donation deletions; a tip record's key in the `value` column), the donations in their
-    /// order (by date, then id).
+    /// transaction): the six tables' rows in one shape, the tip records' columns from the
+    /// second on, marked by their source ('a' for assignments, 'd', 'p', 'r', 'u' for the
+    /// user's row, 'x' for donation deletions; a tip record's key in the `value` column; an
+    /// assignment's experiment in `name`, date in `ms`, salt in `value` and arm in `arm`), the
+    /// donations in their order (by date, then id).
     static let readAll = """
         SELECT 'd'::text AS source, id, event AS name, NULL::text AS kind, date AS ms, NULL::bytea AS device,
-               0::bigint AS count, 0::bigint AS duration_ms, NULL::text AS reason, value, NULL::bigint AS date_ms
+               0::bigint AS count, 0::bigint AS duration_ms, NULL::text AS reason, value, NULL::bigint AS date_ms,
+               NULL::bytea AS action_id, NULL::bytea AS experiment, NULL::bytea AS arm
           FROM donations WHERE user_id = $1
         UNION ALL
-        SELECT 'p', NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value, NULL FROM parameters WHERE user_id = $1
+        SELECT 'p', NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value, NULL, NULL, NULL, NULL FROM parameters WHERE user_id = $1
         UNION ALL
-        SELECT 'r', id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms FROM tip_records WHERE user_id = $1
+        SELECT 'r', id, tip, kind, stamp_ms, stamp_device, count, duration_ms, reason, instance_key, date_ms, action_id, experiment, arm
+          FROM tip_records WHERE user_id = $1
         UNION ALL
-        SELECT 'u', NULL, NULL, NULL, latest_first_display, NULL, 0, 0, NULL, NULL, NULL FROM users WHERE user_id = $1
+        SELECT 'u', NULL, NULL, NULL, latest_first_display, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL FROM users WHERE user_id = $1
         UNION ALL
-        SELECT 'x', NULL, event, NULL, instant, NULL, 0, 0, NULL, NULL, NULL FROM donation_deletions WHERE user_id = $1
+        SELECT 'x', NULL, event, NULL, instant, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL FROM donation_deletions WHERE user_id = $1
+        UNION ALL
+        SELECT 'a', id, experiment, NULL, date_ms, NULL, 0, 0, NULL, salt, NULL, NULL, NULL, arm FROM assignments WHERE user_id = $1
         ORDER BY source, ms, id
         """
 
@@ -80,11 +86,12 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
         try run { () throws(PostgresError) -> Int in Self.recordCount(try connection.query(Self.countRecords, [user, .bigint(Int64(limit))])) }
     }
 
-    /// The user's donations and tip records, each counted up to `$2` (an index walk that
-    /// stops there).
+    /// The user's donations, tip records and assignments, each counted up to `$2` (an index
+    /// walk that stops there).
     static let countRecords = """
         SELECT (SELECT count(*) FROM (SELECT 1 FROM donations WHERE user_id = $1 LIMIT $2) AS d)
              + (SELECT count(*) FROM (SELECT 1 FROM tip_records WHERE user_id = $1 LIMIT $2) AS r)
+             + (SELECT count(*) FROM (SELECT 1 FROM assignments WHERE user_id = $1 LIMIT $2) AS a)
         """
 
     static func recordCount(_ rows: PostgresResult) -> Int {
@@ -110,6 +117,9 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
             case "x":
                 guard let event = rows.string(row, 2), let instant = rows.int64(row, 4) else { continue }
                 snapshot.donationDeletions[event] = instant
+            case "a":
+                guard let assignment = assignment(rows, row, from: 1) else { continue }
+                snapshot.assignments[assignment.key] = assignment
             default:
                 if let record = tipRecord(rows, row, from: 1) { snapshot.tipRecords[record.id] = record }
             }
@@ -147,6 +157,12 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
         }
     }
 
+    func assign(_ assignments: [AssignmentRecord]) throws(TipStoreError) {
+        try run(writing: true) { () throws(PostgresError) in
+            for assignment in assignments { try keep(assignment) }
+        }
+    }
+
     func merge(_ other: StoreSnapshot) throws(TipStoreError) {
         try run(writing: true) { () throws(PostgresError) in
             for donation in other.donations.values { try insert(donation) }
@@ -154,6 +170,7 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
             for (name, record) in other.parameters { try write(parameter: name, record) }
             try raiseLatestFirstDisplay(other.latestFirstDisplay)
             for (event, instant) in other.donationDeletions { try raiseDeletion(of: event, to: instant) }
+            for assignment in other.assignments.values { try keep(assignment) }
         }
     }
 
@@ -170,6 +187,7 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
             try connection.query("DELETE FROM parameters WHERE user_id = $1", [user])
             try connection.query("DELETE FROM tip_records WHERE user_id = $1", [user])
             try connection.query("DELETE FROM donation_deletions WHERE user_id = $1", [user])
+            try connection.query("DELETE FROM assignments WHERE user_id = $1", [user])
             // The user's row too, so nothing of the user is left (`DELETE /v1/users/{user}`). It
             // stays locked by this transaction until it ends; another transaction of the user
             // waiting for it then finds no row and creates it again.
@@ -206,12 +224,38 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
             user, .utf8(record.id), .utf8(record.tip), .text(columns.kind), .bigint(record.stamp.milliseconds), .utf8(record.stamp.device),
             .bigint(columns.count), .bigint(columns.durationMilliseconds), columns.reason.map { .text($0) } ?? .null,
             record.key.map { .utf8($0.value.storageText) } ?? .null, record.storedDate.map { .bigint($0) } ?? .null,
+            columns.action.map { .utf8($0) } ?? .null, columns.experiment.map { .utf8($0) } ?? .null, record.arm.map { .utf8($0) } ?? .null,
         ])
         guard inserted.affectedRows == 0 else { return }
         let stored = try connection.query(Self.sql.selectTipRecord, [user, .utf8(record.id)])
         if stored.count != 1 || Self.tipRecord(stored, 0) != record {
             try collide(TipStoreError.collision("tip record", id: record.id))
         }
+    }
+
+    /// Stores an assignment unless the stored one of its experiment and salt comes first;
+    /// another assignment under its id is a collision.
+    private func keep(_ assignment: AssignmentRecord) throws(PostgresError) {
+        let key: [PostgresValue] = [user, .utf8(assignment.experiment), .utf8(assignment.salt)]
+        let stored = try connection.query(Self.sql.selectAssignment, key)
+        if stored.count == 1, let existing = Self.assignment(stored, 0), existing.id.utf8.elementsEqual(assignment.id.utf8) {
+            if existing != assignment { try collide(TipStoreError.collision("assignment", id: assignment.id)) }
+            return
+        }
+        try connection.query(Self.sql.keepEarlierAssignment, key + [.utf8(assignment.id), .utf8(assignment.arm), .bigint(assignment.date)])
+    }
+
+    /// The assignment in a row of `StoreSQL.assignmentColumns`; in a row of `readAll` (from
+    /// column 1), its own shape.
+    private static func assignment(_ rows: PostgresResult, _ row: Int, from first: Int? = nil) -> AssignmentRecord? {
+        if let first {
+            guard let id = rows.string(row, first), let experiment = rows.string(row, first + 1), let date = rows.int64(row, first + 3),
+                  let salt = rows.string(row, first + 8), let arm = rows.string(row, first + 12) else { return nil }
+            return AssignmentRecord(id: id, experiment: experiment, salt: salt, arm: arm, date: date)
+        }
+        guard let experiment = rows.string(row, 0), let salt = rows.string(row, 1), let id = rows.string(row, 2),
+              let arm = rows.string(row, 3), let date = rows.int64(row, 4) else { return nil }
+        return AssignmentRecord(id: id, experiment: experiment, salt: salt, arm: arm, date: date)
     }
 
     /// Stores a parameter unless a later write of it is stored (last writer wins).
@@ -243,7 +287,8 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
               let device = rows.string(row, first + 4) else { return nil }
         guard let kind = TipEventRecord.Kind(kind: rows.string(row, first + 2) ?? "", count: rows.int64(row, first + 5) ?? 0,
                                              durationMilliseconds: rows.int64(row, first + 6) ?? 0,
-                                             reason: rows.string(row, first + 7)) else { return nil }
+                                             reason: rows.string(row, first + 7), action: rows.string(row, first + 10),
+                                             experiment: rows.string(row, first + 11)) else { return nil }
         // The key as its stored text (typed: an Int or a String), NULL for a tip without one.
         var key: TipKey?
         if let text = rows.string(row, first + 8) {
@@ -254,7 +299,7 @@ final class PostgresUserPersistence: TipPersistence, UserRecordCounting {
             }
         }
         return TipEventRecord(id: id, tip: tip, key: key, stamp: Stamp(milliseconds: milliseconds, device: device), kind: kind,
-                              date: rows.int64(row, first + 9))
+                              date: rows.int64(row, first + 9), arm: rows.string(row, first + 12))
     }
 
     // MARK: - Failures

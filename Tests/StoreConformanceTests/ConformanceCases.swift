@@ -19,7 +19,8 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
 }
 
 extension ConformanceCase {
-    static let all: [ConformanceCase] = writesAndReads + parameters + tipRecords + donationLimits + deletions + merges + bounds
+    static let all: [ConformanceCase] = writesAndReads + parameters + tipRecords + analyticsRecords + assignments + donationLimits + deletions
+        + merges + bounds
 
     // MARK: - Fixtures
 
@@ -34,8 +35,12 @@ extension ConformanceCase {
     }
 
     static func record(_ id: String, tip: String = "t", key: TipKey? = nil, _ milliseconds: Int64, device: String = "a",
-                       _ kind: TipEventRecord.Kind, date: Int64? = nil) -> TipEventRecord {
-        TipEventRecord(id: id, tip: tip, key: key, stamp: stamp(milliseconds, device: device), kind: kind, date: date)
+                       _ kind: TipEventRecord.Kind, date: Int64? = nil, arm: String? = nil) -> TipEventRecord {
+        TipEventRecord(id: id, tip: tip, key: key, stamp: stamp(milliseconds, device: device), kind: kind, date: date, arm: arm)
+    }
+
+    static func assignment(_ id: String, experiment: String = "x", salt: String = "x", arm: String = "control", _ date: Int64) -> AssignmentRecord {
+        AssignmentRecord(id: id, experiment: experiment, salt: salt, arm: arm, date: date)
     }
 
     /// Strings a store must keep exactly: U+0000, combining marks, other planes, separators.
@@ -148,6 +153,71 @@ extension ConformanceCase {
         ]]),
     ]
 
+    // MARK: - Actions, exposures and arms
+
+    static let analyticsRecords: [ConformanceCase] = [
+        ConformanceCase("actions, exposures and arms are kept exactly, of keyed tips too", [[
+            .add([record("a1", 1, .action("favorite")),
+                  record("a2", key: .int(-3), 2, .action("a\u{0}é=;"), date: -5),
+                  record("e1", key: .string("k\u{0}"), 3, .exposure(experiment: "copy\u{0}é"), arm: "hold\u{0}out"),
+                  record("d1", 4, .display(count: 1, milliseconds: 20), arm: "e\u{301}"),
+                  record("d2", 5, .display(count: 1, milliseconds: 0))], latestFirstDisplay: 4),
+        ]]),
+        ConformanceCase("an action tapped again is a record of its own; the same tap again changes nothing", [[
+            .add([record("tap1", 1, .action("favorite"))], latestFirstDisplay: nil),
+            .add([record("tap1", 1, .action("favorite"))], latestFirstDisplay: nil),
+            .add([record("tap2", 1, .action("favorite"))], latestFirstDisplay: nil),
+        ]]),
+        ConformanceCase("a record under an action's id that differs in action, arm or kind collides", [[
+            .add([record("r", 1, .action("favorite")), record("s", 1, .display(count: 1, milliseconds: 0), arm: "short"),
+                  record("x", 1, .exposure(experiment: "copy"), arm: "holdout")], latestFirstDisplay: nil),
+            .add([record("r", 1, .action("other"))], latestFirstDisplay: nil),
+            .add([record("s", 1, .display(count: 1, milliseconds: 0), arm: "control")], latestFirstDisplay: nil),
+            .add([record("s", 1, .display(count: 1, milliseconds: 0))], latestFirstDisplay: nil),
+            .add([record("x", 1, .exposure(experiment: "copy2"), arm: "holdout")], latestFirstDisplay: nil),
+            .add([record("r", 1, .exposure(experiment: "favorite"), arm: "holdout")], latestFirstDisplay: nil),
+        ]]),
+        ConformanceCase("copies of a version-1 display counter with an arm do not merge: they collide", [[
+            .add([record("v1-display:t:a::", 7, .display(count: 3, milliseconds: 100))], latestFirstDisplay: nil),
+            .add([record("v1-display:t:a::", 8, .display(count: 4, milliseconds: 100), arm: "short")], latestFirstDisplay: nil),
+        ]]),
+    ]
+
+    // MARK: - Assignments: the earliest holds
+
+    static let assignments: [ConformanceCase] = [
+        ConformanceCase("the earliest assignment holds, whichever is stored first", law: true, [
+            [.assign([assignment("b", arm: "short", 5)]), .assign([assignment("a", arm: "control", 7)]), .assign([assignment("c", 5)])],
+            [.assign([assignment("c", 5)]), .assign([assignment("a", arm: "control", 7)]), .assign([assignment("b", arm: "short", 5)])],
+            [.assign([assignment("a", arm: "control", 7), assignment("c", 5), assignment("b", arm: "short", 5)])],
+            [.merge(StoreSnapshot(assignments: [assignment("c", 5).key: assignment("c", 5)])), .assign([assignment("b", arm: "short", 5)])],
+        ]),
+        ConformanceCase("at one date the id's bytes decide", law: true, [
+            // "é" is greater than "e\u{301}" by bytes, though Unicode calls them equal.
+            [.assign([assignment("é", arm: "one", 1)]), .assign([assignment("e\u{301}", arm: "two", 1)])],
+            [.assign([assignment("e\u{301}", arm: "two", 1)]), .assign([assignment("é", arm: "one", 1)])],
+        ]),
+        ConformanceCase("experiments and salts each keep their own assignment; strings are kept exactly", [[
+            .assign([assignment("1", experiment: "x\u{0}é", salt: "s\u{0}", arm: "a\u{0}", .min + 1),
+                     assignment("2", experiment: "x\u{0}é", salt: "s2", arm: "b", .max),
+                     assignment("3", experiment: "y", salt: "s\u{0}", arm: "c", 0),
+                     assignment("4", experiment: "e\u{301}", salt: "é", arm: "d", 0),
+                     assignment("5", experiment: "é", salt: "é", arm: "e", 0)]),
+        ]]),
+        ConformanceCase("the same assignment again changes nothing; another under its id collides and nothing of its write is kept", [[
+            .assign([assignment("a", 5)]),
+            .assign([assignment("a", 5)]),
+            .assign([assignment("b", experiment: "other", 1), assignment("a", arm: "short", 5)]),
+            .assign([assignment("c", experiment: "third", 1), assignment("a", 9)]),
+            .merge(StoreSnapshot(donations: ["d": donation("d", 1)], assignments: [assignment("a", 2).key: assignment("a", 2)])),
+        ]]),
+        ConformanceCase("clear removes assignments", [[
+            .assign([assignment("a", 5)]),
+            .clear,
+            .assign([assignment("b", arm: "short", 9)]),
+        ]]),
+    ]
+
     // MARK: - donationLimit
 
     static let donationLimits: [ConformanceCase] = {
@@ -238,12 +308,15 @@ extension ConformanceCase {
             donations: ["first": donation("first", earliest), "last": donation("last", latest)],
             parameters: ["p": parameter(.int(1), latest, device: "z"), "q": parameter(.int(2), earliest)],
             tipRecords: ["r": record("r", earliest, .reset, date: latest), "s": record("s", latest, .invalidation(.tipClosed), date: earliest)],
-            latestFirstDisplay: latest, donationDeletions: ["e": earliest])
+            latestFirstDisplay: latest, donationDeletions: ["e": earliest],
+            assignments: [assignment("a", experiment: "x", earliest).key: assignment("a", experiment: "x", earliest),
+                          assignment("b", experiment: "y", latest).key: assignment("b", experiment: "y", latest)])
         return [
             ConformanceCase("records at the bounds are kept exactly, and a write stamped earlier loses to them", [[
                 .merge(atBounds),
                 .write(parameters: ["p": parameter(.int(9), latest - 1, device: "z"), "q": parameter(.int(9), earliest, device: "b")]),
                 .add([], latestFirstDisplay: latest - 1),
+                .assign([assignment("c", experiment: "x", earliest), assignment("d", experiment: "y", latest - 1)]),
             ]]),
         ]
     }()

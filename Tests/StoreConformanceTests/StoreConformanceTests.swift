@@ -139,7 +139,8 @@ struct ServiceUser: ConformingStore {
         donations: ["d0": DonationRecord(id: "d0", event: "e0", date: 0)],
         parameters: ["p": ParameterRecord(value: .int(-1), stamp: Stamp(milliseconds: 99, device: "neighbour"))],
         tipRecords: ["r0": TipEventRecord(id: "r0", tip: "t1", stamp: Stamp(milliseconds: 1, device: "neighbour"), kind: .reset)],
-        latestFirstDisplay: 99, donationDeletions: ["e1": -1])
+        latestFirstDisplay: 99, donationDeletions: ["e1": -1],
+        assignments: [AssignmentRecord.Key(experiment: "x", salt: "x"): AssignmentRecord(id: "a", experiment: "x", salt: "x", arm: "neighbour", date: -1)])
 
     init(store: any ServiceStore) throws {
         self.store = store

@@ -18,7 +18,7 @@ extension PostgresTests {
             _ = try PostgresServiceStore(url: url)
             let connection = try PostgresConnection(url: url)
             let versions = try connection.query("SELECT version::bigint FROM schema_migrations ORDER BY version")
-            #expect((0..<versions.count).map { versions.int64($0, 0) } == [1])
+            #expect((0..<versions.count).map { versions.int64($0, 0) } == (1...PostgresMigrations.latestVersion).map { Int64($0) })
             // Every table is keyed by the user id first (so that the data can be distributed by user).
             let keys = try connection.query("""
                 SELECT c.relname::text, a.attname::text FROM pg_index i
@@ -28,7 +28,7 @@ extension PostgresTests {
                 ORDER BY 1
                 """)
             let firstColumns = (0..<keys.count).map { "\(keys.string($0, 0) ?? "")(\(keys.string($0, 1) ?? ""))" }
-            #expect(firstColumns == ["donation_deletions(user_id)", "donations(user_id)", "parameters(user_id)", "tip_records(user_id)", "users(user_id)"])
+            #expect(firstColumns == ["assignments(user_id)", "donation_deletions(user_id)", "donations(user_id)", "parameters(user_id)", "tip_records(user_id)", "users(user_id)"])
             let sequences = try connection.query("SELECT count(*) FROM pg_sequences WHERE schemaname = 'public'")
             #expect(sequences.int64(0, 0) == 0, "no sequence shared by users")
         }
@@ -79,7 +79,8 @@ extension PostgresTests {
             }
             let connection = try PostgresConnection(url: url)
             let versions = try connection.query("SELECT count(*), max(version)::bigint FROM schema_migrations")
-            #expect(versions.int64(0, 0) == 1 && versions.int64(0, 1) == 1)
+            let latest = Int64(PostgresMigrations.latestVersion)
+            #expect(versions.int64(0, 0) == latest && versions.int64(0, 1) == latest, "each step applied once")
             let store = try PostgresServiceStore(url: url)
             #expect(try store.load(user: "starter").donations.count == 4)
         }

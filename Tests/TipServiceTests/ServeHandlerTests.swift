@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TipcCompiler
 import TipRuntime
+import TipRuntimeSQLite
 import TipcTestSupport
 @testable import TipService
 import TipcDriver
@@ -41,6 +42,40 @@ struct ServeHandlerTests {
             #expect(response.headers.contains { $0.0 == "Retry-After" })
         }
         #expect(server.metrics.render().contains(#"tipc_store_errors_total{kind="unavailable"} 3"#))
+    }
+
+    /// A service store written before action taps, arms and assignments opens, keeps every
+    /// user's records and stores the new ones.
+    @Test func aServiceStoreOfSchemaVersion1MigratesAndKeepsEverything() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/serve.sqlite"
+        let raw = try SQLiteConnection(path: path)
+        try SQLiteMigrations(Array(SQLiteServiceStore.migrations.steps.prefix(1)), kind: .service).apply(to: raw)
+        try raw.withSession { session in
+            try session.execute("""
+                INSERT INTO service_users VALUES ('ann', 7);
+                INSERT INTO service_donations VALUES ('ann', 'd1', 'opened', 5, '');
+                INSERT INTO service_tip_records VALUES ('ann', 'r1', 't', 'display', 6, 'dev', 1, 20, NULL, NULL, NULL);
+                INSERT INTO service_donation_deletions VALUES ('ann', 'opened', 1);
+                """)
+        }
+        let expected = StoreSnapshot(
+            donations: ["d1": DonationRecord(id: "d1", event: "opened", date: 5)],
+            tipRecords: ["r1": TipEventRecord(id: "r1", tip: "t", stamp: Stamp(milliseconds: 6, device: "dev"), kind: .display(count: 1, milliseconds: 20))],
+            latestFirstDisplay: 7, donationDeletions: ["opened": 1])
+        let store = try SQLiteServiceStore(path: path)
+        #expect(try store.transaction(user: "ann") { try $0.load() } == expected)
+        let assignment = AssignmentRecord(id: "a", experiment: "copy", salt: "copy", arm: "short", date: 8)
+        let tap = TipEventRecord(id: "r2", tip: "t", stamp: Stamp(milliseconds: 9, device: "dev"), kind: .action("ok"))
+        try store.transaction(user: "ann") { persistence in
+            try persistence.assign([assignment])
+            try persistence.add([tap], latestFirstDisplay: nil)
+        }
+        var after = expected
+        after.assignments[assignment.key] = assignment
+        after.tipRecords["r2"] = tap
+        #expect(try store.snapshot(user: "ann") { _ in } == StoreSnapshot(tipRecords: after.tipRecords, latestFirstDisplay: 7,
+                                                                         donationDeletions: after.donationDeletions, assignments: after.assignments))
     }
 
     @Test func aCollidingSyncedRecordIs409AndChangesNothing() throws {

@@ -204,7 +204,7 @@ struct ServeTests {
         }
         let connection = try SQLiteConnection(path: store)
         let version = try connection.withSession { try $0.scalar("PRAGMA user_version") }
-        #expect(version == .integer(1))
+        #expect(version == .integer(2), "the service store's latest schema version, applied once")
         let tables = try connection.withSession { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'service_users'") }
         #expect(tables == .integer(1))
     }

@@ -187,16 +187,17 @@ struct ServeUserRoutesTests {
         let folder = try TemporaryFolder()
         let (server, store) = try Self.server(kind, folder)
         // Every kind of record, for two users: donations, a parameter, tip records (a display
-        // and an invalidation), the frequency gap's start and a donation deletion.
+        // and an invalidation), the frequency gap's start, a donation deletion and an experiment
+        // assignment.
         for user in ["ann", "bob"] {
             #expect(try server.request("PUT", "/v1/users/\(user)/parameters/isSignedIn", body: #"{"value":true}"#).status == 200)
             #expect(try server.request("POST", "/v1/users/\(user)/events", body: #"{"donations":[{"event":"opened","value":{"itemID":1}},{"event":"opened","value":{"itemID":2}}]}"#).status == 201)
             #expect(try server.request("POST", "/v1/users/\(user)/tips/welcome/displays").status == 200)
             #expect(try server.request("POST", "/v1/users/\(user)/tips/share/invalidate", body: #"{"reason":"tipClosed"}"#).status == 200)
-            #expect(try server.request("POST", "/v1/users/\(user)/sync", body: #"{"donationDeletions":{"opened":"2020-01-01T00:00:00Z"}}"#).status == 200)
+            #expect(try server.request("POST", "/v1/users/\(user)/sync", body: #"{"donationDeletions":{"opened":"2020-01-01T00:00:00Z"},"records":{"assignments":[{"id":"a1","experiment":"copy","salt":"copy","arm":"short","dateMilliseconds":0}]}}"#).status == 200)
         }
         let before = try Self.rowsByTable(kind, store, user: "ann")
-        #expect(before.values.reduce(0, +) >= 7, "\(before)")
+        #expect(before.values.reduce(0, +) >= 8, "\(before)")
         #expect(before.values.allSatisfy { $0 > 0 }, "every table holds rows of the user before: \(before)")
 
         let exported = try Self.export(server, "ann")
@@ -207,6 +208,9 @@ struct ServeUserRoutesTests {
         #expect(exported["tips"]?["share"]?["status"] == .string("invalidated(tipClosed)"))
         #expect(exported["donationDeletions"]?["opened"] == .string("2020-01-01T00:00:00Z"))
         #expect(exported["records"]?["latestFirstDisplayMilliseconds"] != nil)
+        #expect(exported["records"]?["assignments"] == .array([.object([("id", .string("a1")), ("experiment", .string("copy")),
+                                                                         ("salt", .string("copy")), ("arm", .string("short")),
+                                                                         ("dateMilliseconds", .integer(0))])]))
 
         let deleted = try server.request("DELETE", "/v1/users/ann")
         #expect(deleted.status == 204)
@@ -263,7 +267,7 @@ struct ServeUserRoutesTests {
             }
         }
         #expect(withoutUser == (kind == .sqlite ? [] : ["schema_migrations"]), "tables without a user_id column: \(withoutUser)")
-        #expect(rows.count == 5, "\(rows)")
+        #expect(rows.count == 6, "\(rows)")
         return rows
     }
 

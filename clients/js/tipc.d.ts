@@ -6,7 +6,7 @@ export type TipcErrorCode =
   | "unknown-member" | "wrong-parameter-type" | "value-not-allowed" | "wrong-field-type" | "unknown-field"
   | "missing-field" | "non-finite-double" | "missing-value" | "missing-reason" | "unknown-reason" | "bad-snapshot"
   | "bad-user" | "bad-path" | "unauthorized" | "forbidden" | "not-found" | "unknown-tip" | "unknown-event"
-  | "unknown-parameter" | "unknown-group" | "method-not-allowed" | "collision" | "body-too-large" | "invalid-pack"
+  | "unknown-parameter" | "unknown-group" | "unknown-action" | "invalid-action" | "method-not-allowed" | "collision" | "body-too-large" | "invalid-pack"
   | "missing-donations" | "missing-event" | "date-in-future" | "tip-not-available" | "too-many-records"
   | "store-unavailable" | "stopping" | "network"
   | (string & {});
@@ -70,6 +70,9 @@ export interface Donation { id: string; date: string }
 /** One donation of a batch (`donateBatch`). */
 export interface PendingDonation { event: string; value?: Record<string, TipcValue>; date?: Date | string }
 
+/** A tap on a tip's action (`recordAction`). */
+export interface ActionTap { id: string; tip: string; action: string; date: string }
+
 export type InvalidationReason = "actionPerformed" | "tipClosed" | "displayCountExceeded" | "displayDurationExceeded";
 
 /** `tipc store export`'s document. */
@@ -107,6 +110,8 @@ export class TipcUser {
   recordDisplay(tip: string, options?: TipQuery & { milliseconds?: number }): Promise<Tip>;
   invalidate(tip: string, reason: InvalidationReason, options?: TipQuery): Promise<Tip>;
   reset(tip: string, options?: TipQuery): Promise<Tip>;
+  /** A tap on an action the tip declares; its id and date are made once, so a retry is the same tap. */
+  recordAction(tip: string, action: string, options?: { id?: string; date?: Date | string }): Promise<ActionTap>;
   sync(snapshot?: Snapshot): Promise<Snapshot>;
   /** The tip the group offers now; null when it offers none. */
   groupTip(group: string, options?: TipQuery): Promise<Tip | null>;

@@ -186,6 +186,18 @@ export class TipcUser {
     return this.client.request("POST", `${this.tipPath(tip, "reset")}${query(options)}`);
   }
 
+  /**
+   * `POST …/tips/{tip}/actions/{action}`: the user tapped the tip's action (for analytics; it
+   * changes no status). The tap gets an id and a date once, here, so that sending it again after
+   * a 503 records it once; answers `{id, tip, action, date}`.
+   * @param {{id?: string, date?: Date | string}} [options] the tap's id (default: 32 random hex digits) and date (default: now)
+   */
+  recordAction(tip, action, options = {}) {
+    const date = options.date ?? new Date();
+    const body = { id: options.id ?? randomID(), date: date instanceof Date ? date.toISOString() : date };
+    return this.client.request("POST", `${this.path}/tips/${encodeURIComponent(tip)}/actions/${encodeURIComponent(action)}`, body);
+  }
+
   /** `POST …/sync`: merges a device's snapshot (`tipc store export`'s shape); answers the merged one. */
   sync(snapshot = {}) {
     return this.client.request("POST", `${this.path}/sync`, snapshot);
@@ -210,6 +222,13 @@ export class TipcUser {
   tipPath(tip, action) {
     return `${this.path}/tips/${encodeURIComponent(tip)}/${action}`;
   }
+}
+
+/** 128 random bits as 32 lowercase hex digits (the form of the service's own record ids). */
+function randomID() {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** The query of the tip routes: `tip`, `locale` and `value.NAME` for each placeholder value. */

@@ -223,6 +223,27 @@ struct EngineState {
         return [record]
     }
 
+    /// Records a tap on `action` of `tip` (its instance `key`) under `id`, dated `date`; the
+    /// action must be one the tip declares. A record of `id` already in the instance's history
+    /// is the same tap sent again: it is returned and nothing is stored (`stored` false); under
+    /// another action, it is a collision.
+    mutating func recordAction(_ tip: Int, key: TipKey?, action: String, id: String, date: Int64,
+                               now: Int64) throws(TipCenterError) -> (record: TipEventRecord, stored: Bool) {
+        let declared = model.tips[tip].actions.map(\.id)
+        guard declared.contains(where: { $0.utf8.elementsEqual(action.utf8) }) else {
+            throw .unknownAction(tip: model.tips[tip].name, action: action, declared: declared)
+        }
+        if let earlier = history(of: tip, key: key).records.last(where: { $0.id.utf8.elementsEqual(id.utf8) }) {
+            guard case .action(let tapped) = earlier.kind, tapped.utf8.elementsEqual(action.utf8) else {
+                throw .store(TipStoreError.collision("tip record", id: id))
+            }
+            return (earlier, false)
+        }
+        let record = TipEventRecord(id: id, tip: model.tips[tip].name, key: key, stamp: try stamp(at: now), kind: .action(action), date: date)
+        records = records.adding(record, tip: tip)
+        return (record, true)
+    }
+
     // MARK: - Time
 
     /// The next instant after `now` at which a status or display decision of `tips` can

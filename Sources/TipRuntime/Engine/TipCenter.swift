@@ -210,6 +210,37 @@ public final class TipCenter: Sendable {
         try writeTip(tip, key: key) { engine, index throws(TipCenterError) in try engine.invalidate(index, key: key, reason: reason, now: now) }
     }
 
+    /// The user tapped the tip's (instance's) action `action` (an id the tip declares), for
+    /// analytics: the tap is stored as a record of its own, and changes no status (closing the
+    /// tip is `invalidate(reason: .tipClosed)`; an action that ends the tip, `.actionPerformed`).
+    /// - Parameter id: the tap's id (default: a new random one). The same id sent again, as a
+    ///   retried request does, is the same tap: the stored record is returned and nothing is
+    ///   added; under another action it is a collision.
+    /// - Parameter date: when the tap happened (default: now).
+    /// - Returns: the stored record, and whether this call stored it (false: the same tap again).
+    @discardableResult
+    public func recordAction(_ tip: String, action: String, key: TipKey? = nil, id: String = RecordID.random(),
+                             at date: Int64? = nil) throws(TipCenterError) -> (record: TipEventRecord, isNew: Bool) {
+        let now = clock.now()
+        if let date, !RecordBounds.contains(date) {
+            throw .invalidAction("the action's date \(date) ms is outside \(RecordBounds.description); nothing was recorded")
+        }
+        guard !id.isEmpty else { throw .invalidAction("an action's id cannot be empty; nothing was recorded") }
+        return try mutate { (engine: inout EngineState) throws(TipCenterError) -> (record: TipEventRecord, isNew: Bool) in
+            let index = try engine.resolve(tip, key: key)
+            let before = engine
+            let (record, isNew) = try engine.recordAction(index, key: key, action: action, id: id, date: date ?? now, now: now)
+            guard isNew else { return (record, false) }
+            do throws(TipStoreError) {
+                try persistence.add([record], latestFirstDisplay: nil)
+            } catch {
+                engine = before
+                throw .store(error)
+            }
+            return (record, true)
+        }
+    }
+
     /// Makes the tip eligible again, with its display count and duration restarted.
     public func resetEligibility(_ tip: String, key: TipKey? = nil) throws(TipCenterError) {
         let now = clock.now()

@@ -75,6 +75,10 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `RecordBounds` (a stored stamp at the bound, or a clock outside it): refused, since it
     /// could not be the latest; nothing was written.
     case stampOutOfRange(now: Int64, latestStored: Int64)
+    /// `recordAction` named an action the tip does not declare (`declared`: the ones it does).
+    case unknownAction(tip: String, action: String, declared: [String])
+    /// `recordAction` was given an empty id or a date outside `RecordBounds`; nothing was recorded.
+    case invalidAction(String)
 
     public var description: String {
         switch self {
@@ -97,6 +101,10 @@ public enum TipCenterError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"
         case .unreadableKey(let tip, let text, let expected):
             return "'\(text)' in '\(tip)[\(text)]' is not \(EnglishText.withArticle("\(expected)")): the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), e.g. '\(tip)[\(expected == .int ? "42" : "id")]'"
+        case .invalidAction(let problem): return problem
+        case .unknownAction(let tip, let action, let declared):
+            return "tip '\(tip)' has no action '\(action)' "
+                + (declared.isEmpty ? "(it declares no actions)" : "(its actions: \(declared.joined(separator: ", ")))")
         case .stampOutOfRange(let now, let latestStored):
             let clock = RecordBounds.contains(now) ? "" : "the clock reads \(now) ms, outside \(RecordBounds.description); "
             let stored = latestStored >= RecordBounds.latestMilliseconds

@@ -30,6 +30,8 @@ public final class MemoryPersistence: TipPersistence {
         try apply(.add(records, latestFirstDisplay: latestFirstDisplay))
     }
 
+    public func assign(_ assignments: [AssignmentRecord]) throws(TipStoreError) { try apply(.assign(assignments)) }
+
     public func merge(_ other: StoreSnapshot) throws(TipStoreError) { try apply(.merge(other)) }
 
     public func clear() throws(TipStoreError) { try apply(.clear) }

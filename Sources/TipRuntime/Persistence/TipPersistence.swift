@@ -18,9 +18,13 @@ public protocol TipPersistence: AnyObject, Sendable {
     /// Stores parameters' values in one transaction, each unless the store holds a later
     /// write of it (last writer wins).
     func write(parameters: [String: ParameterRecord]) throws(TipStoreError)
-    /// Adds tip records (displays, invalidations, resets) and raises the latest first display
+    /// Adds tip records (displays, invalidations, resets, actions, exposures) and raises the latest first display
     /// to `latestFirstDisplay`, in one transaction.
     func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError)
+    /// Stores experiment assignments in one transaction: per experiment and salt the earliest
+    /// (`AssignmentRecord.precedes`) holds; the same assignment again changes nothing, another
+    /// one under a stored assignment's id is a collision, and then nothing is stored.
+    func assign(_ assignments: [AssignmentRecord]) throws(TipStoreError)
     /// Merges another store's snapshot into this one in one transaction: adds the records it
     /// lacks and applies last-writer-wins to parameters; nothing stored is removed. A
     /// collision (one id, two different records) is an error, and then nothing changes.

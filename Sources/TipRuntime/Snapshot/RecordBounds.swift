@@ -1,7 +1,8 @@
 /// What every stored record must be, wherever it comes from (a write of this runtime, a
 /// merged store, a synced snapshot): instants between the first instant of year 0000 and
 /// the last millisecond of year 9999 (what ISO-8601 dates can say), ids and names that are not
-/// empty, displays that do not count down.
+/// empty, displays that do not count down, an arm only on displays and exposures (and always
+/// on an exposure).
 ///
 /// The upper bound on stamps is what keeps last-writer-wins honest: a stamp at `Int64.max`
 /// would leave no later stamp for the next write, which would be acknowledged and then lose.
@@ -53,14 +54,38 @@ extension StoreSnapshot {
             guard !record.tip.isEmpty else { throw refuse(what, "has no tip name") }
             try instant(record.stamp.milliseconds, what, "the stamp")
             try instant(record.date, what, "the date")
-            if case .display(let count, let milliseconds) = record.kind, count < 0 || milliseconds < 0 {
-                throw refuse(what, "is a display with a negative count or time on screen")
+            switch record.kind {
+            case .display(let count, let milliseconds):
+                guard count >= 0, milliseconds >= 0 else { throw refuse(what, "is a display with a negative count or time on screen") }
+            case .action(let action):
+                guard !action.isEmpty else { throw refuse(what, "is an action without an action id") }
+            case .exposure(let experiment):
+                guard !experiment.isEmpty else { throw refuse(what, "is an exposure without an experiment") }
+                guard record.arm != nil else { throw refuse(what, "is an exposure without an arm") }
+            case .invalidation, .reset:
+                break
+            }
+            if let arm = record.arm {
+                guard !arm.isEmpty else { throw refuse(what, "has an empty arm") }
+                switch record.kind {
+                case .display, .exposure: break
+                case .invalidation, .reset, .action: throw refuse(what, "has an arm, which only displays and exposures carry")
+                }
             }
         }
         if let latestFirstDisplay { try instant(latestFirstDisplay, "the latest first display", "the instant") }
         for (event, deletion) in donationDeletions.sorted(by: { $0.key < $1.key }) {
             guard !event.isEmpty else { throw refuse("a donation deletion", "has no event name") }
             try instant(deletion, "the deletion of event '\(event)'", "the instant")
+        }
+        for (key, assignment) in assignments.sorted(by: { ($0.key.experiment, $0.key.salt) < ($1.key.experiment, $1.key.salt) }) {
+            let what = "assignment '\(assignment.id)'"
+            guard key == assignment.key else { throw refuse(what, "is filed under another experiment and salt than its own") }
+            guard !assignment.id.isEmpty else { throw refuse("an assignment of experiment '\(assignment.experiment)'", "has no id") }
+            guard !assignment.experiment.isEmpty, !assignment.salt.isEmpty, !assignment.arm.isEmpty else {
+                throw refuse(what, "needs an experiment, a salt and an arm (none empty)")
+            }
+            try instant(assignment.date, what, "the date")
         }
     }
 }

@@ -6,7 +6,8 @@
 /// - parameters: last writer wins by stamp (time, then device, then the stored value's bytes);
 /// - the latest first display: the later one;
 /// - donation deletions (`deleteDonations(of:)`): the later instant per event. The donations a
-///   deletion covers stay in the union (a set that only grows) and are left out of evaluation.
+///   deletion covers stay in the union (a set that only grows) and are left out of evaluation;
+/// - assignments: per experiment and salt, the earliest (`AssignmentRecord.precedes`).
 ///
 /// Two different records under one id are a collision: an error, never a silent choice.
 extension StoreSnapshot {
@@ -17,7 +18,22 @@ extension StoreSnapshot {
         for (name, record) in other.parameters { result.write(parameter: name, record) }
         result.latestFirstDisplay = Self.maximum(latestFirstDisplay, other.latestFirstDisplay)
         result.donationDeletions.merge(other.donationDeletions, uniquingKeysWith: max)
+        for assignment in other.assignments.values { try result.insert(assignment) }
         return result
+    }
+
+    /// Keeps the earlier of two assignments of one experiment and salt; the same assignment
+    /// again changes nothing, another one under its id is a collision.
+    public mutating func insert(_ assignment: AssignmentRecord) throws(TipStoreError) {
+        guard let existing = assignments[assignment.key] else {
+            assignments[assignment.key] = assignment
+            return
+        }
+        if existing.id.utf8.elementsEqual(assignment.id.utf8) {
+            guard existing == assignment else { throw TipStoreError.collision("assignment", id: assignment.id) }
+            return
+        }
+        if AssignmentRecord.precedes(assignment, existing) { assignments[assignment.key] = assignment }
     }
 
     /// Adds a donation by union: the same donation again changes nothing, another one under its
@@ -67,6 +83,7 @@ extension TipEventRecord {
     /// (as version-1 records are). Nil for any other two records under one id: a collision.
     public static func mergingCopies(_ a: TipEventRecord, _ b: TipEventRecord) -> TipEventRecord? {
         guard a.id == b.id, a.id.utf8.starts(with: versionOneDisplayPrefix.utf8), a.tip == b.tip, a.key == nil, b.key == nil,
+              a.arm == nil, b.arm == nil,
               a.stamp.device == b.stamp.device, a.date == a.stamp.milliseconds, b.date == b.stamp.milliseconds,
               case .display(let countA, let msA) = a.kind, case .display(let countB, let msB) = b.kind else { return nil }
         var merged = a

@@ -12,8 +12,11 @@ public enum StoreOperation: Sendable, Hashable {
     case trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64)
     /// `TipPersistence.write(parameters:)`: last writer wins, per parameter.
     case write(parameters: [String: ParameterRecord])
-    /// `TipPersistence.add`: tip records by union, and the latest first display raised.
+    /// `TipPersistence.add`: tip records (displays, invalidations, resets, actions,
+    /// exposures) by union, and the latest first display raised.
     case add([TipEventRecord], latestFirstDisplay: Int64?)
+    /// `TipPersistence.assign`: experiment assignments, the earliest per experiment and salt.
+    case assign([AssignmentRecord])
     /// `TipPersistence.merge`: another store's snapshot (`StoreSnapshot.merged(with:)`).
     case merge(StoreSnapshot)
     /// `TipPersistence.clear`: everything removed.
@@ -38,6 +41,8 @@ public enum StoreOperation: Sendable, Hashable {
         case .add(let records, let latestFirstDisplay):
             for record in records { try result.insert(record) }
             result.latestFirstDisplay = StoreSnapshot.maximum(result.latestFirstDisplay, latestFirstDisplay)
+        case .assign(let assignments):
+            for assignment in assignments { try result.insert(assignment) }
         case .merge(let other):
             result = try result.merged(with: other)
         case .clear:
@@ -58,6 +63,7 @@ public enum StoreOperation: Sendable, Hashable {
             try persistence.trim(event: event, maximumCount: maximumCount, maximumAgeMilliseconds: maximumAgeMilliseconds, now: now)
         case .write(let parameters): try persistence.write(parameters: parameters)
         case .add(let records, let latestFirstDisplay): try persistence.add(records, latestFirstDisplay: latestFirstDisplay)
+        case .assign(let assignments): try persistence.assign(assignments)
         case .merge(let other): try persistence.merge(other)
         case .clear: try persistence.clear()
         case .deleteDonations(let event, let instant): try persistence.deleteDonations(of: event, through: instant)

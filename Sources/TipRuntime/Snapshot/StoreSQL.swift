@@ -20,12 +20,14 @@ public struct StoreSQL: Sendable {
         public var parameters: String
         public var tipRecords: String
         public var donationDeletions: String
+        public var assignments: String
 
-        public init(donations: String, parameters: String, tipRecords: String, donationDeletions: String) {
+        public init(donations: String, parameters: String, tipRecords: String, donationDeletions: String, assignments: String) {
             self.donations = donations
             self.parameters = parameters
             self.tipRecords = tipRecords
             self.donationDeletions = donationDeletions
+            self.assignments = assignments
         }
     }
 
@@ -34,10 +36,14 @@ public struct StoreSQL: Sendable {
     /// A parameter's columns (the key first).
     public static let parameterColumns = ["name", "value", "stamp_ms", "stamp_device"]
     /// A tip record's columns (the key first); `TipEventRecord.Kind.columns` fills `kind`,
-    /// `count`, `duration_ms` and `reason`; `date_ms` is NULL when the record is dated by its stamp.
-    public static let tipRecordColumns = ["id", "tip", "kind", "stamp_ms", "stamp_device", "count", "duration_ms", "reason", "instance_key", "date_ms"]
+    /// `count`, `duration_ms`, `reason`, `action_id` and `experiment`; `date_ms` is NULL when
+    /// the record is dated by its stamp; `arm` is NULL but on displays and exposures in an experiment.
+    public static let tipRecordColumns = ["id", "tip", "kind", "stamp_ms", "stamp_device", "count", "duration_ms", "reason", "instance_key", "date_ms",
+                                          "action_id", "experiment", "arm"]
     /// A donation deletion's columns (the key first).
     public static let donationDeletionColumns = ["event", "instant"]
+    /// An assignment's columns (the key, experiment and salt, first).
+    public static let assignmentColumns = ["experiment", "salt", "id", "arm", "date_ms"]
 
     public let dialect: Dialect
     public let tables: Tables
@@ -73,6 +79,20 @@ public struct StoreSQL: Sendable {
               AND \(table).kind = 'display' AND excluded.kind = 'display' AND \(table).stamp_device = excluded.stamp_device
               AND \(table).instance_key IS NULL AND excluded.instance_key IS NULL
               AND \(table).date_ms IS NULL AND excluded.date_ms IS NULL
+              AND \(table).arm IS NULL AND excluded.arm IS NULL
+            """
+    }
+
+    /// Stores an assignment unless the stored one of its experiment and salt comes first by
+    /// `AssignmentRecord.precedes` (date, then the id's bytes), compared as one row value. The
+    /// caller first compares it with `selectAssignment`: another assignment under its id is a
+    /// collision.
+    public var keepEarlierAssignment: String {
+        let table = tables.assignments
+        func row(_ source: String) -> String { "(\(source).date_ms, \(bytes("\(source).id")))" }
+        return insert(into: table, Self.assignmentColumns) + """
+             ON CONFLICT(\(key("experiment")), salt) DO UPDATE SET id = excluded.id, arm = excluded.arm, date_ms = excluded.date_ms
+            WHERE \(row("excluded")) < \(row(table))
             """
     }
 
@@ -135,6 +155,11 @@ public struct StoreSQL: Sendable {
     /// A tip record by id (the first value after the scope's), its columns in order.
     public var selectTipRecord: String { select(Self.tipRecordColumns, from: tables.tipRecords, by: "id") }
 
+    /// The assignment of an experiment and salt (the first two values after the scope's), its columns in order.
+    public var selectAssignment: String {
+        select(Self.assignmentColumns, from: tables.assignments, by: "experiment") + " AND salt = \(placeholder(scope.count + 2))"
+    }
+
     // MARK: - Pieces
 
     /// `?n` or `$n`.
@@ -165,24 +190,33 @@ public struct StoreSQL: Sendable {
 }
 
 extension TipEventRecord.Kind {
-    /// The stored form: the `kind`, `count`, `duration_ms` and `reason` columns.
-    public var columns: (kind: String, count: Int64, durationMilliseconds: Int64, reason: String?) {
+    /// The stored form: the `kind`, `count`, `duration_ms`, `reason`, `action_id` and
+    /// `experiment` columns.
+    public var columns: (kind: String, count: Int64, durationMilliseconds: Int64, reason: String?, action: String?, experiment: String?) {
         switch self {
-        case .display(let count, let milliseconds): return ("display", count, milliseconds, nil)
-        case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue)
-        case .reset: return ("reset", 0, 0, nil)
+        case .display(let count, let milliseconds): return ("display", count, milliseconds, nil, nil, nil)
+        case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue, nil, nil)
+        case .reset: return ("reset", 0, 0, nil, nil, nil)
+        case .action(let action): return ("action", 0, 0, nil, action, nil)
+        case .exposure(let experiment): return ("exposure", 0, 0, nil, nil, experiment)
         }
     }
 
-    /// The kind stored as `columns`; nil for a kind or reason this version does not know (such
-    /// a record is kept, unused).
-    public init?(kind: String, count: Int64, durationMilliseconds: Int64, reason: String?) {
+    /// The kind stored as `columns`; nil for a kind or reason this version does not know, or
+    /// an action or exposure without its name (such a record is kept, unused).
+    public init?(kind: String, count: Int64, durationMilliseconds: Int64, reason: String?, action: String?, experiment: String?) {
         switch kind {
         case "display": self = .display(count: count, milliseconds: durationMilliseconds)
         case "invalidation":
             guard let reason = reason.flatMap(InvalidationReason.init(rawValue:)) else { return nil }
             self = .invalidation(reason)
         case "reset": self = .reset
+        case "action":
+            guard let action else { return nil }
+            self = .action(action)
+        case "exposure":
+            guard let experiment else { return nil }
+            self = .exposure(experiment: experiment)
         default: return nil
         }
     }

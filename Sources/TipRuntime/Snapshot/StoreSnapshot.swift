@@ -86,7 +86,8 @@ public struct ParameterRecord: Sendable, Hashable {
     }
 }
 
-/// One thing that happened to a tip: a display, an invalidation or a reset of its eligibility.
+/// One thing that happened to a tip: a display, an invalidation, a reset of its eligibility,
+/// a tap on one of its actions, or a hidden experiment arm's "would display" (an exposure).
 /// Records are never changed or removed (but by `resetDatastore`); a tip's state is derived
 /// from them (`TipHistory`), so merging two stores is the union of their records.
 public struct TipEventRecord: Sendable, Hashable {
@@ -97,6 +98,12 @@ public struct TipEventRecord: Sendable, Hashable {
         case invalidation(InvalidationReason)
         /// `resetEligibility`: the records stamped before it no longer count.
         case reset
+        /// `recordAction`: the user tapped the tip's action with this id. Analytics only: no
+        /// rule reads it, and it changes no status (closing is an invalidation).
+        case action(String)
+        /// The first time a tip in a hidden arm of this experiment would have displayed (the
+        /// record's `arm` is the arm): analytics only, like an action.
+        case exposure(experiment: String)
     }
 
     public var id: String
@@ -109,14 +116,19 @@ public struct TipEventRecord: Sendable, Hashable {
     /// instant of the call. The stamp may be a little later, as a device's stamps are strictly
     /// increasing; a record stored before format 2 has its stamp's instant.
     public var date: Int64
+    /// The user's arm in the experiment of the tip: on a display of a tip in an experiment,
+    /// and on an exposure; nil on every other record.
+    public var arm: String?
 
-    public init(id: String = RecordID.random(), tip: String, key: TipKey? = nil, stamp: Stamp, kind: Kind, date: Int64? = nil) {
+    public init(id: String = RecordID.random(), tip: String, key: TipKey? = nil, stamp: Stamp, kind: Kind, date: Int64? = nil,
+                arm: String? = nil) {
         self.id = id
         self.tip = tip
         self.key = key
         self.date = date ?? stamp.milliseconds
         self.stamp = stamp
         self.kind = kind
+        self.arm = arm
     }
 
     /// The order of records in a tip's history: by stamp, then by their ids' bytes (a total order).
@@ -167,7 +179,7 @@ public struct TipHistory: Sendable, Hashable {
             case .invalidation(let reason):
                 if currentInvalidation == nil { currentInvalidation = reason }
                 dated.append((record.date, reason.rawValue))
-            case .reset:
+            case .reset, .action, .exposure:
                 break
             }
         }
@@ -216,6 +228,58 @@ extension Int64 {
     }
 }
 
+/// A user's arm in an experiment, stored the first time the arm is needed so that it stays
+/// the same when the experiment's weights change (a new salt, or an arm that no longer exists,
+/// assigns afresh). Where two records differ for one experiment and salt (two devices that
+/// assigned before they synced), the earliest holds on every device: merging keeps one record
+/// per `Key`, the first by `precedes`.
+public struct AssignmentRecord: Sendable, Hashable {
+    /// An experiment and the salt its assignment used: one assignment holds per key.
+    public struct Key: Sendable, Hashable {
+        public var experiment: String
+        public var salt: String
+
+        public init(experiment: String, salt: String) {
+            self.experiment = experiment
+            self.salt = salt
+        }
+
+        /// By bytes, as SQL stores compare them (two spellings Unicode calls equal are two keys).
+        public static func == (a: Key, b: Key) -> Bool {
+            a.experiment.utf8.elementsEqual(b.experiment.utf8) && a.salt.utf8.elementsEqual(b.salt.utf8)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            for byte in experiment.utf8 { hasher.combine(byte) }
+            hasher.combine(0xFF as UInt16)
+            for byte in salt.utf8 { hasher.combine(byte) }
+        }
+    }
+
+    public var id: String
+    public var experiment: String
+    public var salt: String
+    public var arm: String
+    /// When the arm was first needed (milliseconds since 1970).
+    public var date: Int64
+
+    public init(id: String = RecordID.random(), experiment: String, salt: String, arm: String, date: Int64) {
+        self.id = id
+        self.experiment = experiment
+        self.salt = salt
+        self.arm = arm
+        self.date = date
+    }
+
+    public var key: Key { Key(experiment: experiment, salt: salt) }
+
+    /// The order that decides which of two assignments of one key holds: the earlier date,
+    /// then the smaller id by its bytes (as every SQL store orders them).
+    public static func precedes(_ a: AssignmentRecord, _ b: AssignmentRecord) -> Bool {
+        a.date != b.date ? a.date < b.date : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+    }
+}
+
 /// Everything a store holds, as one value: what `export` prints, what sync exchanges and what
 /// `merge` combines.
 public struct StoreSnapshot: Sendable, Hashable {
@@ -231,15 +295,23 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// `deleteDonations(of:)`: by event name, the latest instant up to which its donations are
     /// deleted (donations dated at or before it no longer count, on every device once merged).
     public var donationDeletions: [String: Int64]
+    /// Experiment assignments: one per experiment and salt, the earliest (`AssignmentRecord.precedes`).
+    public var assignments: [AssignmentRecord.Key: AssignmentRecord]
 
     public init(donations: [String: DonationRecord] = [:], parameters: [String: ParameterRecord] = [:],
                 tipRecords: [String: TipEventRecord] = [:], latestFirstDisplay: Int64? = nil,
-                donationDeletions: [String: Int64] = [:]) {
+                donationDeletions: [String: Int64] = [:], assignments: [AssignmentRecord.Key: AssignmentRecord] = [:]) {
         self.donations = donations
         self.parameters = parameters
         self.tipRecords = tipRecords
         self.latestFirstDisplay = latestFirstDisplay
         self.donationDeletions = donationDeletions
+        self.assignments = assignments
+    }
+
+    /// The assignment that holds for `experiment` under `salt`, if one is stored.
+    public func assignment(experiment: String, salt: String) -> AssignmentRecord? {
+        assignments[AssignmentRecord.Key(experiment: experiment, salt: salt)]
     }
 
     public static let empty = StoreSnapshot()

@@ -696,6 +696,104 @@ enum OpenAPIDocument {
             }
            }
           },
+          "/v1/users/{user}/tips/{tip}/actions/{action}": {
+           "post": {
+            "tags": [
+             "tips"
+            ],
+            "operationId": "recordAction",
+            "summary": "The user tapped one of the tip's actions (for analytics; it changes no status). Send an `id` made once per tap so that a retry is the same tap.",
+            "parameters": [
+             {
+              "$ref": "#/components/parameters/user"
+             },
+             {
+              "$ref": "#/components/parameters/tip"
+             },
+             {
+              "name": "action",
+              "in": "path",
+              "required": true,
+              "description": "An action id the tip declares (404 `unknown-action` otherwise).",
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "required": false,
+             "content": {
+              "application/json": {
+               "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                 "id": {
+                  "description": "The tap's id (1 to 128 bytes; default a new random one). The same id again is the same tap.",
+                  "type": "string",
+                  "minLength": 1
+                 },
+                 "date": {
+                  "description": "When the tap happened (ISO-8601); default now. At most `--max-clock-skew` (5 minutes) ahead of the server's clock.",
+                  "type": "string",
+                  "format": "date-time"
+                 }
+                }
+               }
+              }
+             }
+            },
+            "responses": {
+             "201": {
+              "description": "The tap, recorded and durable.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/ActionTap"
+                }
+               }
+              }
+             },
+             "200": {
+              "description": "A tap of this id was recorded already (a retry); nothing was added.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/ActionTap"
+                }
+               }
+              }
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "409": {
+              "$ref": "#/components/responses/Conflict"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
+             "413": {
+              "$ref": "#/components/responses/TooLarge"
+             },
+             "422": {
+              "$ref": "#/components/responses/DateInFuture"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
           "/v1/users/{user}/sync": {
            "post": {
             "tags": [
@@ -1431,6 +1529,32 @@ enum OpenAPIDocument {
              }
             }
            },
+           "ActionTap": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+             "id",
+             "tip",
+             "action",
+             "date"
+            ],
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "tip": {
+              "description": "The tip, or the instance (`newTrail[42]`).",
+              "type": "string"
+             },
+             "action": {
+              "type": "string"
+             },
+             "date": {
+              "type": "string",
+              "format": "date-time"
+             }
+            }
+           },
            "Snapshot": {
             "description": "`tipc store export`'s document: donations and records are merged; `tips` is derived and ignored when read.",
             "type": "object",
@@ -1550,7 +1674,9 @@ enum OpenAPIDocument {
                    "enum": [
                     "display",
                     "invalidation",
-                    "reset"
+                    "reset",
+                    "action",
+                    "exposure"
                    ]
                   },
                   "count": {
@@ -1561,6 +1687,18 @@ enum OpenAPIDocument {
                   },
                   "reason": {
                    "$ref": "#/components/schemas/InvalidationReason"
+                  },
+                  "action": {
+                   "description": "An action tap's action id.",
+                   "type": "string"
+                  },
+                  "experiment": {
+                   "description": "An exposure's experiment.",
+                   "type": "string"
+                  },
+                  "arm": {
+                   "description": "The user's experiment arm, on a display or an exposure.",
+                   "type": "string"
                   },
                   "stampMilliseconds": {
                    "type": "integer"
@@ -1573,6 +1711,38 @@ enum OpenAPIDocument {
                },
                "latestFirstDisplayMilliseconds": {
                 "type": "integer"
+               },
+               "assignments": {
+                "description": "Experiment assignments; per experiment and salt the earliest (date, then id) holds.",
+                "type": "array",
+                "items": {
+                 "type": "object",
+                 "additionalProperties": false,
+                 "required": [
+                  "id",
+                  "experiment",
+                  "salt",
+                  "arm",
+                  "dateMilliseconds"
+                 ],
+                 "properties": {
+                  "id": {
+                   "type": "string"
+                  },
+                  "experiment": {
+                   "type": "string"
+                  },
+                  "salt": {
+                   "type": "string"
+                  },
+                  "arm": {
+                   "type": "string"
+                  },
+                  "dateMilliseconds": {
+                   "type": "integer"
+                  }
+                 }
+                }
                }
               }
              }

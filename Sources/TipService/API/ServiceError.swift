@@ -44,6 +44,12 @@ public struct ServiceError: Error, Sendable {
         case .wrongKeyType: return badRequest("wrong-key-type", error.description)
         case .unreadableKey: return badRequest("wrong-key-type", error.description)
         case .stampOutOfRange: return ServiceError(409, "stamp-out-of-range", error.description)
+        case .invalidAction: return badRequest("invalid-action", error.description)
+        case .unknownAction(let tip, let action, let declared):
+            if let close = Suggestion.closest(to: action, in: declared) {
+                return ServiceError(404, "unknown-action", "tip '\(tip)' has no action '\(action)'; did you mean '\(close)'?")
+            }
+            return ServiceError(404, "unknown-action", error.description)
         case .donation(let donation):
             let code: String
             switch donation {

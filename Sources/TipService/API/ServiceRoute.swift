@@ -14,6 +14,8 @@ struct ServiceRoute {
         case group(user: String, group: String)
         case setParameter(user: String, name: String)
         case tipAction(user: String, tip: String, action: TipAction)
+        /// A tap on one of the tip's declared actions (`action` is its id).
+        case recordAction(user: String, tip: String, action: String)
         case sync(user: String)
 
         var isAdmin: Bool { self == .putPack }
@@ -56,6 +58,9 @@ struct ServiceRoute {
             case ("tips", 6):
                 guard let action = TipAction(rawValue: segments[5]) else { throw Self.notFound(path) }
                 matched = try allow(["POST"], .tipAction(user: user, tip: segments[4], action: action), "/v1/users/{user}/tips/{tip}/\(action.rawValue)")
+            case ("tips", 7) where segments[5] == "actions":
+                matched = try allow(["POST"], .recordAction(user: user, tip: segments[4], action: segments[6]),
+                                    "/v1/users/{user}/tips/{tip}/actions/{action}")
             case ("events", 4): matched = try allow(["POST"], .donateBatch(user: user), "/v1/users/{user}/events")
             case ("events", 5): matched = try allow(["POST"], .donate(user: user, event: segments[4]), "/v1/users/{user}/events/{event}")
             case ("parameters", 5): matched = try allow(["PUT"], .setParameter(user: user, name: segments[4]), "/v1/users/{user}/parameters/{name}")
@@ -79,7 +84,7 @@ struct ServiceRoute {
 
     private static func notFound(_ path: String) -> ServiceError {
         ServiceError(404, "not-found", "no route for '\(path.prefix(200))'; routes: /v1/users/{user}, …/tips, …/events, …/events/{event}, "
-                     + "…/parameters/{name}, …/tips/{tip}/displays|invalidate|reset, …/groups/{group}, …/sync, …/export, "
+                     + "…/parameters/{name}, …/tips/{tip}/displays|invalidate|reset, …/tips/{tip}/actions/{action}, …/groups/{group}, …/sync, …/export, "
                      + "/v1/pack, /v1/openapi.json, /healthz, /metrics")
     }
 }

@@ -5,7 +5,8 @@ import TipcJSON
 /// and answers. `donations`, `parameters` (values the pack can read) and `tips` (status and
 /// display figures) and `donationDeletions` (by event, the instant up to which its donations
 /// are deleted) are what a person reads; `records` holds what a merge needs and the
-/// others lack: each parameter's stamp, each tip record, the frequency gap's start. Reading,
+/// others lack: each parameter's stamp, each tip record, the frequency gap's start, the
+/// experiment assignments (`records.assignments`, absent from older documents). Reading,
 /// `donations` and `records` are merged; `parameters` without a stamp in `records` count as
 /// written at the epoch by no device (any stamped write wins over them); `tips` is derived
 /// and ignored.
@@ -55,6 +56,14 @@ public enum SnapshotDocument {
             ("tips", .array(snapshot.tipRecords.values.sorted { $0.id < $1.id }.map(encode))),
         ]
         if let latest = snapshot.latestFirstDisplay { records.append(("latestFirstDisplayMilliseconds", .integer(latest))) }
+        if !snapshot.assignments.isEmpty {
+            records.append(("assignments", .array(snapshot.assignments.values.sorted {
+                ($0.experiment, $0.salt) < ($1.experiment, $1.salt)
+            }.map { assignment in
+                .object([("id", .string(assignment.id)), ("experiment", .string(assignment.experiment)), ("salt", .string(assignment.salt)),
+                         ("arm", .string(assignment.arm)), ("dateMilliseconds", .integer(assignment.date))])
+            })))
+        }
         var members: [(String, JSON)] = [("donations", .array(donations)),
                                          ("parameters", .object(readable.map { ($0.0, ValueJSON.json($0.1.value)) })),
                                          ("tips", .object(tips))]
@@ -81,7 +90,10 @@ public enum SnapshotDocument {
             members += [("kind", .string("display")), ("count", .integer(count)), ("milliseconds", .integer(milliseconds))]
         case .invalidation(let reason): members += [("kind", .string("invalidation")), ("reason", .string(reason.rawValue))]
         case .reset: members.append(("kind", .string("reset")))
+        case .action(let action): members += [("kind", .string("action")), ("action", .string(action))]
+        case .exposure(let experiment): members += [("kind", .string("exposure")), ("experiment", .string(experiment))]
         }
+        if let arm = record.arm { members.append(("arm", .string(arm))) }
         members += [("stampMilliseconds", .integer(record.stamp.milliseconds)), ("device", .string(record.stamp.device))]
         return .object(members)
     }
@@ -146,6 +158,22 @@ public enum SnapshotDocument {
                 snapshot.donationDeletions[event] = max(Int64(instant), snapshot.donationDeletions[event] ?? Int64.min)
             }
         }
+        if let assignments = records?["assignments"] {
+            guard case .array(let list) = assignments else { throw bad("'records.assignments' must be an array") }
+            for (index, item) in list.enumerated() {
+                guard case .string(let id)? = item["id"], case .string(let experiment)? = item["experiment"],
+                      case .string(let salt)? = item["salt"], case .string(let arm)? = item["arm"],
+                      case .integer(let date)? = item["dateMilliseconds"] else {
+                    throw bad("assignment \(index) needs 'id', 'experiment', 'salt', 'arm' (strings) and 'dateMilliseconds' (an integer)")
+                }
+                let assignment = AssignmentRecord(id: id, experiment: experiment, salt: salt, arm: arm, date: date)
+                do throws(TipStoreError) {
+                    try snapshot.insert(assignment)
+                } catch {
+                    throw bad("assignment \(index) has the id '\(id)' of an earlier assignment with other content; ids must be unique")
+                }
+            }
+        }
         if let latest = records?["latestFirstDisplayMilliseconds"] {
             guard case .integer(let ms) = latest else { throw bad("'records.latestFirstDisplayMilliseconds' must be an integer") }
             snapshot.latestFirstDisplay = ms
@@ -201,7 +229,19 @@ public enum SnapshotDocument {
             }
             parsed = .invalidation(reason)
         case "reset": parsed = .reset
-        default: throw bad("tip record \(index): unknown kind '\(kind)' (display, invalidation, reset)")
+        case "action":
+            guard case .string(let action)? = item["action"] else { throw bad("tip record \(index): an action needs an 'action' (the action's id)") }
+            parsed = .action(action)
+        case "exposure":
+            guard case .string(let experiment)? = item["experiment"] else { throw bad("tip record \(index): an exposure needs an 'experiment'") }
+            parsed = .exposure(experiment: experiment)
+        default: throw bad("tip record \(index): unknown kind '\(kind)' (display, invalidation, reset, action, exposure)")
+        }
+        var arm: String?
+        switch item["arm"] {
+        case .string(let text)?: arm = text
+        case nil, .null?: arm = nil
+        default: throw bad("tip record \(index): 'arm' must be a string")
         }
         var key: TipKey?
         switch item["key"] {
@@ -215,7 +255,7 @@ public enum SnapshotDocument {
             guard case .integer(let ms) = written else { throw bad("tip record \(index): 'dateMilliseconds' must be an integer") }
             date = ms
         }
-        return TipEventRecord(id: id, tip: tip, key: key, stamp: Stamp(milliseconds: ms, device: device), kind: parsed, date: date)
+        return TipEventRecord(id: id, tip: tip, key: key, stamp: Stamp(milliseconds: ms, device: device), kind: parsed, date: date, arm: arm)
     }
 
     private static func bad(_ message: String) -> ServiceError { .badRequest("bad-snapshot", message) }

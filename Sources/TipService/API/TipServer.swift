@@ -20,7 +20,7 @@ public final class TipServer: Sendable {
     public static let defaultMaximumClockSkewMilliseconds: Int64 = 5 * 60_000
     /// User ids are opaque strings of at most this many bytes (UTF-8).
     public static let maximumUserBytes = 128
-    /// The records (donations and tip records) one user may hold by default: a request of a
+    /// The records (donations, tip records and assignments) one user may hold by default: a request of a
     /// user over it is refused (409 `too-many-records`) before the records are read, and a
     /// write that would take the user over it is rolled back, so every request reads and
     /// answers at most this many (a `sync` answer stays within a few megabytes).
@@ -83,7 +83,7 @@ public final class TipServer: Sendable {
             case .putPack: return .read(bodyLimit: Self.maximumPackBytes)
             case .donateBatch: return .read(bodyLimit: Self.maximumBatchBytes)
             case .health, .metrics, .getPack, .openAPI, .tips, .export, .group, .deleteUser: return .read(bodyLimit: 0)
-            case .donate, .setParameter, .tipAction, .sync: return .read(bodyLimit: Self.maximumBodyBytes)
+            case .donate, .setParameter, .tipAction, .recordAction, .sync: return .read(bodyLimit: Self.maximumBodyBytes)
             }
         } catch {
             // Refused on its head, and counted as an answer (a failed key shows in the metrics);
@@ -192,6 +192,8 @@ public final class TipServer: Sendable {
             return try setParameter(user, name, request)
         case .tipAction(let user, let tip, let action):
             return try tipAction(user, tip, action, request)
+        case .recordAction(let user, let tip, let action):
+            return try recordAction(user, tip, action, request)
         case .sync(let user):
             return try sync(user, request)
         }
@@ -217,8 +219,8 @@ public final class TipServer: Sendable {
     private func checkRecordCount(_ count: Int, user: String, writing: Bool = false) throws(ServiceError) {
         guard count > maximumRecordsPerUser else { return }
         throw ServiceError(409, "too-many-records", writing
-            ? "the request would take user '\(user)' over \(maximumRecordsPerUser) records (donations and tip records); nothing was written"
-            : "user '\(user)' holds more than \(maximumRecordsPerUser) records (donations and tip records), more than the service reads for one request")
+            ? "the request would take user '\(user)' over \(maximumRecordsPerUser) records (donations, tip records and assignments); nothing was written"
+            : "user '\(user)' holds more than \(maximumRecordsPerUser) records (donations, tip records and assignments), more than the service reads for one request")
     }
 
     /// `GET …/tips`: every tip without a key, and every instance of a keyed tip the user has
@@ -375,20 +377,23 @@ public final class TipServer: Sendable {
                 value[name] = converted
             }
         }
-        var date: Int64?
-        if let text {
-            guard case .string(let string) = text, let ms = ISO8601.milliseconds(from: string) else {
-                throw ServiceError.badRequest("wrong-type", "'date' must be an ISO-8601 date string such as \"2026-03-01T09:00:00Z\"")
-            }
-            let (latest, overflow) = now.addingReportingOverflow(maximumClockSkewMilliseconds)
-            if !overflow, Int64(ms) > latest {
-                throw ServiceError(422, "date-in-future", "'date' \(string) is \(DurationText.string(milliseconds: Int64(ms) - now)) ahead of the "
-                                   + "server's clock (\(ISO8601.string(fromMilliseconds: Int(now)))); at most "
-                                   + "\(DurationText.string(milliseconds: maximumClockSkewMilliseconds)) ahead is accepted; nothing was recorded")
-            }
-            date = Int64(ms)
+        return DonationRequest(event: event, value: value, date: try clientDate(text, now: now))
+    }
+
+    /// A request's `date`: an ISO-8601 string (400 otherwise) at most
+    /// `maximumClockSkewMilliseconds` after `now` (422 `date-in-future` otherwise); nil when absent.
+    private func clientDate(_ text: JSON?, now: Int64) throws(ServiceError) -> Int64? {
+        guard let text else { return nil }
+        guard case .string(let string) = text, let ms = ISO8601.milliseconds(from: string) else {
+            throw ServiceError.badRequest("wrong-type", "'date' must be an ISO-8601 date string such as \"2026-03-01T09:00:00Z\"")
         }
-        return DonationRequest(event: event, value: value, date: date)
+        let (latest, overflow) = now.addingReportingOverflow(maximumClockSkewMilliseconds)
+        if !overflow, Int64(ms) > latest {
+            throw ServiceError(422, "date-in-future", "'date' \(string) is \(DurationText.string(milliseconds: Int64(ms) - now)) ahead of the "
+                               + "server's clock (\(ISO8601.string(fromMilliseconds: Int(now)))); at most "
+                               + "\(DurationText.string(milliseconds: maximumClockSkewMilliseconds)) ahead is accepted; nothing was recorded")
+        }
+        return Int64(ms)
     }
 
     /// The refusal of a batch's element `index`, saying which element it is.
@@ -465,6 +470,41 @@ public final class TipServer: Sendable {
         }
         return .json(200, TipsDocument.render(entry, pack: pack.pack))
     }
+
+    /// `POST …/tips/{tip}/actions/{action}` `{"id"?, "date"?}`: records a tap on an action the
+    /// tip declares (`TipCenter.recordAction`). `id` makes a retry safe: the same id again is
+    /// the same tap (200 with the stored record, nothing added); without one, each request is
+    /// a new tap (201).
+    private func recordAction(_ user: String, _ tip: String, _ action: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let pack = self.pack
+        let instance = try TipInstance.resolve(tip, in: pack.pack)
+        guard let declaration = pack.pack.tips.first(where: { $0.name == instance.tip }) else {
+            throw ServiceError.unknown("tip", tip, in: pack.pack.tips.map(\.name))
+        }
+        guard declaration.actions.contains(where: { $0.id == action }) else {
+            throw ServiceError.runtime(.unknownAction(tip: declaration.name, action: action, declared: declaration.actions.map(\.id)), pack: pack.pack)
+        }
+        let body = try RequestBody(request.body, members: ["id", "date"])
+        var id: String?
+        if let json = body["id"] {
+            guard case .string(let text) = json, !text.isEmpty, text.utf8.count <= Self.maximumActionIDBytes else {
+                throw ServiceError.badRequest("wrong-type", "'id' must be a non-empty string of at most \(Self.maximumActionIDBytes) bytes "
+                                              + "(e.g. 32 random hex digits, made once per tap)")
+            }
+            id = text
+        }
+        let date = try clientDate(body["date"], now: clock.now())
+        let (record, stored) = try withCenter(user, pack) { center in
+            try center.recordAction(instance.tip, action: action, key: instance.key, id: id ?? RecordID.random(), at: date)
+        }
+        return .json(stored ? 201 : 200, .object([
+            ("id", .string(record.id)), ("tip", .string(instance.description)), ("action", .string(action)),
+            ("date", .string(ISO8601.string(fromMilliseconds: Int(record.date)))),
+        ]))
+    }
+
+    /// An action tap's `id` is at most this many bytes.
+    public static let maximumActionIDBytes = 128
 
     private func sync(_ user: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack

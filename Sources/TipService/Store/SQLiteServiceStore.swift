@@ -50,6 +50,19 @@ public final class SQLiteServiceStore: ServiceStore {
             user_id TEXT NOT NULL, event TEXT NOT NULL, instant INTEGER NOT NULL, PRIMARY KEY(user_id, event)
         ) WITHOUT ROWID;
         """,
+        // 2 (experiments and tip analytics): a tip record may be a tap on one of the tip's
+        // actions (`action_id`) or a hidden arm's exposure (`experiment`), and a display or
+        // exposure carries the user's arm; experiment assignments, one per user, experiment and
+        // salt (the earliest). Existing records gain NULLs and keep everything else.
+        """
+        ALTER TABLE service_tip_records ADD COLUMN action_id TEXT;
+        ALTER TABLE service_tip_records ADD COLUMN experiment TEXT;
+        ALTER TABLE service_tip_records ADD COLUMN arm TEXT;
+        CREATE TABLE service_assignments(
+            user_id TEXT NOT NULL, experiment TEXT NOT NULL, salt TEXT NOT NULL, id TEXT NOT NULL, arm TEXT NOT NULL,
+            date_ms INTEGER NOT NULL, PRIMARY KEY(user_id, experiment, salt)
+        ) WITHOUT ROWID;
+        """,
     ], kind: .service)
 
     /// Opens (creating and migrating when needed) the service store at `path`. Several

@@ -14,7 +14,8 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
 
     /// The statements of the records' rules (`StoreSQL`), over the service's tables, keyed by the user.
     static let sql = StoreSQL(dialect: .sqlite, tables: .init(donations: "service_donations", parameters: "service_parameters",
-                                                               tipRecords: "service_tip_records", donationDeletions: "service_donation_deletions"),
+                                                               tipRecords: "service_tip_records", donationDeletions: "service_donation_deletions",
+                                                               assignments: "service_assignments"),
                               scope: ["user_id"])
 
     init(session: SQLiteConnection.Session, user: String) {
@@ -31,22 +32,25 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
     }
 
     /// Everything of one user in one statement, so that it reads one snapshot even outside a
-    /// transaction: the five tables' rows in one shape, marked by their source in the last
-    /// column ('d' donations, 'p' parameters, 'r' tip records, 'u' the user's row, 'x' donation
-    /// deletions). The first ten columns are a tip record's (what `SQLitePersistence.tipRecord`
-    /// reads); the others put their name in the second, their instant in the fourth and their
-    /// value in the ninth. Donations come in their order (by date, then id).
+    /// transaction: the six tables' rows in one shape, marked by their source in the last
+    /// column ('a' assignments, 'd' donations, 'p' parameters, 'r' tip records, 'u' the user's
+    /// row, 'x' donation deletions). The first thirteen columns are a tip record's (what
+    /// `SQLitePersistence.tipRecord` reads); the others put their name in the second, their
+    /// instant in the fourth and their value in the ninth (an assignment: its experiment, date,
+    /// salt, and its arm in the thirteenth). Donations come in their order (by date, then id).
     static let readAll = """
         SELECT id, tip AS name, kind, stamp_ms AS ms, stamp_device, count, duration_ms, reason, instance_key AS value, date_ms,
-               'r' AS source FROM service_tip_records WHERE user_id = ?1
+               action_id, experiment, arm, 'r' AS source FROM service_tip_records WHERE user_id = ?1
         UNION ALL
-        SELECT id, event, NULL, date, NULL, 0, 0, NULL, value, NULL, 'd' FROM service_donations WHERE user_id = ?1
+        SELECT id, event, NULL, date, NULL, 0, 0, NULL, value, NULL, NULL, NULL, NULL, 'd' FROM service_donations WHERE user_id = ?1
         UNION ALL
-        SELECT NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value, NULL, 'p' FROM service_parameters WHERE user_id = ?1
+        SELECT NULL, name, NULL, stamp_ms, stamp_device, 0, 0, NULL, value, NULL, NULL, NULL, NULL, 'p' FROM service_parameters WHERE user_id = ?1
         UNION ALL
-        SELECT NULL, NULL, NULL, latest_first_display, NULL, 0, 0, NULL, NULL, NULL, 'u' FROM service_users WHERE user_id = ?1
+        SELECT NULL, NULL, NULL, latest_first_display, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 'u' FROM service_users WHERE user_id = ?1
         UNION ALL
-        SELECT NULL, event, NULL, instant, NULL, 0, 0, NULL, NULL, NULL, 'x' FROM service_donation_deletions WHERE user_id = ?1
+        SELECT NULL, event, NULL, instant, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 'x' FROM service_donation_deletions WHERE user_id = ?1
+        UNION ALL
+        SELECT id, experiment, NULL, date_ms, NULL, 0, 0, NULL, salt, NULL, NULL, NULL, arm, 'a' FROM service_assignments WHERE user_id = ?1
         ORDER BY source, ms, id
         """
 
@@ -56,7 +60,7 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
         try session.query(readAll, [.text(user)]) { rows in
             var snapshot = StoreSnapshot()
             while try rows.next() {
-                switch rows.text(10) {
+                switch rows.text(13) {
                 case "d":
                     guard let value = PayloadStorage.decode(rows.text(8)) else { continue }
                     body(DonationRecord(id: rows.text(0), event: rows.text(1), date: Int64(rows.int(3)), value: value))
@@ -68,6 +72,10 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
                     if case .integer(let latest) = rows.value(3) { snapshot.latestFirstDisplay = Int64(latest) }
                 case "x":
                     snapshot.donationDeletions[rows.text(1)] = Int64(rows.int(3))
+                case "a":
+                    let assignment = AssignmentRecord(id: rows.text(0), experiment: rows.text(1), salt: rows.text(8), arm: rows.text(12),
+                                                      date: Int64(rows.int(3)))
+                    snapshot.assignments[assignment.key] = assignment
                 default:
                     if let record = SQLitePersistence.tipRecord(rows) { snapshot.tipRecords[record.id] = record }
                 }
@@ -80,12 +88,13 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
         try run { session in try Self.recordCount(user: user, session, atMost: limit) }
     }
 
-    /// The user's donations and tip records, each counted up to `limit` (an index walk that
-    /// stops there).
+    /// The user's donations, tip records and assignments, each counted up to `limit` (an index
+    /// walk that stops there).
     static func recordCount(user: String, _ session: SQLiteConnection.Session, atMost limit: Int) throws -> Int {
         let count = try session.scalar("""
             SELECT (SELECT count(*) FROM (SELECT 1 FROM service_donations WHERE user_id = ?1 LIMIT ?2))
                  + (SELECT count(*) FROM (SELECT 1 FROM service_tip_records WHERE user_id = ?1 LIMIT ?2))
+                 + (SELECT count(*) FROM (SELECT 1 FROM service_assignments WHERE user_id = ?1 LIMIT ?2))
             """, [.text(user), .integer(limit)])
         guard case .integer(let value)? = count else { return 0 }
         return Int(value)
@@ -121,6 +130,12 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
         }
     }
 
+    func assign(_ assignments: [AssignmentRecord]) throws(TipStoreError) {
+        try write { session in
+            for assignment in assignments { try SQLitePersistence.keep(assignment, sql: Self.sql, scope: [.text(self.user)], into: session) }
+        }
+    }
+
     func merge(_ other: StoreSnapshot) throws(TipStoreError) {
         try write { session in
             for donation in other.donations.values { try self.insert(donation, session) }
@@ -128,12 +143,16 @@ final class SQLiteUserPersistence: TipPersistence, UserRecordCounting, @unchecke
             for (name, record) in other.parameters { try self.write(parameter: name, record, session) }
             try self.raiseLatestFirstDisplay(other.latestFirstDisplay, session)
             for (event, instant) in other.donationDeletions { try self.raiseDeletion(of: event, to: instant, session) }
+            for assignment in other.assignments.values {
+                try SQLitePersistence.keep(assignment, sql: Self.sql, scope: [.text(self.user)], into: session)
+            }
         }
     }
 
     func clear() throws(TipStoreError) {
         try write { session in
-            for table in ["service_donations", "service_parameters", "service_tip_records", "service_donation_deletions", "service_users"] {
+            for table in ["service_donations", "service_parameters", "service_tip_records", "service_donation_deletions", "service_assignments",
+                          "service_users"] {
                 try session.run("DELETE FROM \(table) WHERE user_id = ?1", [.text(self.user)])
             }
         }

@@ -24,6 +24,7 @@ final class UserSnapshotPersistence: TipPersistence {
     func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError) { throw refusal }
     func write(parameters: [String: ParameterRecord]) throws(TipStoreError) { throw refusal }
     func add(_ records: [TipEventRecord], latestFirstDisplay: Int64?) throws(TipStoreError) { throw refusal }
+    func assign(_ assignments: [AssignmentRecord]) throws(TipStoreError) { throw refusal }
     func merge(_ other: StoreSnapshot) throws(TipStoreError) { throw refusal }
     func clear() throws(TipStoreError) { throw refusal }
     func deleteDonations(of event: String, through instant: Int64) throws(TipStoreError) { throw refusal }

@@ -39,7 +39,7 @@ public enum SimulateCommand: TipcCommand {
                 let snapshot: StoreSnapshot
                 do { snapshot = try store.load() } catch { throw RuntimeOptions.failure(error, path: path) }
                 if !snapshot.donations.isEmpty || !snapshot.parameters.isEmpty || !snapshot.tipRecords.isEmpty
-                    || !snapshot.donationDeletions.isEmpty {
+                    || !snapshot.donationDeletions.isEmpty || !snapshot.assignments.isEmpty {
                     throw CommandFailure.io("the store '\(path)' holds data, which a simulation replaces; add --fresh to empty it first, or name another store")
                 }
             }

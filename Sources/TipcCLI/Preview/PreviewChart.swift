@@ -113,7 +113,7 @@ struct PreviewChart {
                 var names: [String] = []
                 switch action {
                 case .show(let items): names = items.map(\.tip.value)
-                case .invalidate(let tip, _), .reset(let tip): names = [tip.value]
+                case .invalidate(let tip, _), .reset(let tip), .action(let tip, _): names = [tip.value]
                 case .expect(let expectations): names = expectations.filter { $0.currentTip == nil }.map(\.tip.value)
                 case .set, .donate, .deleteDonations: break
                 }

@@ -150,6 +150,16 @@ struct TimelineRunner {
             guard let instance = resolve(tip, &report) else { return }
             try center.resetEligibility(instance.tip, key: instance.key)
             report.lines.append("reset \(instance); now \(try center.status(of: instance.tip, key: instance.key))")
+        case .action(let tip, let id):
+            guard let instance = resolve(tip, &report) else { return }
+            let declared = pack.tips.first { $0.name == instance.tip }?.actions.map(\.id) ?? []
+            guard declared.contains(id.value) else {
+                fail(id.range, "tip '\(instance.tip)' has no action '\(id.value)'"
+                     + (declared.isEmpty ? " (it declares no actions)" : suggestion(id.value, declared)), &report)
+                return
+            }
+            try center.recordAction(instance.tip, action: id.value, key: instance.key)
+            report.lines.append("action \(instance) \(id.value)")
         case .expect(let expected):
             for expectation in expected { try check(expectation, into: &report) }
         case .deleteDonations(let event):

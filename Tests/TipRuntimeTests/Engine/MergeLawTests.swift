@@ -36,6 +36,34 @@ struct MergeLawTests {
         }
     }
 
+    /// Assignments are in every replica of the law tests above; here, what the merge keeps:
+    /// per experiment and salt the earliest (date, then id) of all the replicas' assignments,
+    /// so every device that has seen the same ones holds the same arm.
+    @Test func theEarliestAssignmentHoldsOnEveryDevice() throws {
+        var g = SeededGenerator(seed: 20_261_204)
+        for _ in 0..<Self.cases {
+            let universe = RandomSnapshots.universe(&g)
+            let a = RandomSnapshots.snapshot(universe, &g), b = RandomSnapshots.snapshot(universe, &g)
+            let merged = try a.merged(with: b)
+            let all = Array(a.assignments.values) + Array(b.assignments.values)
+            let expected = Dictionary(grouping: all, by: \.key).mapValues { $0.min(by: AssignmentRecord.precedes)! }
+            #expect(merged.assignments == expected)
+        }
+        let later = AssignmentRecord(id: "a", experiment: "x", salt: "s", arm: "short", date: 2)
+        let earlier = AssignmentRecord(id: "b", experiment: "x", salt: "s", arm: "control", date: 1)
+        let tie = AssignmentRecord(id: "0", experiment: "x", salt: "s", arm: "holdout", date: 2)
+        let phone = StoreSnapshot(assignments: [later.key: later]), tablet = StoreSnapshot(assignments: [earlier.key: earlier])
+        #expect(try phone.merged(with: tablet).assignment(experiment: "x", salt: "s") == earlier)
+        #expect(try tablet.merged(with: phone).assignment(experiment: "x", salt: "s") == earlier)
+        #expect(try phone.merged(with: StoreSnapshot(assignments: [tie.key: tie])).assignment(experiment: "x", salt: "s") == tie)
+        // Another salt is another assignment.
+        let resalted = AssignmentRecord(id: "c", experiment: "x", salt: "s2", arm: "short", date: 9)
+        #expect(try phone.merged(with: StoreSnapshot(assignments: [resalted.key: resalted])).assignments.count == 2)
+        // One id, other content: a collision.
+        let forged = AssignmentRecord(id: "a", experiment: "x", salt: "s", arm: "control", date: 2)
+        #expect(throws: TipStoreError.self) { try phone.merged(with: StoreSnapshot(assignments: [forged.key: forged])) }
+    }
+
     @Test func twoRecordsUnderOneIdAreACollisionNotAChoice() {
         let mine = StoreSnapshot(donations: ["x": DonationRecord(id: "x", event: "e", date: 1)])
         let theirs = StoreSnapshot(donations: ["x": DonationRecord(id: "x", event: "e", date: 2)])

@@ -1,6 +1,6 @@
 // Type-checked by `tsc --noEmit` (clients/js/test/check-types.sh): the declarations describe the
 // module as an app uses it.
-import { TipcClient, TipcError, type Donation, type Snapshot, type Tip, type TipcErrorCode } from "../tipc.js";
+import { TipcClient, TipcError, type ActionTap, type Donation, type Snapshot, type Tip, type TipcErrorCode } from "../tipc.js";
 
 async function journey(): Promise<void> {
   const client = new TipcClient("https://tips.example.com", { token: "t", retries: 2 });
@@ -21,6 +21,8 @@ async function journey(): Promise<void> {
   const exported: Snapshot = await user.export();
   void exported;
   await user.setParameter("isSignedIn", true);
+  const tap: ActionTap = await user.recordAction("favoriteBackyard", "favorite", { date: new Date() });
+  void tap.id;
   await user.invalidate("favoriteBackyard", "tipClosed");
   const pack = await client.pack();
   if (!pack.notModified) {

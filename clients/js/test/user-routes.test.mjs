@@ -20,6 +20,9 @@ tips:
     rules:
       - $isSignedIn
       - opened.count >= 2
+  share:
+    title: Share It
+    actions: [ { id: share-now, title: Share now } ]
 groups:
   start: { priority: ordered, tips: [welcome, favorite] }
 `;
@@ -76,4 +79,38 @@ test("deleting a user leaves nothing of them", async () => {
   const exported = await ann.export();
   assert.deepEqual(exported.donations, []);
   assert.deepEqual(exported.parameters, {});
+});
+
+test("an action tap is recorded once, even when sent again", async () => {
+  const tapper = new TipcClient(server.url, { fetch: logged() }).user("tapper");
+  const tap = await tapper.recordAction("share", "share-now");
+  assert.match(tap.id, /^[0-9a-f]{32}$/);
+  assert.deepEqual([tap.tip, tap.action], ["share", "share-now"]);
+  // The same tap again (a retry keeps its id and date): recorded once.
+  const date = new Date("2026-03-01T09:00:00Z");
+  const first = await tapper.recordAction("share", "share-now", { id: "tap-1", date });
+  const again = await tapper.recordAction("share", "share-now", { id: "tap-1", date });
+  assert.deepEqual(again, first);
+  await assert.rejects(tapper.recordAction("share", "share-nw"),
+    (error) => error.status === 404 && error.code === "unknown-action" && /did you mean 'share-now'\?/.test(error.message));
+  await assert.rejects(tapper.recordAction("shar", "share-now"), { status: 404, code: "unknown-tip" });
+  const exported = await tapper.export();
+  const taps = exported.records.tips.filter((record) => record.kind === "action");
+  assert.deepEqual(taps.map((record) => record.id).sort(), [tap.id, "tap-1"].sort());
+});
+
+test("a tap retried after a 503 is the same tap", async () => {
+  let calls = 0;
+  const bodies = [];
+  const flaky = async (url, init) => {
+    calls += 1;
+    bodies.push(init.body);
+    if (calls === 1) return new Response(JSON.stringify({ error: { code: "store-unavailable", message: "busy" } }), { status: 503 });
+    return logged()(url, init);
+  };
+  const tapper = new TipcClient(server.url, { fetch: flaky, retryDelayMs: 1 }).user("retrier");
+  const tap = await tapper.recordAction("share", "share-now");
+  assert.equal(calls, 2);
+  assert.equal(bodies[0], bodies[1], "the retry sends the same id and date");
+  assert.equal(JSON.parse(bodies[0]).id, tap.id);
 });

@@ -67,6 +67,8 @@ public enum TimelineAction: Sendable, Hashable {
     case expect([TimelineExpectation])
     /// `deleteDonations(of:)` of an event.
     case deleteDonations(event: Located<String>)
+    /// `recordAction`: the user taps the action `id` of a tip (or an instance, `newTrail[42]`).
+    case action(tip: Located<String>, id: Located<String>)
 
     public static func == (a: TimelineAction, b: TimelineAction) -> Bool {
         switch (a, b) {
@@ -77,6 +79,7 @@ public enum TimelineAction: Sendable, Hashable {
         case (.reset(let x), .reset(let y)): return x == y
         case (.expect(let x), .expect(let y)): return x == y
         case (.deleteDonations(let x), .deleteDonations(let y)): return x == y
+        case (.action(let t1, let i1), .action(let t2, let i2)): return t1 == t2 && i1 == i2
         default: return false
         }
     }
@@ -90,6 +93,9 @@ public enum TimelineAction: Sendable, Hashable {
         case .reset(let tip): hasher.combine(tip)
         case .expect(let x): hasher.combine(x)
         case .deleteDonations(let event): hasher.combine(event)
+        case .action(let tip, let id):
+            hasher.combine(tip)
+            hasher.combine(id)
         }
     }
 }

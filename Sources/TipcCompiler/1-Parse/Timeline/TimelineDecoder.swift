@@ -87,7 +87,7 @@ public enum TimelineDecoder {
             var at: Int64?
             var hasAt = false
             var actions: [TimelineAction] = []
-            for (key, pair) in pairs(node, "a step", allowed: ["at", "set", "donate", "show", "invalidate", "reset", "expect", "deleteDonations"]) {
+            for (key, pair) in pairs(node, "a step", allowed: ["at", "set", "donate", "show", "invalidate", "reset", "action", "expect", "deleteDonations"]) {
                 let value = pair.value
                 switch key {
                 case "at":
@@ -127,6 +127,18 @@ public enum TimelineDecoder {
                     actions.append(.invalidate(tip: tip, reason: reason ?? Located(InvalidationReason.actionPerformed.rawValue, at: tip.range)))
                 case "reset":
                     if let tip = text(value, "reset") { actions.append(.reset(tip: tip)) }
+                case "action":
+                    var tip: Located<String>?
+                    var id: Located<String>?
+                    for (field, item) in pairs(value, "action", allowed: ["tip", "id"]) {
+                        if field == "tip" { tip = text(item.value, "tip") } else { id = text(item.value, "id") }
+                    }
+                    guard let tip, let id else {
+                        error(.missingKey, "action needs a 'tip' and an 'id' (the action's id)", value.range,
+                              help: "write e.g. 'action: { tip: favoriteBackyard, id: favorite }'")
+                        continue
+                    }
+                    actions.append(.action(tip: tip, id: id))
                 case "deleteDonations":
                     let items = value.items.map { Array($0) } ?? [value]
                     for item in items {
