@@ -75,6 +75,13 @@ struct PreviewBrowserTests {
                                                                standardError: CapturedOutput(isTerminal: false)))
         let pack = input.pack.pack
         let locales = try PreviewPage.locales(of: pack, requested: [])
+        // The page holds each text once, in the light popover; its script draws the inline card
+        // and the dark pane from it (hidden from screen readers), the first tip at once.
+        let firstTip = try #require(dom.range(of: "<article class=\"tip\"").flatMap { start in
+            dom.range(of: "</article>", range: start.upperBound..<dom.endIndex).map { dom[start.lowerBound..<$0.upperBound] }
+        })
+        #expect(firstTip.components(separatedBy: "<div class=\"pane appearance-dark\" aria-hidden=\"true\">").count - 1 == locales.count)
+        #expect(firstTip.components(separatedBy: "<figure class=\"inline\" aria-hidden=\"true\">").count - 1 == 2 * locales.count)
         for tip in pack.tips {
             for locale in locales {
                 let content = try TipCenter.content(of: tip.name, in: pack, locale: locale ?? "en", parameters: pack.parameters.map(\.defaultValue),

@@ -131,6 +131,31 @@ struct PreviewCommandTests {
         #expect(chart.parameters.first?.values.map(\.label) == ["isSignedIn = false", "isSignedIn = true"])
     }
 
+    /// A state that changes between two steps is drawn where it changes: `streak` is available
+    /// while two donations are within the hour (from +5m) and pending again at +1h5m, when the
+    /// first leaves the window, though the next step is at +2h; `share`'s hold by the display
+    /// frequency ends at +1h, when the gap after welcome's display at +0s closes. Pointing finds
+    /// both instants.
+    @Test func stateChangesBetweenStepsAreDrawnWhenTheyHappen() throws {
+        let input = try PackInput.load(pack: nil, manifests: [Self.small], keepingParsedFiles: true,
+                                       context: CommandContext(environment: [:], standardOutput: CapturedOutput(isTerminal: false),
+                                                               standardError: CapturedOutput(isTerminal: false)))
+        var diagnostics: [Diagnostic] = []
+        let timeline = try #require(TimelineDecoder.decode(try Frontend.read(path: Self.smallTimeline).get(), diagnostics: &diagnostics))
+        let chart = try PreviewChart.run(timeline, path: Self.smallTimeline, input: input)
+        let (minute, hour) = (Int64(60_000), Int64(3_600_000))
+        let streak = try #require(chart.tips.first { $0.name == "streak" })
+        #expect(streak.spans.map(\.kind) == [.pending, .available, .pending])
+        #expect(streak.spans.map(\.span.from) == [chart.start, chart.start + 5 * minute, chart.start + hour + 5 * minute])
+        #expect(chart.axis == [chart.start, chart.start + 5 * minute, chart.start + 2 * hour])
+        #expect(chart.instants == [chart.start, chart.start + 5 * minute, chart.start + hour, chart.start + hour + 5 * minute, chart.start + 2 * hour])
+        let share = try #require(chart.tips.first { $0.name == "share" })
+        #expect(share.holds.map(\.span.to) == [chart.start + hour])
+        // explain's text at +1h5m (instant 3) says streak's rule no longer holds.
+        let atExpiry = try #require(streak.explanations.first { $0.instant == 3 })
+        #expect(chart.texts[atExpiry.text].contains("pending"), "\(chart.texts[atExpiry.text])")
+    }
+
     @Test(arguments: ["light", "dark"])
     func everyTextIsReadable(appearance: String) {
         let palette = appearance == "light" ? PreviewPalette.light : PreviewPalette.dark

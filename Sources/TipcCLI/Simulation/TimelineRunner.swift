@@ -32,10 +32,15 @@ struct TimelineRunner {
     }
 
     /// When an observer of the run looks at the runtime: at a step's instant before its
-    /// actions (time has passed), and after them.
+    /// actions (time has passed), after them, and, when asked, at each instant between this
+    /// step and the next at which the runtime says a watched tip's state may change.
     enum Moment {
-        case beforeActions, afterActions
+        case beforeActions, afterActions, wakeUp
     }
+
+    /// At most this many wake-ups are read in one run, so that no program can make a reader
+    /// of the run read forever.
+    static let wakeUpLimit = 10_000
 
     let center: TipCenter
     let clock: ManualClock
@@ -45,6 +50,8 @@ struct TimelineRunner {
     private(set) var expectations = 0
     private(set) var expectationOutcomes: [ExpectationOutcome] = []
     private(set) var donated: [Donation] = []
+    /// Whether the run stopped reading wake-ups at `wakeUpLimit`.
+    private(set) var wakeUpsCut = false
 
     init(center: TipCenter, clock: ManualClock, timeline: Timeline) {
         self.center = center
@@ -53,9 +60,24 @@ struct TimelineRunner {
     }
 
     /// Replays every step; `observe` is called with the step's index at each `Moment` (only
-    /// to read the runtime: `tipc preview` draws the run from what it reads there).
-    mutating func run(observing observe: (_ step: Int, _ moment: Moment) -> Void = { _, _ in }) {
+    /// to read the runtime: `tipc preview` draws the run from what it reads there). With
+    /// `watching`, the clock also stops between steps at each instant the runtime would wake an
+    /// observer of those instances, for a `.wakeUp` reading (at most `wakeUpLimit` in all).
+    mutating func run(watching watched: [TipInstance] = [],
+                      observing observe: (_ step: Int, _ moment: Moment) -> Void = { _, _ in }) {
+        var wakeUps = 0
         for (index, step) in timeline.steps.enumerated() {
+            if index > 0, !watched.isEmpty {
+                while let wake = try? center.nextPossibleChange(of: watched), wake < step.at {
+                    guard wakeUps < Self.wakeUpLimit else {
+                        wakeUpsCut = true
+                        break
+                    }
+                    wakeUps += 1
+                    clock.set(to: wake)
+                    observe(index - 1, .wakeUp)
+                }
+            }
             clock.set(to: step.at)
             observe(index, .beforeActions)
             var report = StepReport(line: step.range.start.line, at: step.at, lines: [])
