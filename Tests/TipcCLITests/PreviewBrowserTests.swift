@@ -98,6 +98,32 @@ struct PreviewBrowserTests {
         }
     }
 
+    /// Moving along a tip's lane with the keyboard shows `explain`'s text at each instant read,
+    /// a wake-up between steps included: on the small program's page, a probe script focuses
+    /// `streak`'s lane and presses → three times, reaching +1h5m, when its window has closed.
+    @Test func movingAlongALaneShowsExplainsText() throws {
+        let folder = try TemporaryFolder()
+        let page = folder.path + "/small.html"
+        let fixtures = Self.root + "/Tests/TipcCLITests/Fixtures/preview"
+        let run = Invocation(["preview", fixtures + "/small.yaml", "--timeline", fixtures + "/small.timeline.yaml", "-o", page])
+        #expect(run.status == 0, "\(run.stderr)")
+        let probe = """
+        <script>(function () {
+          var lane = document.querySelector('.tip-lane[data-lane="streak"]');
+          lane.dispatchEvent(new FocusEvent("focus"));
+          for (var i = 0; i < 3; i++) { lane.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", cancelable: true })); }
+        })();</script>
+        </body>
+        """
+        let html = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "</body>", with: probe)
+        let probed = try folder.write("probed.html", html)
+        let (dom, log) = try Self.browse(probed, ["--dump-dom"], in: folder)
+        #expect(!log.contains(":CONSOLE"), "\(log)")
+        #expect(dom.contains("<p class=\"explain-heading\">explain streak at 2026-01-01T11:05:00Z</p>"))
+        #expect(dom.contains("<pre class=\"explain-text\">tip streak at 2026-01-01T11:05:00Z\n  status: pending"), "\(dom)")
+        #expect(dom.contains("data-lane=\"streak\" tabindex=\"0\"") && dom.contains("data-instant=\"3\""))
+    }
+
     /// A screenshot at a fixed size, in light and in dark appearance: neither is blank (each is
     /// far larger than the same-size screenshot of an empty page, whose one colour compresses
     /// to almost nothing), and they differ.

@@ -156,6 +156,34 @@ struct PreviewCommandTests {
         #expect(chart.texts[atExpiry.text].contains("pending"), "\(chart.texts[atExpiry.text])")
     }
 
+    /// A 500-tip program with texts in two locales: the page writes each tip's text once per
+    /// locale (the script draws the other renderings from it) and stays far under 5 MB.
+    /// (scripts/preview-benchmark.sh times the same kind of page in Chromium.)
+    @Test func aLargeProgramsPageHoldsEachTextOnce() throws {
+        let folder = try TemporaryFolder()
+        var manifest = "tipkit: 1\ndefaultLocale: en\nevents: { opened: {} }\ntips:\n"
+        for tip in 0..<500 {
+            manifest += "  tip\(tip):\n    title: { en: \"Tip number \(tip)\", de: \"Tipp Nummer \(tip)\" }\n"
+                + "    message: { en: \"Do thing \(tip) faster.\", de: \"Mach Ding \(tip) schneller.\" }\n"
+                + "    image: star\n    rules: [ \"opened.count >= \(tip % 7 + 1) within 7d\" ]\n"
+        }
+        let program = try folder.write("large.yaml", manifest)
+        let timeline = try folder.write("large.timeline.yaml", """
+        start: 2026-03-01T09:00:00Z
+        steps:
+          - { at: +0s, donate: [opened, opened, opened] }
+          - { at: +1h, show: [tip0, tip1] }
+          - { at: +8d, donate: [opened] }
+        """)
+        let (status, html, stderr) = try Self.preview([program, "--timeline", timeline])
+        #expect(status == 0, "\(stderr)")
+        #expect(html.utf8.count < 2_000_000, "\(html.utf8.count) bytes")
+        for text in ["Tip number 7<", "Tipp Nummer 7<", "Do thing 499 faster.", "Mach Ding 499 schneller."] {
+            #expect(html.components(separatedBy: text).count - 1 == 1, "\(text) is written more than once")
+        }
+        #expect(html.components(separatedBy: "class=\"lane tip-lane\"").count - 1 == 500)
+    }
+
     @Test(arguments: ["light", "dark"])
     func everyTextIsReadable(appearance: String) {
         let palette = appearance == "light" ? PreviewPalette.light : PreviewPalette.dark
