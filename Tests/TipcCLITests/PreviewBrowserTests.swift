@@ -98,6 +98,26 @@ struct PreviewBrowserTests {
         }
     }
 
+    /// A 500-tip page opens in under 2 seconds: its load event, by the page's own clock (so
+    /// that starting the browser does not count), comes less than 2,000 ms after navigation
+    /// began. scripts/preview-benchmark.sh measures a larger timeline in more ways.
+    @Test func aFiveHundredTipPageOpensWithinTwoSeconds() throws {
+        let folder = try TemporaryFolder()
+        let (program, timeline) = try PreviewCommandTests.largeProgram(in: folder)
+        let page = folder.path + "/large.html"
+        let run = Invocation(["preview", program, "--timeline", timeline, "-o", page])
+        #expect(run.status == 0, "\(run.stderr)")
+        let probe = "<head><script>addEventListener(\"load\", function () { document.documentElement"
+            + ".setAttribute(\"data-loaded-ms\", String(Math.round(performance.now()))); });</script>"
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.utf8.count < 5_000_000)
+        let probed = try folder.write("probed.html", html.replacingOccurrences(of: "<head>", with: probe))
+        let (dom, _) = try Self.browse(probed, ["--dump-dom"], in: folder)
+        let loaded = try #require(dom.firstRange(of: /data-loaded-ms="([0-9]+)"/).flatMap { Int(dom[$0].dropFirst(16).dropLast()) })
+        #expect(loaded < 2_000, "the load event came \(loaded) ms after navigation began")
+        #expect(dom.contains("data-script=\"ready\""))
+    }
+
     /// Moving along a tip's lane with the keyboard shows `explain`'s text at each instant read,
     /// a wake-up between steps included: on the small program's page, a probe script focuses
     /// `streak`'s lane and presses → three times, reaching +1h5m, when its window has closed.

@@ -161,6 +161,18 @@ struct PreviewCommandTests {
     /// (scripts/preview-benchmark.sh times the same kind of page in Chromium.)
     @Test func aLargeProgramsPageHoldsEachTextOnce() throws {
         let folder = try TemporaryFolder()
+        let (program, timeline) = try Self.largeProgram(in: folder)
+        let (status, html, stderr) = try Self.preview([program, "--timeline", timeline])
+        #expect(status == 0, "\(stderr)")
+        #expect(html.utf8.count < 2_000_000, "\(html.utf8.count) bytes")
+        for text in ["Tip number 7<", "Tipp Nummer 7<", "Do thing 499 faster.", "Mach Ding 499 schneller."] {
+            #expect(html.components(separatedBy: text).count - 1 == 1, "\(text) is written more than once")
+        }
+        #expect(html.components(separatedBy: "class=\"lane tip-lane\"").count - 1 == 500)
+    }
+
+    /// A program of 500 tips with texts in English and German, and a short timeline.
+    static func largeProgram(in folder: TemporaryFolder) throws -> (program: String, timeline: String) {
         var manifest = "tipkit: 1\ndefaultLocale: en\nevents: { opened: {} }\ntips:\n"
         for tip in 0..<500 {
             manifest += "  tip\(tip):\n    title: { en: \"Tip number \(tip)\", de: \"Tipp Nummer \(tip)\" }\n"
@@ -175,13 +187,7 @@ struct PreviewCommandTests {
           - { at: +1h, show: [tip0, tip1] }
           - { at: +8d, donate: [opened] }
         """)
-        let (status, html, stderr) = try Self.preview([program, "--timeline", timeline])
-        #expect(status == 0, "\(stderr)")
-        #expect(html.utf8.count < 2_000_000, "\(html.utf8.count) bytes")
-        for text in ["Tip number 7<", "Tipp Nummer 7<", "Do thing 499 faster.", "Mach Ding 499 schneller."] {
-            #expect(html.components(separatedBy: text).count - 1 == 1, "\(text) is written more than once")
-        }
-        #expect(html.components(separatedBy: "class=\"lane tip-lane\"").count - 1 == 500)
+        return (program, timeline)
     }
 
     @Test(arguments: ["light", "dark"])
