@@ -154,6 +154,12 @@ struct PreviewCommandTests {
         // explain's text at +1h5m (instant 3) says streak's rule no longer holds.
         let atExpiry = try #require(streak.explanations.first { $0.instant == 3 })
         #expect(chart.texts[atExpiry.text].contains("pending"), "\(chart.texts[atExpiry.text])")
+        #expect(chart.notes.isEmpty)
+
+        // Reading at most one wake-up, the chart says what it left out.
+        let cut = try PreviewChart.run(timeline, path: Self.smallTimeline, input: input, wakeUpLimit: 1)
+        #expect(cut.instants == [chart.start, chart.start + 5 * minute, chart.start + hour, chart.start + 2 * hour])
+        #expect(cut.notes.count == 1 && cut.notes[0].contains("at 1 instant between steps"), "\(cut.notes)")
     }
 
     /// A 500-tip program with texts in two locales: the page writes each tip's text once per

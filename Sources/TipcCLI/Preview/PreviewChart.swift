@@ -86,12 +86,15 @@ struct PreviewChart {
     var steps: [Step]
     /// The run's failures that are not failed expectations (a name the program lacks, …).
     var failures: [String]
+    /// What the chart leaves out, if anything.
+    var notes: [String]
     /// `explain`'s texts (without their first line), each once.
     var texts: [String]
 
     /// Replays `timeline` on a fresh in-memory runtime, as `tipc simulate` does, reading it at
     /// every step.
-    static func run(_ timeline: Timeline, path: String, input: PackInput) throws -> PreviewChart {
+    static func run(_ timeline: Timeline, path: String, input: PackInput,
+                    wakeUpLimit: Int = TimelineRunner.defaultWakeUpLimit) throws -> PreviewChart {
         let clock = ManualClock(now: timeline.start)
         let center: TipCenter
         do {
@@ -105,7 +108,7 @@ struct PreviewChart {
         var recorder = Recorder(lanes: lanes, parameters: pack.parameters.map(\.name),
                                 sources: input.sources)
         var runner = TimelineRunner(center: center, clock: clock, timeline: timeline)
-        runner.run(watching: lanes.compactMap(\.instance)) { _, moment in recorder.read(center, atStep: moment != .wakeUp) }
+        runner.run(watching: lanes.compactMap(\.instance), wakeUpLimit: wakeUpLimit) { _, moment in recorder.read(center, atStep: moment != .wakeUp) }
         return recorder.chart(path: path, start: timeline.start, runner: runner, pack: pack)
     }
 
@@ -279,17 +282,17 @@ struct PreviewChart {
                             passed: outcome.passed)
             }
             let failedExpectations = Set(runner.expectationOutcomes.filter { !$0.passed }.map { "\($0.range)" })
-            var failures = runner.failures.filter { !failedExpectations.contains("\($0.range)") }.map {
+            let failures = runner.failures.filter { !failedExpectations.contains("\($0.range)") }.map {
                 "\($0.range.file):\($0.range.start.line):\($0.range.start.column): \($0.message)"
             }
-            if runner.wakeUpsCut {
-                failures.append("the run was read at \(TimelineRunner.wakeUpLimit) instants between steps, the most the chart reads; "
-                                + "changes after the last of them are drawn at the next step")
-            }
+            let notes = runner.wakeUpsCut
+                ? ["The run was read at \(EnglishText.count(runner.wakeUpsRead, "instant")) between steps, the most the chart reads; "
+                   + "a change after the last of them is drawn at the next step."]
+                : []
             return PreviewChart(path: path, start: start, axis: axis, instants: distinct, end: end, tips: tipLanes, events: events,
                                 parameters: parameterLanes, expectations: expectations,
                                 steps: runner.steps.map { Step(line: $0.line, at: $0.at, lines: $0.lines) },
-                                failures: failures, texts: texts)
+                                failures: failures, notes: notes, texts: texts)
         }
 
         /// Adds a state read at `at` that holds until `until` to a lane's spans, after the

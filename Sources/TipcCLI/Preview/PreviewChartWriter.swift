@@ -81,6 +81,7 @@ enum PreviewChartWriter {
             + "Time runs left to right, each step’s instant labelled (long gaps drawn shorter); a change between steps (a window "
             + "closing, the display frequency’s gap ending, a date passing) is drawn where it happens. Point at a tip’s lane, or focus it "
             + "and use the arrow keys, to see <code>tipc explain</code>’s text for that tip at that instant.</p>\n"
+        for note in chart.notes { out += "<p class=\"hint\">\(escape(note))</p>\n" }
         if !chart.failures.isEmpty {
             out += "<ul class=\"failures\">" + chart.failures.map { "<li class=\"failed\">FAILED: \(escape($0))</li>" }.joined() + "</ul>\n"
         }

@@ -38,9 +38,9 @@ struct TimelineRunner {
         case beforeActions, afterActions, wakeUp
     }
 
-    /// At most this many wake-ups are read in one run, so that no program can make a reader
-    /// of the run read forever.
-    static let wakeUpLimit = 10_000
+    /// At most this many wake-ups are read in one run unless asked otherwise, so that no
+    /// program can make a reader of the run read forever.
+    static let defaultWakeUpLimit = 10_000
 
     let center: TipCenter
     let clock: ManualClock
@@ -50,7 +50,8 @@ struct TimelineRunner {
     private(set) var expectations = 0
     private(set) var expectationOutcomes: [ExpectationOutcome] = []
     private(set) var donated: [Donation] = []
-    /// Whether the run stopped reading wake-ups at `wakeUpLimit`.
+    /// How many wake-ups were read, and whether the run stopped reading them at its limit.
+    private(set) var wakeUpsRead = 0
     private(set) var wakeUpsCut = false
 
     init(center: TipCenter, clock: ManualClock, timeline: Timeline) {
@@ -63,17 +64,16 @@ struct TimelineRunner {
     /// to read the runtime: `tipc preview` draws the run from what it reads there). With
     /// `watching`, the clock also stops between steps at each instant the runtime would wake an
     /// observer of those instances, for a `.wakeUp` reading (at most `wakeUpLimit` in all).
-    mutating func run(watching watched: [TipInstance] = [],
+    mutating func run(watching watched: [TipInstance] = [], wakeUpLimit: Int = defaultWakeUpLimit,
                       observing observe: (_ step: Int, _ moment: Moment) -> Void = { _, _ in }) {
-        var wakeUps = 0
         for (index, step) in timeline.steps.enumerated() {
             if index > 0, !watched.isEmpty {
                 while let wake = try? center.nextPossibleChange(of: watched), wake < step.at {
-                    guard wakeUps < Self.wakeUpLimit else {
+                    guard wakeUpsRead < wakeUpLimit else {
                         wakeUpsCut = true
                         break
                     }
-                    wakeUps += 1
+                    wakeUpsRead += 1
                     clock.set(to: wake)
                     observe(index - 1, .wakeUp)
                 }
