@@ -3,7 +3,8 @@
 # to open it (docs/performance.md): a generated program of 500 tips over 20 events, each tip
 # with a rule, texts in two locales and a group of five, and a two-week timeline of 42 steps.
 # Chromium's time is its whole run (start, load, script, DOM dump, exit), next to the same run
-# on an empty page: the difference is the page's own cost.
+# on an empty page: the difference is the page's own cost. A third run, of a copy of the page
+# with a probe, reports when its load event came (milliseconds after navigation began).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product tipc >/dev/null
@@ -42,6 +43,10 @@ start=$(date +%s.%N)
 end=$(date +%s.%N)
 printf 'tipc preview: %.2f s; page: %d bytes\n' "$(echo "$end - $start" | bc)" "$(wc -c < "$out/page.html")"
 echo '<!DOCTYPE html><html><body></body></html>' > "$out/empty.html"
+# A copy of the page that records, at its load event, how long since navigation began (the page
+# allows inline scripts only, so the probe is written into it).
+probe='<script>addEventListener("load", function () { document.documentElement.setAttribute("data-loaded-ms", String(Math.round(performance.now()))); });</script>'
+sed "s|<head>|<head>$probe|" "$out/page.html" > "$out/probed.html"
 browse() {
   local start end
   start=$(date +%s.%N)
@@ -50,7 +55,11 @@ browse() {
   echo "$end - $start" | bc
 }
 browse "$out/empty.html" >/dev/null  # a first run makes the profile
-for run in 1 2 3; do
-  printf 'run %d: chromium on the page %.2f s, on an empty page %.2f s\n' "$run" "$(browse "$out/page.html")" "$(browse "$out/empty.html")"
+for run in 1 2 3 4 5; do
+  page=$(browse "$out/page.html") empty=$(browse "$out/empty.html")
+  browse "$out/probed.html" >/dev/null
+  loaded=$(grep -o 'data-loaded-ms="[0-9]*"' "$out/dom-probed.html" | grep -o '[0-9]*')
+  printf 'run %d: chromium on the page %.2f s, on an empty page %.2f s (the page'"'"'s own cost %.2f s); load event %d ms after navigation\n' \
+    "$run" "$page" "$empty" "$(echo "$page - $empty" | bc)" "$loaded"
 done
 grep -q 'data-script="ready"' "$out/dom-page.html" || { echo "the page's script did not run" >&2; exit 1; }

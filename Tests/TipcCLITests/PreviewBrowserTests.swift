@@ -75,6 +75,13 @@ struct PreviewBrowserTests {
                                                                standardError: CapturedOutput(isTerminal: false)))
         let pack = input.pack.pack
         let locales = try PreviewPage.locales(of: pack, requested: [])
+        // The page holds each text once, in the light popover; its script draws the inline card
+        // and the dark pane from it (hidden from screen readers), the first tip at once.
+        let firstTip = try #require(dom.range(of: "<article class=\"tip\"").flatMap { start in
+            dom.range(of: "</article>", range: start.upperBound..<dom.endIndex).map { dom[start.lowerBound..<$0.upperBound] }
+        })
+        #expect(firstTip.components(separatedBy: "<div class=\"pane appearance-dark\" aria-hidden=\"true\">").count - 1 == locales.count)
+        #expect(firstTip.components(separatedBy: "<figure class=\"inline\" aria-hidden=\"true\">").count - 1 == 2 * locales.count)
         for tip in pack.tips {
             for locale in locales {
                 let content = try TipCenter.content(of: tip.name, in: pack, locale: locale ?? "en", parameters: pack.parameters.map(\.defaultValue),
@@ -89,6 +96,52 @@ struct PreviewBrowserTests {
                 #expect(dom.contains("class=\"lane tip-lane\" data-tip=\"\(tip.name)\""), "no lane for \(tip.name)")
             }
         }
+    }
+
+    /// A 500-tip page opens in under 2 seconds: its load event, by the page's own clock (so
+    /// that starting the browser does not count), comes less than 2,000 ms after navigation
+    /// began. scripts/preview-benchmark.sh measures a larger timeline in more ways.
+    @Test func aFiveHundredTipPageOpensWithinTwoSeconds() throws {
+        let folder = try TemporaryFolder()
+        let (program, timeline) = try PreviewCommandTests.largeProgram(in: folder)
+        let page = folder.path + "/large.html"
+        let run = Invocation(["preview", program, "--timeline", timeline, "-o", page])
+        #expect(run.status == 0, "\(run.stderr)")
+        let probe = "<head><script>addEventListener(\"load\", function () { document.documentElement"
+            + ".setAttribute(\"data-loaded-ms\", String(Math.round(performance.now()))); });</script>"
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.utf8.count < 5_000_000)
+        let probed = try folder.write("probed.html", html.replacingOccurrences(of: "<head>", with: probe))
+        let (dom, _) = try Self.browse(probed, ["--dump-dom"], in: folder)
+        let loaded = try #require(dom.firstRange(of: /data-loaded-ms="([0-9]+)"/).flatMap { Int(dom[$0].dropFirst(16).dropLast()) })
+        #expect(loaded < 2_000, "the load event came \(loaded) ms after navigation began")
+        #expect(dom.contains("data-script=\"ready\""))
+    }
+
+    /// Moving along a tip's lane with the keyboard shows `explain`'s text at each instant read,
+    /// a wake-up between steps included: on the small program's page, a probe script focuses
+    /// `streak`'s lane and presses → three times, reaching +1h5m, when its window has closed.
+    @Test func movingAlongALaneShowsExplainsText() throws {
+        let folder = try TemporaryFolder()
+        let page = folder.path + "/small.html"
+        let fixtures = Self.root + "/Tests/TipcCLITests/Fixtures/preview"
+        let run = Invocation(["preview", fixtures + "/small.yaml", "--timeline", fixtures + "/small.timeline.yaml", "-o", page])
+        #expect(run.status == 0, "\(run.stderr)")
+        let probe = """
+        <script>(function () {
+          var lane = document.querySelector('.tip-lane[data-lane="streak"]');
+          lane.dispatchEvent(new FocusEvent("focus"));
+          for (var i = 0; i < 3; i++) { lane.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", cancelable: true })); }
+        })();</script>
+        </body>
+        """
+        let html = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "</body>", with: probe)
+        let probed = try folder.write("probed.html", html)
+        let (dom, log) = try Self.browse(probed, ["--dump-dom"], in: folder)
+        #expect(!log.contains(":CONSOLE"), "\(log)")
+        #expect(dom.contains("<p class=\"explain-heading\">explain streak at 2026-01-01T11:05:00Z</p>"))
+        #expect(dom.contains("<pre class=\"explain-text\">tip streak at 2026-01-01T11:05:00Z\n  status: pending"), "\(dom)")
+        #expect(dom.contains("data-lane=\"streak\" tabindex=\"0\"") && dom.contains("data-instant=\"3\""))
     }
 
     /// A screenshot at a fixed size, in light and in dark appearance: neither is blank (each is

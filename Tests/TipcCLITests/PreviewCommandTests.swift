@@ -131,6 +131,71 @@ struct PreviewCommandTests {
         #expect(chart.parameters.first?.values.map(\.label) == ["isSignedIn = false", "isSignedIn = true"])
     }
 
+    /// A state that changes between two steps is drawn where it changes: `streak` is available
+    /// while two donations are within the hour (from +5m) and pending again at +1h5m, when the
+    /// first leaves the window, though the next step is at +2h; `share`'s hold by the display
+    /// frequency ends at +1h, when the gap after welcome's display at +0s closes. Pointing finds
+    /// both instants.
+    @Test func stateChangesBetweenStepsAreDrawnWhenTheyHappen() throws {
+        let input = try PackInput.load(pack: nil, manifests: [Self.small], keepingParsedFiles: true,
+                                       context: CommandContext(environment: [:], standardOutput: CapturedOutput(isTerminal: false),
+                                                               standardError: CapturedOutput(isTerminal: false)))
+        var diagnostics: [Diagnostic] = []
+        let timeline = try #require(TimelineDecoder.decode(try Frontend.read(path: Self.smallTimeline).get(), diagnostics: &diagnostics))
+        let chart = try PreviewChart.run(timeline, path: Self.smallTimeline, input: input)
+        let (minute, hour) = (Int64(60_000), Int64(3_600_000))
+        let streak = try #require(chart.tips.first { $0.name == "streak" })
+        #expect(streak.spans.map(\.kind) == [.pending, .available, .pending])
+        #expect(streak.spans.map(\.span.from) == [chart.start, chart.start + 5 * minute, chart.start + hour + 5 * minute])
+        #expect(chart.axis == [chart.start, chart.start + 5 * minute, chart.start + 2 * hour])
+        #expect(chart.instants == [chart.start, chart.start + 5 * minute, chart.start + hour, chart.start + hour + 5 * minute, chart.start + 2 * hour])
+        let share = try #require(chart.tips.first { $0.name == "share" })
+        #expect(share.holds.map(\.span.to) == [chart.start + hour])
+        // explain's text at +1h5m (instant 3) says streak's rule no longer holds.
+        let atExpiry = try #require(streak.explanations.first { $0.instant == 3 })
+        #expect(chart.texts[atExpiry.text].contains("pending"), "\(chart.texts[atExpiry.text])")
+        #expect(chart.notes.isEmpty)
+
+        // Reading at most one wake-up, the chart says what it left out.
+        let cut = try PreviewChart.run(timeline, path: Self.smallTimeline, input: input, wakeUpLimit: 1)
+        #expect(cut.instants == [chart.start, chart.start + 5 * minute, chart.start + hour, chart.start + 2 * hour])
+        #expect(cut.notes.count == 1 && cut.notes[0].contains("at 1 instant between steps"), "\(cut.notes)")
+    }
+
+    /// A 500-tip program with texts in two locales: the page writes each tip's text once per
+    /// locale (the script draws the other renderings from it) and stays far under 5 MB.
+    /// (scripts/preview-benchmark.sh times the same kind of page in Chromium.)
+    @Test func aLargeProgramsPageHoldsEachTextOnce() throws {
+        let folder = try TemporaryFolder()
+        let (program, timeline) = try Self.largeProgram(in: folder)
+        let (status, html, stderr) = try Self.preview([program, "--timeline", timeline])
+        #expect(status == 0, "\(stderr)")
+        #expect(html.utf8.count < 2_000_000, "\(html.utf8.count) bytes")
+        for text in ["Tip number 7<", "Tipp Nummer 7<", "Do thing 499 faster.", "Mach Ding 499 schneller."] {
+            #expect(html.components(separatedBy: text).count - 1 == 1, "\(text) is written more than once")
+        }
+        #expect(html.components(separatedBy: "class=\"lane tip-lane\"").count - 1 == 500)
+    }
+
+    /// A program of 500 tips with texts in English and German, and a short timeline.
+    static func largeProgram(in folder: TemporaryFolder) throws -> (program: String, timeline: String) {
+        var manifest = "tipkit: 1\ndefaultLocale: en\nevents: { opened: {} }\ntips:\n"
+        for tip in 0..<500 {
+            manifest += "  tip\(tip):\n    title: { en: \"Tip number \(tip)\", de: \"Tipp Nummer \(tip)\" }\n"
+                + "    message: { en: \"Do thing \(tip) faster.\", de: \"Mach Ding \(tip) schneller.\" }\n"
+                + "    image: star\n    rules: [ \"opened.count >= \(tip % 7 + 1) within 7d\" ]\n"
+        }
+        let program = try folder.write("large.yaml", manifest)
+        let timeline = try folder.write("large.timeline.yaml", """
+        start: 2026-03-01T09:00:00Z
+        steps:
+          - { at: +0s, donate: [opened, opened, opened] }
+          - { at: +1h, show: [tip0, tip1] }
+          - { at: +8d, donate: [opened] }
+        """)
+        return (program, timeline)
+    }
+
     @Test(arguments: ["light", "dark"])
     func everyTextIsReadable(appearance: String) {
         let palette = appearance == "light" ? PreviewPalette.light : PreviewPalette.dark

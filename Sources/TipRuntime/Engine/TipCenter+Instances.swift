@@ -55,3 +55,23 @@ extension TipInstance {
         }
     }
 }
+
+extension TipCenter {
+    /// The next instant after now at which the status or display decision of any of
+    /// `instances` may change with no call into the runtime (a window's contents change, a
+    /// donation ages out, the display frequency's gap ends, a rule's comparison with a date
+    /// turns), or nil when none can: the instant an observer of them would be woken at.
+    public func nextPossibleChange(of instances: [TipInstance]) throws(TipCenterError) -> Int64? {
+        let now = clock.now()
+        return try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> Int64? in
+            var slots = Set<TipSlot>()
+            for instance in instances {
+                let tip = try engine.resolve(instance.tip, key: instance.key)
+                slots.insert(TipSlot(tip: tip, key: instance.key))
+                if let group = engine.groupOfTip[tip] { slots.formUnion(engine.model.groups[group].tips.map { TipSlot(tip: $0) }) }
+            }
+            engine.expireDonations(now: now)
+            return engine.nextWake(for: slots, now: now)
+        }
+    }
+}

@@ -2,7 +2,8 @@ import TipcCompiler
 import TipRuntime
 
 /// A timeline's run as a chart: the run `tipc simulate` makes (`TimelineRunner`), read at every
-/// step's instant before and after its actions. Time runs across; each tip (each instance of a
+/// step's instant before and after its actions, and between steps at each instant the runtime
+/// would wake an observer of the tips. Time runs across; each tip (each instance of a
 /// keyed tip the timeline names) has a lane of status spans, held-back spans, displays and
 /// invalidations; each event a lane of donations; each parameter a lane of values; and every
 /// expectation is passed or failed. For pointing at an instant, each tip lane keeps `explain`'s
@@ -69,7 +70,12 @@ struct PreviewChart {
     /// The timeline file's path.
     var path: String
     var start: Int64
-    /// Every instant read, ascending (the steps' instants).
+    /// The steps' instants, ascending, each once: the axis the chart labels and spaces.
+    var axis: [Int64]
+    /// Every instant read, ascending, each once: the steps' instants and, between them, each
+    /// instant at which the runtime said a tip's state might change (a window's contents
+    /// change, a donation ages out, the display frequency's gap ends, a dated comparison
+    /// turns), so that spans start and end where they really do.
     var instants: [Int64]
     /// Where the chart ends: the last instant (then the chart draws a short stretch after it).
     var end: Int64
@@ -80,12 +86,15 @@ struct PreviewChart {
     var steps: [Step]
     /// The run's failures that are not failed expectations (a name the program lacks, …).
     var failures: [String]
+    /// What the chart leaves out, if anything.
+    var notes: [String]
     /// `explain`'s texts (without their first line), each once.
     var texts: [String]
 
     /// Replays `timeline` on a fresh in-memory runtime, as `tipc simulate` does, reading it at
     /// every step.
-    static func run(_ timeline: Timeline, path: String, input: PackInput) throws -> PreviewChart {
+    static func run(_ timeline: Timeline, path: String, input: PackInput,
+                    wakeUpLimit: Int = TimelineRunner.defaultWakeUpLimit) throws -> PreviewChart {
         let clock = ManualClock(now: timeline.start)
         let center: TipCenter
         do {
@@ -99,7 +108,7 @@ struct PreviewChart {
         var recorder = Recorder(lanes: lanes, parameters: pack.parameters.map(\.name),
                                 sources: input.sources)
         var runner = TimelineRunner(center: center, clock: clock, timeline: timeline)
-        runner.run { _, _ in recorder.read(center) }
+        runner.run(watching: lanes.compactMap(\.instance), wakeUpLimit: wakeUpLimit) { _, moment in recorder.read(center, atStep: moment != .wakeUp) }
         return recorder.chart(path: path, start: timeline.start, runner: runner, pack: pack)
     }
 
@@ -148,6 +157,8 @@ struct PreviewChart {
         let parameters: [String]
         let sources: [String: SourceFile]
         var instants: [Int64] = []
+        /// The instants of the reads at steps (not at wake-ups).
+        var stepInstants: [Int64] = []
         /// Per read, per lane (nil for a lane without an instance).
         var readings: [[Reading?]] = []
         /// Per read, per parameter.
@@ -161,7 +172,7 @@ struct PreviewChart {
             self.sources = sources
         }
 
-        mutating func read(_ center: TipCenter) {
+        mutating func read(_ center: TipCenter, atStep: Bool) {
             var row: [Reading?] = []
             for lane in lanes {
                 guard let instance = lane.instance, let explanation = try? center.explanation(of: instance.tip, key: instance.key) else {
@@ -184,6 +195,7 @@ struct PreviewChart {
                 row.append(Reading(status: explanation.status, displayCount: explanation.displayCount, hold: hold, text: intern(body)))
             }
             instants.append(center.now)
+            if atStep { stepInstants.append(center.now) }
             readings.append(row)
             values.append(parameters.map { name in (try? center.parameter(name)).map(ValueText.display) ?? "?" })
         }
@@ -199,6 +211,9 @@ struct PreviewChart {
             var distinct: [Int64] = []
             for instant in instants where distinct.last != instant { distinct.append(instant) }
             if distinct.isEmpty { distinct = [start] }
+            var axis: [Int64] = []
+            for instant in stepInstants where axis.last != instant { axis.append(instant) }
+            if axis.isEmpty { axis = [start] }
             let end = distinct.last!
             // The state after the last read at an instant holds until the next instant read.
             func next(after read: Int) -> Int64 {
@@ -217,15 +232,12 @@ struct PreviewChart {
                     guard let reading = row[laneIndex] else { continue }
                     let at = instants[read], until = next(after: read)
                     let (kind, label) = Self.describe(reading.status)
-                    if let last = built.spans.last, last.kind == kind, last.span.label == label {
-                        built.spans[built.spans.count - 1].span.to = until
-                    } else {
-                        if !built.spans.isEmpty { built.spans[built.spans.count - 1].span.to = at }
-                        built.spans.append((kind, Span(from: at, to: until, label: label)))
-                    }
+                    Self.add(kind, label, from: at, to: until, to: &built.spans)
                     if let hold = reading.hold {
                         let to = min(until, max(at, hold.until ?? until))
-                        if let last = built.holds.last, last.kind == hold.kind, last.span.detail == hold.detail, last.span.to >= at {
+                        if to == at {
+                            // Held back for no time: the gate opens now.
+                        } else if let last = built.holds.last, last.kind == hold.kind, last.span.detail == hold.detail, last.span.to >= at {
                             built.holds[built.holds.count - 1].span.to = to
                         } else {
                             built.holds.append((hold.kind, Span(from: at, to: to, label: hold.label, detail: hold.detail)))
@@ -258,17 +270,11 @@ struct PreviewChart {
             }
             var parameterLanes: [ParameterLane] = []
             for (index, name) in parameters.enumerated() {
-                var spans: [Span] = []
+                var spans: [(kind: String, span: Span)] = []
                 for (read, row) in values.enumerated() {
-                    let value = row[index]
-                    if let last = spans.last, last.label == "\(name) = \(value)" {
-                        spans[spans.count - 1].to = next(after: read)
-                    } else {
-                        if !spans.isEmpty { spans[spans.count - 1].to = instants[read] }
-                        spans.append(Span(from: instants[read], to: next(after: read), label: "\(name) = \(value)"))
-                    }
+                    Self.add(name, "\(name) = \(row[index])", from: instants[read], to: next(after: read), to: &spans)
                 }
-                parameterLanes.append(ParameterLane(name: name, values: spans))
+                parameterLanes.append(ParameterLane(name: name, values: spans.map(\.span)))
             }
             let expectations = runner.expectationOutcomes.map { outcome in
                 Expectation(at: outcome.at, line: outcome.range.start.line,
@@ -279,10 +285,34 @@ struct PreviewChart {
             let failures = runner.failures.filter { !failedExpectations.contains("\($0.range)") }.map {
                 "\($0.range.file):\($0.range.start.line):\($0.range.start.column): \($0.message)"
             }
-            return PreviewChart(path: path, start: start, instants: distinct, end: end, tips: tipLanes, events: events,
+            let notes = runner.wakeUpsCut
+                ? ["The run was read at \(EnglishText.count(runner.wakeUpsRead, "instant")) between steps, the most the chart reads; "
+                   + "a change after the last of them is drawn at the next step."]
+                : []
+            return PreviewChart(path: path, start: start, axis: axis, instants: distinct, end: end, tips: tipLanes, events: events,
                                 parameters: parameterLanes, expectations: expectations,
                                 steps: runner.steps.map { Step(line: $0.line, at: $0.at, lines: $0.lines) },
-                                failures: failures, texts: texts)
+                                failures: failures, notes: notes, texts: texts)
+        }
+
+        /// Adds a state read at `at` that holds until `until` to a lane's spans, after the
+        /// last: the same state extends the last span; a state that lasted no time (the one
+        /// before a step's actions, when they change it at once) gives way to the next.
+        static func add<Kind: Equatable>(_ kind: Kind, _ label: String, from at: Int64, to until: Int64,
+                                         to spans: inout [(kind: Kind, span: Span)]) {
+            if let last = spans.last, last.kind == kind, last.span.label == label {
+                spans[spans.count - 1].span.to = until
+                return
+            }
+            if let last = spans.last, last.span.from == at {
+                spans.removeLast()
+                if let last = spans.last, last.kind == kind, last.span.label == label {
+                    spans[spans.count - 1].span.to = until
+                    return
+                }
+            }
+            if !spans.isEmpty { spans[spans.count - 1].span.to = at }
+            spans.append((kind, Span(from: at, to: until, label: label)))
         }
 
         static func describe(_ status: TipStatus) -> (SpanKind, String) {

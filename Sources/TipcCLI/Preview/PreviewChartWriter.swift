@@ -13,25 +13,26 @@ import TipcJSON
 /// the steps as `tipc simulate` prints them. The data for pointing (instants, their places and
 /// `explain`'s texts) goes in a JSON element the page's script reads.
 ///
-/// Time runs left to right on a compressed scale: the gap between two instants read is drawn
+/// Time runs left to right on a compressed scale: the gap between two steps' instants is drawn
 /// 1 + log2(1 + minutes) units wide, so that a minute and a week both stay visible; every
-/// instant is labelled on the axis.
+/// step's instant is labelled on the axis. An instant between two steps (a wake-up of the
+/// runtime) is placed linearly within their gap.
 enum PreviewChartWriter {
-    /// The instants' places, in thousandths of a percent of the width.
+    /// The axis' instants' places, in thousandths of a percent of the width.
     static func places(of chart: PreviewChart) -> [Int] {
         var units: [Double] = [0]
-        for (previous, next) in zip(chart.instants, chart.instants.dropFirst()) {
+        for (previous, next) in zip(chart.axis, chart.axis.dropFirst()) {
             units.append(units.last! + 1 + log2(1 + Double(next - previous) / 60_000))
         }
         let total = units.last! + 2  // a stretch after the last instant, for the state it leaves
         return units.map { Int(($0 / total * 100_000).rounded()) }
     }
 
-    /// The place of an instant: an instant read, or within the gap after one (linearly).
+    /// The place of an instant: a step's instant, or within the gap after one (linearly).
     static func place(_ instant: Int64, chart: PreviewChart, places: [Int]) -> Int {
-        guard let after = chart.instants.firstIndex(where: { $0 > instant }) else { return places.last ?? 0 }
+        guard let after = chart.axis.firstIndex(where: { $0 > instant }) else { return places.last ?? 0 }
         guard after > 0 else { return 0 }
-        let (from, to) = (chart.instants[after - 1], chart.instants[after])
+        let (from, to) = (chart.axis[after - 1], chart.axis[after])
         let fraction = Double(instant - from) / Double(to - from)
         return places[after - 1] + Int((Double(places[after] - places[after - 1]) * fraction).rounded())
     }
@@ -77,13 +78,15 @@ enum PreviewChartWriter {
         out += "<section id=\"timeline\" aria-labelledby=\"timeline-heading\">\n"
         out += "<h2 id=\"timeline-heading\">Timeline <code>\(escape(chart.path))</code></h2>\n"
         out += "<p class=\"hint\">From \(escape(ISO8601.string(fromMilliseconds: Int(chart.start)))), as <code>tipc simulate</code> replays it. "
-            + "Time runs left to right, each instant read labelled (long gaps drawn shorter). Point at a tip’s lane, or focus it "
+            + "Time runs left to right, each step’s instant labelled (long gaps drawn shorter); a change between steps (a window "
+            + "closing, the display frequency’s gap ending, a date passing) is drawn where it happens. Point at a tip’s lane, or focus it "
             + "and use the arrow keys, to see <code>tipc explain</code>’s text for that tip at that instant.</p>\n"
+        for note in chart.notes { out += "<p class=\"hint\">\(escape(note))</p>\n" }
         if !chart.failures.isEmpty {
             out += "<ul class=\"failures\">" + chart.failures.map { "<li class=\"failed\">FAILED: \(escape($0))</li>" }.joined() + "</ul>\n"
         }
         out += "<div class=\"chart\">\n<div class=\"lane axis\" aria-hidden=\"true\"><div class=\"lane-name\">time</div><div class=\"track\">"
-        for (index, instant) in chart.instants.enumerated() {
+        for (index, instant) in chart.axis.enumerated() {
             out += "<span class=\"tick row-\(index % 2)\" style=\"left:\(percent(places[index]))\">\(escape(offset(instant)))</span>"
         }
         out += "</div></div>\n<h3 class=\"lanes-heading\">Tips</h3>\n"
@@ -94,11 +97,14 @@ enum PreviewChartWriter {
             if let note = lane.note { out += "<p class=\"note\">\(escape(note))</p>" }
             out += "<div class=\"row status\">"
             for (kind, span) in lane.spans { out += spanHTML(span, classes: kind.rawValue) }
-            out += "</div><div class=\"row holds\">"
-            for (kind, span) in lane.holds { out += spanHTML(span, classes: "hold hold-\(kind.rawValue)") }
-            out += "</div><div class=\"row marks\">"
-            out += marksHTML(lane.marks, classes: "event")
-            out += "</div><div class=\"cursor\" aria-hidden=\"true\"></div></div></div>\n"
+            out += "</div>"
+            if !lane.holds.isEmpty {
+                out += "<div class=\"row holds\">"
+                for (kind, span) in lane.holds { out += spanHTML(span, classes: "hold hold-\(kind.rawValue)") }
+                out += "</div>"
+            }
+            if !lane.marks.isEmpty { out += "<div class=\"row marks\">" + marksHTML(lane.marks, classes: "event") + "</div>" }
+            out += "</div></div>\n"
         }
         out += "<div id=\"explain\" class=\"explain\" aria-live=\"polite\"><p class=\"explain-heading\">explain</p>"
             + "<pre class=\"explain-text\">Point at a tip’s lane to see why it is or is not shown at that instant.</pre></div>\n"
@@ -147,13 +153,26 @@ enum PreviewChartWriter {
         let failedCount = chart.expectations.filter { !$0.passed }.count
         out += "</ol>\n<p class=\"summary-line\">\(EnglishText.count(chart.steps.count, "step")), \(EnglishText.count(chart.expectations.count, "expectation")), \(failedCount) failed</p>\n"
 
+        // explain's texts share most of their lines: each line is written once, each text as
+        // the indices of its lines.
+        var lines: [String] = [], lineIndex: [String: Int] = [:]
+        let texts = chart.texts.map { text in
+            text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                let line = String(line)
+                if let index = lineIndex[line] { return index }
+                lines.append(line)
+                lineIndex[line] = lines.count - 1
+                return lines.count - 1
+            }
+        }
         let data = JSON.object([
             ("instants", .array(chart.instants.map { .string(ISO8601.string(fromMilliseconds: Int($0))) })),
-            ("places", .array(places.map { .integer(Int64($0)) })),
+            ("places", .array(chart.instants.map { .integer(Int64(place($0, chart: chart, places: places))) })),
             ("lanes", .object(chart.tips.map { lane in
                 (lane.name, .array(lane.explanations.map { .array([.integer(Int64($0.instant)), .integer(Int64($0.text))]) }))
             })),
-            ("texts", .array(chart.texts.map { .string($0) })),
+            ("lines", .array(lines.map { .string($0) })),
+            ("texts", .array(texts.map { .array($0.map { .integer(Int64($0)) }) })),
         ])
         out += "<script type=\"application/json\" id=\"chart-data\">\(PreviewHTMLWriter.scriptJSON(data))</script>\n</section>\n"
     }

@@ -47,35 +47,32 @@ enum PreviewHTMLWriter {
     }
 
     private static func write(_ tip: PreviewPage.Tip, locales: [String?], into out: inout String) {
-        out += "<article class=\"tip\" id=\"tip-\(escape(tip.name))\" data-tip=\"\(escape(tip.name))\">\n"
-        out += "<h2>\(escape(tip.name))</h2>\n<div class=\"tip-body\">\n<div class=\"renderings\">\n"
+        out += "<article class=\"tip\" id=\"tip-\(escape(tip.name))\" data-tip=\"\(escape(tip.name))\">"
+        out += "<h2>\(escape(tip.name))</h2><div class=\"tip-body\"><div class=\"renderings\">\n"
         for arm in tip.arms {
-            if let name = arm.name { out += "<h3 class=\"arm\">Arm \(escape(name))</h3>\n" }
+            if let name = arm.name { out += "<h3 class=\"arm\">Arm \(escape(name))</h3>" }
             for texts in arm.texts {
                 out += "<section class=\"locale\" data-locale=\"\(escape(texts.locale ?? ""))\">"
-                out += "<h3>\(escape(texts.locale.map { "Locale \($0)" } ?? "Every locale"))</h3>\n<div class=\"appearances\">\n"
-                for appearance in ["light", "dark"] {
-                    out += "<div class=\"pane appearance-\(appearance)\"><p class=\"pane-label\">\(appearance == "light" ? "Light" : "Dark")</p>\n"
-                    out += "<figure class=\"popover\"><div class=\"arrow\" aria-hidden=\"true\"></div>"
-                    card(texts, image: tip.image, into: &out)
-                    out += "<figcaption>Popover</figcaption></figure>\n"
-                    out += "<figure class=\"inline\">"
-                    card(texts, image: tip.image, into: &out)
-                    out += "<figcaption>Inline</figcaption></figure>\n</div>\n"
-                }
+                out += "<h3>\(escape(texts.locale.map { "Locale \($0)" } ?? "Every locale"))</h3><div class=\"appearances\">"
+                // The page holds each text once: the light popover. Its script draws the inline
+                // card and the dark pane from it as the tip comes near the screen.
+                out += "<div class=\"pane appearance-light\"><p class=\"pane-label\">Light</p>"
+                out += "<figure class=\"popover\"><div class=\"arrow\" aria-hidden=\"true\"></div>"
+                card(texts, image: tip.image, into: &out)
+                out += "<figcaption>Popover</figcaption></figure></div>"
                 out += "</div></section>\n"
             }
         }
-        out += "</div>\n<aside class=\"facts\" aria-label=\"\(escape(tip.name)): rules and options\">\n<h3>Rules</h3>\n"
+        out += "</div><aside class=\"facts\" aria-label=\"\(escape(tip.name)): rules and options\"><h3>Rules</h3>"
         if tip.rules.isEmpty {
-            out += "<p>None: always available.</p>\n"
+            out += "<p>None: always available.</p>"
         } else {
-            out += "<ol class=\"rules\">" + tip.rules.map { "<li><code>\(escape($0))</code></li>" }.joined() + "</ol>\n"
+            out += "<ol class=\"rules\">" + tip.rules.map { "<li><code>\(escape($0))</code></li>" }.joined() + "</ol>"
         }
-        out += "<h3>Options</h3>\n<dl class=\"options\">"
+        out += "<h3>Options</h3><dl class=\"options\">"
         for option in tip.options { out += "<dt>\(escape(option.label))</dt><dd>\(escape(option.value))</dd>" }
-        out += "</dl>\n<h3>Group</h3>\n<p>\(escape(tip.group ?? "none"))</p>\n"
-        out += "<h3>Experiment</h3>\n<p>none</p>\n</aside>\n</div>\n</article>\n"
+        out += "</dl><h3>Group</h3><p>\(escape(tip.group ?? "none"))</p>"
+        out += "<h3>Experiment</h3><p>none</p></aside></div></article>\n"
     }
 
     /// The tip's card as TipKit draws it: the image in a glyph box, the bold title and the

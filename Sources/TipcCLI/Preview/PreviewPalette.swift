@@ -46,7 +46,8 @@ struct PreviewPalette {
         (.tipTitle, .tipBackground), (.tipMessage, .tipBackground), (.tipClose, .tipBackground), (.accent, .tipBackground),
         (.accent, .glyphBackground),
         (.pendingText, .pendingBackground), (.availableText, .availableBackground), (.invalidatedText, .invalidatedBackground),
-        (.holdText, .holdBackground), (.passedText, .pageBackground), (.failedText, .pageBackground), (.markText, .markBackground),
+        (.holdText, .holdBackground), (.holdText, .pageBackground), (.accent, .pageBackground),
+        (.passedText, .pageBackground), (.failedText, .pageBackground), (.markText, .markBackground),
     ]
 
     /// The CSS custom properties (`--page-background: #ffffff;`), in the roles' order.

@@ -33,7 +33,7 @@ enum PreviewStyle {
         .options dd { margin: 0; overflow-wrap: anywhere; }
         .facts p { margin: 0; }
         .locale h3 { margin-top: 0; }
-        .appearances { display: grid; grid-template-columns: repeat(auto-fit, minmax(270px, 1fr)); gap: 12px; margin-bottom: 12px; }
+        .appearances { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: 12px; margin-bottom: 12px; }
         .pane { background: var(--pane-background); color: var(--page-text); border-radius: 12px; padding: 10px 14px 14px;
           border: 1px solid var(--border); }
         .pane-label { margin: 0 0 4px; font-size: 12px; font-weight: 600; color: var(--page-text); }
@@ -71,7 +71,6 @@ enum PreviewStyle {
         .lane-name { flex: 0 0 170px; padding: 4px 8px 4px 0; font-size: 13px; overflow-wrap: anywhere; }
         .track { position: relative; flex: 1; min-width: 0; padding: 3px 0; }
         .track .row { position: relative; height: 20px; margin: 0 0 2px; }
-        .track .row.holds:empty, .track .row.marks:empty { height: 0; margin: 0; }
         .span { position: absolute; top: 0; height: 20px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis;
           font-size: 11.5px; line-height: 20px; padding: 0 4px; border-right: 1px solid var(--page-background); }
         .span .label { overflow: hidden; text-overflow: ellipsis; }
@@ -92,7 +91,7 @@ enum PreviewStyle {
           padding-left: 2px; }
         .tick.row-0 { top: 0; } .tick.row-1 { top: 16px; }
         .note, .empty { margin: 0; font-size: 12px; color: var(--page-secondary-text); }
-        .cursor { position: absolute; top: 0; bottom: 0; width: 0; border-left: 2px solid var(--accent); display: none; pointer-events: none; }
+        .cursor { position: absolute; top: 0; bottom: 0; width: 0; border-left: 2px solid var(--accent); pointer-events: none; }
         .explain { position: sticky; bottom: 0; background: var(--page-background); border: 1px solid var(--border); border-radius: 8px;
           padding: 6px 10px; margin: 8px 0; max-height: 40vh; overflow: auto; }
         .explain-heading { margin: 0; font-weight: 600; font-size: 13px; }
@@ -105,6 +104,9 @@ enum PreviewStyle {
         """
     }
 
+    /// Draws each tip's inline card and dark pane from its light popover (the one copy of its
+    /// texts the page holds) when the tip comes within a few screens of the viewport, the first
+    /// few tips at once; the copies are hidden from screen readers, which read each text once.
     /// Pointing at (or, with the keyboard, moving along) a tip's lane shows `explain`'s text
     /// for that tip at the instant read there or last before. Marks the page when it ran, so
     /// that a test can tell the script ran to its end.
@@ -112,10 +114,47 @@ enum PreviewStyle {
 
     (function () {
       "use strict";
+      var drawCopies = function (tip) {
+        var panes = tip.querySelectorAll(".pane.appearance-light");
+        for (var p = 0; p < panes.length; p++) {
+          var pane = panes[p];
+          var inline = document.createElement("figure");
+          inline.className = "inline";
+          inline.setAttribute("aria-hidden", "true");
+          inline.appendChild(pane.querySelector(".popover .card").cloneNode(true));
+          var caption = document.createElement("figcaption");
+          caption.textContent = "Inline";
+          inline.appendChild(caption);
+          pane.appendChild(inline);
+          var dark = pane.cloneNode(true);
+          dark.className = "pane appearance-dark";
+          dark.setAttribute("aria-hidden", "true");
+          dark.querySelector(".pane-label").textContent = "Dark";
+          pane.parentNode.appendChild(dark);
+        }
+      };
+      var tips = document.querySelectorAll("article.tip");
+      var firstScreens = 3;
+      for (var t = 0; t < tips.length && t < firstScreens; t++) { drawCopies(tips[t]); }
+      if (tips.length > firstScreens) {
+        if ("IntersectionObserver" in window) {
+          var observer = new IntersectionObserver(function (entries) {
+            for (var e = 0; e < entries.length; e++) {
+              if (entries[e].isIntersecting) { observer.unobserve(entries[e].target); drawCopies(entries[e].target); }
+            }
+          }, { rootMargin: "2000px 0px" });
+          for (var o = firstScreens; o < tips.length; o++) { observer.observe(tips[o]); }
+        } else {
+          for (var a = firstScreens; a < tips.length; a++) { drawCopies(tips[a]); }
+        }
+      }
       var element = document.getElementById("chart-data");
       if (element) {
         var data = JSON.parse(element.textContent);
         var heading = document.querySelector("#explain .explain-heading");
+        var cursor = document.createElement("div");
+        cursor.className = "cursor";
+        cursor.setAttribute("aria-hidden", "true");
         var text = document.querySelector("#explain .explain-text");
         var instantAt = function (track, clientX) {
           var box = track.getBoundingClientRect();
@@ -128,15 +167,13 @@ enum PreviewStyle {
           var name = lane.getAttribute("data-lane");
           var entries = data.lanes[name] || [];
           var body = null;
-          for (var i = 0; i < entries.length; i++) { if (entries[i][0] <= index) { body = data.texts[entries[i][1]]; } }
+          for (var i = 0; i < entries.length; i++) { if (entries[i][0] <= index) { body = entries[i][1]; } }
+          if (body !== null) { body = data.texts[body].map(function (line) { return data.lines[line]; }).join("\\n"); }
           heading.textContent = "explain " + name + " at " + data.instants[index];
           text.textContent = body === null ? "(no instance of this tip in the timeline)"
             : "tip " + name + " at " + data.instants[index] + "\\n" + body;
-          var cursors = document.querySelectorAll(".cursor");
-          for (var c = 0; c < cursors.length; c++) { cursors[c].style.display = "none"; }
-          var cursor = lane.querySelector(".cursor");
+          lane.querySelector(".track").appendChild(cursor);
           cursor.style.left = (data.places[index] / 1000) + "%";
-          cursor.style.display = "block";
           lane.setAttribute("data-instant", String(index));
         };
         var lanes = document.querySelectorAll(".tip-lane");

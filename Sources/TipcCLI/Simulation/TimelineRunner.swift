@@ -32,10 +32,15 @@ struct TimelineRunner {
     }
 
     /// When an observer of the run looks at the runtime: at a step's instant before its
-    /// actions (time has passed), and after them.
+    /// actions (time has passed), after them, and, when asked, at each instant between this
+    /// step and the next at which the runtime says a watched tip's state may change.
     enum Moment {
-        case beforeActions, afterActions
+        case beforeActions, afterActions, wakeUp
     }
+
+    /// At most this many wake-ups are read in one run unless asked otherwise, so that no
+    /// program can make a reader of the run read forever.
+    static let defaultWakeUpLimit = 10_000
 
     let center: TipCenter
     let clock: ManualClock
@@ -45,6 +50,9 @@ struct TimelineRunner {
     private(set) var expectations = 0
     private(set) var expectationOutcomes: [ExpectationOutcome] = []
     private(set) var donated: [Donation] = []
+    /// How many wake-ups were read, and whether the run stopped reading them at its limit.
+    private(set) var wakeUpsRead = 0
+    private(set) var wakeUpsCut = false
 
     init(center: TipCenter, clock: ManualClock, timeline: Timeline) {
         self.center = center
@@ -53,9 +61,23 @@ struct TimelineRunner {
     }
 
     /// Replays every step; `observe` is called with the step's index at each `Moment` (only
-    /// to read the runtime: `tipc preview` draws the run from what it reads there).
-    mutating func run(observing observe: (_ step: Int, _ moment: Moment) -> Void = { _, _ in }) {
+    /// to read the runtime: `tipc preview` draws the run from what it reads there). With
+    /// `watching`, the clock also stops between steps at each instant the runtime would wake an
+    /// observer of those instances, for a `.wakeUp` reading (at most `wakeUpLimit` in all).
+    mutating func run(watching watched: [TipInstance] = [], wakeUpLimit: Int = defaultWakeUpLimit,
+                      observing observe: (_ step: Int, _ moment: Moment) -> Void = { _, _ in }) {
         for (index, step) in timeline.steps.enumerated() {
+            if index > 0, !watched.isEmpty {
+                while let wake = try? center.nextPossibleChange(of: watched), wake < step.at {
+                    guard wakeUpsRead < wakeUpLimit else {
+                        wakeUpsCut = true
+                        break
+                    }
+                    wakeUpsRead += 1
+                    clock.set(to: wake)
+                    observe(index - 1, .wakeUp)
+                }
+            }
             clock.set(to: step.at)
             observe(index, .beforeActions)
             var report = StepReport(line: step.range.start.line, at: step.at, lines: [])

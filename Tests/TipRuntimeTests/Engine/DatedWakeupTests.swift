@@ -98,6 +98,20 @@ struct DatedWakeupTests {
         #expect(found[3] == [NowComparison(difference: LinearForm(now: -1, parameters: [0: 1], constant: -2 * oneHour), comparison: .lessOrEqual)])
     }
 
+    /// Asked without an observer, the runtime names the same instant it would wake one at,
+    /// for the instances asked about; an unknown tip is an error.
+    @Test func theNextPossibleChangeIsAnsweredWithoutObserving() throws {
+        let clock = ManualClock(now: testStart)
+        let center = try makeCenter(Self.source, clock: clock)
+        #expect(center.scheduledWakeUp == nil)
+        #expect(try center.nextPossibleChange(of: [TipInstance(tip: "holiday")]) == Self.holidayStarts)
+        #expect(try center.nextPossibleChange(of: [TipInstance(tip: "trial")]) == Self.trialEnds)
+        #expect(try center.nextPossibleChange(of: [TipInstance(tip: "trial"), TipInstance(tip: "holiday")]) == Self.holidayStarts)
+        clock.set(to: Self.holidayStarts)
+        #expect(try center.nextPossibleChange(of: [TipInstance(tip: "holiday")]) == nil)
+        #expect(throws: TipCenterError.unknownTip("nope")) { try center.nextPossibleChange(of: [TipInstance(tip: "nope")]) }
+    }
+
     @Test func theNextChangeIsTheFirstInstantTheOutcomeFlips() {
         var g = SeededGenerator(seed: 2026)
         for _ in 0..<5_000 {
