@@ -463,6 +463,41 @@ import TipcJSON
         #expect(try client.shutdown() == 0)
     }
 
+    @Test func swiftCompletionOffersParametersAfterADollarAndLeavesTheRestToSwift() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("FavoriteTip.swift", Self.swiftTips)
+        let client = try LanguageServerClient()
+        try client.initialize()
+        LSP.open(client, path, Self.swiftTips)
+        func labels(_ needle: String, _ offset: Int) throws -> [String] {
+            let (line, character) = LSP.find(needle, in: Self.swiftTips, offset: offset)
+            return LSP.labels(try client.request("textDocument/completion", LSP.at(LSP.uri(path), line, character)))
+        }
+        #expect(try labels("$isSignedIn", 3) == ["$isSignedIn"])
+        // Not the rule language's members after a Swift `.`, nor anything after `$0`.
+        #expect(try labels("donations.count", 10).isEmpty)
+        #expect(try labels("$0 == true", 2).isEmpty)
+        #expect(try client.shutdown() == 0)
+    }
+
+    @Test func aChangeRechecksItsOwnProgramOnly() throws {
+        let folder = try TemporaryFolder()
+        let first = try folder.write("first/app.yaml", Self.manifest)
+        let second = try folder.write("second/app.yaml", Self.manifest)
+        let client = try LanguageServerClient()
+        try client.initialize()
+        LSP.open(client, first, Self.manifest)
+        LSP.open(client, second, Self.manifest)
+        _ = try client.publications([LSP.uri(first), LSP.uri(second)])
+        client.discardNotifications()
+        LSP.change(client, first, version: 2, [.object([("text", .string(Self.manifest.replacingOccurrences(of: "$isPro", with: "$isPr")))])])
+        #expect(Self.codes(try client.diagnostics(for: LSP.uri(first), version: 2)) == ["unknown-parameter"])
+        // A request after the change: anything published for the change came before its answer.
+        _ = try client.request("textDocument/hover", LSP.at(LSP.uri(first), 0, 0))
+        #expect(!client.notifications.contains { $0["params"]?["uri"] == .string(LSP.uri(second)) })
+        #expect(try client.shutdown() == 0)
+    }
+
     // MARK: - Code actions, formatting, symbols
 
     @Test func quickFixesOfferTheSuggestionASuppressionAndADeclaration() throws {
