@@ -480,6 +480,34 @@ import TipcJSON
         #expect(try client.shutdown() == 0)
     }
 
+    @Test func swiftQuickFixesAreOnlyThoseThatAreCertain() throws {
+        let folder = try TemporaryFolder()
+        let text = Self.swiftTips.replacingOccurrences(of: "Self.$isSignedIn", with: "Self.$isSignedOn")
+            .replacingOccurrences(of: "Self.didOpen)", with: "Self.didOpn)")
+        let path = try folder.write("FavoriteTip.swift", text)
+        let client = try LanguageServerClient()
+        try client.initialize()
+        LSP.open(client, path, text)
+        let diagnostics = try client.diagnostics(for: LSP.uri(path))
+        #expect(Set(Self.codes(diagnostics)).isSuperset(of: ["unknown-parameter", "unknown-event"]))
+        func actions(_ needle: String) throws -> [JSON] {
+            let (line, character) = LSP.find(needle, in: text)
+            return LSP.array(try client.request("textDocument/codeAction", .object([
+                ("textDocument", LSP.document(LSP.uri(path))), ("range", LSP.range(line, character, line, character + needle.utf16.count)),
+                ("context", .object([("diagnostics", .array([]))])),
+            ])))
+        }
+        // A parameter's Swift name is its name: the did-you-mean rewrites it after the `$`.
+        let parameter = try actions("Self.$isSignedOn")
+        #expect(parameter.compactMap { LSP.string($0["title"]) } == ["Change 'isSignedOn' to 'isSignedIn'"])
+        let edits = LSP.array(parameter.first?["edit"]?["changes"]?[LSP.uri(path)])
+        #expect(LSP.apply(edits, to: text).contains("#Rule(Self.$isSignedIn)"))
+        // An event is read through a Swift property whose name need not be its id; and Swift
+        // has no suppression comments: nothing is offered rather than a wrong or idle edit.
+        #expect(try actions("Self.didOpn").isEmpty)
+        #expect(try client.shutdown() == 0)
+    }
+
     @Test func aChangeRechecksItsOwnProgramOnly() throws {
         let folder = try TemporaryFolder()
         let first = try folder.write("first/app.yaml", Self.manifest)
