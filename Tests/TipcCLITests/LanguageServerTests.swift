@@ -460,6 +460,19 @@ import TipcJSON
         LSP.change(client, tipsSwift, version: 2, [.object([("text", .string(Self.swiftTips.replacingOccurrences(of: "    var id: String { \"favorite\" }\n", with: "")))])])
         #expect(LSP.string(try rename("FavoriteTip: Tip", 3, to: "favourite")["error"]?["message"])?.contains("named by its Swift type") == true)
         #expect(LSP.string(try rename("isSignedIn: Bool", 2, to: "default")["error"]?["message"])?.contains("Swift keyword") == true)
+
+        // The other way: an event renamed in the manifest leaves a Swift event of the same id
+        // beside it alone (the Swift files are another program).
+        let trail = "import TipKit\n\nenum Events {\n    static let trailViewed = Tips.Event(id: \"trailViewed\")\n}\n"
+        let trailSwift = try folder.write("Trail.swift", trail)
+        LSP.open(client, yaml, Self.manifest)
+        let (line, character) = LSP.find("trailViewed:", in: Self.manifest)
+        var params = LSP.at(LSP.uri(yaml), line, character + 1)
+        if case .object(var members) = params { members.append(("newName", .string("trailOpened"))); params = .object(members) }
+        let manifestEdit = try client.request("textDocument/rename", params)
+        #expect(Set(manifestEdit["changes"].map { if case .object(let members) = $0 { return members.map(\.0) } else { return [] } } ?? [])
+            == [LSP.uri(yaml), LSP.uri(tips)])
+        _ = trailSwift
         #expect(try client.shutdown() == 0)
     }
 
