@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TipService
 import TipcJSON
+import TipcTestSupport
 
 /// A scripted editor: runs the built `tipc lsp` as a process and talks to it through pipes,
 /// framing messages as the protocol does. Every read is bounded (`timeout`), so a server that
@@ -16,16 +17,17 @@ final class LanguageServerClient {
     private(set) var notifications: [JSON] = []
     let timeout: Double
 
-    /// The cache folder the servers of this test process write the codes reference into, so
-    /// that tests leave the user's own cache alone.
-    static let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("tipc-lsp-cache-\(ProcessInfo.processInfo.processIdentifier)").path
+    /// The server's cache folder (where it writes the codes reference) when the test names
+    /// none: a folder of the client's own, so that tests leave the user's cache alone.
+    private let ownCache: TemporaryFolder?
 
-    init(timeout: Double = 10, cacheFolder: String = LanguageServerClient.cacheFolder) throws {
+    init(timeout: Double = 10, cacheFolder: String? = nil) throws {
         self.timeout = timeout
+        ownCache = cacheFolder == nil ? try TemporaryFolder() : nil
         process.executableURL = try ExecutableTests.executable()
         process.arguments = ["lsp"]
         var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = cacheFolder
+        environment["XDG_CACHE_HOME"] = cacheFolder ?? ownCache?.path
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output
