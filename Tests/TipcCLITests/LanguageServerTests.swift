@@ -194,6 +194,22 @@ import TipcJSON
         #expect(try client.shutdown() == 0)
     }
 
+    @Test func savingAFileRechecksItsProgramWithWhatChangedOnDisk() throws {
+        let (folder, yaml, tips) = try Self.program()
+        _ = folder
+        let client = try LanguageServerClient()
+        try client.initialize()
+        let both = [LSP.uri(yaml), LSP.uri(tips)]
+        LSP.open(client, yaml, Self.manifest)
+        #expect(try client.publications(both).values.allSatisfy(\.isEmpty))
+        // Another tool rewrites the .tips file, and this client does not watch files...
+        try Data(Self.rules.replacingOccurrences(of: "hikeStarted.count", with: "hikeStared.count").utf8).write(to: URL(fileURLWithPath: tips))
+        // ... but saving the open file checks its program again, reading the .tips file anew.
+        client.notify("textDocument/didSave", .object([("textDocument", LSP.document(LSP.uri(yaml)))]))
+        #expect(Self.codes(try client.publications(both)[LSP.uri(tips)] ?? []) == ["unknown-event"])
+        #expect(try client.shutdown() == 0)
+    }
+
     @Test func theConfigurationIsHonouredAndReadAgainWhenItChanges() throws {
         let unusedEvent = Self.manifest.replacingOccurrences(of: "  hikeStarted: {}\n", with: "  hikeStarted: {}\n  neverUsed: {}\n")
         let (folder, yaml, _) = try Self.program(manifest: unusedEvent)
