@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TipService
 import TipcJSON
+import TipcTestSupport
 
 /// A scripted editor: runs the built `tipc lsp` as a process and talks to it through pipes,
 /// framing messages as the protocol does. Every read is bounded (`timeout`), so a server that
@@ -16,10 +17,18 @@ final class LanguageServerClient {
     private(set) var notifications: [JSON] = []
     let timeout: Double
 
-    init(timeout: Double = 10) throws {
+    /// The server's cache folder (where it writes the codes reference) when the test names
+    /// none: a folder of the client's own, so that tests leave the user's cache alone.
+    private let ownCache: TemporaryFolder?
+
+    init(timeout: Double = 10, cacheFolder: String? = nil) throws {
         self.timeout = timeout
+        ownCache = cacheFolder == nil ? try TemporaryFolder() : nil
         process.executableURL = try ExecutableTests.executable()
         process.arguments = ["lsp"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cacheFolder ?? ownCache?.path
+        process.environment = environment
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -225,6 +234,22 @@ enum LSP {
         }
         Issue.record("'\(needle)' is not in the text")
         return (0, 0)
+    }
+
+    /// `text` with the edits of a `TextEdit` array applied (each on one line), in UTF-16 units.
+    static func apply(_ edits: [JSON], to text: String) -> String {
+        var lines = text.components(separatedBy: "\n")
+        let sorted = edits.sorted { (int($0["range"]?["start"]?["line"]) ?? 0, int($0["range"]?["start"]?["character"]) ?? 0)
+            > (int($1["range"]?["start"]?["line"]) ?? 0, int($1["range"]?["start"]?["character"]) ?? 0) }
+        for edit in sorted {
+            let line = int(edit["range"]?["start"]?["line"])!
+            let start = int(edit["range"]?["start"]?["character"])!
+            let end = int(edit["range"]?["end"]?["character"])!
+            var units = Array(lines[line].utf16)
+            units.replaceSubrange(start..<end, with: Array(string(edit["newText"])!.utf16))
+            lines[line] = String(decoding: units, as: UTF16.self)
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func labels(_ completion: JSON) -> [String] {

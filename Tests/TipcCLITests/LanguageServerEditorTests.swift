@@ -61,6 +61,7 @@ import Testing
         environment["TIPC_LINE"] = "9"
         environment["TIPC_CHARACTER"] = "13"
         environment["TIPC_OUTPUT"] = output
+        environment["XDG_CACHE_HOME"] = folder.path + "/cache"
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice

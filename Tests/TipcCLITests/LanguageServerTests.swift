@@ -159,6 +159,26 @@ import TipcJSON
         #expect(try client.shutdown() == 0)
     }
 
+    @Test func codesLinkToTheReferenceThisExecutableWritesUnlessTheClientSaysOtherwise() throws {
+        let (folder, yaml, _) = try Self.program()
+        let typo = Self.manifest.replacingOccurrences(of: "$isPro", with: "$isPr")
+        let cache = folder.path + "/cache"
+        let client = try LanguageServerClient(cacheFolder: cache)
+        let version = LSP.string(try client.initialize()["serverInfo"]?["version"]) ?? ""
+        LSP.open(client, yaml, typo)
+        let unknown = try #require(try client.diagnostics(for: LSP.uri(yaml)).first { $0["code"] == .string("unknown-parameter") })
+        let reference = cache + "/tipc/codes-\(version).md"
+        #expect(unknown["codeDescription"]?["href"] == .string(LSP.uri(reference) + "#unknown-parameter"))
+        #expect(try String(contentsOfFile: reference, encoding: .utf8).contains("\n## unknown-parameter\n"))
+        #expect(try client.shutdown() == 0)
+        // An empty `codeExplanationURL` turns the links off.
+        let quiet = try LanguageServerClient(cacheFolder: cache)
+        try quiet.initialize(initializationOptions: .object([("codeExplanationURL", .string(""))]))
+        LSP.open(quiet, yaml, typo)
+        #expect(try quiet.diagnostics(for: LSP.uri(yaml)).allSatisfy { $0["codeDescription"] == nil })
+        #expect(try quiet.shutdown() == 0)
+    }
+
     @Test func unsavedTextWinsOverTheFileOnDiskAndCloseGoesBackToIt() throws {
         let (folder, yaml, tips) = try Self.program(manifest: Self.manifest.replacingOccurrences(of: "$isPro", with: "$isPr"))
         _ = folder
@@ -171,6 +191,22 @@ import TipcJSON
         #expect(try client.publications(both).values.allSatisfy(\.isEmpty))
         client.notify("textDocument/didClose", .object([("textDocument", LSP.document(LSP.uri(yaml)))]))
         #expect(Self.codes(try client.publications(both)[LSP.uri(yaml)] ?? []) == ["unknown-parameter"])
+        #expect(try client.shutdown() == 0)
+    }
+
+    @Test func savingAFileRechecksItsProgramWithWhatChangedOnDisk() throws {
+        let (folder, yaml, tips) = try Self.program()
+        _ = folder
+        let client = try LanguageServerClient()
+        try client.initialize()
+        let both = [LSP.uri(yaml), LSP.uri(tips)]
+        LSP.open(client, yaml, Self.manifest)
+        #expect(try client.publications(both).values.allSatisfy(\.isEmpty))
+        // Another tool rewrites the .tips file, and this client does not watch files...
+        try Data(Self.rules.replacingOccurrences(of: "hikeStarted.count", with: "hikeStared.count").utf8).write(to: URL(fileURLWithPath: tips))
+        // ... but saving the open file checks its program again, reading the .tips file anew.
+        client.notify("textDocument/didSave", .object([("textDocument", LSP.document(LSP.uri(yaml)))]))
+        #expect(Self.codes(try client.publications(both)[LSP.uri(tips)] ?? []) == ["unknown-event"])
         #expect(try client.shutdown() == 0)
     }
 
@@ -346,22 +382,10 @@ import TipcJSON
         #expect(onTips.first?["range"] == LSP.range(5, 7, 5, 18))
         #expect(onTips.allSatisfy { $0["newText"] == .string("trailOpened") })
         // Applying the edit leaves a program without errors.
-        func apply(_ edits: [JSON], to text: String) -> String {
-            var lines = text.components(separatedBy: "\n")
-            for edit in edits.reversed() {
-                let line = LSP.int(edit["range"]?["start"]?["line"])!
-                let start = LSP.int(edit["range"]?["start"]?["character"])!
-                let end = LSP.int(edit["range"]?["end"]?["character"])!
-                var units = Array(lines[line].utf16)
-                units.replaceSubrange(start..<end, with: Array(LSP.string(edit["newText"])!.utf16))
-                lines[line] = String(decoding: units, as: UTF16.self)
-            }
-            return lines.joined(separator: "\n")
-        }
         _ = try client.publications([LSP.uri(yaml), LSP.uri(tips)])
-        try Data(apply(onTips, to: Self.rules).utf8).write(to: URL(fileURLWithPath: tips))
+        try Data(LSP.apply(onTips, to: Self.rules).utf8).write(to: URL(fileURLWithPath: tips))
         client.notify("workspace/didChangeWatchedFiles", .object([("changes", .array([.object([("uri", .string(LSP.uri(tips))), ("type", .integer(2))])]))]))
-        LSP.change(client, yaml, version: 2, [.object([("text", .string(apply(onYAML, to: Self.manifest)))])])
+        LSP.change(client, yaml, version: 2, [.object([("text", .string(LSP.apply(onYAML, to: Self.manifest)))])])
         // Two notifications: the server may check between them (the .tips file renamed, the YAML
         // not yet) and publish that first; the publication after both is clean.
         var clean = false
@@ -372,6 +396,165 @@ import TipcJSON
         // A name that is taken, or not a name, is refused with a reason.
         if case .object(var members) = params { members.removeLast(); members.append(("newName", .string("isPro"))); params = .object(members) }
         #expect(LSP.string(try client.requestResponse("textDocument/rename", params)["error"]?["message"])?.contains("already declared") == true)
+        #expect(try client.shutdown() == 0)
+    }
+
+    static let swiftTips = """
+        import TipKit
+
+        struct FavoriteTip: Tip {
+            static let didOpen = Tips.Event(id: "didOpen")
+            @Parameter static var isSignedIn: Bool = false
+            var id: String { "favorite" }
+            var title: Text { Text("Keep your 🐦‍⬛ favourites") }
+            var rules: [Rule] {
+                #Rule(Self.$isSignedIn) { $0 == true }
+                #Rule(Self.didOpen) { $0.donations.count >= 3 }
+            }
+        }
+
+        """
+
+    static let swiftView = """
+        import SwiftUI
+
+        struct ProfileView: View {
+            var isSignedIn = false
+            func signIn() {
+                let label = "🐦‍⬛ cafe\u{301}"; let accent = "é"; FavoriteTip.isSignedIn = true
+                FavoriteTip.didOpen.sendDonation()
+            }
+        }
+
+        """
+
+    @Test func renameInSwiftFilesRewritesOnlyWhatIsCertainlyTheName() throws {
+        // A YAML manifest and a `.tips` file beside the Swift files: a program of their own, as
+        // `check` groups them, which a Swift rename leaves alone.
+        let (folder, yaml, tips) = try Self.program()
+        let tipsSwift = try folder.write("FavoriteTip.swift", Self.swiftTips)
+        let viewSwift = try folder.write("ProfileView.swift", Self.swiftView)
+        let client = try LanguageServerClient()
+        try client.initialize()
+        LSP.open(client, tipsSwift, Self.swiftTips)
+        LSP.open(client, viewSwift, Self.swiftView)
+        func rename(_ needle: String, _ offset: Int, to newName: String) throws -> JSON {
+            let (line, character) = LSP.find(needle, in: Self.swiftTips, offset: offset)
+            var params = LSP.at(LSP.uri(tipsSwift), line, character)
+            if case .object(var members) = params { members.append(("newName", .string(newName))); params = .object(members) }
+            return try client.requestResponse("textDocument/rename", params)
+        }
+        func range(_ needle: String, _ text: String, _ offset: Int, _ length: Int) -> JSON {
+            let (line, character) = LSP.find(needle, in: text, offset: offset)
+            return LSP.range(line, character, line, character + length)
+        }
+
+        // A parameter: its declaration, `Self.$name` in a rule and `Type.name` in another file
+        // (after an emoji and a combining mark: UTF-16 columns); `var isSignedIn` of another type is another name.
+        let parameter = try rename("isSignedIn: Bool", 2, to: "isLoggedIn")["result"]
+        #expect(Set(LSP.array(parameter?["changes"]?[LSP.uri(tipsSwift)]).compactMap { $0["range"] }.map(String.init(describing:))) == Set([
+            range("isSignedIn: Bool", Self.swiftTips, 0, 10), range("$isSignedIn", Self.swiftTips, 1, 10),
+        ].map(String.init(describing:))))
+        #expect(LSP.array(parameter?["changes"]?[LSP.uri(viewSwift)]).map { $0["range"] } == [range("FavoriteTip.isSignedIn", Self.swiftView, 12, 10)])
+        #expect(parameter?["changes"]?[LSP.uri(yaml)] == nil && parameter?["changes"]?[LSP.uri(tips)] == nil)
+        let renamedTips = LSP.apply(LSP.array(parameter?["changes"]?[LSP.uri(tipsSwift)]), to: Self.swiftTips)
+        let renamedView = LSP.apply(LSP.array(parameter?["changes"]?[LSP.uri(viewSwift)]), to: Self.swiftView)
+        #expect(renamedTips.contains("@Parameter static var isLoggedIn: Bool") && renamedTips.contains("#Rule(Self.$isLoggedIn)"))
+        #expect(renamedView.contains("let accent = \"é\"; FavoriteTip.isLoggedIn = true") && renamedView.contains("var isSignedIn = false"))
+
+        // An event: the characters of its id literal only (rules read it through the property).
+        let event = try rename("\"didOpen\"", 1, to: "appOpened")["result"]
+        #expect(event?["changes"] == .object([(LSP.uri(tipsSwift), .array([.object([
+            ("range", range("\"didOpen\"", Self.swiftTips, 1, 7)), ("newText", .string("appOpened")),
+        ])]))]))
+        // A tip with a literal id, renamed from its type's name.
+        let tip = try rename("FavoriteTip: Tip", 3, to: "favourite")["result"]
+        #expect(LSP.array(tip?["changes"]?[LSP.uri(tipsSwift)]).map { $0["range"] } == [range("\"favorite\"", Self.swiftTips, 1, 8)])
+
+        // A bare `isSignedIn` outside the type may or may not be the parameter: refused, saying where.
+        LSP.change(client, viewSwift, version: 2, [.object([("text", .string(Self.swiftView.replacingOccurrences(of: "FavoriteTip.didOpen.sendDonation()", with: "print(isSignedIn)")))])])
+        let refused = LSP.string(try rename("isSignedIn: Bool", 2, to: "isLoggedIn")["error"]?["message"])
+        #expect(refused?.contains("ProfileView.swift:7:") == true && refused?.contains("may or may not be the parameter") == true)
+        // A tip named by its Swift type, and a Swift keyword as a parameter's name, are refused.
+        LSP.change(client, tipsSwift, version: 2, [.object([("text", .string(Self.swiftTips.replacingOccurrences(of: "    var id: String { \"favorite\" }\n", with: "")))])])
+        #expect(LSP.string(try rename("FavoriteTip: Tip", 3, to: "favourite")["error"]?["message"])?.contains("named by its Swift type") == true)
+        #expect(LSP.string(try rename("isSignedIn: Bool", 2, to: "default")["error"]?["message"])?.contains("Swift keyword") == true)
+
+        // The other way: an event renamed in the manifest leaves a Swift event of the same id
+        // beside it alone (the Swift files are another program).
+        let trail = "import TipKit\n\nenum Events {\n    static let trailViewed = Tips.Event(id: \"trailViewed\")\n}\n"
+        let trailSwift = try folder.write("Trail.swift", trail)
+        LSP.open(client, yaml, Self.manifest)
+        let (line, character) = LSP.find("trailViewed:", in: Self.manifest)
+        var params = LSP.at(LSP.uri(yaml), line, character + 1)
+        if case .object(var members) = params { members.append(("newName", .string("trailOpened"))); params = .object(members) }
+        let manifestEdit = try client.request("textDocument/rename", params)
+        #expect(Set(manifestEdit["changes"].map { if case .object(let members) = $0 { return members.map(\.0) } else { return [] } } ?? [])
+            == [LSP.uri(yaml), LSP.uri(tips)])
+        _ = trailSwift
+        #expect(try client.shutdown() == 0)
+    }
+
+    @Test func swiftCompletionOffersParametersAfterADollarAndLeavesTheRestToSwift() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("FavoriteTip.swift", Self.swiftTips)
+        let client = try LanguageServerClient()
+        try client.initialize()
+        LSP.open(client, path, Self.swiftTips)
+        func labels(_ needle: String, _ offset: Int) throws -> [String] {
+            let (line, character) = LSP.find(needle, in: Self.swiftTips, offset: offset)
+            return LSP.labels(try client.request("textDocument/completion", LSP.at(LSP.uri(path), line, character)))
+        }
+        #expect(try labels("$isSignedIn", 3) == ["$isSignedIn"])
+        // Not the rule language's members after a Swift `.`, nor anything after `$0`.
+        #expect(try labels("donations.count", 10).isEmpty)
+        #expect(try labels("$0 == true", 2).isEmpty)
+        #expect(try client.shutdown() == 0)
+    }
+
+    @Test func swiftQuickFixesAreOnlyThoseThatAreCertain() throws {
+        let folder = try TemporaryFolder()
+        let text = Self.swiftTips.replacingOccurrences(of: "Self.$isSignedIn", with: "Self.$isSignedOn")
+            .replacingOccurrences(of: "Self.didOpen)", with: "Self.didOpn)")
+        let path = try folder.write("FavoriteTip.swift", text)
+        let client = try LanguageServerClient()
+        try client.initialize()
+        LSP.open(client, path, text)
+        let diagnostics = try client.diagnostics(for: LSP.uri(path))
+        #expect(Set(Self.codes(diagnostics)).isSuperset(of: ["unknown-parameter", "unknown-event"]))
+        func actions(_ needle: String) throws -> [JSON] {
+            let (line, character) = LSP.find(needle, in: text)
+            return LSP.array(try client.request("textDocument/codeAction", .object([
+                ("textDocument", LSP.document(LSP.uri(path))), ("range", LSP.range(line, character, line, character + needle.utf16.count)),
+                ("context", .object([("diagnostics", .array([]))])),
+            ])))
+        }
+        // A parameter's Swift name is its name: the did-you-mean rewrites it after the `$`.
+        let parameter = try actions("Self.$isSignedOn")
+        #expect(parameter.compactMap { LSP.string($0["title"]) } == ["Change 'isSignedOn' to 'isSignedIn'"])
+        let edits = LSP.array(parameter.first?["edit"]?["changes"]?[LSP.uri(path)])
+        #expect(LSP.apply(edits, to: text).contains("#Rule(Self.$isSignedIn)"))
+        // An event is read through a Swift property whose name need not be its id; and Swift
+        // has no suppression comments: nothing is offered rather than a wrong or idle edit.
+        #expect(try actions("Self.didOpn").isEmpty)
+        #expect(try client.shutdown() == 0)
+    }
+
+    @Test func aChangeRechecksItsOwnProgramOnly() throws {
+        let folder = try TemporaryFolder()
+        let first = try folder.write("first/app.yaml", Self.manifest)
+        let second = try folder.write("second/app.yaml", Self.manifest)
+        let client = try LanguageServerClient()
+        try client.initialize()
+        LSP.open(client, first, Self.manifest)
+        LSP.open(client, second, Self.manifest)
+        _ = try client.publications([LSP.uri(first), LSP.uri(second)])
+        client.discardNotifications()
+        LSP.change(client, first, version: 2, [.object([("text", .string(Self.manifest.replacingOccurrences(of: "$isPro", with: "$isPr")))])])
+        #expect(Self.codes(try client.diagnostics(for: LSP.uri(first), version: 2)) == ["unknown-parameter"])
+        // A request after the change: anything published for the change came before its answer.
+        _ = try client.request("textDocument/hover", LSP.at(LSP.uri(first), 0, 0))
+        #expect(!client.notifications.contains { $0["params"]?["uri"] == .string(LSP.uri(second)) })
         #expect(try client.shutdown() == 0)
     }
 

@@ -12,6 +12,10 @@ extension LanguageServer {
         let source = document.source
         let from = source.location(of: start)
         let to = source.location(of: end)
+        // Swift names events by the properties that hold them, which need not be their ids, and
+        // has no suppression comments: there, only a parameter's did-you-mean is certain (its
+        // Swift name is its name).
+        let isSwift = SourceDiscovery.isSwift(document.path)
         var actions: [JSON] = []
         for diagnostic in analysis.diagnostics where diagnostic.range.file == document.path
             && diagnostic.range.start <= to && from <= diagnostic.range.end {
@@ -24,8 +28,9 @@ extension LanguageServer {
             }
             // Did you mean …?
             if let suggestion = Self.suggestion(in: diagnostic.help), let wrong = Self.quotedName(in: diagnostic.message),
+               !isSwift || diagnostic.code == .unknownParameter && NameSyntax.isPlainIdentifier(String(suggestion.drop { $0 == "$" })),
                let range = Self.range(of: wrong, in: diagnostic.range, source) {
-                let replacement = suggestion.hasPrefix("$") && !wrong.hasPrefix("$") ? String(suggestion.dropFirst()) : suggestion
+                let replacement = suggestion.hasPrefix("$") && (!wrong.hasPrefix("$") || isSwift) ? String(suggestion.dropFirst()) : suggestion
                 actions.append(action("Change '\(wrong)' to '\(replacement)'", preferred: true, [(source.protocolRange(range), replacement)]))
             }
             // Declare what is missing.
@@ -36,7 +41,7 @@ extension LanguageServer {
                 actions.append(action("Declare \(kind) '\(name)'", [edit]))
             }
             // Suppress it.
-            if !Suppressions.unsuppressible.contains(diagnostic.code) {
+            if !isSwift, !Suppressions.unsuppressible.contains(diagnostic.code) {
                 let line = diagnostic.range.start.line - 1
                 let text = source.lineText(line + 1)
                 let indentation = String(text.prefix { $0 == " " || $0 == "\t" })

@@ -30,6 +30,10 @@ extension LanguageServer {
             items = DisplayFrequencySpec.named.keys.sorted().map { ($0, .enumMember, "display frequency", nil) }
         case .tip:
             items = (index?.tipNames ?? []).map { ($0, .class, "tip", nil) }
+        case .parameter where SourceDiscovery.isSwift(document.path):
+            // A Swift parameter is written by its property name: a qualified one (`Type.name`,
+            // the name taken elsewhere) is not what follows `$`.
+            items = parameterItems(index).filter { !$0.label.contains(".") }
         case .parameter:
             items = parameterItems(index)
         case .placeholder(let tip):

@@ -44,6 +44,13 @@ struct CompletionContext: Equatable {
             wordStart -= 1
         }
         let word = lineStart + wordStart
+        if SourceDiscovery.isSwift(source.path) {
+            // Swift is not the rule language: only a TipKit parameter's projection (`$name`,
+            // `Self.$name` in a `#Rule`) is the server's to complete; the rest is Swift's.
+            guard wordStart > 0, before[wordStart - 1] == UInt8(ascii: "$"),
+                  wordStart == before.count || !(before[wordStart] >= 0x30 && before[wordStart] <= 0x39) else { return nil }
+            return CompletionContext(kind: .parameter, wordStart: word - 1)
+        }
         if SourceDiscovery.isYAML(source.path) {
             return yaml(before: before, wordStart: wordStart, lineStart: lineStart, line: line, source: source).map { CompletionContext(kind: $0.kind, wordStart: $0.start ?? word) }
         }

@@ -145,14 +145,18 @@ final class LanguageServer {
     }
 
     private var watchesFiles = false
-    /// Where codes' explanations are published, the code appended (the client's
-    /// `initializationOptions.codeExplanationURL`); without it a diagnostic's code links
-    /// nowhere, and hovering the diagnostic shows the explanation.
+    /// Where codes' explanations are, the code appended: the client's
+    /// `initializationOptions.codeExplanationURL` (an empty one: no link), else the codes
+    /// reference in the user's cache folder (see `CodeReference`).
     private var codeExplanationBase: String?
 
     private func initialize(_ params: JSON) -> JSON {
         state = .running
-        if case .string(let base)? = params["initializationOptions"]?["codeExplanationURL"] { codeExplanationBase = base }
+        if case .string(let base)? = params["initializationOptions"]?["codeExplanationURL"] {
+            codeExplanationBase = base.isEmpty ? nil : base
+        } else {
+            codeExplanationBase = CodeReference.defaultBase()
+        }
         if case .bool(true)? = params["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"] {
             watchesFiles = true
         }

@@ -1,5 +1,6 @@
 import TipcJSON
 import TipcCompiler
+import TipKitBridge
 
 /// `textDocument/definition`, `textDocument/references` and `textDocument/rename`, across the
 /// files of the program (YAML, `.tips`, Swift).
@@ -40,17 +41,41 @@ extension LanguageServer {
             let taken = analysis.index.occurrences.contains { $0.isDeclaration && $0.symbol.name == newName && Self.sharesNamespace($0.symbol.kind, symbol.kind) }
             if taken { throw ResponseError(code: ResponseError.requestFailed, message: "'\(newName)' is already declared in this program") }
         }
+        let ranges = analysis.key.isSwift ? try swiftRenameRanges(symbol, to: newName, in: analysis) : try manifestRenameRanges(symbol, in: analysis)
+        var changes: [String: [JSON]] = [:]
+        for range in ranges {
+            guard let source = analysis.sources[range.file] else { continue }
+            changes[range.file, default: []].append(.object([("range", source.protocolRange(range)), ("newText", .string(newName))]))
+        }
+        return .object([("changes", .object(changes.keys.sorted().map { (DocumentURI.uri($0), .array(changes[$0]!)) }))])
+    }
+
+    /// In YAML and `.tips` files every occurrence is the name's own characters.
+    private func manifestRenameRanges(_ symbol: ProgramSymbol, in analysis: ProgramAnalysis) throws -> [SourceRange] {
         let occurrences = analysis.index.occurrences(of: symbol)
         if let inexact = occurrences.first(where: { !$0.isExact }) {
             throw ResponseError(code: ResponseError.requestFailed,
                                 message: "'\(symbol.name)' is written in \(Self.fileName(inexact.file)) in a form rename cannot rewrite; rename it there by hand")
         }
-        var changes: [String: [JSON]] = [:]
-        for occurrence in occurrences {
-            guard let source = analysis.sources[occurrence.file] else { continue }
-            changes[occurrence.file, default: []].append(.object([("range", source.protocolRange(occurrence.range)), ("newText", .string(newName))]))
+        return occurrences.map(\.range)
+    }
+
+    /// In Swift files the TipKit bridge knows which characters spell the name (an id's string
+    /// literal, a parameter's property name and its certain uses), and refuses the rest.
+    private func swiftRenameRanges(_ symbol: ProgramSymbol, to newName: String, in analysis: ProgramAnalysis) throws -> [SourceRange] {
+        let kind: SwiftRename.Kind
+        switch symbol.kind {
+        case .parameter: kind = .parameter
+        case .event: kind = .event
+        case .tip: kind = .tip
+        case .group: kind = .other("group")
+        case .field: kind = .other("payload field")
+        case .placeholder: kind = .other("placeholder")
         }
-        return .object([("changes", .object(changes.keys.sorted().map { (DocumentURI.uri($0), .array(changes[$0]!)) }))])
+        switch SwiftRename.edits(renaming: kind, symbol.name, to: newName, in: analysis.paths.compactMap { analysis.sources[$0] }) {
+        case .success(let ranges): return ranges
+        case .failure(let refusal): throw ResponseError(code: ResponseError.requestFailed, message: refusal.description)
+        }
     }
 
     /// Parameters, events, tips and groups share one namespace; fields, one per event;
