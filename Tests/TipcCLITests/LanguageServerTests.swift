@@ -399,6 +399,46 @@ import TipcJSON
         #expect(try client.shutdown() == 0)
     }
 
+    @Test func renameFollowsNamesInGoalsAndExperiments() throws {
+        let manifest = Self.manifest.replacingOccurrences(of: "    title: Hike without signal\n", with: """
+                title: Hike without signal
+                goal: hikeStarted within 7d
+
+            """) + """
+            experiments:
+              mapsCopy:
+                tip: offlineMaps
+                arms:
+                  control: { weight: 50 }
+                  short: { weight: 50, title: Maps offline }
+                goal: hikeStarted within 3d
+
+            """
+        let (folder, yaml, tips) = try Self.program(manifest: manifest)
+        _ = folder
+        let client = try LanguageServerClient()
+        try client.initialize()
+        LSP.open(client, yaml, manifest)
+        #expect(try client.publications([LSP.uri(yaml)])[LSP.uri(yaml)]?.isEmpty == true)
+        func rename(_ needle: String, to newName: String) throws -> (yaml: [JSON], tips: [JSON]) {
+            let (line, character) = LSP.find(needle, in: manifest)
+            var params = LSP.at(LSP.uri(yaml), line, character + 1)
+            if case .object(var members) = params { members.append(("newName", .string(newName))); params = .object(members) }
+            let edit = try client.request("textDocument/rename", params)
+            return (LSP.array(edit["changes"]?[LSP.uri(yaml)]), LSP.array(edit["changes"]?[LSP.uri(tips)]))
+        }
+        // The tip: its declaration and the experiment's `tip:`.
+        let tip = try rename("offlineMaps:", to: "mapsOffline")
+        #expect(LSP.apply(tip.yaml, to: manifest).components(separatedBy: "mapsOffline").count == 3)
+        #expect(!LSP.apply(tip.yaml, to: manifest).contains("offlineMaps"))
+        // The event: its declaration, the tip's goal and the experiment's goal, and the rule in the `.tips` file.
+        let event = try rename("hikeStarted:", to: "hikeBegun")
+        #expect(event.yaml.count == 3)
+        #expect(event.tips.count == 1)
+        #expect(!LSP.apply(event.yaml, to: manifest).contains("hikeStarted"))
+        #expect(try client.shutdown() == 0)
+    }
+
     static let swiftTips = """
         import TipKit
 

@@ -93,23 +93,38 @@ struct NameIndex {
                 for placeholder in tip.placeholders {
                     add(.init(kind: .placeholder(tip: tip.name.name), name: placeholder.name.name), placeholder.name.range, declaration: true)
                 }
-                for text in [tip.title, tip.message].compactMap({ $0 }) + tip.actions.compactMap(\.title) {
-                    for variant in text.variants {
-                        if let locale = variant.locale?.value { localeSet.insert(locale) }
-                        for piece in variant.template {
-                            switch piece.kind {
-                            case .parameter(let name): add(.init(kind: .parameter, name: name), piece.range, declaration: false)
-                            case .placeholder(let name):
-                                add(.init(kind: .placeholder(tip: tip.name.name), name: name), piece.range, declaration: false)
-                            case .literal: break
-                            }
-                        }
-                    }
-                }
+                addTexts([tip.title, tip.message].compactMap({ $0 }) + tip.actions.compactMap(\.title), ofTip: tip.name.name,
+                         locales: &localeSet)
+                if let goal = tip.goal { add(.init(kind: .event, name: goal.event.name), goal.event.range, declaration: false) }
                 for rule in tip.rules { walk(rule, predicateOf: nil, keyName: tip.key?.name.name) }
+            }
+            for experiment in file.experiments {
+                if let tip = experiment.tip { add(.init(kind: .tip, name: tip.name), tip.range, declaration: false) }
+                if let goal = experiment.goal { add(.init(kind: .event, name: goal.event.name), goal.event.range, declaration: false) }
+                guard let tip = experiment.tip?.name else { continue }
+                for arm in experiment.arms {
+                    addTexts([arm.title, arm.message].compactMap({ $0 }) + (arm.actions ?? []).compactMap(\.title), ofTip: tip,
+                             locales: &localeSet)
+                }
             }
         }
         locales = localeSet.sorted()
+    }
+
+    /// The parameters and placeholders a tip's texts (or an experiment arm's texts for the tip) read.
+    private mutating func addTexts(_ texts: [TextDecl], ofTip tip: String, locales: inout Set<String>) {
+        for text in texts {
+            for variant in text.variants {
+                if let locale = variant.locale?.value { locales.insert(locale) }
+                for piece in variant.template {
+                    switch piece.kind {
+                    case .parameter(let name): add(.init(kind: .parameter, name: name), piece.range, declaration: false)
+                    case .placeholder(let name): add(.init(kind: .placeholder(tip: tip), name: name), piece.range, declaration: false)
+                    case .literal: break
+                    }
+                }
+            }
+        }
     }
 
     /// Records an occurrence, narrowing `range` to the name's own characters when the text
