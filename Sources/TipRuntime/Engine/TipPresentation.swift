@@ -1,0 +1,74 @@
+/// A tip on screen, from the moment the UI shows it until it goes away: what a SwiftUI or UIKit
+/// wrapper holds while the tip is visible. `TipCenter.beginDisplay(of:key:)` records the display
+/// when it makes one; `end()` (or `close()`, or `end(invalidating:)`) records the time on screen,
+/// measured on the center's clock, so the UI never measures durations itself.
+///
+/// Ending is once: later `end`/`close` calls do nothing. A presentation dropped without being
+/// ended keeps its display but records no time on screen.
+public final class TipPresentation: Sendable {
+    public let tip: String
+    public let key: TipKey?
+    /// When the tip appeared (milliseconds since 1970, the center's clock).
+    public let began: Int64
+    private let center: TipCenter
+    private let ended = RuntimeLock(false)
+
+    init(center: TipCenter, tip: String, key: TipKey?, began: Int64) {
+        self.center = center
+        self.tip = tip
+        self.key = key
+        self.began = began
+    }
+
+    /// Whether `end`, `close` or `end(invalidating:)` has been called successfully.
+    public var isEnded: Bool { ended.withLock { $0 } }
+
+    /// The user tapped the tip's action `action` (an id the tip declares): recorded for analytics.
+    /// It does not end the presentation; an action that makes the tip pointless ends it with
+    /// `end(invalidating: .actionPerformed)`.
+    public func recordAction(_ action: String) throws(TipCenterError) {
+        try center.recordAction(tip, action: action, key: key)
+    }
+
+    /// The tip went away: records its time on screen.
+    public func end() throws(TipCenterError) {
+        try end(invalidating: nil)
+    }
+
+    /// The user closed the tip (its close button): records its time on screen and invalidates it
+    /// with the reason `tipClosed`, as TipKit's close button does.
+    public func close() throws(TipCenterError) {
+        try end(invalidating: .tipClosed)
+    }
+
+    /// The tip went away and no longer applies: records its time on screen, then invalidates it
+    /// with `reason` (nil: only the time).
+    public func end(invalidating reason: InvalidationReason?) throws(TipCenterError) {
+        try ended.withLock { (isEnded: inout Bool) throws(TipCenterError) in
+            guard !isEnded else { return }
+            let milliseconds = max(0, center.clock.now() - began)
+            if milliseconds > 0 {
+                try center.recordDisplayDuration(tip, key: key, milliseconds: milliseconds)
+            }
+            isEnded = true
+            if let reason { try center.invalidate(tip, key: key, reason: reason) }
+        }
+    }
+}
+
+extension TipCenter {
+    /// The UI shows the tip now: records one display (which counts towards `maxDisplayCount`) and
+    /// returns the presentation to end when the tip goes away, so that its time on screen is
+    /// recorded too (and counts towards `maxDisplayDuration`).
+    ///
+    /// ```swift
+    /// let shown = try center.beginDisplay(of: "favoriteBackyard")
+    /// // … the tip is on screen …
+    /// try shown.end()            // or shown.close(), or shown.recordAction("favorite")
+    /// ```
+    public func beginDisplay(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> TipPresentation {
+        let began = clock.now()
+        try recordDisplay(tip, key: key)
+        return TipPresentation(center: self, tip: tip, key: key, began: began)
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+@testable import TipRuntime
+
+/// `beginDisplay(of:)` … `end()`: the runtime records a display, its time on screen on its own
+/// clock, action taps and closing, so a UI wrapper only says when the tip appeared and went away.
+@Suite("Runtime: a tip's presentation")
+struct TipPresentationTests {
+    static let source = """
+    tipkit 1
+    tip favorite {
+      title "Favorite it"
+      action "favorite" "Favorite"
+      maxDisplayDuration 10s
+    }
+    tip newTrail[trailID: Int] {
+      title "A new trail"
+    }
+    """
+
+    @Test func aPresentationRecordsTheDisplayAndItsTimeOnScreenOnce() throws {
+        let clock = ManualClock(now: testStart)
+        let center = try makeCenter(Self.source, clock: clock)
+        let shown = try center.beginDisplay(of: "favorite")
+        #expect(try center.displayCount(of: "favorite") == 1, "the display counts as soon as the tip is shown")
+        #expect(shown.began == testStart && !shown.isEnded)
+        clock.advance(by: 4_200)
+        try shown.end()
+        #expect(shown.isEnded)
+        #expect(try center.displayDuration(of: "favorite") == 4_200)
+        clock.advance(by: 1_000)
+        try shown.end()
+        try shown.close()
+        #expect(try center.displayDuration(of: "favorite") == 4_200, "a presentation ends once")
+        #expect(try center.status(of: "favorite") == .available, "ending is not closing")
+        #expect(try center.displayCount(of: "favorite") == 1)
+    }
+
+    @Test func closingInvalidatesAsTheCloseButtonDoesAndActionsAreTaps() throws {
+        let clock = ManualClock(now: testStart)
+        let center = try makeCenter(Self.source, clock: clock)
+        let shown = try center.beginDisplay(of: "favorite")
+        try shown.recordAction("favorite")
+        #expect(!shown.isEnded, "a tap does not end the presentation")
+        clock.advance(by: 2_000)
+        try shown.close()
+        #expect(try center.status(of: "favorite") == .invalidated(.tipClosed))
+        #expect(try center.displayDuration(of: "favorite") == 2_000)
+        let actions = try center.snapshot().tipRecords.values.filter { if case .action("favorite") = $0.kind { return true } else { return false } }
+        #expect(actions.count == 1)
+        #expect(throws: TipCenterError.self) { try shown.recordAction("unknown") }
+    }
+
+    @Test func timeOnScreenCountsTowardsTheMaximumDurationAndInstancesAreKeptApart() throws {
+        let clock = ManualClock(now: testStart)
+        let center = try makeCenter(Self.source, clock: clock)
+        let first = try center.beginDisplay(of: "favorite")
+        clock.advance(by: 11_000)
+        try first.end()
+        #expect(try center.status(of: "favorite") == .invalidated(.displayDurationExceeded))
+        let trail = try center.beginDisplay(of: "newTrail", key: .int(7))
+        clock.advance(by: 500)
+        try trail.end(invalidating: .actionPerformed)
+        #expect(try center.status(of: "newTrail", key: .int(7)) == .invalidated(.actionPerformed))
+        #expect(try center.displayDuration(of: "newTrail", key: .int(7)) == 500)
+        #expect(try center.displayCount(of: "newTrail", key: .int(8)) == 0)
+    }
+
+    @Test func anUnknownTipIsRefusedAndRecordsNothing() throws {
+        let center = try makeCenter(Self.source)
+        #expect(throws: TipCenterError.unknownTip("favourite")) { try center.beginDisplay(of: "favourite") }
+        #expect(try center.snapshot().tipRecords.isEmpty)
+    }
+}
