@@ -1,7 +1,7 @@
 import CSQLite
 
 /// A value bound to, or read from, an SQL statement.
-public enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int)
     case real(Double)

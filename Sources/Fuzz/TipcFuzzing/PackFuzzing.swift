@@ -50,7 +50,7 @@ public enum PackFuzzing {
     }
 
     /// A store with a few donations of every event, payloads covering ordinary and extreme values.
-    public static func smallStore(for events: [PackEvent]) -> InMemoryDonationStore {
+    package static func smallStore(for events: [PackEvent]) -> InMemoryDonationStore {
         var store = InMemoryDonationStore(events: events)
         for event in events.indices {
             for index in 0..<12 {

@@ -1,5 +1,5 @@
 /// What the verifier needs to know about the pack around one rule's code.
-public struct BytecodeContext: Sendable {
+package struct BytecodeContext: Sendable {
     public var stringCount: Int
     public var parameterTypes: [ValueType]
     /// Field types of each event's payload.
@@ -38,7 +38,7 @@ public struct BytecodeContext: Sendable {
 }
 
 /// What verification proved about a rule's code: the VM sizes its stacks from it.
-public struct VerifiedCodeShape: Sendable, Hashable {
+package struct VerifiedCodeShape: Sendable, Hashable {
     public var maximumValueDepth: Int
     public var maximumCollectionDepth: Int
 }
@@ -48,7 +48,7 @@ public struct VerifiedCodeShape: Sendable, Hashable {
 /// instruction boundary inside its block with the same stack types as the fall-through path,
 /// every `WHERE` predicate a nested block that yields one Bool, and the program ending in
 /// `RETURN` with exactly one Bool on the stack. After this the VM needs no per-instruction checks.
-public struct BytecodeVerifier {
+package struct BytecodeVerifier {
     enum SlotType: Hashable {
         case value(ValueType)
         case collection(event: Int)

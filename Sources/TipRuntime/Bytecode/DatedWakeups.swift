@@ -1,7 +1,7 @@
 /// A sum of the current instant, parameters and a constant, each with an integer coefficient:
 /// the value of an Int, Date or Duration expression that is linear in `now`, as the rule's
 /// bytecode computes it (`now - $installedAt`, `date("2026-12-24T00:00:00Z")`, `$trialEnds + 7d`).
-public struct LinearForm: Sendable, Hashable {
+package struct LinearForm: Sendable, Hashable {
     /// The coefficient of `now` (0: the value does not depend on time).
     public var now: Int64 = 0
     /// Coefficients by parameter index.
@@ -37,7 +37,7 @@ public struct LinearForm: Sendable, Hashable {
 /// One comparison of a rule whose outcome depends on `now`: `difference OP 0`, where
 /// `difference` is the left operand minus the right one (`now >= date(…)` is
 /// `now - date(…) >= 0`).
-public struct NowComparison: Sendable, Hashable {
+package struct NowComparison: Sendable, Hashable {
     public var difference: LinearForm
     public var comparison: ComparisonCode
 
@@ -85,7 +85,7 @@ public struct NowComparison: Sendable, Hashable {
 /// and unknown otherwise (a count, a payload field, a quotient). A `CMP_INT`, `CMP_INT_K` or
 /// `IN_INTS` whose operand depends on `now` is recorded. Comparisons with payload fields (inside
 /// `where`) are not: their instants depend on each donation.
-public enum DatedWakeups {
+package enum DatedWakeups {
     /// The comparisons of `code` (one rule) that depend on `now`, in program order without
     /// duplicates.
     public static func comparisons(in code: [UInt32]) -> [NowComparison] {

@@ -1,6 +1,6 @@
 /// Renders verified bytecode as text, one instruction per line: word offset, mnemonic and
 /// operands with names resolved (`0003  CMP_INT_K >= 3`). `WHERE` predicates are indented.
-public struct Disassembler {
+package struct Disassembler {
     public let pack: RulePack
 
     public init(pack: RulePack) { self.pack = pack }

@@ -5,7 +5,7 @@
 /// Values live on a stack of 64-bit slots typed by the verifier: Bool as 0/1; Int, Date and
 /// Duration as Int64 (milliseconds for the last two); Double as its IEEE-754 bits; String as a
 /// reference. Event collections live on a second stack.
-public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
+package enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
     /// Ends the program (or a `where` predicate) with the Bool on top of the stack.
     case ret = 0x01
     case pushBool = 0x02
@@ -172,7 +172,7 @@ public enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
 }
 
 /// One row of the opcode table (`Opcode.info`).
-public struct OpcodeInfo: Sendable, Hashable {
+package struct OpcodeInfo: Sendable, Hashable {
     /// The assembler name shown by the disassembler.
     public let mnemonic: String
     /// What operand `A` means.
@@ -218,7 +218,7 @@ public struct OpcodeInfo: Sendable, Hashable {
 }
 
 /// What operand `A` of an instruction means.
-public enum OperandMeaning: Sendable, Hashable {
+package enum OperandMeaning: Sendable, Hashable {
     /// Nothing: it must be 0.
     case none
     /// A Bool, 0 or 1 (`PUSH_BOOL`).
@@ -252,7 +252,7 @@ public enum OperandMeaning: Sendable, Hashable {
 }
 
 /// What follows an instruction word: 64-bit immediates `K` take two words, low half first.
-public enum ExtraWords: Sendable, Hashable {
+package enum ExtraWords: Sendable, Hashable {
     case none
     /// One immediate: an Int, a Double's bits, a Date or a Duration in milliseconds.
     case int, double, date, duration
@@ -279,7 +279,7 @@ public enum ExtraWords: Sendable, Hashable {
 }
 
 /// What an instruction requires of each slot it pops.
-public enum StackOperand: Sendable, Hashable {
+package enum StackOperand: Sendable, Hashable {
     case bool, int, double, string
     /// An Int, Date or Duration; when an instruction pops two, they must be alike.
     case number
@@ -306,7 +306,7 @@ public enum StackOperand: Sendable, Hashable {
 }
 
 /// What an instruction pushes.
-public enum StackResult: Sendable, Hashable {
+package enum StackResult: Sendable, Hashable {
     /// A value of this type.
     case value(ValueType)
     /// A value of parameter `A`'s type.
@@ -330,7 +330,7 @@ public enum StackResult: Sendable, Hashable {
 }
 
 /// The comparison selected by operand `A` of the `CMP_*` instructions.
-public enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
+package enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
     case equal = 0, notEqual = 1, less = 2, lessOrEqual = 3, greater = 4, greaterOrEqual = 5
 
     public var symbol: String {
@@ -378,7 +378,7 @@ public enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
 }
 
 /// Encoding helpers for instruction words.
-public enum Instruction {
+package enum Instruction {
     /// The largest value of operand `A`.
     public static let maximumOperand: UInt32 = (1 << 24) - 1
 

@@ -9,12 +9,12 @@ public struct EventWindow: Sendable, Hashable {
 /// A window over another tip's displays or invalidations (`tip(X).invalidations.within(1d)`):
 /// its contents change as time passes like an event window's. `tip` is the tip whose records
 /// it reads (any instance of it, when the tip has a key).
-public struct TipRecordWindow: Sendable, Hashable {
+package struct TipRecordWindow: Sendable, Hashable {
     public var tip: Int
     public var milliseconds: Int64
 }
 
-public enum WindowAnalysis {
+package enum WindowAnalysis {
     /// The windows of verified `code`, in program order without duplicates.
     public static func windows(in code: [UInt32]) -> [EventWindow] {
         analyze(code).events

@@ -10,7 +10,7 @@ import Darwin
 /// macOS 12 on; pthread mutexes exist on all of them (and on Linux), so one code path is used
 /// everywhere and the one tested here is the one apps run. The mutex lives at a fixed address
 /// (allocated once, freed in `deinit`), as pthreads require.
-public final class RuntimeLock<Value>: Sendable {
+package final class RuntimeLock<Value>: Sendable {
     // Only touched with `mutex` held, which is what makes sharing them between threads safe.
     private nonisolated(unsafe) var value: Value
     private nonisolated(unsafe) let mutex: UnsafeMutablePointer<pthread_mutex_t>

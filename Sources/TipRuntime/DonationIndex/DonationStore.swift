@@ -1,7 +1,7 @@
 /// One payload field of an event's donations, stored by column: a 64-bit slot per donation
 /// (Bool as 0/1; Int, Date and Duration as Int64 milliseconds; Double as its bits; String as a
 /// code into `strings`, where equal strings share one code).
-public struct PayloadColumn: Sendable, Hashable {
+package struct PayloadColumn: Sendable, Hashable {
     public var type: ValueType
     public var slots: [Int64]
     /// The distinct strings of a String column, by code (empty for other types).
@@ -21,7 +21,7 @@ public struct PayloadColumn: Sendable, Hashable {
 
 /// The donations of one event as the VM reads them: timestamps sorted ascending (donations at
 /// the same instant in donation order) and one column per payload field, index-aligned.
-public struct DonationColumns: Sendable, Hashable {
+package struct DonationColumns: Sendable, Hashable {
     /// Milliseconds since 1970, ascending.
     public var timestamps: [Int64]
     public var fields: [PayloadColumn]
@@ -86,7 +86,7 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
 /// with one slot per timestamp; timestamps ascending; string codes inside `strings`; Bool slots 0
 /// or 1). When they do not fit, every rule that reads that event fails (`inconsistentStore`):
 /// false, with the reason in `explain`, never a crash.
-public protocol DonationStore {
+package protocol DonationStore {
     /// The events of the pack this store serves, by index.
     var events: [PackEvent] { get }
     /// The donations of event `event` (an index into `events`).

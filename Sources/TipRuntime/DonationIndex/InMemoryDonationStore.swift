@@ -4,7 +4,7 @@
 ///
 /// It is the query index only: donations' ids live in the persistent store. A valueless
 /// donation costs its 8-byte timestamp.
-public struct InMemoryDonationStore: DonationStore, Sendable {
+package struct InMemoryDonationStore: DonationStore, Sendable {
     public let events: [PackEvent]
 
     private struct EventStorage: Sendable {

@@ -1,6 +1,6 @@
 /// What a rule may read of another tip: its recorded state,
 /// never its rules, so no cycle can arise.
-public struct TipRecordColumns: Sendable, Hashable {
+package struct TipRecordColumns: Sendable, Hashable {
     /// The tip is invalidated now (any reason).
     public var invalidated: Bool
     /// One entry per display since the tip's latest reset, dated; no fields.
@@ -18,7 +18,7 @@ public struct TipRecordColumns: Sendable, Hashable {
 
 /// Where the VM reads other tips' records during an evaluation (`tip(X).displays` …). A class:
 /// the machine borrows it for the evaluation without retaining it on each read.
-public protocol TipRecordReader: AnyObject {
+package protocol TipRecordReader: AnyObject {
     /// The records of tip `tip` (an index into the pack's tips), of its instance `key` when
     /// the tip has a key. A tip or instance without records reads as never displayed nor
     /// invalidated.
@@ -47,7 +47,7 @@ extension TipRecordReader {
 
 /// The instance a rule is evaluated for: its key (nil for a tip without one), and where
 /// `tip(X)` reads other tips' records (nil: as if no tip had any).
-public struct RuleInstance {
+package struct RuleInstance {
     public var key: TipKey?
     public var records: (any TipRecordReader)?
 

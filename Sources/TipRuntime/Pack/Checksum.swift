@@ -1,5 +1,5 @@
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), the checksum of a pack's body.
-public enum CRC32 {
+package enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { index -> UInt32 in
         var crc = UInt32(index)
         for _ in 0..<8 {

@@ -149,7 +149,7 @@ public struct PackSourceRange: Sendable, Hashable {
 }
 
 /// One entry of a rule's source map: the instruction at `pc` computes the expression at `range`.
-public struct SourceMapEntry: Sendable, Hashable {
+package struct SourceMapEntry: Sendable, Hashable {
     public var pc: UInt32
     public var range: PackSourceRange
 
@@ -160,7 +160,7 @@ public struct SourceMapEntry: Sendable, Hashable {
 }
 
 /// One rule: bytecode computing a Bool, and an optional source map for `explain`.
-public struct RuleProgram: Sendable, Hashable {
+package struct RuleProgram: Sendable, Hashable {
     /// Instruction words (see docs/bytecode.md).
     public var code: [UInt32]
     /// The whole rule's source range, if known.
@@ -185,7 +185,7 @@ public struct PackTip: Sendable, Hashable {
     public var maxDisplayCount: Int64?
     public var maxDisplayDurationMilliseconds: Int64?
     public var ignoresDisplayFrequency: Bool
-    public var rules: [RuleProgram]
+    package var rules: [RuleProgram]
     /// The key of a keyed tip: each key value is then its own instance. Stored in
     /// the `tipKeys` table.
     public var key: PackTipKey?
@@ -193,7 +193,7 @@ public struct PackTip: Sendable, Hashable {
     /// `tipGoals` table, which older runtimes skip.
     public var goal: PackTipGoal?
 
-    public init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
+    package init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int64? = nil, maxDisplayDurationMilliseconds: Int64? = nil,
                 ignoresDisplayFrequency: Bool = false, rules: [RuleProgram] = [], key: PackTipKey? = nil, goal: PackTipGoal? = nil) {
         self.key = key

@@ -1,7 +1,7 @@
 /// Encodes a `RulePack` as `.tippack` bytes (layout in docs/bytecode.md). Deterministic: the
 /// same pack always gives the same bytes (strings are interned in a fixed walk order; nothing
 /// is iterated in hash order).
-public enum RulePackWriter {
+package enum RulePackWriter {
     public static func encode(_ pack: RulePack) -> [UInt8] {
         // Every table but the strings interns its names and texts as it is written, in table
         // order, so the string table is complete (and deterministic) once they are done.

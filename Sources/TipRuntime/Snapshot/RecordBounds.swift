@@ -8,7 +8,7 @@
 /// would leave no later stamp for the next write, which would be acknowledged and then lose.
 /// A snapshot holding an instant outside the bounds is refused before anything is merged,
 /// and a write whose stamp would pass the upper bound is refused before it is stored.
-public enum RecordBounds {
+package enum RecordBounds {
     /// 0000-01-01T00:00:00Z, in milliseconds since 1970.
     public static let earliestMilliseconds: Int64 = -62_167_219_200_000
     /// 9999-12-31T23:59:59.999Z, in milliseconds since 1970.

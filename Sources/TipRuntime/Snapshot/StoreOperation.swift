@@ -5,7 +5,7 @@
 /// same operations on every store and compares each result with `applied(to:)`.
 ///
 /// Every operation is all or nothing: one that throws leaves the snapshot (and a store) as it was.
-public enum StoreOperation: Sendable, Hashable {
+package enum StoreOperation: Sendable, Hashable {
     /// `TipPersistence.append`: new donations, a union by id.
     case append([DonationRecord])
     /// `TipPersistence.trim`: an event's `donationLimit` (`DonationLimit`).

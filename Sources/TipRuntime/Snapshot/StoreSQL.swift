@@ -8,7 +8,7 @@
 ///
 /// Statements number their placeholders (`?1` in SQLite, `$1` in PostgreSQL): the scope's
 /// values first, then the record's, in the order of the kind's columns.
-public struct StoreSQL: Sendable {
+package struct StoreSQL: Sendable {
     public enum Dialect: Sendable {
         case sqlite
         case postgres

@@ -144,8 +144,8 @@ public struct TipHistory: Sendable, Hashable {
     public private(set) var records: [TipEventRecord] = []
     /// What rules read of the records since the latest reset (`tip(X).displays`,
     /// `tip(X).invalidations`), kept with them.
-    public private(set) var displayColumns = DonationColumns()
-    public private(set) var invalidationColumns = DonationColumns(fields: [PayloadColumn(type: .string)])
+    package private(set) var displayColumns = DonationColumns()
+    package private(set) var invalidationColumns = DonationColumns(fields: [PayloadColumn(type: .string)])
 
     public init(records: [TipEventRecord] = []) {
         self.records = records.sorted(by: TipEventRecord.precedes)

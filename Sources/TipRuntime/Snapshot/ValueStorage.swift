@@ -44,7 +44,7 @@ extension RuntimeValue {
 
 /// Payloads (field name → value) as one text: fields in name order, each `name=storageText`,
 /// names and values escaped so that `=`, `;` and `\` inside them round-trip.
-public enum PayloadStorage {
+package enum PayloadStorage {
     public static func encode(_ payload: [String: RuntimeValue]) -> String {
         payload.sorted { $0.key < $1.key }
             .map { escape($0.key) + "=" + escape($0.value.storageText) }

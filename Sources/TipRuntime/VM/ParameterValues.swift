@@ -1,6 +1,6 @@
 /// The current values of a pack's parameters, type-checked on assignment and kept in the VM's
 /// slot form so an evaluation reads them without conversion.
-public struct ParameterValues: Sendable, Hashable {
+package struct ParameterValues: Sendable, Hashable {
     /// Declared types, by parameter index.
     public let types: [ValueType]
     public private(set) var values: [RuntimeValue]

@@ -5,7 +5,7 @@
 /// The parameter values must be made for this pack (`ParameterValues(pack:)`); anything else is a
 /// programming error. The store is trusted with nothing (see `DonationStore`): data that does not
 /// fit the pack makes the rules that read it fail with `inconsistentStore`.
-public struct RuleEvaluator: Sendable {
+package struct RuleEvaluator: Sendable {
     public let pack: VerifiedRulePack
     private let eventFieldTypes: [[ValueType]]
     /// Per tip, its key's type (nil for a tip without a key).

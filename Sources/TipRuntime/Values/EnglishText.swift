@@ -1,5 +1,5 @@
 /// Small pieces of English for messages: "an Int", "a Bool", "1 step", "2 steps".
-public enum EnglishText {
+package enum EnglishText {
     /// `word` after "a" or "an", by its first letter ("an Int", "an int", "a Double").
     public static func withArticle(_ word: String) -> String {
         guard let first = word.first?.lowercased() else { return word }

@@ -1,7 +1,7 @@
 /// ISO-8601 instants (`2026-12-24T00:00:00Z`, `2026-12-24T09:30:00.250+01:00`, `2026-12-24`)
 /// to and from milliseconds since 1970-01-01T00:00:00Z. Written by hand so that the runtime
 /// needs no ICU-backed date formatter; the proleptic Gregorian calendar, UTC only.
-public enum ISO8601 {
+package enum ISO8601 {
     /// Milliseconds since the epoch, or nil if `text` is not a valid instant. A date without a
     /// time means midnight UTC; a time needs an offset (`Z` or `±HH:MM`).
     public static func milliseconds(from text: String) -> Int? {

@@ -70,7 +70,7 @@ public struct ReferenceEvaluator {
     }
 
     /// Reads every donation out of `store`.
-    public init(parameters: [RuntimeValue], store: some DonationStore, now: Int64, key: TipKey? = nil, tipStates: [TipSlot: TipState] = [:]) {
+    package init(parameters: [RuntimeValue], store: some DonationStore, now: Int64, key: TipKey? = nil, tipStates: [TipSlot: TipState] = [:]) {
         let donations = store.events.indices.map { event -> [Donation] in
             let columns = store.donations(ofEvent: event)
             return columns.timestamps.indices.map { index in
