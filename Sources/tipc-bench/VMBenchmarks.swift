@@ -288,7 +288,7 @@ private struct VMBenchmarks {
         let tips = (0..<10_000).map { _ in [signedInRule] }
         let bytes = RulePackWriter.encode(compile(program(tips: tips)))
         let timing = PairedTiming(clock: .threadCPU, samples: 7, iterations: 1, measured: { _ in
-            do { return try RulePackLoader.load(bytes).pack.tips.count } catch { fatalError("the pack does not load: \(error)") }
+            do { return try RulePackLoader.decode(bytes).pack.tips.count } catch { fatalError("the pack does not load: \(error)") }
         }, floor: { _ in
             Int(CRC32.checksum(bytes))
         })

@@ -13,7 +13,7 @@ import TipcDriver
     static func formatOnePack() throws -> VerifiedRulePack {
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("news.tippack")))
         #expect(bytes[8] == 1, "the fixture must stay a format-1 pack")
-        return try RulePackLoader.load(bytes)
+        return try RulePackLoader.decode(bytes)
     }
 
     static func compiledToday() throws -> VerifiedRulePack {

@@ -11,7 +11,7 @@ import TipcFuzzing
 
     static func loadError(_ bytes: [UInt8]) -> RulePackError? {
         do {
-            _ = try RulePackLoader.load(bytes)
+            _ = try RulePackLoader.decode(bytes)
             return nil
         } catch {
             return error

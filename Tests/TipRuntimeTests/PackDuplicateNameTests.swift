@@ -56,7 +56,7 @@ struct PackDuplicateNameTests {
         duplicate.apply(to: &pack)
         let bytes = RulePackWriter.encode(pack)
         do {
-            _ = try RulePackLoader.load(bytes)
+            _ = try RulePackLoader.decode(bytes)
             Issue.record("a pack with a duplicate \(duplicate) loaded")
         } catch {
             #expect(error.kind == .duplicateName)

@@ -12,7 +12,7 @@ import TipcTestSupport
     /// Loads `bytes`; when accepted, evaluates every rule of every tip (must not trap).
     static func loadAndExercise(_ bytes: [UInt8]) -> RulePackError? {
         do {
-            let verified = try RulePackLoader.load(bytes)
+            let verified = try RulePackLoader.decode(bytes)
             let evaluator = RuleEvaluator(pack: verified)
             let store = verified.pack.events == example.events ? exampleStore : ExampleProgram.store(for: verified.pack, now: now)
             let parameters = ParameterValues(pack: verified.pack)
@@ -42,7 +42,7 @@ import TipcTestSupport
     @Test func intactPackLoadsAndRoundTrips() throws {
         let pack = try ExampleProgram.compiled()
         let bytes = RulePackWriter.encode(pack)
-        let loaded = try RulePackLoader.load(bytes)
+        let loaded = try RulePackLoader.decode(bytes)
         #expect(RulePackWriter.encode(loaded.pack) == bytes)
         #expect(loaded.pack.tips.count == pack.tips.count)
         #expect(loaded.pack.parameters == pack.parameters)
@@ -166,7 +166,7 @@ import TipcTestSupport
         pack.tips[0].rules = [RuleProgram(code: [push, 0xEE, ret])]
         let bytes = RulePackWriter.encode(pack)
         do {
-            _ = try RulePackLoader.load(bytes)
+            _ = try RulePackLoader.decode(bytes)
             Issue.record("accepted an unknown opcode")
         } catch {
             #expect(error.kind == .invalidBytecode)

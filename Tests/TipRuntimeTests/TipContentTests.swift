@@ -72,20 +72,20 @@ struct TipContentTests {
 
     @Test func aMissingOrMistypedValueIsAnErrorThatNamesIt() throws {
         let center = try makeCenter(Self.source)
-        #expect(throws: TipCenterError.missingPlaceholderValue(tip: "quickSearch", placeholder: "shortcut")) {
+        #expect(throws: TipError.missingPlaceholderValue(tip: "quickSearch", placeholder: "shortcut")) {
             try center.content(of: "quickSearch", locale: "de", values: [:])
         }
-        #expect(throws: TipCenterError.wrongPlaceholderType(tip: "quickSearch", placeholder: "shortcut", expected: .string, actual: .int)) {
+        #expect(throws: TipError.wrongPlaceholderType(tip: "quickSearch", placeholder: "shortcut", expected: .string, actual: .int)) {
             try center.content(of: "quickSearch", locale: "de", values: ["shortcut": .int(3)])
         }
-        #expect(throws: TipCenterError.unknownTip("quickSerch")) {
+        #expect(throws: TipError.unknownTip("quickSerch")) {
             try center.content(of: "quickSerch", locale: "de", values: [:])
         }
         // A placeholder no text reads needs no value; values the tip does not declare are ignored.
         let values: [String: RuntimeValue] = ["n": .int(1), "x": .double(1), "b": .bool(false), "d": .date(milliseconds: 0),
                                               "s": "", "other": .int(0)]
         #expect(try center.content(of: "values", locale: "en", values: values).message == "1 1.0 false 1970-01-01T00:00:00Z ")
-        #expect(TipCenterError.missingPlaceholderValue(tip: "t", placeholder: "p").description == "no value for placeholder 'p' of tip 't'")
+        #expect(TipError.missingPlaceholderValue(tip: "t", placeholder: "p").description == "no value for placeholder 'p' of tip 't'")
     }
 
     @Test func plainTextsAreShownAsWritten() throws {
@@ -103,7 +103,7 @@ struct TipContentTests {
         let texts = try #require(pack.texts)
         #expect(texts.defaultLocale == "en")
         #expect(texts.tips.map(\.tip) == [0, 1])
-        #expect(try RulePackLoader.read(RulePackWriter.encode(pack)) == pack)
+        #expect(try RulePackLoader.decodeModel(RulePackWriter.encode(pack)) == pack)
         // The tips table holds the default locale's text as written.
         #expect(pack.tips[0].title == "Search faster")
         #expect(pack.tips[0].message == "Press {shortcut} to search, {$userName}.")
@@ -197,7 +197,7 @@ struct TextsTableVerificationTests {
         #expect(tables.last?.prefix(2) == [0x01, 0x80])
         tables.removeLast()
         #expect(tables.last == [8, 0, 8, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0])
-        #expect(try RulePackLoader.read(bytes) == plain)
+        #expect(try RulePackLoader.decodeModel(bytes) == plain)
         // Without the format-2 tables, as a format-1 pack: the same pack; a format-2 pack without them is refused.
         let withoutTexts: [UInt8] = [6, 0, 0, 0] + Array(tables.prefix(6).joined())
         var header = Array(bytes[0..<PackFormat.headerSize])
@@ -208,12 +208,12 @@ struct TextsTableVerificationTests {
             header[36 + index] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(index)))
         }
         // A format-2 pack must have it.
-        #expect(throws: RulePackError.self) { try RulePackLoader.read(header + withoutTexts) }
+        #expect(throws: RulePackError.self) { try RulePackLoader.decodeModel(header + withoutTexts) }
         header[8] = 1
         var formatOne = plain
         formatOne.formatVersion = 1
         formatOne.producer = nil
-        #expect(try RulePackLoader.read(header + withoutTexts) == formatOne)
+        #expect(try RulePackLoader.decodeModel(header + withoutTexts) == formatOne)
     }
 
     @Test func aTextsTableBeforeTheRequiredTablesIsRefused() throws {
@@ -234,6 +234,6 @@ struct TextsTableVerificationTests {
         var header = Array(bytes[0..<PackFormat.headerSize])
         let crc = CRC32.checksum(reader)
         for index in 0..<4 { header[36 + index] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(index))) }
-        #expect(throws: RulePackError.self) { try RulePackLoader.load(header + reader) }
+        #expect(throws: RulePackError.self) { try RulePackLoader.decode(header + reader) }
     }
 }

@@ -57,7 +57,7 @@ struct ValueSlotTests {
     /// A pack written with −0.0 (a default, a constant) holds 0.0, and reads back as 0.0.
     @Test func packsHoldNegativeZeroAsZero() throws {
         let source = "tipkit 1\nparam ratio: Double = -0.0\ntip t {\n  title \"T\"\n  rule $ratio == -0.0\n}\n"
-        let read = try RulePackLoader.read(RulePackWriter.encode(try verifiedPack(source).pack))
+        let read = try RulePackLoader.decodeModel(RulePackWriter.encode(try verifiedPack(source).pack))
         guard case .double(let number) = read.parameters[0].defaultValue else { Issue.record("not a Double"); return }
         #expect(number == 0 && number.sign == .plus)
         let code = Disassembler(pack: read).lines(read.tips[0].rules[0].code).joined(separator: "\n")

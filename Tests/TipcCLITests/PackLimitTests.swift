@@ -24,7 +24,7 @@ import TipRuntime
         try "tipkit: 1\nevents:\n  e:\n    value: { \(fitting) }\ntips:\n  t:\n    title: T\n    rules:\n      - e.count >= 1\n"
             .write(toFile: manifest, atomically: true, encoding: .utf8)
         #expect(Invocation(["compile", manifest, "-o", pack]).status == 0)
-        let loaded = try RulePackLoader.load(Array(try Data(contentsOf: URL(fileURLWithPath: pack))))
+        let loaded = try RulePackLoader.decode(Array(try Data(contentsOf: URL(fileURLWithPath: pack))))
         #expect(loaded.pack.events[0].fields.count == PackFormat.maximumFields)
     }
 

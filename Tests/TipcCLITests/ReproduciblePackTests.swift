@@ -39,7 +39,7 @@ struct ReproduciblePackTests {
         try root.write("tips/\(app)/\(app).tips", converted.stdout)
 
         let reference = try Self.compile(app, in: root.path + "/one")
-        let pack = try RulePackLoader.load(reference).pack
+        let pack = try RulePackLoader.decode(reference).pack
         #expect(!pack.tips.isEmpty)
         #expect(!pack.strings.contains { $0.hasSuffix(".yaml") || $0.hasSuffix(".tips") }, "no file name is kept")
         #expect(try Self.compile(".", in: "\(root.path)/two/nested/deeper/\(app)") == reference, "compiled from inside the folder")

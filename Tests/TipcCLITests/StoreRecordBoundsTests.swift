@@ -71,13 +71,13 @@ struct StoreRecordBoundsTests {
         let center = try TipCenter(pack: pack, persistence: store, clock: ManualClock(now: 1_772_000_000_000))
         try center.setParameter("level", to: .int(2))
         #expect(try store.load().parameters["level"] == ParameterRecord(value: .int(2), stamp: Stamp(milliseconds: RecordBounds.latestMilliseconds, device: "phone")))
-        #expect(throws: TipCenterError.self) { try center.setParameter("level", to: .int(3)) }
+        #expect(throws: TipError.self) { try center.setParameter("level", to: .int(3)) }
         #expect(try center.parameter("level") == .int(2))
         #expect(try store.load().parameters["level"]?.value == .int(2))
 
         let future = try TipCenter(pack: pack, persistence: MemoryPersistence(), clock: ManualClock(now: RecordBounds.latestMilliseconds + 1))
-        #expect(throws: TipCenterError.self) { try future.setParameter("level", to: .int(3)) }
-        #expect(throws: TipCenterError.self) { try future.invalidate("welcome", reason: .tipClosed) }
+        #expect(throws: TipError.self) { try future.setParameter("level", to: .int(3)) }
+        #expect(throws: TipError.self) { try future.invalidate("welcome", reason: .tipClosed) }
         #expect(try future.status(of: "welcome") == .available, "the refused invalidation changed nothing")
     }
 
@@ -86,7 +86,7 @@ struct StoreRecordBoundsTests {
         let packPath = folder.path + "/app.tippack"
         let compiled = Invocation(["compile", manifest, "-o", packPath])
         #expect(compiled.status == 0, "\(compiled.stderr)")
-        return try RulePackLoader.load(Array(try Data(contentsOf: URL(fileURLWithPath: packPath))))
+        return try RulePackLoader.decode(Array(try Data(contentsOf: URL(fileURLWithPath: packPath))))
     }
 
     // MARK: - Service stores, through tipc serve

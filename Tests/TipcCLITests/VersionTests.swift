@@ -17,7 +17,7 @@ struct VersionTests {
         let (folder, manifest, store) = try ServeFixture.folder()
         let pack = folder.path + "/app.tippack"
         #expect(try ExecutableTests.run(["compile", manifest, "-o", pack]).status == 0)
-        let loaded = try RulePackLoader.read(Array(try Data(contentsOf: URL(fileURLWithPath: pack))))
+        let loaded = try RulePackLoader.decodeModel(Array(try Data(contentsOf: URL(fileURLWithPath: pack))))
         #expect(loaded.producer == "tipc \(version)")
         let inspected = try ExecutableTests.run(["inspect", pack])
         #expect(inspected.stdout.contains("\nproducer: tipc \(version)\n"))
@@ -36,10 +36,10 @@ struct VersionTests {
     /// a repeated or over-long one is refused.
     @Test func theProducerTableRoundTripsAndIsChecked() throws {
         var pack = RulePack(strings: [], displayFrequencyMilliseconds: 0, parameters: [], events: [], tips: [], groups: [])
-        #expect(try RulePackLoader.read(RulePackWriter.encode(pack)).producer == nil)
+        #expect(try RulePackLoader.decodeModel(RulePackWriter.encode(pack)).producer == nil)
         pack.producer = "tipc 9.9.9"
-        #expect(try RulePackLoader.read(RulePackWriter.encode(pack)).producer == "tipc 9.9.9")
+        #expect(try RulePackLoader.decodeModel(RulePackWriter.encode(pack)).producer == "tipc 9.9.9")
         pack.producer = String(repeating: "x", count: PackFormat.maximumProducerLength + 1)
-        #expect(throws: RulePackError.self) { try RulePackLoader.read(RulePackWriter.encode(pack)) }
+        #expect(throws: RulePackError.self) { try RulePackLoader.decodeModel(RulePackWriter.encode(pack)) }
     }
 }

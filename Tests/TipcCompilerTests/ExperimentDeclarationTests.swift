@@ -145,7 +145,7 @@ import TipRuntime
 
     @Test func theAssignmentOfALoadedExperimentIsTheDocumentedOne() throws {
         let pack = try #require(compilePack(SourceFile(path: "copy.yaml", text: Self.yaml)).pack)
-        let loaded = try RulePackLoader.read(RulePackCompiler.fileBytes(pack))
+        let loaded = try RulePackLoader.decodeModel(RulePackCompiler.fileBytes(pack))
         let assignment = try #require(try loaded.experiments.first?.assignment())
         // The golden vectors of docs/experiments.md.
         #expect(assignment.arm(for: "user-1").name == "short")
@@ -162,7 +162,7 @@ import TipRuntime
     @Test func theExperimentsTableRoundTrips() throws {
         let pack = try Self.pack()
         let bytes = RulePackWriter.encode(pack)
-        let read = try RulePackLoader.read(bytes)
+        let read = try RulePackLoader.decodeModel(bytes)
         #expect(read.experiments == pack.experiments)
         #expect(RulePackWriter.encode(read) == bytes)
     }
@@ -186,7 +186,7 @@ import TipRuntime
         // table's kind changed to an unknown optional kind loads, with every tip as declared.
         let bytes = RulePackWriter.encode(try Self.pack())
         let renamed = Self.replacingTableKind(PackFormat.experimentsTableKind, with: PackFormat.optionalTableBit | 0x7FF0, in: bytes)
-        let read = try RulePackLoader.read(renamed)
+        let read = try RulePackLoader.decodeModel(renamed)
         #expect(read.experiments.isEmpty)
         #expect(read.tips == (try Self.pack()).tips)
     }
@@ -219,7 +219,7 @@ import TipRuntime
         let (message, breakIt) = Self.brokenModels[index]
         breakIt(&pack)
         do {
-            _ = try RulePackLoader.read(RulePackWriter.encode(pack))
+            _ = try RulePackLoader.decodeModel(RulePackWriter.encode(pack))
             Issue.record("loaded a pack whose experiment is broken (\(message))")
         } catch {
             #expect(error.description.contains(message), "\(error)")
@@ -237,7 +237,7 @@ import TipRuntime
             body.replaceSubrange((start + 6)..<(start + 6 + length), with: table)
             for index in 0..<4 { body[start + 2 + index] = UInt8(truncatingIfNeeded: UInt32(newLength) >> UInt32(8 * index)) }
             let damaged = Self.resealed(Array(bytes[..<PackFormat.headerSize]) + body)
-            #expect(throws: RulePackError.self, "length \(newLength) of \(length)") { try RulePackLoader.read(damaged) }
+            #expect(throws: RulePackError.self, "length \(newLength) of \(length)") { try RulePackLoader.decodeModel(damaged) }
         }
     }
 

@@ -37,7 +37,7 @@ import TipRuntime
     @Test func theGoalsTableRoundTripsAndIsAbsentWithoutGoals() throws {
         let pack = try #require(compilePack(SourceFile(path: "goal.yaml", text: Self.yaml)).pack).withoutSourcePositions
         let bytes = RulePackWriter.encode(pack)
-        let read = try RulePackLoader.read(bytes)
+        let read = try RulePackLoader.decodeModel(bytes)
         #expect(read.tips[0].goal == PackTipGoal(event: 0, windowMilliseconds: 7 * 86_400_000))
         #expect(RulePackWriter.encode(read) == bytes)
         var withoutGoal = pack
@@ -45,15 +45,15 @@ import TipRuntime
         let plain = RulePackWriter.encode(withoutGoal)
         // The only difference is the optional table: kind, length, count and one 16-byte entry.
         #expect(bytes.count == plain.count + 6 + 4 + 16)
-        #expect(try RulePackLoader.read(plain).tips[0].goal == nil)
+        #expect(try RulePackLoader.decodeModel(plain).tips[0].goal == nil)
     }
 
     @Test func aLoaderRefusesAGoalOfAnEventThePackLacks() throws {
         var pack = try #require(compilePack(SourceFile(path: "goal.yaml", text: Self.yaml)).pack).withoutSourcePositions
         pack.tips[0].goal = PackTipGoal(event: 7, windowMilliseconds: 1_000)
-        #expect(throws: RulePackError.self) { try RulePackLoader.read(RulePackWriter.encode(pack)) }
+        #expect(throws: RulePackError.self) { try RulePackLoader.decodeModel(RulePackWriter.encode(pack)) }
         pack.tips[0].goal = PackTipGoal(event: 0, windowMilliseconds: 0)
-        #expect(throws: RulePackError.self) { try RulePackLoader.read(RulePackWriter.encode(pack)) }
+        #expect(throws: RulePackError.self) { try RulePackLoader.decodeModel(RulePackWriter.encode(pack)) }
     }
 
     @Test(arguments: [

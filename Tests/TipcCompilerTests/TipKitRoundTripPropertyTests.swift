@@ -59,7 +59,7 @@ import TipcDriver
         var centers: [(TipCenter, ManualClock)] = []
         for pack in [first, second] {
             let clock = ManualClock(now: start)
-            centers.append((try TipCenter(pack: try RulePackLoader.load(RulePackWriter.encode(pack)), persistence: MemoryPersistence(),
+            centers.append((try TipCenter(pack: try RulePackLoader.decode(RulePackWriter.encode(pack)), persistence: MemoryPersistence(),
                                           clock: clock), clock))
         }
         var random = SeededGenerator(seed: seed ^ 0x5EED)

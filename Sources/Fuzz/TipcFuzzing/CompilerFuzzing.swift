@@ -53,7 +53,7 @@ public enum CompilerFuzzing {
             return
         }
         do {
-            let verified = try RulePackLoader.load(bytes)
+            let verified = try RulePackLoader.decode(bytes)
             PackFuzzing.exercise(verified)
         } catch {
             preconditionFailure("the compiler wrote a pack the loader refuses: \(error)")

@@ -12,9 +12,9 @@ public enum PackFuzzing {
     /// match (so that the structural checks, not the checksum, must refuse damage); exercises
     /// each pack that verifies.
     public static func pack(_ bytes: [UInt8]) {
-        if let verified = try? RulePackLoader.load(bytes) { exercise(verified) }
+        if let verified = try? RulePackLoader.decode(bytes) { exercise(verified) }
         let resealed = PackMutation.resealed(bytes)
-        if resealed != bytes, let verified = try? RulePackLoader.load(resealed) { exercise(verified) }
+        if resealed != bytes, let verified = try? RulePackLoader.decode(resealed) { exercise(verified) }
     }
 
     /// Evaluates every rule of every tip (plainly, all rules, traced), assigns a unit in every

@@ -23,7 +23,7 @@ public enum PackMutation {
     public static func mutatedPack(_ input: [UInt8]) -> [UInt8] {
         var reader = InstructionReader(bytes: input)
         let base = basePacks[Int(reader.byte()) % basePacks.count]
-        guard var model = try? RulePackLoader.read(base) else { preconditionFailure("a base pack does not load") }
+        guard var model = try? RulePackLoader.decodeModel(base) else { preconditionFailure("a base pack does not load") }
         var modelSteps = 0
         // First the model mutations (until opcode 0xFF or the end), then byte mutations.
         while !reader.isAtEnd, modelSteps < 64 {

@@ -129,7 +129,7 @@ struct SwiftAccessorWriter {
         """
 
         extension \(root) {
-            /// What an accessor throws besides the runtime's `TipCenterError`.
+            /// What an accessor throws besides the runtime's `TipError`.
             enum AccessorError: Error, Sendable, Hashable, CustomStringConvertible {
                 /// A value with no form on the other side: a `Date` or `TimeInterval` that is not finite or does not
                 /// fit in 64-bit milliseconds, an `Int` read that does not fit in the platform's `Int`.

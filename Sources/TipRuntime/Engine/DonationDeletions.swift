@@ -33,9 +33,9 @@ extension TipCenter {
     /// rules no longer count them here, nor on any device once the stores merge (a donation
     /// dated up to now that a merge brings in later is left out too). Returns once the
     /// deletion is durable; observers receive the statuses that change.
-    public func deleteDonations(of event: String) throws(TipCenterError) {
+    public func deleteDonations(of event: String) throws(TipError) {
         let now = clock.now()
-        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+        try mutate { (engine: inout EngineState) throws(TipError) in
             guard let index = engine.eventIndex[event] else { throw .donation(.unknownEventName(event)) }
             try stored { () throws(TipStoreError) in try persistence.deleteDonations(of: event, through: now) }
             engine.deleteDonations(of: index, through: now)

@@ -53,7 +53,7 @@ struct EngineState {
     /// `RecordBounds` (the store holds a stamp at the bound, or the clock is outside it), the
     /// write is refused: it could not be the latest, and a write acknowledged and then lost is
     /// worse than one refused.
-    mutating func stamp(at now: Int64) throws(TipCenterError) -> Stamp {
+    mutating func stamp(at now: Int64) throws(TipError) -> Stamp {
         let next = max(now, lastStampMilliseconds.addingSaturating(1))
         guard RecordBounds.contains(next) else { throw .stampOutOfRange(now: now, latestStored: lastStampMilliseconds) }
         lastStampMilliseconds = next
@@ -191,7 +191,7 @@ struct EngineState {
     /// Records one display (`count` 1, or 0 for more time on screen of a display already
     /// recorded) and `milliseconds` on screen; invalidates the tip when it reaches
     /// `maxDisplayCount` or `maxDisplayDuration`. Returns the records to store.
-    mutating func recordDisplay(_ tip: Int, key: TipKey? = nil, count: Int64, milliseconds: Int64, now: Int64) throws(TipCenterError) -> [TipEventRecord] {
+    mutating func recordDisplay(_ tip: Int, key: TipKey? = nil, count: Int64, milliseconds: Int64, now: Int64) throws(TipError) -> [TipEventRecord] {
         let firstEver = history(of: tip, key: key).displayCount == 0 && count > 0
         let wasInvalidated = invalidation(of: tip, key: key) != nil
         let display = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: try stamp(at: now),
@@ -209,7 +209,7 @@ struct EngineState {
     /// then: what this runtime knows may be older than a reset another device or process made,
     /// and the invalidation must win over that reset when the stores merge. Returns the records
     /// to store.
-    mutating func invalidate(_ tip: Int, key: TipKey? = nil, reason: InvalidationReason, now: Int64) throws(TipCenterError) -> [TipEventRecord] {
+    mutating func invalidate(_ tip: Int, key: TipKey? = nil, reason: InvalidationReason, now: Int64) throws(TipError) -> [TipEventRecord] {
         let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: try stamp(at: now), kind: .invalidation(reason), date: now)
         records = records.adding(record, tip: tip)
         return [record]
@@ -217,7 +217,7 @@ struct EngineState {
 
     /// Makes `tip` eligible again with its displays and time on screen restarted. Returns the
     /// records to store.
-    mutating func resetEligibility(_ tip: Int, key: TipKey? = nil, now: Int64) throws(TipCenterError) -> [TipEventRecord] {
+    mutating func resetEligibility(_ tip: Int, key: TipKey? = nil, now: Int64) throws(TipError) -> [TipEventRecord] {
         let record = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: try stamp(at: now), kind: .reset, date: now)
         records = records.adding(record, tip: tip)
         return [record]
@@ -228,7 +228,7 @@ struct EngineState {
     /// is the same tap sent again: it is returned and nothing is stored (`stored` false); under
     /// another action, it is a collision.
     mutating func recordAction(_ tip: Int, key: TipKey?, action: String, id: String, date: Int64,
-                               now: Int64) throws(TipCenterError) -> (record: TipEventRecord, stored: Bool) {
+                               now: Int64) throws(TipError) -> (record: TipEventRecord, stored: Bool) {
         let declared = model.tips[tip].actions.map(\.id)
         guard declared.contains(where: { $0.utf8.elementsEqual(action.utf8) }) else {
             throw .unknownAction(tip: model.tips[tip].name, action: action, declared: declared)

@@ -35,8 +35,8 @@ extension TipCenter {
     /// reads parameter `p`'s current value; `{name}` takes `values[name]`, which must be given
     /// and have the placeholder's declared type (values the tip does not declare are ignored).
     /// A tip of a format-1 pack, or one whose texts are plain, shows them as written.
-    public func content(of tip: String, locale: String, values: [String: RuntimeValue] = [:]) throws(TipCenterError) -> TipContent {
-        let (model, parameters) = try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> (RulePack, [RuntimeValue]) in
+    public func content(of tip: String, locale: String, values: [String: RuntimeValue] = [:]) throws(TipError) -> TipContent {
+        let (model, parameters) = try state.withLock { (engine: inout EngineState) throws(TipError) -> (RulePack, [RuntimeValue]) in
             guard engine.tipIndex[tip] != nil else { throw .unknownTip(tip) }
             return (engine.model, engine.parameters.values)
         }
@@ -47,7 +47,7 @@ extension TipCenter {
     /// tools that show a pack's texts (`tipc explain --locale`): with `keepingMissingPlaceholders`,
     /// a placeholder without a value is shown as `{name}` instead of being an error.
     public static func content(of tip: String, in pack: RulePack, locale: String, parameters: [RuntimeValue],
-                               values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false) throws(TipCenterError) -> TipContent {
+                               values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false) throws(TipError) -> TipContent {
         guard let index = pack.tips.firstIndex(where: { $0.name == tip }) else { throw .unknownTip(tip) }
         return try content(ofTipAt: index, in: pack, locale: locale, parameters: parameters, values: values,
                            keepingMissingPlaceholders: keepingMissingPlaceholders)
@@ -57,7 +57,7 @@ extension TipCenter {
     /// `index` in the pack's tips table: no search by name, for callers that walk the table
     /// (one search per tip would make listing every tip quadratic).
     public static func content(ofTipAt index: Int, in pack: RulePack, locale: String, parameters: [RuntimeValue],
-                               values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false) throws(TipCenterError) -> TipContent {
+                               values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false) throws(TipError) -> TipContent {
         let declared = pack.tips[index]
         let tip = declared.name
         guard let entry = pack.texts?.entry(forTip: index) else {

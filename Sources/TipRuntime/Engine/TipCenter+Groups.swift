@@ -36,9 +36,9 @@ struct GroupObserver {
 
 extension TipCenter {
     /// The tip the group offers now (nil when none of its tips should display).
-    public func currentTip(of group: String) throws(TipCenterError) -> String? {
+    public func currentTip(of group: String) throws(TipError) -> String? {
         let now = clock.now()
-        return try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> String? in
+        return try state.withLock { (engine: inout EngineState) throws(TipError) -> String? in
             guard let index = engine.groupIndex(named: group) else { throw .unknownGroup(group) }
             engine.expireDonations(now: now)
             return engine.currentTip(inGroup: index, now: now).map { engine.model.tips[$0].name }
@@ -47,9 +47,9 @@ extension TipCenter {
 
     /// A stream of the tip the group offers: the current one first, then every change (nil:
     /// none), including one caused only by time passing. One stream per subscriber.
-    public func currentTipUpdates(of group: String) throws(TipCenterError) -> AsyncStream<String?> {
+    public func currentTipUpdates(of group: String) throws(TipError) -> AsyncStream<String?> {
         let (stream, continuation) = AsyncStream.makeStream(of: String?.self, bufferingPolicy: .bufferingNewest(1))
-        let id = try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> Int in
+        let id = try state.withLock { (engine: inout EngineState) throws(TipError) -> Int in
             guard let index = engine.groupIndex(named: group) else { throw .unknownGroup(group) }
             return observers.withLock { registry in
                 registry.nextID += 1

@@ -2,7 +2,7 @@
 extension EngineState {
     /// The index of `tip`, after checking that `key` fits it: a keyed tip needs a key of its
     /// type, a tip without a key takes none.
-    func resolve(_ tip: String, key: TipKey?) throws(TipCenterError) -> Int {
+    func resolve(_ tip: String, key: TipKey?) throws(TipError) -> Int {
         guard let index = tipIndex[tip] else { throw .unknownTip(tip) }
         switch (model.tips[index].key, key) {
         case (nil, nil): return index
@@ -18,16 +18,16 @@ extension EngineState {
 extension TipCenter {
     /// The instance named by `text` as the CLI and timelines write it (`newTrail[42]`, or a
     /// tip's name): the key's text is read as the tip's key type.
-    public func instance(named text: String) throws(TipCenterError) -> TipInstance {
-        try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> TipInstance in
+    public func instance(named text: String) throws(TipError) -> TipInstance {
+        try state.withLock { (engine: inout EngineState) throws(TipError) -> TipInstance in
             try TipInstance.resolve(text, in: engine.model)
         }
     }
 
     /// The keys of the instances of `tip` that have stored state (displays, invalidations,
     /// resets), ascending. Any other key is an instance too, evaluated fresh.
-    public func instances(of tip: String) throws(TipCenterError) -> [TipKey] {
-        try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> [TipKey] in
+    public func instances(of tip: String) throws(TipError) -> [TipKey] {
+        try state.withLock { (engine: inout EngineState) throws(TipError) -> [TipKey] in
             guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
             return engine.records.keys(of: index)
         }
@@ -36,7 +36,7 @@ extension TipCenter {
 
 extension TipInstance {
     /// The instance `text` names in `pack` (`newTrail[42]`, `newTrail[some id]`, `welcome`).
-    public static func resolve(_ text: String, in pack: RulePack) throws(TipCenterError) -> TipInstance {
+    public static func resolve(_ text: String, in pack: RulePack) throws(TipError) -> TipInstance {
         let (name, keyText) = split(text)
         guard let tip = pack.tips.first(where: { $0.name == name }) else {
             // A tip whose name itself ends in brackets is still found by its whole name.
@@ -61,9 +61,9 @@ extension TipCenter {
     /// `instances` may change with no call into the runtime (a window's contents change, a
     /// donation ages out, the display frequency's gap ends, a rule's comparison with a date
     /// turns), or nil when none can: the instant an observer of them would be woken at.
-    public func nextPossibleChange(of instances: [TipInstance]) throws(TipCenterError) -> Int64? {
+    public func nextPossibleChange(of instances: [TipInstance]) throws(TipError) -> Int64? {
         let now = clock.now()
-        return try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> Int64? in
+        return try state.withLock { (engine: inout EngineState) throws(TipError) -> Int64? in
             var slots = Set<TipSlot>()
             for instance in instances {
                 let tip = try engine.resolve(instance.tip, key: instance.key)

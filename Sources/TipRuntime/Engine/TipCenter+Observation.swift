@@ -35,22 +35,22 @@ extension TipCenter {
     /// A stream of the tip's status: the current one first, then every change, including one
     /// caused only by time passing (a `within` window sliding): the runtime computes that
     /// instant and wakes then, without polling. One stream per subscriber.
-    public func statusUpdates(for tip: String, key: TipKey? = nil) throws(TipCenterError) -> AsyncStream<TipStatus> {
+    public func statusUpdates(for tip: String, key: TipKey? = nil) throws(TipError) -> AsyncStream<TipStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: TipStatus.self, bufferingPolicy: .bufferingNewest(1))
         try subscribe(tip, key, .status(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
         return stream
     }
 
     /// A stream of whether the tip should display: the current value first, then every change.
-    public func shouldDisplayUpdates(for tip: String, key: TipKey? = nil) throws(TipCenterError) -> AsyncStream<Bool> {
+    public func shouldDisplayUpdates(for tip: String, key: TipKey? = nil) throws(TipError) -> AsyncStream<Bool> {
         let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
         try subscribe(tip, key, .shouldDisplay(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
         return stream
     }
 
     private func subscribe(_ tip: String, _ key: TipKey?, _ kind: ObserverRegistry.Kind,
-                           onTermination: (@escaping @Sendable () -> Void) -> Void) throws(TipCenterError) {
-        let id = try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> Int in
+                           onTermination: (@escaping @Sendable () -> Void) -> Void) throws(TipError) {
+        let id = try state.withLock { (engine: inout EngineState) throws(TipError) -> Int in
             let index = try engine.resolve(tip, key: key)
             return observers.withLock { registry in
                 registry.nextID += 1

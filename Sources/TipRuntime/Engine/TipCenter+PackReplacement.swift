@@ -8,9 +8,9 @@ extension TipCenter {
     /// the new statuses; the stream of a tip the new pack no longer has finishes.
     ///
     /// On a store failure nothing changes (the runtime keeps its pack).
-    public func replacePack(_ pack: VerifiedRulePack) throws(TipCenterError) {
+    public func replacePack(_ pack: VerifiedRulePack) throws(TipError) {
         let now = clock.now()
-        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+        try mutate { (engine: inout EngineState) throws(TipError) in
             var replacement = EngineState(pack: pack, deviceID: persistence.deviceID)
             try stored { () throws(TipStoreError) in try replacement.load(from: persistence, now: now) }
             for (index, declaration) in replacement.model.parameters.enumerated() where declaration.isTransient {

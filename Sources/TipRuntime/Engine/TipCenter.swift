@@ -11,12 +11,12 @@ public final class TipCenter: Sendable {
     let clock: any TipClock
 
     /// Opens a runtime over `persistence`, loading its parameters, tips and donations.
-    public convenience init(pack: VerifiedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipCenterError) {
+    public convenience init(pack: VerifiedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipError) {
         try self.init(pack: PreparedRulePack(pack), persistence: persistence, clock: clock)
     }
 
     /// Opens a runtime over `persistence` with a pack prepared once for many runtimes.
-    public init(pack: PreparedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipCenterError) {
+    public init(pack: PreparedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipError) {
         self.persistence = persistence
         self.clock = clock
         var engine = EngineState(prepared: pack, deviceID: persistence.deviceID)
@@ -39,14 +39,14 @@ public final class TipCenter: Sendable {
 
     /// Sets a parameter. A value of the wrong type (or outside an enum-like parameter's
     /// `values`) is refused and changes nothing. Transient parameters are not persisted.
-    public func setParameter(_ name: String, to value: RuntimeValue) throws(TipCenterError) {
+    public func setParameter(_ name: String, to value: RuntimeValue) throws(TipError) {
         try setParameters([name: value])
     }
 
     /// Sets several parameters together: all are checked before any changes.
-    public func setParameters(_ values: [String: RuntimeValue]) throws(TipCenterError) {
+    public func setParameters(_ values: [String: RuntimeValue]) throws(TipError) {
         let now = clock.now()
-        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+        try mutate { (engine: inout EngineState) throws(TipError) in
             var updated = engine.parameters
             var writes: [(String, ParameterRecord)] = []
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -74,8 +74,8 @@ public final class TipCenter: Sendable {
     }
 
     /// A parameter's current value.
-    public func parameter(_ name: String) throws(TipCenterError) -> RuntimeValue {
-        try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> RuntimeValue in
+    public func parameter(_ name: String) throws(TipError) -> RuntimeValue {
+        try state.withLock { (engine: inout EngineState) throws(TipError) -> RuntimeValue in
             guard let index = engine.parameterIndex[name] else { throw .unknownParameter(name) }
             return engine.parameters.values[index]
         }
@@ -86,16 +86,16 @@ public final class TipCenter: Sendable {
     /// Donates one event (at `date`, default now) with a payload by field name. Returns once
     /// the donation is durable; a payload of the wrong shape is refused and changes nothing.
     @discardableResult
-    public func donate(_ event: String, value: [String: RuntimeValue] = [:], at date: Int64? = nil) throws(TipCenterError) -> DonationRecord {
+    public func donate(_ event: String, value: [String: RuntimeValue] = [:], at date: Int64? = nil) throws(TipError) -> DonationRecord {
         try donate([PendingDonation(event: event, date: date ?? clock.now(), value: value)])[0]
     }
 
     /// Donates several events in one durable transaction: all are checked (a date outside
     /// `RecordBounds` included) before any is stored.
     @discardableResult
-    public func donate(_ batch: [PendingDonation]) throws(TipCenterError) -> [DonationRecord] {
+    public func donate(_ batch: [PendingDonation]) throws(TipError) -> [DonationRecord] {
         let now = clock.now()
-        return try mutate { (engine: inout EngineState) throws(TipCenterError) -> [DonationRecord] in
+        return try mutate { (engine: inout EngineState) throws(TipError) -> [DonationRecord] in
             var indexed: [(event: Int, payload: [RuntimeValue])] = []
             for donation in batch {
                 guard let event = engine.eventIndex[donation.event] else { throw .donation(.unknownEventName(donation.event)) }
@@ -146,7 +146,7 @@ public final class TipCenter: Sendable {
     // MARK: - Tips
 
     /// The tip's status now (of its instance `key`, for a keyed tip).
-    public func status(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> TipStatus {
+    public func status(of tip: String, key: TipKey? = nil) throws(TipError) -> TipStatus {
         let now = clock.now()
         return try read(tip, key: key, now: now) { engine, index in engine.status(of: index, key: key, now: now) }
     }
@@ -173,41 +173,41 @@ public final class TipCenter: Sendable {
     }
 
     /// Whether the tip should display now: status, display frequency, group and overrides.
-    public func shouldDisplay(_ tip: String, key: TipKey? = nil) throws(TipCenterError) -> Bool {
+    public func shouldDisplay(_ tip: String, key: TipKey? = nil) throws(TipError) -> Bool {
         let now = clock.now()
         return try read(tip, key: key, now: now) { engine, index in engine.shouldDisplay(index, key: key, now: now) }
     }
 
     /// Displays since the tip's (instance's) latest reset, over all devices.
-    public func displayCount(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> Int64 {
+    public func displayCount(of tip: String, key: TipKey? = nil) throws(TipError) -> Int64 {
         try read(tip, key: key, now: clock.now()) { engine, index in engine.history(of: index, key: key).displayCount }
     }
 
     /// Milliseconds on screen since the tip's (instance's) latest reset, over all devices.
-    public func displayDuration(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> Int64 {
+    public func displayDuration(of tip: String, key: TipKey? = nil) throws(TipError) -> Int64 {
         try read(tip, key: key, now: clock.now()) { engine, index in engine.history(of: index, key: key).displayDurationMilliseconds }
     }
 
     /// The UI showed the tip (and, optionally, for how long). Reaching `maxDisplayCount` or
     /// `maxDisplayDuration` invalidates it.
-    public func recordDisplay(_ tip: String, key: TipKey? = nil, milliseconds: Int64 = 0) throws(TipCenterError) {
+    public func recordDisplay(_ tip: String, key: TipKey? = nil, milliseconds: Int64 = 0) throws(TipError) {
         try recordDisplay(tip, key: key, count: 1, milliseconds: milliseconds)
     }
 
     /// The UI reports more time on screen for a display already recorded.
-    public func recordDisplayDuration(_ tip: String, key: TipKey? = nil, milliseconds: Int64) throws(TipCenterError) {
+    public func recordDisplayDuration(_ tip: String, key: TipKey? = nil, milliseconds: Int64) throws(TipError) {
         try recordDisplay(tip, key: key, count: 0, milliseconds: milliseconds)
     }
 
-    private func recordDisplay(_ tip: String, key: TipKey?, count: Int64, milliseconds: Int64) throws(TipCenterError) {
+    private func recordDisplay(_ tip: String, key: TipKey?, count: Int64, milliseconds: Int64) throws(TipError) {
         let now = clock.now()
-        try writeTip(tip, key: key) { engine, index throws(TipCenterError) in try engine.recordDisplay(index, key: key, count: count, milliseconds: milliseconds, now: now) }
+        try writeTip(tip, key: key) { engine, index throws(TipError) in try engine.recordDisplay(index, key: key, count: count, milliseconds: milliseconds, now: now) }
     }
 
     /// Invalidates the tip; a tip already invalidated keeps its first reason.
-    public func invalidate(_ tip: String, key: TipKey? = nil, reason: InvalidationReason) throws(TipCenterError) {
+    public func invalidate(_ tip: String, key: TipKey? = nil, reason: InvalidationReason) throws(TipError) {
         let now = clock.now()
-        try writeTip(tip, key: key) { engine, index throws(TipCenterError) in try engine.invalidate(index, key: key, reason: reason, now: now) }
+        try writeTip(tip, key: key) { engine, index throws(TipError) in try engine.invalidate(index, key: key, reason: reason, now: now) }
     }
 
     /// The user tapped the tip's (instance's) action `action` (an id the tip declares), for
@@ -220,13 +220,13 @@ public final class TipCenter: Sendable {
     /// - Returns: the stored record, and whether this call stored it (false: the same tap again).
     @discardableResult
     public func recordAction(_ tip: String, action: String, key: TipKey? = nil, id: String = RecordID.random(),
-                             at date: Int64? = nil) throws(TipCenterError) -> (record: TipEventRecord, isNew: Bool) {
+                             at date: Int64? = nil) throws(TipError) -> (record: TipEventRecord, isNew: Bool) {
         let now = clock.now()
         if let date, !RecordBounds.contains(date) {
             throw .invalidAction("the action's date \(date) ms is outside \(RecordBounds.description); nothing was recorded")
         }
         guard !id.isEmpty else { throw .invalidAction("an action's id cannot be empty; nothing was recorded") }
-        return try mutate { (engine: inout EngineState) throws(TipCenterError) -> (record: TipEventRecord, isNew: Bool) in
+        return try mutate { (engine: inout EngineState) throws(TipError) -> (record: TipEventRecord, isNew: Bool) in
             let index = try engine.resolve(tip, key: key)
             let before = engine
             let (record, isNew) = try engine.recordAction(index, key: key, action: action, id: id, date: date ?? now, now: now)
@@ -242,14 +242,14 @@ public final class TipCenter: Sendable {
     }
 
     /// Makes the tip eligible again, with its display count and duration restarted.
-    public func resetEligibility(_ tip: String, key: TipKey? = nil) throws(TipCenterError) {
+    public func resetEligibility(_ tip: String, key: TipKey? = nil) throws(TipError) {
         let now = clock.now()
-        try writeTip(tip, key: key) { engine, index throws(TipCenterError) in try engine.resetEligibility(index, key: key, now: now) }
+        try writeTip(tip, key: key) { engine, index throws(TipError) in try engine.resetEligibility(index, key: key, now: now) }
     }
 
     /// Clears everything: donations, parameters, tips' records, the frequency gap.
-    public func resetDatastore() throws(TipCenterError) {
-        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+    public func resetDatastore() throws(TipError) {
+        try mutate { (engine: inout EngineState) throws(TipError) in
             try stored { () throws(TipStoreError) in try persistence.clear() }
             engine.clear()
         }
@@ -267,13 +267,13 @@ public final class TipCenter: Sendable {
     public var testingOverrides: TestingOverrides { state.withLock { $0.overrides } }
 
     private func updateOverrides(_ change: (inout TestingOverrides) -> Void) {
-        try? mutate { (engine: inout EngineState) throws(TipCenterError) in change(&engine.overrides) }
+        try? mutate { (engine: inout EngineState) throws(TipError) in change(&engine.overrides) }
     }
 
     // MARK: - Sync
 
     /// Everything stored, as one value (export, sync).
-    public func snapshot() throws(TipCenterError) -> StoreSnapshot {
+    public func snapshot() throws(TipError) -> StoreSnapshot {
         try stored { () throws(TipStoreError) in try persistence.load() }
     }
 
@@ -281,10 +281,10 @@ public final class TipCenter: Sendable {
     /// transaction that only adds what this store lacks, then reloads: what other writers
     /// stored meanwhile is kept and seen. A snapshot with a record outside `RecordBounds` is
     /// refused before anything is written.
-    public func merge(_ other: StoreSnapshot) throws(TipCenterError) {
+    public func merge(_ other: StoreSnapshot) throws(TipError) {
         let now = clock.now()
         try stored { () throws(TipStoreError) in try other.validate() }
-        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+        try mutate { (engine: inout EngineState) throws(TipError) in
             try stored { () throws(TipStoreError) in try persistence.merge(other) }
             trimStore(events: Set(engine.model.events.indices), engine.model, now: now)
             var reloaded = engine
@@ -295,8 +295,8 @@ public final class TipCenter: Sendable {
 
     // MARK: - Plumbing
 
-    /// Runs a store call, turning its failure into `TipCenterError.store`.
-    func stored<T>(_ body: () throws(TipStoreError) -> T) throws(TipCenterError) -> T {
+    /// Runs a store call, turning its failure into `TipError.store`.
+    func stored<T>(_ body: () throws(TipStoreError) -> T) throws(TipError) -> T {
         do {
             return try body()
         } catch {
@@ -305,15 +305,15 @@ public final class TipCenter: Sendable {
     }
 
     /// Runs a change under the lock, then tells observers what changed.
-    func mutate<T>(_ change: (inout EngineState) throws(TipCenterError) -> T) throws(TipCenterError) -> T {
-        let result = try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> T in try change(&engine) }
+    func mutate<T>(_ change: (inout EngineState) throws(TipError) -> T) throws(TipError) -> T {
+        let result = try state.withLock { (engine: inout EngineState) throws(TipError) -> T in try change(&engine) }
         publish()
         return result
     }
 
     /// Reads one tip's state as of `now` (donations past their `maximumAge` dropped first).
-    private func read<T>(_ tip: String, key: TipKey?, now: Int64, _ body: (borrowing EngineState, Int) -> T) throws(TipCenterError) -> T {
-        try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> T in
+    private func read<T>(_ tip: String, key: TipKey?, now: Int64, _ body: (borrowing EngineState, Int) -> T) throws(TipError) -> T {
+        try state.withLock { (engine: inout EngineState) throws(TipError) -> T in
             let index = try engine.resolve(tip, key: key)
             engine.expireDonations(now: now)
             return body(engine, index)
@@ -323,12 +323,12 @@ public final class TipCenter: Sendable {
     /// Changes one tip's history and stores the records the change made; on a store failure
     /// the change is undone.
     private func writeTip(_ tip: String, key: TipKey?,
-                          _ change: (inout EngineState, Int) throws(TipCenterError) -> [TipEventRecord]) throws(TipCenterError) {
-        try mutate { (engine: inout EngineState) throws(TipCenterError) in
+                          _ change: (inout EngineState, Int) throws(TipError) -> [TipEventRecord]) throws(TipError) {
+        try mutate { (engine: inout EngineState) throws(TipError) in
             let index = try engine.resolve(tip, key: key)
             let before = engine
             let records: [TipEventRecord]
-            do throws(TipCenterError) {
+            do throws(TipError) {
                 records = try change(&engine, index)
             } catch {
                 engine = before

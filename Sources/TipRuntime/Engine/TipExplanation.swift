@@ -55,9 +55,9 @@ public struct TipExplanation: Sendable, Hashable {
 
 extension TipCenter {
     /// Explains the tip's status and display decision now (every rule evaluated and traced).
-    public func explanation(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> TipExplanation {
+    public func explanation(of tip: String, key: TipKey? = nil) throws(TipError) -> TipExplanation {
         let now = clock.now()
-        return try state.withLock { (engine: inout EngineState) throws(TipCenterError) -> TipExplanation in
+        return try state.withLock { (engine: inout EngineState) throws(TipError) -> TipExplanation in
             let index = try engine.resolve(tip, key: key)
             engine.expireDonations(now: now)
             let declaration = engine.model.tips[index]

@@ -26,25 +26,25 @@ public final class TipPresentation: Sendable {
     /// The user tapped the tip's action `action` (an id the tip declares): recorded for analytics.
     /// It does not end the presentation; an action that makes the tip pointless ends it with
     /// `end(invalidating: .actionPerformed)`.
-    public func recordAction(_ action: String) throws(TipCenterError) {
+    public func recordAction(_ action: String) throws(TipError) {
         try center.recordAction(tip, action: action, key: key)
     }
 
     /// The tip went away: records its time on screen.
-    public func end() throws(TipCenterError) {
+    public func end() throws(TipError) {
         try end(invalidating: nil)
     }
 
     /// The user closed the tip (its close button): records its time on screen and invalidates it
     /// with the reason `tipClosed`, as TipKit's close button does.
-    public func close() throws(TipCenterError) {
+    public func close() throws(TipError) {
         try end(invalidating: .tipClosed)
     }
 
     /// The tip went away and no longer applies: records its time on screen, then invalidates it
     /// with `reason` (nil: only the time).
-    public func end(invalidating reason: InvalidationReason?) throws(TipCenterError) {
-        try ended.withLock { (isEnded: inout Bool) throws(TipCenterError) in
+    public func end(invalidating reason: InvalidationReason?) throws(TipError) {
+        try ended.withLock { (isEnded: inout Bool) throws(TipError) in
             guard !isEnded else { return }
             let milliseconds = max(0, center.clock.now() - began)
             if milliseconds > 0 {
@@ -66,7 +66,7 @@ extension TipCenter {
     /// // … the tip is on screen …
     /// try shown.end()            // or shown.close(), or shown.recordAction("favorite")
     /// ```
-    public func beginDisplay(of tip: String, key: TipKey? = nil) throws(TipCenterError) -> TipPresentation {
+    public func beginDisplay(of tip: String, key: TipKey? = nil) throws(TipError) -> TipPresentation {
         let began = clock.now()
         try recordDisplay(tip, key: key)
         return TipPresentation(center: self, tip: tip, key: key, began: began)

@@ -1,17 +1,46 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Decodes `.tippack` bytes and verifies all of it before use: magic, version,
 /// byte-order and float-format tests, body length and CRC-32, every table's layout, every index
 /// and length in bounds, every rule's bytecode (`BytecodeVerifier`). A damaged or hostile pack
 /// is refused with a `RulePackError` saying what is wrong and where; it never traps.
 public enum RulePackLoader {
-    /// Decodes and verifies a pack.
-    public static func load(_ bytes: [UInt8]) throws(RulePackError) -> VerifiedRulePack {
+    /// Decodes and verifies a pack; a damaged one is `TipError.invalidPack`.
+    public static func load(_ bytes: [UInt8]) throws(TipError) -> VerifiedRulePack {
+        do {
+            return try decode(bytes)
+        } catch {
+            throw .invalidPack(error)
+        }
+    }
+
+    /// Decodes and verifies the pack in a file (an app's bundled resource:
+    /// `Bundle.main.url(forResource: "tips", withExtension: "tippack")`); a file that cannot be
+    /// read is `TipError.unreadablePack`, a damaged one `TipError.invalidPack`.
+    public static func load(contentsOf url: URL) throws(TipError) -> VerifiedRulePack {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadablePack(path: url.path, reason: "\(error)")
+        }
+        return try load([UInt8](data))
+    }
+
+    /// `load(_:)` with the pack's own error, which says where in the bytes it went wrong (for
+    /// tipc's tools).
+    package static func decode(_ bytes: [UInt8]) throws(RulePackError) -> VerifiedRulePack {
         var decoder = PackDecoder(bytes: bytes)
         return try decoder.decode()
     }
 
     /// Decodes and verifies a pack, keeping only the model (for inspection).
-    public static func read(_ bytes: [UInt8]) throws(RulePackError) -> RulePack {
-        try load(bytes).pack
+    package static func decodeModel(_ bytes: [UInt8]) throws(RulePackError) -> RulePack {
+        try decode(bytes).pack
     }
 }
 

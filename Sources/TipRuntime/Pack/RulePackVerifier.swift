@@ -3,6 +3,6 @@
 /// encoded and loaded, and the loader's checks (tables, names, bytecode) all apply.
 package enum RulePackVerifier {
     public static func verify(_ pack: RulePack) throws(RulePackError) -> VerifiedRulePack {
-        try RulePackLoader.load(RulePackWriter.encode(pack))
+        try RulePackLoader.decode(RulePackWriter.encode(pack))
     }
 }

@@ -1,5 +1,5 @@
 /// A rule pack whose every table and rule has been verified: the only input the VM accepts.
-/// Made by `RulePackLoader.load(_:)` (from bytes) or `RulePackVerifier.verify(_:)` (in memory).
+/// Made by `RulePackLoader.load(_:)` (from bytes or a file) or `RulePackVerifier.verify(_:)` (in memory).
 public struct VerifiedRulePack: Sendable {
     public let pack: RulePack
     /// Per tip, per rule: the code and its proven stack needs.

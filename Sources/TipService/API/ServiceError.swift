@@ -29,39 +29,22 @@ public struct ServiceError: Error, Sendable {
 
     /// The runtime's refusal of a call, as an answer: unknown names 404, wrong values 400, a
     /// store that cannot be reached 503.
-    static func runtime(_ error: TipCenterError, pack: RulePack) -> ServiceError {
+    static func runtime(_ error: TipError, pack: RulePack) -> ServiceError {
         switch error {
         case .unknownTip(let name): return unknown("tip", name, in: pack.tips.map(\.name))
         case .unknownGroup(let name): return unknown("group", name, in: pack.groups.map(\.name))
         case .unknownParameter(let name): return unknown("parameter", name, in: pack.parameters.map(\.name))
         case .donation(.unknownEventName(let name)): return unknown("event", name, in: pack.events.map(\.name))
-        case .wrongParameterType: return badRequest("wrong-parameter-type", error.description)
-        case .valueNotAllowed: return badRequest("value-not-allowed", error.description)
-        case .missingPlaceholderValue: return badRequest("missing-placeholder-value", error.description)
-        case .wrongPlaceholderType: return badRequest("wrong-placeholder-type", error.description)
-        case .missingKey: return badRequest("missing-key", error.description)
-        case .unexpectedKey: return badRequest("unexpected-key", error.description)
-        case .wrongKeyType: return badRequest("wrong-key-type", error.description)
-        case .unreadableKey: return badRequest("wrong-key-type", error.description)
-        case .stampOutOfRange: return ServiceError(409, "stamp-out-of-range", error.description)
-        case .invalidAction: return badRequest("invalid-action", error.description)
+        case .stampOutOfRange: return ServiceError(409, error.code, error.description)
         case .unknownAction(let tip, let action, let declared):
             if let close = Suggestion.closest(to: action, in: declared) {
-                return ServiceError(404, "unknown-action", "tip '\(tip)' has no action '\(action)'; did you mean '\(close)'?")
+                return ServiceError(404, error.code, "tip '\(tip)' has no action '\(action)'; did you mean '\(close)'?")
             }
-            return ServiceError(404, "unknown-action", error.description)
-        case .donation(let donation):
-            let code: String
-            switch donation {
-            case .unknownEvent, .unknownEventName: code = "unknown-event"
-            case .wrongFieldCount: code = "wrong-field-count"
-            case .wrongFieldType: code = "wrong-field-type"
-            case .unknownField: code = "unknown-field"
-            case .missingField: code = "missing-field"
-            case .nonFiniteDouble: code = "non-finite-double"
-            case .dateOutOfRange: code = "date-out-of-range"
-            }
-            return badRequest(code, donation.description)
+            return ServiceError(404, error.code, error.description)
+        case .invalidPack, .unreadablePack: return ServiceError(500, error.code, error.description)
+        case .wrongParameterType, .valueNotAllowed, .missingPlaceholderValue, .wrongPlaceholderType, .missingKey, .unexpectedKey,
+             .wrongKeyType, .unreadableKey, .invalidAction, .donation:
+            return badRequest(error.code, error.description)
         case .store(let store): return Self.store(store)
         }
     }

@@ -11,7 +11,7 @@ public struct ServicePack: Sendable {
 
     /// Verifies `bytes` as a rule pack.
     public init(bytes: [UInt8]) throws(RulePackError) {
-        verified = try RulePackLoader.load(bytes)
+        verified = try RulePackLoader.decode(bytes)
         prepared = PreparedRulePack(verified)
         self.bytes = bytes
         etag = "\"" + SHA256.hex(bytes) + "\""

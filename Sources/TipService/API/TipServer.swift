@@ -127,7 +127,7 @@ public final class TipServer: Sendable {
         } catch let error as TipStoreError {
             metrics.recordStoreError(error.kind.rawValue)
             return (route.pattern, ServiceError.store(error).response)
-        } catch let error as TipCenterError {
+        } catch let error as TipError {
             if case .store(let store) = error { metrics.recordStoreError(store.kind.rawValue) }
             return (route.pattern, ServiceError.runtime(error, pack: pack.pack).response)
         } catch {
@@ -336,7 +336,7 @@ public final class TipServer: Sendable {
         }
         let records = try withCenter(user, pack) { center in
             try donations.enumerated().map { index, donation in
-                do throws(TipCenterError) {
+                do throws(TipError) {
                     return try center.donate(donation.event, value: donation.value, at: donation.date)
                 } catch {
                     // A store failure is the batch's, not the element's.

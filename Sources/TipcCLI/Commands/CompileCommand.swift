@@ -33,7 +33,7 @@ public enum CompileCommand: TipcCommand {
         // The checker refuses what the runtime's limits refuse; this holds the two together, so
         // that a pack `compile` confirms is always one the runtime loads.
         do {
-            _ = try RulePackLoader.load(bytes)
+            _ = try RulePackLoader.decode(bytes)
         } catch {
             throw CommandFailure(.internalError, "the compiled pack fails the runtime's own verification, a bug in tipc (\(error)); nothing was written")
         }

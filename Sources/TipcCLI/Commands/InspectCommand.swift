@@ -31,7 +31,7 @@ public enum InspectCommand: TipcCommand {
         }
         let inspector: RulePackInspector
         do {
-            _ = try RulePackLoader.load(bytes)
+            _ = try RulePackLoader.decode(bytes)
             inspector = try RulePackInspector(bytes: bytes)
         } catch {
             throw CommandFailure.input("\(path): \(error)")

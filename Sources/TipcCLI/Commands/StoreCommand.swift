@@ -75,7 +75,7 @@ public enum StoreCommand: TipcCommand {
             case "merge": try merge(center, rest[0], other ?? StoreSnapshot(), context)
             default: try export(center, context)
             }
-        } catch let error as TipCenterError {
+        } catch let error as TipError {
             throw error.failure(store: arguments.value(RuntimeOptions.db))
         }
         return .success

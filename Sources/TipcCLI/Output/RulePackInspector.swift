@@ -16,7 +16,7 @@ public struct RulePackInspector {
 
     /// Loads and verifies `bytes` (throws what the loader throws).
     public init(bytes: [UInt8]) throws(RulePackError) {
-        pack = try RulePackLoader.load(bytes).pack
+        pack = try RulePackLoader.decode(bytes).pack
         byteCount = bytes.count
         checksum = CRC32.checksum(bytes, in: PackFormat.headerSize..<bytes.count)
     }

@@ -30,7 +30,7 @@ public struct PackInput {
                 throw CommandFailure.io("cannot read '\(packPath)'")
             }
             do {
-                return PackInput(pack: try RulePackLoader.load(bytes), sources: [:])
+                return PackInput(pack: try RulePackLoader.decode(bytes), sources: [:])
             } catch {
                 throw CommandFailure.input("\(packPath): \(error)")
             }

@@ -114,7 +114,7 @@ extension TipStoreError {
     var isBadData: Bool { kind == .corrupt || kind == .newerSchema || kind == .collision }
 }
 
-extension TipCenterError {
+extension TipError {
     /// Errors of the caller's input (exit 1) versus of the store (see `RuntimeOptions.failure`);
     /// `store` names the store in the message.
     func failure(store path: String? = nil) -> CommandFailure {

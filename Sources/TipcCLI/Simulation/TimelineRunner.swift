@@ -98,7 +98,7 @@ struct TimelineRunner {
         report.lines.append("FAILED: \(message)")
     }
 
-    private mutating func perform(_ action: TimelineAction, at instant: Int64, into report: inout StepReport) throws(TipCenterError) {
+    private mutating func perform(_ action: TimelineAction, at instant: Int64, into report: inout StepReport) throws(TipError) {
         let pack = center.pack
         switch action {
         case .set(let assignments):
@@ -207,7 +207,7 @@ struct TimelineRunner {
         return nil
     }
 
-    private mutating func check(_ expectation: TimelineExpectation, into report: inout StepReport) throws(TipCenterError) {
+    private mutating func check(_ expectation: TimelineExpectation, into report: inout StepReport) throws(TipError) {
         if let expected = expectation.currentTip {
             try checkCurrentTip(of: expectation.tip, expected, into: &report)
             return
@@ -242,7 +242,7 @@ struct TimelineRunner {
 
     /// `{ GROUP: { currentTip: TIP } }`: the group and the tip must exist, the tip in the group.
     private mutating func checkCurrentTip(of group: Located<String>, _ expected: Located<String?>,
-                                          into report: inout StepReport) throws(TipCenterError) {
+                                          into report: inout StepReport) throws(TipError) {
         guard let declaration = center.pack.groups.first(where: { $0.name == group.value }) else {
             var message = "no tip group named '\(group.value)'" + suggestion(group.value, center.pack.groups.map(\.name))
             if center.pack.tips.contains(where: { $0.name == group.value }) { message += " ('\(group.value)' is a tip: currentTip is expected of a group)" }

@@ -56,18 +56,18 @@ struct AnalyticsRecordTests {
 
     @Test func unknownActionsTipsAndKeysAreRefusedAndStoreNothing() throws {
         let center = try makeCenter(Self.source)
-        #expect(throws: TipCenterError.unknownAction(tip: "favorite", action: "favourite", declared: ["favorite", "later"])) {
+        #expect(throws: TipError.unknownAction(tip: "favorite", action: "favourite", declared: ["favorite", "later"])) {
             try center.recordAction("favorite", action: "favourite")
         }
-        #expect(throws: TipCenterError.unknownAction(tip: "plain", action: "ok", declared: [])) { try center.recordAction("plain", action: "ok") }
-        #expect(TipCenterError.unknownAction(tip: "plain", action: "ok", declared: []).description == "tip 'plain' has no action 'ok' (it declares no actions)")
-        #expect(throws: TipCenterError.unknownTip("favorit")) { try center.recordAction("favorit", action: "favorite") }
-        #expect(throws: TipCenterError.missingKey(tip: "newTrail", type: .int)) { try center.recordAction("newTrail", action: "open") }
-        #expect(throws: TipCenterError.self) { try center.recordAction("favorite", action: "favorite", id: "") }
-        #expect(throws: TipCenterError.self) { try center.recordAction("favorite", action: "favorite", at: .max) }
+        #expect(throws: TipError.unknownAction(tip: "plain", action: "ok", declared: [])) { try center.recordAction("plain", action: "ok") }
+        #expect(TipError.unknownAction(tip: "plain", action: "ok", declared: []).description == "tip 'plain' has no action 'ok' (it declares no actions)")
+        #expect(throws: TipError.unknownTip("favorit")) { try center.recordAction("favorit", action: "favorite") }
+        #expect(throws: TipError.missingKey(tip: "newTrail", type: .int)) { try center.recordAction("newTrail", action: "open") }
+        #expect(throws: TipError.self) { try center.recordAction("favorite", action: "favorite", id: "") }
+        #expect(throws: TipError.self) { try center.recordAction("favorite", action: "favorite", at: .max) }
         // One id, another action: a collision, not a second record.
         try center.recordAction("favorite", action: "later", id: "x")
-        #expect(throws: TipCenterError.store(TipStoreError.collision("tip record", id: "x"))) {
+        #expect(throws: TipError.store(TipStoreError.collision("tip record", id: "x"))) {
             try center.recordAction("favorite", action: "favorite", id: "x")
         }
         #expect(try center.snapshot().tipRecords.count == 1)

@@ -109,7 +109,7 @@ struct DatedWakeupTests {
         #expect(try center.nextPossibleChange(of: [TipInstance(tip: "trial"), TipInstance(tip: "holiday")]) == Self.holidayStarts)
         clock.set(to: Self.holidayStarts)
         #expect(try center.nextPossibleChange(of: [TipInstance(tip: "holiday")]) == nil)
-        #expect(throws: TipCenterError.unknownTip("nope")) { try center.nextPossibleChange(of: [TipInstance(tip: "nope")]) }
+        #expect(throws: TipError.unknownTip("nope")) { try center.nextPossibleChange(of: [TipInstance(tip: "nope")]) }
     }
 
     @Test func theNextChangeIsTheFirstInstantTheOutcomeFlips() {

@@ -53,7 +53,7 @@ struct DonationDeletionTests {
 
     @Test func anUnknownEventIsAnErrorAndChangesNothing() throws {
         let center = try makeCenter(Self.source)
-        #expect(throws: TipCenterError.donation(.unknownEventName("opend"))) { try center.deleteDonations(of: "opend") }
+        #expect(throws: TipError.donation(.unknownEventName("opend"))) { try center.deleteDonations(of: "opend") }
         #expect(try center.snapshot().donationDeletions.isEmpty)
     }
 

@@ -84,8 +84,8 @@ struct GroupCurrentTipTests {
 
     @Test func anUnknownGroupIsAnError() throws {
         let center = try makeCenter(Self.source)
-        #expect(throws: TipCenterError.unknownGroup("onbording")) { try center.currentTip(of: "onbording") }
-        #expect(throws: TipCenterError.unknownGroup("welcome")) { try center.currentTipUpdates(of: "welcome") }
+        #expect(throws: TipError.unknownGroup("onbording")) { try center.currentTip(of: "onbording") }
+        #expect(throws: TipError.unknownGroup("welcome")) { try center.currentTipUpdates(of: "welcome") }
     }
 
     @Test func theStreamEmitsEveryChangeIncludingOnesTimeMakes() async throws {

@@ -54,7 +54,7 @@ struct PackReplacementTests {
         #expect(try center.status(of: "advanced") == .available)
         // The Int stored under the old type is not this pack's String: the default stands.
         #expect(try center.parameter("level") == .string("none"))
-        #expect(throws: TipCenterError.unknownTip("gone")) { try center.status(of: "gone") }
+        #expect(throws: TipError.unknownTip("gone")) { try center.status(of: "gone") }
         #expect(try center.status(of: "fresh") == .available)
 
         // Back to the first pack: nothing was lost, the Int reads again.

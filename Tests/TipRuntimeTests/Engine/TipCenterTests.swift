@@ -80,14 +80,14 @@ struct TipCenterStatusTests {
 
     @Test func wrongParameterTypesAndUnknownNamesAreErrorsThatChangeNothing() throws {
         let center = try makeCenter(Self.source)
-        #expect(throws: TipCenterError.wrongParameterType(parameter: "signedIn", expected: .bool, actual: .int)) {
+        #expect(throws: TipError.wrongParameterType(parameter: "signedIn", expected: .bool, actual: .int)) {
             try center.setParameter("signedIn", to: .int(1))
         }
         #expect(try center.parameter("signedIn") == .bool(false))
-        #expect(throws: TipCenterError.unknownParameter("nope")) { try center.setParameter("nope", to: .bool(true)) }
-        #expect(throws: TipCenterError.unknownTip("nope")) { try center.status(of: "nope") }
-        #expect(throws: TipCenterError.donation(.unknownEventName("nope"))) { try center.donate("nope") }
-        #expect(throws: TipCenterError.donation(.unknownField(event: "searched", field: "x"))) {
+        #expect(throws: TipError.unknownParameter("nope")) { try center.setParameter("nope", to: .bool(true)) }
+        #expect(throws: TipError.unknownTip("nope")) { try center.status(of: "nope") }
+        #expect(throws: TipError.donation(.unknownEventName("nope"))) { try center.donate("nope") }
+        #expect(throws: TipError.donation(.unknownField(event: "searched", field: "x"))) {
             try center.donate("searched", value: ["x": .int(1)])
         }
         #expect(center.donationCount(of: "searched") == 0)
@@ -102,7 +102,7 @@ struct TipCenterStatusTests {
           rule $plan == "pro"
         }
         """)
-        #expect(throws: TipCenterError.valueNotAllowed(parameter: "plan", value: "gold", allowed: ["free", "pro"])) {
+        #expect(throws: TipError.valueNotAllowed(parameter: "plan", value: "gold", allowed: ["free", "pro"])) {
             try center.setParameter("plan", to: .string("gold"))
         }
         try center.setParameter("plan", to: .string("pro"))
@@ -300,7 +300,7 @@ struct PersistenceSemanticsTests {
 
     @Test func aBatchWithOneBadDonationStoresNone() throws {
         let center = try makeCenter(Self.source)
-        #expect(throws: TipCenterError.self) {
+        #expect(throws: TipError.self) {
             try center.donate([PendingDonation(event: "opened", date: testStart), PendingDonation(event: "viewed", date: testStart)])
         }
         #expect(center.donationCount(of: "opened") == 0)

@@ -71,15 +71,15 @@ struct TipInstanceTests {
 
     @Test func keysAreChecked() throws {
         let center = try makeCenter(Self.source)
-        #expect(throws: TipCenterError.missingKey(tip: "newTrail", type: .int)) { try center.status(of: "newTrail") }
-        #expect(throws: TipCenterError.unexpectedKey(tip: "welcome")) { try center.status(of: "welcome", key: .int(1)) }
-        #expect(throws: TipCenterError.wrongKeyType(tip: "newTrail", expected: .int, actual: .string)) {
+        #expect(throws: TipError.missingKey(tip: "newTrail", type: .int)) { try center.status(of: "newTrail") }
+        #expect(throws: TipError.unexpectedKey(tip: "welcome")) { try center.status(of: "welcome", key: .int(1)) }
+        #expect(throws: TipError.wrongKeyType(tip: "newTrail", expected: .int, actual: .string)) {
             try center.recordDisplay("newTrail", key: .string("42"))
         }
         #expect(try center.instance(named: "newTrail[42]") == TipInstance(tip: "newTrail", key: .int(42)))
         #expect(try center.instance(named: "badge[gold star]") == TipInstance(tip: "badge", key: .string("gold star")))
-        #expect(throws: TipCenterError.unreadableKey(tip: "newTrail", text: "x", expected: .int)) { try center.instance(named: "newTrail[x]") }
-        #expect(TipCenterError.unreadableKey(tip: "newTrail", text: "x", expected: .int).description
+        #expect(throws: TipError.unreadableKey(tip: "newTrail", text: "x", expected: .int)) { try center.instance(named: "newTrail[x]") }
+        #expect(TipError.unreadableKey(tip: "newTrail", text: "x", expected: .int).description
                 == "'x' in 'newTrail[x]' is not an Int: the key of tip 'newTrail' is an Int, e.g. 'newTrail[42]'")
         #expect(try center.displayCount(of: "newTrail", key: .int(42)) == 0, "a refused write changed nothing")
     }

@@ -47,7 +47,7 @@ struct TipPresentationTests {
         #expect(try center.displayDuration(of: "favorite") == 2_000)
         let actions = try center.snapshot().tipRecords.values.filter { if case .action("favorite") = $0.kind { return true } else { return false } }
         #expect(actions.count == 1)
-        #expect(throws: TipCenterError.self) { try shown.recordAction("unknown") }
+        #expect(throws: TipError.self) { try shown.recordAction("unknown") }
     }
 
     @Test func timeOnScreenCountsTowardsTheMaximumDurationAndInstancesAreKeptApart() throws {
@@ -67,7 +67,7 @@ struct TipPresentationTests {
 
     @Test func anUnknownTipIsRefusedAndRecordsNothing() throws {
         let center = try makeCenter(Self.source)
-        #expect(throws: TipCenterError.unknownTip("favourite")) { try center.beginDisplay(of: "favourite") }
+        #expect(throws: TipError.unknownTip("favourite")) { try center.beginDisplay(of: "favourite") }
         #expect(try center.snapshot().tipRecords.isEmpty)
     }
 }
