@@ -85,4 +85,17 @@ struct ExperimentCommandTests {
         #expect(json.stdout.contains("Star it"), "the arm's texts: \(json.stdout)")
         #expect(try SQLitePersistence(path: db).load().assignments.isEmpty, "explaining stores no assignment")
     }
+
+    @Test func aTimelineNamesItsUnitAndTheOptionOverridesIt() throws {
+        let folder = try TemporaryFolder()
+        let app = try folder.write("app/app.yaml", Self.manifest)
+        let timeline = try folder.write("user.timeline.yaml", Self.timeline.replacingOccurrences(of: "steps:", with: "unit: user-32\nsteps:"))
+        let named = Invocation(["simulate", app, "--timeline", timeline])
+        #expect(named.status == 0 && named.stdout.contains("hidden arm 'holdout'"), "\(named.stdout)\(named.stderr)")
+        let overridden = Invocation(["simulate", app, "--timeline", timeline, "--unit", "user-1"])
+        #expect(overridden.status == 0 && overridden.stdout.contains("arm short"), "\(overridden.stdout)\(overridden.stderr)")
+        let empty = try folder.write("empty.timeline.yaml", Self.timeline.replacingOccurrences(of: "steps:", with: "unit: \"\"\nsteps:"))
+        let refused = Invocation(["simulate", app, "--timeline", empty])
+        #expect(refused.status == 1 && refused.stderr.contains("'unit' cannot be empty"), "\(refused.stderr)")
+    }
 }

@@ -49,7 +49,8 @@ public enum SimulateCommand: TipcCommand {
         }
         let center: TipCenter
         do {
-            center = try TipCenter(pack: input.pack, persistence: persistence, clock: clock, assignmentUnit: arguments.value(RuntimeOptions.unit))
+            center = try TipCenter(pack: input.pack, persistence: persistence, clock: clock,
+                                assignmentUnit: arguments.value(RuntimeOptions.unit) ?? parsed.unit)
             try center.resetDatastore()
         } catch {
             throw error.failure(store: arguments.value(db))
