@@ -98,4 +98,22 @@ struct ExperimentCommandTests {
         let refused = Invocation(["simulate", app, "--timeline", empty])
         #expect(refused.status == 1 && refused.stderr.contains("'unit' cannot be empty"), "\(refused.stderr)")
     }
+
+    /// The hiking example's copy experiment: its timeline's hiker sees the arm `beforeYouGo`,
+    /// taps its button and downloads the map (the goal), all on the store.
+    @Test func theHikingExampleRunsItsCopyExperiment() throws {
+        let folder = try TemporaryFolder()
+        let app = repositoryRoot + "/Examples/hiking"
+        let db = folder.path + "/hiking.sqlite"
+        let run = Invocation(["simulate", app, "--timeline", app + "/hiking.timeline.yaml", "--db", db])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("show offlineMaps: displayed (display 1, arm beforeYouGo)"), "\(run.stdout)")
+        let stored = try SQLitePersistence(path: db).load()
+        #expect(stored.assignment(experiment: "offlineMapsCopy", salt: "offlineMapsCopy")?.arm == "beforeYouGo")
+        let maps = stored.tipRecords.values.filter { $0.tip == "offlineMaps" }
+        #expect(maps.contains { $0.kind == .action("download") } && maps.contains { $0.arm == "beforeYouGo" })
+        #expect(stored.donations.values.contains { $0.event == "mapDownloaded" })
+        let texts = Invocation(["explain", app, "--db", db, "--tip", "offlineMaps", "--locale", "de-CH"])
+        #expect(texts.stdout.contains("title: Kein Empfang unterwegs"), "\(texts.stdout)\(texts.stderr)")
+    }
 }
