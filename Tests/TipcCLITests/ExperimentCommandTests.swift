@@ -116,4 +116,15 @@ struct ExperimentCommandTests {
         let texts = Invocation(["explain", app, "--db", db, "--tip", "offlineMaps", "--locale", "de-CH"])
         #expect(texts.stdout.contains("title: Kein Empfang unterwegs"), "\(texts.stdout)\(texts.stderr)")
     }
+
+    @Test func storeStatusStoresNoAssignmentOrExposure() throws {
+        let folder = try TemporaryFolder()
+        let app = try folder.write("app/app.yaml", Self.manifest)
+        let db = folder.path + "/store.sqlite"
+        #expect(Invocation(["store", "--db", db, "--manifest", app, "donate", "backyardViewed"]).status == 0)
+        let status = Invocation(["store", "--db", db, "--manifest", app, "status"])
+        #expect(status.status == 0 && status.stdout.contains("favoriteBackyard  available"), "\(status.stdout)\(status.stderr)")
+        let stored = try SQLitePersistence(path: db).load()
+        #expect(stored.assignments.isEmpty && stored.tipRecords.isEmpty)
+    }
 }
