@@ -120,4 +120,29 @@ struct ServeExperimentTests {
         #expect(exposures.count == 1 && exposures.first?["experiment"] == .string("favoriteCopy") && exposures.first?["arm"] == .string("holdout"),
                 "\(tips)")
     }
+
+    /// Concurrent first reads of a hidden-arm user each find no exposure in their snapshot;
+    /// the user's transaction serializes the writes, so one assignment and one exposure remain.
+    @Test(arguments: Store.allCases)
+    func concurrentFirstReadsStoreOneAssignmentAndOneExposure(_ kind: Store) throws {
+        let folder = try TemporaryFolder()
+        let server = try Self.server(kind, folder)
+        #expect(try server.request("POST", "/v1/users/user-32/events/backyardViewed").status == 201)
+        let failures = RuntimeLock<[String]>([])
+        let port = server.port
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<3 {
+                do {
+                    let reply = try HTTPClient.send(port: port, method: "GET", path: "/v1/users/user-32/tips", body: nil)
+                    if reply.status != 200 { failures.withLock { $0.append("\(reply.status) \(reply.text)") } }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let (assignments, tips) = try Self.records(server, "user-32")
+        #expect(assignments.count == 1)
+        #expect(tips.filter { $0["kind"] == .string("exposure") }.count == 1, "\(tips)")
+    }
 }
