@@ -47,7 +47,7 @@ struct CompileInspectCommandTests {
 
 @Suite("simulate")
 struct SimulateCommandTests {
-    static let examples = ["news", "photo-privacy", "backyard-birds"]
+    static let examples = ["news", "photo-privacy", "backyard-birds", "hiking"]
 
     @Test(arguments: examples)
     func everyExampleTimelinePasses(_ example: String) throws {

@@ -46,6 +46,10 @@ export interface Tip {
   id: string;
   /** The instance's key, for a keyed tip. */
   key?: number | string;
+  /** The experiment the tip is in, when it is in one: the texts, image and actions are then the user's arm's. */
+  experiment?: string;
+  /** The user's arm in `experiment`, present with it. A hidden arm's tip never has `shouldDisplay` true. */
+  arm?: string;
   status: TipStatus;
   shouldDisplay: boolean;
   title: string;

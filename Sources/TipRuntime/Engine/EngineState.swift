@@ -6,6 +6,9 @@ struct EngineState {
     /// `PreparedRulePack`.
     let prepared: PreparedRulePack
     let deviceID: String
+    /// Who is put in experiments' arms: the app's account id, the service's user id, or the
+    /// store's device id.
+    let assignmentUnit: String
     var pack: VerifiedRulePack { prepared.verified }
     var evaluator: RuleEvaluator { prepared.evaluator }
     var tipIndex: [String: Int] { prepared.tipIndex }
@@ -32,14 +35,13 @@ struct EngineState {
     var donationDeletions: [String: Int64] = [:]
     /// The last stamp handed out: stamps are strictly increasing on this device.
     var lastStampMilliseconds: Int64 = .min
+    /// The user's stored experiment assignments, per experiment and salt.
+    var assignments: [AssignmentRecord.Key: AssignmentRecord] = [:]
 
-    init(pack: VerifiedRulePack, deviceID: String) {
-        self.init(prepared: PreparedRulePack(pack), deviceID: deviceID)
-    }
-
-    init(prepared: PreparedRulePack, deviceID: String) {
+    init(prepared: PreparedRulePack, deviceID: String, assignmentUnit: String? = nil) {
         self.prepared = prepared
         self.deviceID = deviceID
+        self.assignmentUnit = assignmentUnit ?? deviceID
         let model = prepared.verified.pack
         parameters = ParameterValues(pack: model)
         donations = InMemoryDonationStore(events: model.events)
@@ -95,6 +97,7 @@ struct EngineState {
         }
         latestFirstDisplay = snapshot.latestFirstDisplay
         donationDeletions = snapshot.donationDeletions
+        assignments = snapshot.assignments
     }
 
     /// Adds a stored donation to the query index. Donations of events this pack does not
@@ -180,10 +183,17 @@ struct EngineState {
     }
 
     /// Keyed tips are never group members, so only a tip without a key waits for its group.
-    /// Testing overrides name tips: they apply to every instance of a keyed tip.
+    /// Testing overrides name tips: they apply to every instance of a keyed tip. A tip in a
+    /// hidden arm of its experiment never displays (without an override).
     func shouldDisplay(_ tip: Int, key: TipKey? = nil, now: Int64) -> Bool {
         if let verdict = overrides.verdict(for: model.tips[tip].name) { return verdict }
-        return status(of: tip, key: key, now: now) == .available && frequencyAllows(tip, key: key, now: now) && groupAllows(tip, now: now)
+        return wouldDisplay(tip, key: key, now: now) && armChoice(ofTip: tip)?.arm.isHidden != true
+    }
+
+    /// Whether the tip is available and the display frequency and its group allow it: what
+    /// decides a display, before a hidden experiment arm and testing overrides.
+    func wouldDisplay(_ tip: Int, key: TipKey? = nil, now: Int64) -> Bool {
+        status(of: tip, key: key, now: now) == .available && frequencyAllows(tip, key: key, now: now) && groupAllows(tip, now: now)
     }
 
     // MARK: - Changes
@@ -191,11 +201,13 @@ struct EngineState {
     /// Records one display (`count` 1, or 0 for more time on screen of a display already
     /// recorded) and `milliseconds` on screen; invalidates the tip when it reaches
     /// `maxDisplayCount` or `maxDisplayDuration`. Returns the records to store.
-    mutating func recordDisplay(_ tip: Int, key: TipKey? = nil, count: Int64, milliseconds: Int64, now: Int64) throws(TipError) -> [TipEventRecord] {
+    /// `arm` is the user's arm in the tip's experiment, carried by the display record.
+    mutating func recordDisplay(_ tip: Int, key: TipKey? = nil, count: Int64, milliseconds: Int64, now: Int64,
+                                arm: String? = nil) throws(TipError) -> [TipEventRecord] {
         let firstEver = history(of: tip, key: key).displayCount == 0 && count > 0
         let wasInvalidated = invalidation(of: tip, key: key) != nil
         let display = TipEventRecord(tip: model.tips[tip].name, key: key, stamp: try stamp(at: now),
-                                     kind: .display(count: count, milliseconds: max(0, milliseconds)), date: now)
+                                     kind: .display(count: count, milliseconds: max(0, milliseconds)), date: now, arm: arm)
         records = records.adding(display, tip: tip)
         if firstEver, !model.tips[tip].ignoresDisplayFrequency {
             latestFirstDisplay = max(latestFirstDisplay ?? .min, now)
@@ -229,7 +241,9 @@ struct EngineState {
     /// another action, it is a collision.
     mutating func recordAction(_ tip: Int, key: TipKey?, action: String, id: String, date: Int64,
                                now: Int64) throws(TipError) -> (record: TipEventRecord, stored: Bool) {
-        let declared = model.tips[tip].actions.map(\.id)
+        // The tip's own actions, and those the user's arm shows instead.
+        var declared = model.tips[tip].actions.map(\.id)
+        for shown in armChoice(ofTip: tip)?.arm.actions ?? [] where !declared.contains(shown.id) { declared.append(shown.id) }
         guard declared.contains(where: { $0.utf8.elementsEqual(action.utf8) }) else {
             throw .unknownAction(tip: model.tips[tip].name, action: action, declared: declared)
         }

@@ -19,6 +19,12 @@ public final class PreparedRulePack: Sendable {
     let tipWindows: [[TipRecordWindow]]
     /// The events with a `maximumAge`, whose oldest donations expire as time passes.
     let agingEvents: [Int]
+    /// For each tip, the experiment on it (index into `pack.experiments`), if any.
+    let experimentOfTip: [Int?]
+    /// For each experiment, how users are put in its arms (nil for weights that assign no
+    /// one, which only a pack built in memory without verification can have: such an
+    /// experiment is ignored).
+    let experimentAssignments: [ExperimentAssignment?]
 
     public init(_ pack: VerifiedRulePack) {
         verified = pack
@@ -48,5 +54,11 @@ public final class PreparedRulePack: Sendable {
             return all
         }
         agingEvents = model.events.indices.filter { model.events[$0].maximumAgeMilliseconds != nil }
+        var experimentOfTip = [Int?](repeating: nil, count: model.tips.count)
+        for (index, experiment) in model.experiments.enumerated() where experimentOfTip.indices.contains(experiment.tip) {
+            if experimentOfTip[experiment.tip] == nil { experimentOfTip[experiment.tip] = index }
+        }
+        self.experimentOfTip = experimentOfTip
+        experimentAssignments = model.experiments.map { try? $0.assignment() }
     }
 }

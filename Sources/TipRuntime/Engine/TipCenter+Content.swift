@@ -13,11 +13,13 @@ public struct TipContent: Sendable, Hashable {
 
     public var title: String
     public var message: String?
+    public var image: PackImage?
     public var actions: [Action]
 
-    public init(title: String, message: String? = nil, actions: [Action] = []) {
+    public init(title: String, message: String? = nil, image: PackImage? = nil, actions: [Action] = []) {
         self.title = title
         self.message = message
+        self.image = image
         self.actions = actions
     }
 }
@@ -34,13 +36,17 @@ extension TipCenter {
     /// (`de-CH`), else for each shorter tag (`de`), else for the pack's default locale. `{$p}`
     /// reads parameter `p`'s current value; `{name}` takes `values[name]`, which must be given
     /// and have the placeholder's declared type (values the tip does not declare are ignored).
-    /// A tip of a format-1 pack, or one whose texts are plain, shows them as written.
+    /// A tip of a format-1 pack, or one whose texts are plain, shows them as written. A tip in
+    /// an experiment shows the user's arm: its title, message, image and actions where the arm
+    /// overrides them (the arm is needed, and stored, as `arm(of:)` does).
     public func content(of tip: String, locale: String, values: [String: RuntimeValue] = [:]) throws(TipError) -> TipContent {
-        let (model, parameters) = try state.withLock { (engine: inout EngineState) throws(TipError) -> (RulePack, [RuntimeValue]) in
-            guard engine.tipIndex[tip] != nil else { throw .unknownTip(tip) }
-            return (engine.model, engine.parameters.values)
+        let now = clock.now()
+        let (model, parameters, index, arm) = try state.withLock {
+            (engine: inout EngineState) throws(TipError) -> (RulePack, [RuntimeValue], Int, PackExperimentArm?) in
+            guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
+            return (engine.model, engine.parameters.values, index, try neededArm(ofTip: index, &engine, now: now)?.arm)
         }
-        return try Self.content(of: tip, in: model, locale: locale, parameters: parameters, values: values)
+        return try Self.content(ofTipAt: index, in: model, locale: locale, parameters: parameters, values: values, arm: arm)
     }
 
     /// `content(of:locale:values:)` over a pack and parameter values (by parameter index), for
@@ -55,14 +61,24 @@ extension TipCenter {
 
     /// `content(of:in:locale:parameters:values:keepingMissingPlaceholders:)` for the tip at
     /// `index` in the pack's tips table: no search by name, for callers that walk the table
-    /// (one search per tip would make listing every tip quadratic).
+    /// (one search per tip would make listing every tip quadratic). With `arm`, what the arm
+    /// overrides replaces the tip's own.
     public static func content(ofTipAt index: Int, in pack: RulePack, locale: String, parameters: [RuntimeValue],
-                               values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false) throws(TipError) -> TipContent {
+                               values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false,
+                               arm: PackExperimentArm? = nil) throws(TipError) -> TipContent {
         let declared = pack.tips[index]
         let tip = declared.name
+        let image = arm?.image ?? declared.image
         guard let entry = pack.texts?.entry(forTip: index) else {
-            return TipContent(title: declared.title, message: declared.message,
-                              actions: declared.actions.map { TipContent.Action(id: $0.id, title: $0.title) })
+            let plain = TipContent(title: declared.title, message: declared.message, image: image,
+                                   actions: declared.actions.map { TipContent.Action(id: $0.id, title: $0.title) })
+            guard let arm, !arm.overridesNothing else { return plain }
+            // A pack without texts: an arm's texts read no placeholders.
+            func render(_ text: PackLocalizedText) -> String {
+                (text.variant(for: locale, defaultLocale: nil) ?? text.variants.first).map { $0.template.rendered(parameters: parameters, placeholders: []) } ?? ""
+            }
+            return TipContent(title: arm.title.map(render) ?? plain.title, message: arm.message.map(render) ?? plain.message, image: image,
+                              actions: arm.actions.map { $0.map { TipContent.Action(id: $0.id, title: render($0.title)) } } ?? plain.actions)
         }
         // Every placeholder's value is checked once, whether or not the chosen locale reads it:
         // all locales of one text read the same ones, and an error must not depend on the locale.
@@ -84,24 +100,14 @@ extension TipCenter {
             }
             filled.append(ValueText.display(value))
         }
-        // Total over any pack (a `RulePack` built in memory is not verified): an index out of
-        // bounds reads as nothing.
         func render(_ text: PackLocalizedText) -> String {
             guard let variant = text.variant(for: locale, defaultLocale: pack.texts?.defaultLocale) ?? text.variants.first else { return "" }
-            var result = ""
-            for segment in variant.template.segments {
-                switch segment {
-                case .literal(let literal): result += literal
-                case .parameter(let parameter):
-                    if parameters.indices.contains(parameter) { result += ValueText.display(parameters[parameter]) }
-                case .placeholder(let placeholder):
-                    if filled.indices.contains(placeholder) { result += filled[placeholder] }
-                }
-            }
-            return result
+            return variant.template.rendered(parameters: parameters, placeholders: filled)
         }
-        return TipContent(title: render(entry.title), message: entry.message.map(render),
-                          actions: zip(declared.actions, entry.actionTitles).map { TipContent.Action(id: $0.id, title: render($1)) })
+        let actions = arm?.actions.map { $0.map { TipContent.Action(id: $0.id, title: render($0.title)) } }
+            ?? zip(declared.actions, entry.actionTitles).map { TipContent.Action(id: $0.id, title: render($1)) }
+        return TipContent(title: render(arm?.title ?? entry.title), message: (arm?.message ?? entry.message).map(render), image: image,
+                          actions: actions)
     }
 }
 
@@ -109,5 +115,22 @@ extension TextTemplate {
     /// Whether the text reads placeholder `index`.
     func reads(placeholder index: Int) -> Bool {
         segments.contains(.placeholder(index))
+    }
+
+    /// The text with parameters' values (by parameter index) and placeholders' texts filled
+    /// in; an index out of bounds reads as nothing (total over any pack: a `RulePack` built
+    /// in memory is not verified).
+    func rendered(parameters: [RuntimeValue], placeholders: [String]) -> String {
+        var result = ""
+        for segment in segments {
+            switch segment {
+            case .literal(let literal): result += literal
+            case .parameter(let parameter):
+                if parameters.indices.contains(parameter) { result += ValueText.display(parameters[parameter]) }
+            case .placeholder(let placeholder):
+                if placeholders.indices.contains(placeholder) { result += placeholders[placeholder] }
+            }
+        }
+        return result
     }
 }

@@ -35,13 +35,19 @@ struct GroupObserver {
 }
 
 extension TipCenter {
-    /// The tip the group offers now (nil when none of its tips should display).
+    /// The tip the group offers now (nil when none of its tips should display). A group that
+    /// offers a tip in a hidden experiment arm offers none (the first time, the tip's exposure
+    /// is recorded, as `shouldDisplay` does); a tip in an experiment that it offers has its
+    /// user's arm stored.
     public func currentTip(of group: String) throws(TipError) -> String? {
         let now = clock.now()
         return try state.withLock { (engine: inout EngineState) throws(TipError) -> String? in
             guard let index = engine.groupIndex(named: group) else { throw .unknownGroup(group) }
             engine.expireDonations(now: now)
-            return engine.currentTip(inGroup: index, now: now).map { engine.model.tips[$0].name }
+            if let offered = engine.offeredTip(inGroup: index, now: now) { try settleExperiment(ofTip: offered, key: nil, &engine, now: now) }
+            guard let current = engine.currentTip(inGroup: index, now: now) else { return nil }
+            try settleExperiment(ofTip: current, key: nil, &engine, now: now)
+            return engine.model.tips[current].name
         }
     }
 

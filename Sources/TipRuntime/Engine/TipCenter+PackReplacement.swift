@@ -11,7 +11,7 @@ extension TipCenter {
     public func replacePack(_ pack: VerifiedRulePack) throws(TipError) {
         let now = clock.now()
         try mutate { (engine: inout EngineState) throws(TipError) in
-            var replacement = EngineState(pack: pack, deviceID: persistence.deviceID)
+            var replacement = EngineState(prepared: PreparedRulePack(pack), deviceID: persistence.deviceID, assignmentUnit: engine.assignmentUnit)
             try stored { () throws(TipStoreError) in try replacement.load(from: persistence, now: now) }
             for (index, declaration) in replacement.model.parameters.enumerated() where declaration.isTransient {
                 guard let old = engine.parameterIndex[declaration.name], engine.model.parameters[old].isTransient else { continue }

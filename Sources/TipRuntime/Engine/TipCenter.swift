@@ -11,15 +11,19 @@ public final class TipCenter: Sendable {
     let clock: any TipClock
 
     /// Opens a runtime over `persistence`, loading its parameters, tips and donations.
-    public convenience init(pack: VerifiedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipError) {
-        try self.init(pack: PreparedRulePack(pack), persistence: persistence, clock: clock)
+    /// - Parameter assignmentUnit: who is put in experiments' arms (e.g. the app's account id,
+    ///   so that the user has one arm on all their devices); nil: the store's device id.
+    public convenience init(pack: VerifiedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock(),
+                            assignmentUnit: String? = nil) throws(TipError) {
+        try self.init(pack: PreparedRulePack(pack), persistence: persistence, clock: clock, assignmentUnit: assignmentUnit)
     }
 
     /// Opens a runtime over `persistence` with a pack prepared once for many runtimes.
-    public init(pack: PreparedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock()) throws(TipError) {
+    public init(pack: PreparedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock(),
+                assignmentUnit: String? = nil) throws(TipError) {
         self.persistence = persistence
         self.clock = clock
-        var engine = EngineState(prepared: pack, deviceID: persistence.deviceID)
+        var engine = EngineState(prepared: pack, deviceID: persistence.deviceID, assignmentUnit: assignmentUnit)
         do throws(TipStoreError) {
             try engine.load(from: persistence, now: clock.now())
         } catch {
@@ -28,6 +32,10 @@ public final class TipCenter: Sendable {
         state = RuntimeLock(engine)
         observers = RuntimeLock(ObserverRegistry())
     }
+
+    /// Who is put in experiments' arms: the unit the runtime was opened with, else the store's
+    /// device id.
+    public var assignmentUnit: String { state.withLock { $0.assignmentUnit } }
 
     /// The pack this runtime evaluates.
     public var pack: RulePack { state.withLock { $0.model } }
@@ -173,9 +181,17 @@ public final class TipCenter: Sendable {
     }
 
     /// Whether the tip should display now: status, display frequency, group and overrides.
+    /// For a tip in an experiment this is when the user's arm is first needed (the assignment
+    /// is stored); a tip in a hidden arm never displays, and the first time it would have, one
+    /// exposure record is stored instead.
     public func shouldDisplay(_ tip: String, key: TipKey? = nil) throws(TipError) -> Bool {
         let now = clock.now()
-        return try read(tip, key: key, now: now) { engine, index in engine.shouldDisplay(index, key: key, now: now) }
+        return try state.withLock { (engine: inout EngineState) throws(TipError) -> Bool in
+            let index = try engine.resolve(tip, key: key)
+            engine.expireDonations(now: now)
+            try settleExperiment(ofTip: index, key: key, &engine, now: now)
+            return engine.shouldDisplay(index, key: key, now: now)
+        }
     }
 
     /// Displays since the tip's (instance's) latest reset, over all devices.
@@ -189,7 +205,8 @@ public final class TipCenter: Sendable {
     }
 
     /// The UI showed the tip (and, optionally, for how long). Reaching `maxDisplayCount` or
-    /// `maxDisplayDuration` invalidates it.
+    /// `maxDisplayDuration` invalidates it. A display of a tip in an experiment carries the
+    /// user's arm.
     public func recordDisplay(_ tip: String, key: TipKey? = nil, milliseconds: Int64 = 0) throws(TipError) {
         try recordDisplay(tip, key: key, count: 1, milliseconds: milliseconds)
     }
@@ -201,7 +218,10 @@ public final class TipCenter: Sendable {
 
     private func recordDisplay(_ tip: String, key: TipKey?, count: Int64, milliseconds: Int64) throws(TipError) {
         let now = clock.now()
-        try writeTip(tip, key: key) { engine, index throws(TipError) in try engine.recordDisplay(index, key: key, count: count, milliseconds: milliseconds, now: now) }
+        try writeTip(tip, key: key) { engine, index throws(TipError) in
+            let arm = try neededArm(ofTip: index, &engine, now: now)?.arm.name
+            return try engine.recordDisplay(index, key: key, count: count, milliseconds: milliseconds, now: now, arm: arm)
+        }
     }
 
     /// Invalidates the tip; a tip already invalidated keeps its first reason.
@@ -321,7 +341,7 @@ public final class TipCenter: Sendable {
     }
 
     /// Changes one tip's history and stores the records the change made; on a store failure
-    /// the change is undone.
+    /// the change is undone (but for an experiment assignment it stored first).
     private func writeTip(_ tip: String, key: TipKey?,
                           _ change: (inout EngineState, Int) throws(TipError) -> [TipEventRecord]) throws(TipError) {
         try mutate { (engine: inout EngineState) throws(TipError) in
@@ -331,14 +351,14 @@ public final class TipCenter: Sendable {
             do throws(TipError) {
                 records = try change(&engine, index)
             } catch {
-                engine = before
+                engine.rollBack(to: before)
                 throw error
             }
             guard !records.isEmpty else { return }
             do throws(TipStoreError) {
                 try persistence.add(records, latestFirstDisplay: engine.latestFirstDisplay)
             } catch {
-                engine = before
+                engine.rollBack(to: before)
                 throw .store(error)
             }
         }

@@ -39,12 +39,15 @@ public struct TipExplanation: Sendable, Hashable {
     public var maxDisplayDurationMilliseconds: Int64?
     /// The testing override that decides the tip, if any (true: shown, false: hidden).
     public var override: Bool?
+    /// The tip's experiment and the user's arm in it (stored, or the one hashing gives until
+    /// it is first needed); nil when the tip is in no experiment.
+    public var experiment: (name: String, arm: String, isHidden: Bool, isStored: Bool)?
 
     public static func == (a: TipExplanation, b: TipExplanation) -> Bool {
         a.tip == b.tip && a.now == b.now && a.status == b.status && a.shouldDisplay == b.shouldDisplay && a.rules == b.rules
             && a.frequencyGateOpens == b.frequencyGateOpens && a.group?.offered == b.group?.offered
             && a.displayCount == b.displayCount && a.displayDurationMilliseconds == b.displayDurationMilliseconds
-            && a.override == b.override
+            && a.override == b.override && a.experiment?.name == b.experiment?.name && a.experiment?.arm == b.experiment?.arm
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -85,7 +88,8 @@ extension TipCenter {
                 displayCount: record.displayCount, maxDisplayCount: declaration.maxDisplayCount,
                 displayDurationMilliseconds: record.displayDurationMilliseconds,
                 maxDisplayDurationMilliseconds: declaration.maxDisplayDurationMilliseconds,
-                override: engine.overrides.verdict(for: tip))
+                override: engine.overrides.verdict(for: tip),
+                experiment: engine.armChoice(ofTip: index).map { ($0.experiment.name, $0.arm.name, $0.arm.isHidden, $0.assignment != nil) })
         }
     }
 
@@ -110,7 +114,8 @@ extension TipCenter {
 extension TipExplanation {
     /// Why the tip is not displayed now, in one line (nil when it is): the testing override
     /// that hides it, the reason it is invalidated, the first rule that does not hold, the
-    /// instant the display frequency lets a new tip show, or the tip its group offers instead.
+    /// user's hidden experiment arm, the instant the display frequency lets a new tip show, or
+    /// the tip its group offers instead.
     /// `tipc explain`, `tipc simulate`, the preview and the tip service all say it this way.
     public var reasonNotDisplayed: String? {
         guard !shouldDisplay else { return nil }
@@ -125,6 +130,7 @@ extension TipExplanation {
             return "pending"
         case .available: break
         }
+        if let experiment, experiment.isHidden { return "hidden arm '\(experiment.arm)' of experiment '\(experiment.name)': never displayed" }
         if let opens = frequencyGateOpens {
             return "display frequency: no new tip before \(ISO8601.string(fromMilliseconds: Int(opens)))"
         }

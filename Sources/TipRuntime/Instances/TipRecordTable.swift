@@ -39,6 +39,12 @@ final class TipRecordTable: TipRecordReader, Sendable {
         return instances[tip]?[key] ?? TipHistory()
     }
 
+    /// Whether a record of `tip`, or of any of its instances, satisfies `predicate`.
+    func containsRecord(ofTip tip: Int, where predicate: (TipEventRecord) -> Bool) -> Bool {
+        histories[tip].records.contains(where: predicate)
+            || (instances[tip]?.values.contains { $0.records.contains(where: predicate) } ?? false)
+    }
+
     /// The keys of the instances of `tip` that have records, ascending.
     func keys(of tip: Int) -> [TipKey] {
         (instances[tip]?.keys).map { $0.sorted() } ?? []

@@ -1360,6 +1360,14 @@ enum OpenAPIDocument {
                "string"
               ]
              },
+             "experiment": {
+              "description": "The experiment the tip is in, when it is in one (its title, message, image and actions are then the user's arm's).",
+              "type": "string"
+             },
+             "arm": {
+              "description": "The user's arm in `experiment`, present with it. The user id is the unit of assignment; the first answer that needs the arm stores it, and it holds while the arm exists, whatever its weight becomes. A hidden arm's tip is never displayed (`shouldDisplay` false); the first time it would have been, its exposure is recorded.",
+              "type": "string"
+             },
              "status": {
               "$ref": "#/components/schemas/TipStatus"
              },
@@ -1432,7 +1440,7 @@ enum OpenAPIDocument {
               }
              },
              "reason": {
-              "description": "Present when `shouldDisplay` is false, saying why as `tipc explain` does (the first rule that does not hold, the invalidation's reason, the display frequency's next instant, the tip the group offers instead).",
+              "description": "Present when `shouldDisplay` is false, saying why as `tipc explain` does (the first rule that does not hold, the invalidation's reason, a hidden experiment arm, the display frequency's next instant, the tip the group offers instead).",
               "type": "string"
              }
             }

@@ -208,7 +208,7 @@ public final class TipServer: Sendable {
         try store.transaction(user: user) { persistence in
             let counting = persistence as? UserRecordCounting
             if let counting { try checkRecordCount(try counting.recordCount(atMost: maximumRecordsPerUser + 1), user: user) }
-            let center = try TipCenter(pack: pack.prepared, persistence: persistence, clock: clock)
+            let center = try TipCenter(pack: pack.prepared, persistence: persistence, clock: clock, assignmentUnit: user)
             let result = try body(center)
             if let counting { try checkRecordCount(try counting.recordCount(atMost: maximumRecordsPerUser + 1), user: user, writing: true) }
             return result
@@ -225,9 +225,7 @@ public final class TipServer: Sendable {
 
     /// `GET …/tips`: every tip without a key, and every instance of a keyed tip the user has
     /// records of; or the one tip or instance `?tip=` names (an instance without records is
-    /// evaluated fresh). It only reads: the user's runtime opens over one snapshot of the
-    /// records (`ServiceStore.snapshot`), without the user's transaction, so GETs never wait
-    /// for writers or for each other.
+    /// evaluated fresh). It only reads (see `readingOrWriting`).
     private func tips(_ user: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack
         let tips = pack.pack.tips
@@ -239,29 +237,46 @@ public final class TipServer: Sendable {
             }
             wanted = (index, instance.key)
         }
-        let center = try readingCenter(user, pack)
-        let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
-        var entries: [TipsDocument.Entry] = []
-        if let wanted {
-            entries.append(try entry(wanted.index, key: wanted.key, center: center, texts: texts))
-        } else {
-            let statuses = center.statuses()
-            for (index, tip) in tips.enumerated() {
-                if tip.key == nil {
-                    entries.append(try entry(index, key: nil, status: statuses[tip.name] ?? .pending, center: center, texts: texts))
-                } else {
-                    for key in try center.instances(of: tip.name) { entries.append(try entry(index, key: key, center: center, texts: texts)) }
+        let entries = try readingOrWriting(user, pack) { center in
+            let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
+            var entries: [TipsDocument.Entry] = []
+            if let wanted {
+                entries.append(try entry(wanted.index, key: wanted.key, center: center, texts: texts))
+            } else {
+                let statuses = center.statuses()
+                for (index, tip) in tips.enumerated() {
+                    if tip.key == nil {
+                        entries.append(try entry(index, key: nil, status: statuses[tip.name] ?? .pending, center: center, texts: texts))
+                    } else {
+                        for key in try center.instances(of: tip.name) { entries.append(try entry(index, key: key, center: center, texts: texts)) }
+                    }
                 }
             }
+            return entries
         }
         return .json(200, TipsDocument.render(entries, pack: pack.pack))
     }
 
+    /// Answers a request that reads with a runtime over one snapshot of the user's records
+    /// (`ServiceStore.snapshot`), without the user's transaction, so that reads never wait for
+    /// writers or for each other. Reading can need one write: the first time a user's arm in an
+    /// experiment is needed (its assignment) or a hidden arm's tip would have displayed (its
+    /// exposure). The snapshot refuses writes, and then the request is answered again inside
+    /// the user's transaction, where the runtime stores them: once per user and experiment.
+    private func readingOrWriting<T>(_ user: String, _ pack: ServicePack, _ body: (TipCenter) throws -> T) throws -> T {
+        do {
+            return try body(try readingCenter(user, pack))
+        } catch TipError.store(let error) where error.kind == .readOnly {
+            return try withCenter(user, pack, body)
+        }
+    }
+
     /// A runtime over one snapshot of the user's records, for a request that only reads (see
-    /// `tips`): refused before the records are read when the user holds too many.
+    /// `readingOrWriting`): refused before the records are read when the user holds too many.
     private func readingCenter(_ user: String, _ pack: ServicePack) throws -> TipCenter {
         try checkRecordCount(try store.recordCount(user: user, atMost: maximumRecordsPerUser + 1), user: user)
-        return try TipCenter(pack: pack.prepared, persistence: UserSnapshotPersistence(store: store, user: user), clock: clock)
+        return try TipCenter(pack: pack.prepared, persistence: UserSnapshotPersistence(store: store, user: user), clock: clock,
+                             assignmentUnit: user)
     }
 
     /// The tip (instance) at `index` as an answer writes it: its decision now, why it is not
@@ -269,21 +284,24 @@ public final class TipServer: Sendable {
     private func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil, center: TipCenter, texts: TipTexts) throws -> TipsDocument.Entry {
         let tip = texts.pack.tips[index]
         let shouldDisplay = try center.shouldDisplay(tip.name, key: key)
+        let arm = try center.arm(of: tip.name)
         return TipsDocument.Entry(index: index, tip: tip, key: key, status: try status ?? center.status(of: tip.name, key: key),
                                   shouldDisplay: shouldDisplay,
                                   reason: shouldDisplay ? nil : try center.explanation(of: tip.name, key: key).reasonNotDisplayed,
-                                  content: try texts.content(of: tip, index: index))
+                                  content: try texts.content(of: tip, index: index, arm: arm?.arm),
+                                  experiment: arm.map { ($0.experiment.name, $0.arm.name) })
     }
 
     /// `GET …/groups/{group}`: the tip the group offers now (`TipCenter.currentTip(of:)`), or
     /// null; an unknown group is the runtime's `unknownGroup` (404 with a did-you-mean).
     private func currentTip(_ user: String, _ name: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack
-        let center = try readingCenter(user, pack)
-        let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
-        var tip = JSON.null
-        if let current = try center.currentTip(of: name), let index = pack.pack.tips.firstIndex(where: { $0.name == current }) {
-            tip = TipsDocument.render(try entry(index, key: nil, center: center, texts: texts), pack: pack.pack)
+        let tip = try readingOrWriting(user, pack) { center in
+            let texts = try TipTexts(pack: pack.pack, query: request.query, center: center)
+            guard let current = try center.currentTip(of: name), let index = pack.pack.tips.firstIndex(where: { $0.name == current }) else {
+                return JSON.null
+            }
+            return TipsDocument.render(try entry(index, key: nil, center: center, texts: texts), pack: pack.pack)
         }
         return .json(200, .object([("group", .string(name)), ("tip", tip)]))
     }
@@ -294,7 +312,8 @@ public final class TipServer: Sendable {
         let pack = self.pack
         try checkRecordCount(try store.recordCount(user: user, atMost: maximumRecordsPerUser + 1), user: user)
         let snapshot = try UserSnapshotPersistence(store: store, user: user).load()
-        let center = try TipCenter(pack: pack.prepared, persistence: MemoryPersistence(deviceID: "serve-read-only", snapshot: snapshot), clock: clock)
+        let center = try TipCenter(pack: pack.prepared, persistence: MemoryPersistence(deviceID: "serve-read-only", snapshot: snapshot), clock: clock,
+                                   assignmentUnit: user)
         return .json(200, try SnapshotDocument.encode(snapshot, pack: pack.pack) { try center.status(of: $0.tip, key: $0.key) })
     }
 
@@ -478,11 +497,18 @@ public final class TipServer: Sendable {
     private func recordAction(_ user: String, _ tip: String, _ action: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack
         let instance = try TipInstance.resolve(tip, in: pack.pack)
-        guard let declaration = pack.pack.tips.first(where: { $0.name == instance.tip }) else {
+        guard let index = pack.pack.tips.firstIndex(where: { $0.name == instance.tip }) else {
             throw ServiceError.unknown("tip", tip, in: pack.pack.tips.map(\.name))
         }
-        guard declaration.actions.contains(where: { $0.id == action }) else {
-            throw ServiceError.runtime(.unknownAction(tip: declaration.name, action: action, declared: declaration.actions.map(\.id)), pack: pack.pack)
+        // Checked before the body: the tip's actions, and those of its experiment's arms (the
+        // runtime then accepts the user's own arm's).
+        let declaration = pack.pack.tips[index]
+        var declared = declaration.actions.map(\.id)
+        for shown in pack.pack.experiment(onTip: index)?.arms.flatMap({ $0.actions ?? [] }) ?? [] where !declared.contains(shown.id) {
+            declared.append(shown.id)
+        }
+        guard declared.contains(action) else {
+            throw ServiceError.runtime(.unknownAction(tip: declaration.name, action: action, declared: declared), pack: pack.pack)
         }
         let body = try RequestBody(request.body, members: ["id", "date"])
         var id: String?

@@ -14,7 +14,10 @@ enum TipsDocument {
         var shouldDisplay: Bool
         /// Why the tip is not displayed now (`TipExplanation.reasonNotDisplayed`); nil when it is.
         var reason: String?
+        /// The arm's texts when the tip is in an experiment.
         var content: TipContent
+        /// The tip's experiment and the user's arm in it.
+        var experiment: (name: String, arm: String)?
     }
 
     static func render(_ entries: [Entry], pack: RulePack) -> JSON {
@@ -29,10 +32,13 @@ enum TipsDocument {
         case nil: break
         }
         let image: JSON
-        switch entry.tip.image {
+        switch entry.content.image {
         case .symbol(let name)?: image = .object([("symbol", .string(name))])
         case .asset(let name)?: image = .object([("asset", .string(name))])
         case nil: image = .null
+        }
+        if let experiment = entry.experiment {
+            members += [("experiment", .string(experiment.name)), ("arm", .string(experiment.arm))]
         }
         members += [
             ("status", .string(entry.status.description)),
@@ -78,8 +84,9 @@ struct TipTexts {
         parameters = pack.texts == nil ? [] : try pack.parameters.map { try center.parameter($0.name) }
     }
 
-    /// The tip's title, message and action titles (`TipCenter.content(of:in:locale:…)`).
-    func content(of tip: PackTip, index: Int) throws -> TipContent {
+    /// The tip's title, message, image and action titles (`TipCenter.content(of:in:locale:…)`),
+    /// as `arm` shows them when the tip is in an experiment.
+    func content(of tip: PackTip, index: Int, arm: PackExperimentArm? = nil) throws -> TipContent {
         var typed: [String: RuntimeValue] = [:]
         if !values.isEmpty, let entry = pack.texts?.entry(forTip: index) {
             for placeholder in entry.placeholders {
@@ -92,7 +99,7 @@ struct TipTexts {
             }
         }
         return try TipCenter.content(ofTipAt: index, in: pack, locale: locale, parameters: parameters, values: typed,
-                                     keepingMissingPlaceholders: true)
+                                     keepingMissingPlaceholders: true, arm: arm)
     }
 
     /// A query value read as `type`: a String verbatim, a Date as ISO-8601, a Bool, Int or

@@ -17,7 +17,7 @@ public enum ExplainCommand: TipcCommand {
             name: "explain",
             abstract: "Explain why a tip is or is not shown: status, rules and their parts, gates.",
             positionals: [paths],
-            options: [RuntimeOptions.db, tip, RuntimeOptions.at, locale, format])
+            options: [RuntimeOptions.db, tip, RuntimeOptions.at, RuntimeOptions.unit, locale, format])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -46,7 +46,8 @@ public enum ExplainCommand: TipcCommand {
         var renderer = ExplanationRenderer(explanation: explanation, sources: input.sources)
         if let requested = arguments.value(locale) {
             // Texts belong to the tip; every instance shows the same.
-            renderer.texts = try ExplainTexts(center: center, tip: instance.tip, locale: requested, store: arguments.value(RuntimeOptions.db))
+            renderer.texts = try ExplainTexts(center: center, tip: instance.tip, arm: explanation.experiment?.arm, locale: requested,
+                                              store: arguments.value(RuntimeOptions.db))
         }
         switch arguments.choice(format, as: Format.self) ?? .text {
         case .text: context.standardOutput.write(renderer.text())
@@ -103,6 +104,10 @@ struct ExplanationRenderer {
         var out = "tip \(e.tip) at \(ISO8601.string(fromMilliseconds: Int(e.now)))\n"
         out += "  status: \(e.status)\n"
         out += "  should display: \(e.shouldDisplay)" + (e.shouldDisplay ? "" : " — \(e.reasonNotDisplayed ?? "")") + "\n"
+        if let experiment = e.experiment {
+            out += "  experiment: \(experiment.name), arm \(experiment.arm)" + (experiment.isHidden ? " (hidden: never displayed)" : "")
+                + (experiment.isStored ? "" : " (not assigned yet: the arm the unit hashes to)") + "\n"
+        }
         if let texts { out += texts.text() }
         if e.rules.isEmpty { out += "  rules: none (always available)\n" }
         for rule in e.rules {
@@ -139,6 +144,10 @@ struct ExplanationRenderer {
             ("status", .string(e.status.description)), ("shouldDisplay", .bool(e.shouldDisplay)),
         ]
         if let reason = e.reasonNotDisplayed { members.append(("reason", .string(reason))) }
+        if let experiment = e.experiment {
+            members.append(("experiment", .object([("name", .string(experiment.name)), ("arm", .string(experiment.arm)),
+                                                    ("hidden", .bool(experiment.isHidden)), ("assigned", .bool(experiment.isStored))])))
+        }
         if let texts { members.append(("texts", texts.json())) }
         members.append(("rules", .array(e.rules.map { rule in
             var ruleMembers: [(String, JSON)] = [("index", .integer(rule.index + 1))]

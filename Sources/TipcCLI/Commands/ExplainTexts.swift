@@ -7,13 +7,17 @@ struct ExplainTexts {
     let locale: String
     let content: TipContent
 
-    init(center: TipCenter, tip: String, locale: String, store: String?) throws(CommandFailure) {
+    /// `arm`: the user's arm when the tip is in an experiment (the explanation's), whose texts
+    /// are shown instead of the tip's where it overrides them.
+    init(center: TipCenter, tip: String, arm: String?, locale: String, store: String?) throws(CommandFailure) {
         let pack = center.pack
         var parameters: [RuntimeValue] = []
-        do {
+        do throws(TipError) {
             for parameter in pack.parameters { parameters.append(try center.parameter(parameter.name)) }
-            content = try TipCenter.content(of: tip, in: pack, locale: locale, parameters: parameters, values: [:],
-                                            keepingMissingPlaceholders: true)
+            guard let index = pack.tips.firstIndex(where: { $0.name == tip }) else { throw TipError.unknownTip(tip) }
+            let shown = arm.flatMap { name in pack.experiment(onTip: index)?.arms.first { $0.name == name } }
+            content = try TipCenter.content(ofTipAt: index, in: pack, locale: locale, parameters: parameters, values: [:],
+                                            keepingMissingPlaceholders: true, arm: shown)
         } catch {
             throw error.failure(store: store)
         }

@@ -19,7 +19,7 @@ public enum SimulateCommand: TipcCommand {
             abstract: "Replay a timeline and show what each step displays and why.",
             discussion: "Every failed expectation is printed with its line; any failure exits 1.",
             positionals: [paths],
-            options: [timeline, db, fresh, format])
+            options: [timeline, db, fresh, RuntimeOptions.unit, format])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -49,7 +49,8 @@ public enum SimulateCommand: TipcCommand {
         }
         let center: TipCenter
         do {
-            center = try TipCenter(pack: input.pack, persistence: persistence, clock: clock)
+            center = try TipCenter(pack: input.pack, persistence: persistence, clock: clock,
+                                assignmentUnit: arguments.value(RuntimeOptions.unit) ?? parsed.unit)
             try center.resetDatastore()
         } catch {
             throw error.failure(store: arguments.value(db))

@@ -156,15 +156,19 @@ public enum StoreCommand: TipcCommand {
         for instance in instances {
             let (tip, key) = (instance.tip, instance.key)
             let status = try center.status(of: tip, key: key)
-            let display = try center.shouldDisplay(tip, key: key)
+            // As explained, not asked as the app asks: a status stores no experiment
+            // assignment or exposure.
+            let display = try center.explanation(of: tip, key: key).shouldDisplay
             let name = instance.description
             let padded = name + String(repeating: " ", count: max(0, width - name.count))
             context.standardOutput.write("\(padded)  \(status)  shouldDisplay=\(display)  displays=\(try center.displayCount(of: tip, key: key))\n")
         }
         // With no TIP, each group's current tip too.
         guard rest.isEmpty else { return }
-        for group in center.pack.groups.map(\.name) {
-            context.standardOutput.write("group \(group)  currentTip=\(try center.currentTip(of: group) ?? "none")\n")
+        for group in center.pack.groups {
+            // The first member that should display, as `currentTip(of:)` decides, without storing.
+            let current = try group.tips.map { center.pack.tips[$0].name }.first { try center.explanation(of: $0).shouldDisplay }
+            context.standardOutput.write("group \(group.name)  currentTip=\(current ?? "none")\n")
         }
     }
 

@@ -98,7 +98,7 @@ struct PreviewChart {
         let clock = ManualClock(now: timeline.start)
         let center: TipCenter
         do {
-            center = try TipCenter(pack: input.pack, persistence: MemoryPersistence(deviceID: "preview"), clock: clock)
+            center = try TipCenter(pack: input.pack, persistence: MemoryPersistence(deviceID: "preview"), clock: clock, assignmentUnit: timeline.unit)
             try center.resetDatastore()
         } catch {
             throw error.failure(store: nil)

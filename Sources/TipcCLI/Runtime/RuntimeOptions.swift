@@ -18,6 +18,8 @@ enum RuntimeOptions {
     static let db = OptionDefinition.value("db", valueName: "file", help: "The SQLite store (created if missing by a command that writes).").required
     static let pack = OptionDefinition.value("pack", valueName: "file", help: "A compiled rule pack (.tippack).")
     static let manifest = OptionDefinition.value("manifest", valueName: "path", help: "A manifest file or folder, compiled on the fly (instead of --pack).")
+    static let unit = OptionDefinition.value("unit", valueName: "id",
+                                             help: "Who is put in experiments' arms, as the app sets it (e.g. an account id); default: the store's device id.")
     static let at = OptionDefinition.value("at", valueName: "date", help: "The instant to act at (ISO-8601, e.g. 2026-03-01T09:00:00Z); default: now.")
 
     /// The clock for `--at` (fixed at that instant) or the system clock.
@@ -90,7 +92,7 @@ enum RuntimeOptions {
         let clock = try clock(arguments)
         let persistence: any TipPersistence = isFresh(path, access: access) ? MemoryPersistence() : try openStore(path, access: access)
         do {
-            return try TipCenter(pack: input.pack, persistence: persistence, clock: clock)
+            return try TipCenter(pack: input.pack, persistence: persistence, clock: clock, assignmentUnit: arguments.value(unit))
         } catch {
             throw error.failure(store: path)
         }

@@ -158,7 +158,8 @@ struct TimelineRunner {
                     try center.recordDisplay(tip, key: key, milliseconds: shownFor)
                     let count = try center.displayCount(of: tip, key: key)
                     let forText = item.durationMilliseconds.map { " for \(ValueText.display(.duration(milliseconds: Int64($0))))" } ?? ""
-                    report.lines.append("show \(name): displayed\(forText) (display \(count)); now \(try center.status(of: tip, key: key))")
+                    let armText = try center.arm(of: tip).map { ", arm \($0.arm.name)" } ?? ""
+                    report.lines.append("show \(name): displayed\(forText) (display \(count)\(armText)); now \(try center.status(of: tip, key: key))")
                 } else {
                     let reason = try center.explanation(of: tip, key: key).reasonNotDisplayed ?? "not displayed"
                     report.lines.append("show \(name): not displayed — \(reason)")
@@ -174,7 +175,9 @@ struct TimelineRunner {
             report.lines.append("reset \(instance); now \(try center.status(of: instance.tip, key: instance.key))")
         case .action(let tip, let id):
             guard let instance = resolve(tip, &report) else { return }
-            let declared = pack.tips.first { $0.name == instance.tip }?.actions.map(\.id) ?? []
+            // The tip's actions and those the user's arm shows instead.
+            var declared = pack.tips.first { $0.name == instance.tip }?.actions.map(\.id) ?? []
+            for shown in try center.arm(of: instance.tip)?.arm.actions ?? [] where !declared.contains(shown.id) { declared.append(shown.id) }
             guard declared.contains(id.value) else {
                 fail(id.range, "tip '\(instance.tip)' has no action '\(id.value)'"
                      + (declared.isEmpty ? " (it declares no actions)" : suggestion(id.value, declared)), &report)

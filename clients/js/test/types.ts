@@ -7,6 +7,8 @@ async function journey(): Promise<void> {
   const user = client.user("ann");
   const tips: Tip[] = await user.tips({ locale: "de-CH", values: { shortcut: "⌘K" } });
   const first: Tip | undefined = tips[0];
+  const arm: string | undefined = first?.experiment !== undefined ? first.arm : undefined;
+  void arm;
   if (first?.shouldDisplay) {
     const shown: Tip = await user.recordDisplay(first.id, { milliseconds: 1500 });
     const status: string = shown.status;

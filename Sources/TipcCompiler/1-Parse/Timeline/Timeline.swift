@@ -4,6 +4,8 @@ public struct Timeline: Sendable, Hashable {
     /// Milliseconds since 1970.
     public var start: Int64
     public var steps: [TimelineStep]
+    /// Who the simulated user is for experiments' arms (`unit:`), if the timeline says.
+    public var unit: String?
 }
 
 public struct TimelineStep: Sendable, Hashable {

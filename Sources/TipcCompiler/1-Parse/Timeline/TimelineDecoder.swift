@@ -46,10 +46,18 @@ public enum TimelineDecoder {
 
         mutating func timeline(_ root: YAMLNode) -> Timeline? {
             var start: Int64?
+            var unit: String?
             var steps: [TimelineStep] = []
             var stepNodes: [YAMLNode] = []
-            for (key, pair) in pairs(root, "the timeline", allowed: ["start", "steps"]) {
+            for (key, pair) in pairs(root, "the timeline", allowed: ["start", "unit", "steps"]) {
                 switch key {
+                case "unit":
+                    guard let text = text(pair.value, "unit") else { continue }
+                    guard !text.value.isEmpty else {
+                        error(.invalidValue, "'unit' cannot be empty", text.range, help: "name the simulated user, e.g. 'unit: user-1'")
+                        continue
+                    }
+                    unit = text.value
                 case "start":
                     guard let text = text(pair.value, "start") else { continue }
                     guard let instant = ISO8601.milliseconds(from: text.value) else {
@@ -80,7 +88,7 @@ public enum TimelineDecoder {
                 previous = step.at
                 steps.append(step)
             }
-            return Timeline(start: start, steps: steps)
+            return Timeline(start: start, steps: steps, unit: unit)
         }
 
         mutating func step(_ node: YAMLNode, start: Int64) -> TimelineStep? {
