@@ -80,8 +80,10 @@ struct PreviewBrowserTests {
         let firstTip = try #require(dom.range(of: "<article class=\"tip\"").flatMap { start in
             dom.range(of: "</article>", range: start.upperBound..<dom.endIndex).map { dom[start.lowerBound..<$0.upperBound] }
         })
-        #expect(firstTip.components(separatedBy: "<div class=\"pane appearance-dark\" aria-hidden=\"true\">").count - 1 == locales.count)
-        #expect(firstTip.components(separatedBy: "<figure class=\"inline\" aria-hidden=\"true\">").count - 1 == 2 * locales.count)
+        // (Once per arm drawn, for a tip in an experiment.)
+        let drawnArms = pack.experiment(onTip: 0).map { $0.arms.filter { !$0.isHidden }.count } ?? 1
+        #expect(firstTip.components(separatedBy: "<div class=\"pane appearance-dark\" aria-hidden=\"true\">").count - 1 == drawnArms * locales.count)
+        #expect(firstTip.components(separatedBy: "<figure class=\"inline\" aria-hidden=\"true\">").count - 1 == 2 * drawnArms * locales.count)
         for tip in pack.tips {
             for locale in locales {
                 let content = try TipCenter.content(of: tip.name, in: pack, locale: locale ?? "en", parameters: pack.parameters.map(\.defaultValue),
@@ -94,6 +96,26 @@ struct PreviewBrowserTests {
             // One lane per tip (per instance the timeline names, for a keyed tip).
             if example.timeline != nil {
                 #expect(dom.contains("class=\"lane tip-lane\" data-tip=\"\(tip.name)\""), "no lane for \(tip.name)")
+            }
+        }
+        // A tip in an experiment is drawn once per arm, each with the arm's texts; a hidden arm
+        // says that its users do not see the tip.
+        for experiment in pack.experiments {
+            for arm in experiment.arms {
+                #expect(dom.contains("data-arm=\"\(arm.name)\""), "\(experiment.name): no heading for arm \(arm.name)")
+                if arm.isHidden {
+                    #expect(dom.contains("Hidden arm: its users never see the tip"))
+                    continue
+                }
+                for locale in locales {
+                    let content = try TipCenter.content(ofTipAt: experiment.tip, in: pack, locale: locale ?? "en",
+                                                        parameters: pack.parameters.map(\.defaultValue), values: [:],
+                                                        keepingMissingPlaceholders: true, arm: arm)
+                    for text in [content.title] + (content.message.map { [$0] } ?? []) + content.actions.map(\.title) {
+                        #expect(dom.contains(PreviewHTMLWriter.escape(text).replacingOccurrences(of: "&#39;", with: "'")),
+                                "\(experiment.name), arm \(arm.name) (\(locale ?? "every locale")): '\(text)' is not in the DOM")
+                    }
+                }
             }
         }
     }

@@ -51,6 +51,29 @@ struct PreviewCommandTests {
         #expect(shown.contains("Take a photo, {name}."))
     }
 
+    @Test func aTipInAnExperimentIsDrawnOncePerArm() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let (status, html, stderr) = try Self.preview([root + "/Examples/hiking/hiking.yaml", "--value", "trail=Säntis"])
+        #expect(status == 0, "\(stderr)")
+        let tip = try #require(html.range(of: "<article class=\"tip\" id=\"tip-offlineMaps\"").flatMap { start in
+            html.range(of: "</article>", range: start.upperBound..<html.endIndex).map { String(html[start.lowerBound..<$0.upperBound]) }
+        })
+        // The arms in declared order, each with its share; the first is the baseline.
+        let control = try #require(tip.range(of: "Arm control <span class=\"share\">weight 45 of 100 (45%), the baseline</span>"))
+        let beforeYouGo = try #require(tip.range(of: "Arm beforeYouGo <span class=\"share\">weight 45 of 100 (45%)</span>"))
+        let holdout = try #require(tip.range(of: "Arm holdout <span class=\"share\">weight 10 of 100 (10%)</span>"))
+        #expect(control.upperBound < beforeYouGo.lowerBound && beforeYouGo.upperBound < holdout.lowerBound)
+        // The text arm's texts replace the tip's, in each locale, placeholders filled.
+        let armPart = tip[beforeYouGo.upperBound..<holdout.lowerBound]
+        #expect(armPart.contains("No signal on the trail") && armPart.contains("Kein Empfang unterwegs"))
+        #expect(armPart.contains("Säntis has patchy coverage.") && armPart.contains("Take the map"))
+        // The hidden arm draws no card; the facts name the experiment.
+        #expect(tip[holdout.upperBound...].contains("Hidden arm: its users never see the tip"))
+        #expect(!tip[holdout.upperBound...].contains("class=\"popover\""))
+        #expect(tip.contains("<dt>name</dt><dd>offlineMapsCopy</dd>"))
+        #expect(tip.contains("<dt>goal</dt><dd>mapDownloaded within 7d</dd>"))
+    }
+
     @Test func localesAreEveryDeclaredOneOrThoseGiven() throws {
         let all = try Self.preview([Self.small]).html
         #expect(all.contains("data-locale=\"en\"") && all.contains("data-locale=\"de\""))

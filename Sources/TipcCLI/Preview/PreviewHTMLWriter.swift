@@ -50,7 +50,14 @@ enum PreviewHTMLWriter {
         out += "<article class=\"tip\" id=\"tip-\(escape(tip.name))\" data-tip=\"\(escape(tip.name))\">"
         out += "<h2>\(escape(tip.name))</h2><div class=\"tip-body\"><div class=\"renderings\">\n"
         for arm in tip.arms {
-            if let name = arm.name { out += "<h3 class=\"arm\">Arm \(escape(name))</h3>" }
+            if let name = arm.name {
+                out += "<h3 class=\"arm\" data-arm=\"\(escape(name))\">Arm \(escape(name))"
+                    + (arm.share.map { " <span class=\"share\">\(escape($0))</span>" } ?? "") + "</h3>"
+            }
+            if arm.isHidden {
+                out += "<p class=\"hidden-arm\">Hidden arm: its users never see the tip. The first time it would have "
+                    + "displayed for one of them, an exposure is recorded instead, so the report can compare them.</p>\n"
+            }
             for texts in arm.texts {
                 out += "<section class=\"locale\" data-locale=\"\(escape(texts.locale ?? ""))\">"
                 out += "<h3>\(escape(texts.locale.map { "Locale \($0)" } ?? "Every locale"))</h3><div class=\"appearances\">"
@@ -58,7 +65,7 @@ enum PreviewHTMLWriter {
                 // card and the dark pane from it as the tip comes near the screen.
                 out += "<div class=\"pane appearance-light\"><p class=\"pane-label\">Light</p>"
                 out += "<figure class=\"popover\"><div class=\"arrow\" aria-hidden=\"true\"></div>"
-                card(texts, image: tip.image, into: &out)
+                card(texts, image: arm.image, into: &out)
                 out += "<figcaption>Popover</figcaption></figure></div>"
                 out += "</div></section>\n"
             }
@@ -72,7 +79,15 @@ enum PreviewHTMLWriter {
         out += "<h3>Options</h3><dl class=\"options\">"
         for option in tip.options { out += "<dt>\(escape(option.label))</dt><dd>\(escape(option.value))</dd>" }
         out += "</dl><h3>Group</h3><p>\(escape(tip.group ?? "none"))</p>"
-        out += "<h3>Experiment</h3><p>none</p></aside></div></article>\n"
+        out += "<h3>Experiment</h3>"
+        if tip.experiment.isEmpty {
+            out += "<p>none</p>"
+        } else {
+            out += "<dl class=\"options\">"
+            for fact in tip.experiment { out += "<dt>\(escape(fact.label))</dt><dd>\(escape(fact.value))</dd>" }
+            out += "</dl>"
+        }
+        out += "</aside></div></article>\n"
     }
 
     /// The tip's card as TipKit draws it: the image in a glyph box, the bold title and the

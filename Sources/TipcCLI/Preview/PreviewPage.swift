@@ -15,12 +15,18 @@ struct PreviewPage {
         var actions: [TipContent.Action]
     }
 
-    /// One way the tip is drawn. Until experiments exist every tip has a single, unnamed arm;
-    /// an experiment's arms will each be one of these, drawn side by side.
+    /// One way the tip is drawn: a tip outside any experiment has a single, unnamed arm; a tip in
+    /// an experiment has one per arm, in declared order (the first is the baseline).
     struct Arm: Hashable {
         /// The arm's name; nil for a tip outside any experiment.
         var name: String?
-        /// One per locale shown, in the page's locale order.
+        /// `weight 45 of 100 (45%)`, for an experiment's arm.
+        var share: String?
+        /// A hidden arm is never drawn: its users do not see the tip.
+        var isHidden = false
+        /// The arm's image, or the tip's.
+        var image: PackImage?
+        /// One per locale shown, in the page's locale order (none for a hidden arm).
         var texts: [Texts]
     }
 
@@ -28,7 +34,6 @@ struct PreviewPage {
         var name: String
         /// `trailID: int` for a keyed tip.
         var key: String?
-        var image: PackImage?
         var arms: [Arm]
         /// The rules as `tipc fmt` prints them.
         var rules: [String]
@@ -36,6 +41,8 @@ struct PreviewPage {
         var options: [(label: String, value: String)]
         /// `onboarding: ordered, 1st of 3 (welcome, swipeActions, personalize)`.
         var group: String?
+        /// The experiment on the tip, as label and value (empty: none).
+        var experiment: [(label: String, value: String)]
     }
 
     /// The program's paths, as given.
@@ -72,22 +79,49 @@ struct PreviewPage {
                     throw CommandFailure.input("--value \(placeholder.name)=\(text): " + error.message(for: "placeholder '\(placeholder.name)' of tip '\(declared.name)'"))
                 }
             }
-            var texts: [Texts] = []
-            for locale in locales {
-                let content: TipContent
-                do {
-                    content = try TipCenter.content(of: declared.name, in: pack, locale: locale ?? pack.texts?.defaultLocale ?? "en",
-                                                    parameters: parameters, values: filled, keepingMissingPlaceholders: true)
-                } catch {
-                    throw CommandFailure(.internalError, "the texts of '\(declared.name)': \(error)")
+            /// The tip's texts in every locale shown, as `arm` (nil: the tip's own) shows them.
+            func texts(as arm: PackExperimentArm?) throws(CommandFailure) -> (texts: [Texts], image: PackImage?) {
+                var texts: [Texts] = []
+                var image = declared.image
+                for locale in locales {
+                    let content: TipContent
+                    do {
+                        content = try TipCenter.content(ofTipAt: index, in: pack, locale: locale ?? pack.texts?.defaultLocale ?? "en",
+                                                        parameters: parameters, values: filled, keepingMissingPlaceholders: true, arm: arm)
+                    } catch {
+                        throw CommandFailure(.internalError, "the texts of '\(declared.name)'\(arm.map { " in arm '\($0.name)'" } ?? ""): \(error)")
+                    }
+                    image = content.image
+                    texts.append(Texts(locale: locale, title: content.title, message: content.message, actions: content.actions))
                 }
-                texts.append(Texts(locale: locale, title: content.title, message: content.message, actions: content.actions))
+                return (texts, image)
+            }
+            var arms: [Arm] = []
+            let experiment = pack.experiment(onTip: index)
+            if let experiment {
+                let total = experiment.arms.reduce(0) { $0 + $1.weight }
+                for (position, arm) in experiment.arms.enumerated() {
+                    // Tenths of a percent, rounded: 45%, 33.3%.
+                    let tenths = total > 0 ? (arm.weight * 1000 + total / 2) / total : 0
+                    let percent = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+                    var share = "weight \(arm.weight) of \(total) (\(percent)%)"
+                    if position == 0 { share += ", the baseline" }
+                    if arm.isHidden {
+                        arms.append(Arm(name: arm.name, share: share, isHidden: true, image: nil, texts: []))
+                    } else {
+                        let drawn = try texts(as: arm)
+                        arms.append(Arm(name: arm.name, share: share, image: drawn.image, texts: drawn.texts))
+                    }
+                }
+            } else {
+                let drawn = try texts(as: nil)
+                arms = [Arm(name: nil, image: drawn.image, texts: drawn.texts)]
             }
             tips.append(Tip(name: declared.name, key: declared.key.map { "\($0.name): \($0.type.manifestSpelling)" },
-                            image: declared.image, arms: [Arm(name: nil, texts: texts)],
-                            rules: rulesByTip[declared.name] ?? [],
+                            arms: arms, rules: rulesByTip[declared.name] ?? [],
                             options: options(of: declared, placeholders: placeholders),
-                            group: group(of: index, in: pack)))
+                            group: group(of: index, in: pack),
+                            experiment: experiment.map { Self.facts(of: $0, in: pack) } ?? []))
         }
         return PreviewPage(paths: input.sources.keys.sorted(), locales: locales,
                            displayFrequency: pack.displayFrequencyMilliseconds == 0
@@ -130,6 +164,15 @@ struct PreviewPage {
         }
         if !tip.actions.isEmpty { options.append(("actions", tip.actions.map(\.id).joined(separator: ", "))) }
         return options
+    }
+
+    /// An experiment's name, arms, goal and salt, as the facts beside its tip show them.
+    static func facts(of experiment: PackExperiment, in pack: RulePack) -> [(label: String, value: String)] {
+        let goal = pack.events.indices.contains(experiment.goal.event) ? pack.events[experiment.goal.event].name : "?"
+        return [("name", experiment.name),
+                ("arms", experiment.arms.map { $0.name + " " + String($0.weight) + ($0.isHidden ? " (hidden)" : "") }.joined(separator: ", ")),
+                ("goal", "\(goal) within \(ValueText.display(.duration(milliseconds: experiment.goal.windowMilliseconds)))"),
+                ("salt", experiment.salt)]
     }
 
     static func group(of tip: Int, in pack: RulePack) -> String? {

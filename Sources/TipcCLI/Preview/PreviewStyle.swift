@@ -33,6 +33,9 @@ enum PreviewStyle {
         .options dd { margin: 0; overflow-wrap: anywhere; }
         .facts p { margin: 0; }
         .locale h3 { margin-top: 0; }
+        h3.arm { margin: 8px 0; padding-top: 6px; border-top: 1px dashed var(--border); }
+        h3.arm .share { font-weight: 400; font-size: 13px; color: var(--page-secondary-text); }
+        .hidden-arm { margin: 0 0 12px; padding: 10px 14px; border: 1px dashed var(--border); border-radius: 12px; }
         .appearances { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: 12px; margin-bottom: 12px; }
         .pane { background: var(--pane-background); color: var(--page-text); border-radius: 12px; padding: 10px 14px 14px;
           border: 1px solid var(--border); }
