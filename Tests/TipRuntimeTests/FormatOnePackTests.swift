@@ -55,7 +55,7 @@ import TipcDriver
                 _ = try old.donate(event.name)
                 _ = try today.donate(event.name)
             }
-            clock.advance(by: oneHour * Int64(round + 1))
+            clock.advance(milliseconds: oneHour * Int64(round + 1))
             #expect(old.statuses() == today.statuses())
         }
         for tip in today.pack.tips {

@@ -87,7 +87,7 @@ import TipcDriver
                 let event = first.events.randomElement(using: &random)!
                 var payload: [String: RuntimeValue] = [:]
                 for field in event.fields { payload[field.name] = value(field.type) }
-                let date = centers[0].1.now() - Int64.random(in: 0...(3 * day), using: &random)
+                let date = centers[0].1.milliseconds() - Int64.random(in: 0...(3 * day), using: &random)
                 action = "donate \(event.name) \(payload) at \(date)"
                 for (center, _) in centers { try center.donate(event.name, value: payload, at: date) }
             case 7 where !first.tips.isEmpty:
@@ -97,7 +97,7 @@ import TipcDriver
             default:
                 let milliseconds = Int64.random(in: 0...(2 * day), using: &random)
                 action = "advance \(milliseconds) ms"
-                for (_, clock) in centers { clock.advance(by: milliseconds) }
+                for (_, clock) in centers { clock.advance(milliseconds: milliseconds) }
             }
             let statuses = centers.map { $0.0.statuses() }
             if statuses[0] != statuses[1] { return "step \(step) (\(action)): \(statuses[0]) against \(statuses[1])" }

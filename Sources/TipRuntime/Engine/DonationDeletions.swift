@@ -34,7 +34,7 @@ extension TipCenter {
     /// dated up to now that a merge brings in later is left out too). Returns once the
     /// deletion is durable; observers receive the statuses that change.
     public func deleteDonations(of event: String) throws(TipError) {
-        let now = clock.now()
+        let now = clock.milliseconds()
         try mutate { (engine: inout EngineState) throws(TipError) in
             guard let index = engine.eventIndex[event] else { throw .donation(.unknownEventName(event)) }
             try stored { () throws(TipStoreError) in try persistence.deleteDonations(of: event, through: now) }

@@ -40,7 +40,7 @@ extension TipCenter {
     /// an experiment shows the user's arm: its title, message, image and actions where the arm
     /// overrides them (the arm is needed, and stored, as `arm(of:)` does).
     public func content(of tip: String, locale: String, values: [String: RuntimeValue] = [:]) throws(TipError) -> TipContent {
-        let now = clock.now()
+        let now = clock.milliseconds()
         let (model, parameters, index, arm) = try state.withLock {
             (engine: inout EngineState) throws(TipError) -> (RulePack, [RuntimeValue], Int, PackExperimentArm?) in
             guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }

@@ -75,7 +75,7 @@ extension TipCenter {
     /// is stored: later packs that change the weights keep the user in it; a new salt, or an
     /// arm that no longer exists, assigns afresh. Every instance of a keyed tip shares the arm.
     public func arm(of tip: String) throws(TipError) -> TipExperimentArm? {
-        let now = clock.now()
+        let now = clock.milliseconds()
         return try state.withLock { (engine: inout EngineState) throws(TipError) -> TipExperimentArm? in
             guard let index = engine.tipIndex[tip] else { throw .unknownTip(tip) }
             return try neededArm(ofTip: index, &engine, now: now)

@@ -40,7 +40,7 @@ extension TipCenter {
     /// is recorded, as `shouldDisplay` does); a tip in an experiment that it offers has its
     /// user's arm stored.
     public func currentTip(of group: String) throws(TipError) -> String? {
-        let now = clock.now()
+        let now = clock.milliseconds()
         return try state.withLock { (engine: inout EngineState) throws(TipError) -> String? in
             guard let index = engine.groupIndex(named: group) else { throw .unknownGroup(group) }
             engine.expireDonations(now: now)

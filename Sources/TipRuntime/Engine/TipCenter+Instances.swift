@@ -62,7 +62,7 @@ extension TipCenter {
     /// donation ages out, the display frequency's gap ends, a rule's comparison with a date
     /// turns), or nil when none can: the instant an observer of them would be woken at.
     public func nextPossibleChange(of instances: [TipInstance]) throws(TipError) -> Int64? {
-        let now = clock.now()
+        let now = clock.milliseconds()
         return try state.withLock { (engine: inout EngineState) throws(TipError) -> Int64? in
             var slots = Set<TipSlot>()
             for instance in instances {

@@ -67,7 +67,7 @@ extension TipCenter {
     /// Tells every observer whose value changed, then schedules the next wake-up. Runs under
     /// the state lock so that values reach each observer in the order they were computed.
     func publish() {
-        let now = clock.now()
+        let now = clock.milliseconds()
         state.withLock { engine in
             engine.expireDonations(now: now)
             observers.withLock { registry in
@@ -102,7 +102,7 @@ extension TipCenter {
         let clock = self.clock
         let task = Task { [weak self] in
             do {
-                try await clock.sleep(until: deadline)
+                try await clock.sleep(untilMilliseconds: deadline)
             } catch {
                 return
             }

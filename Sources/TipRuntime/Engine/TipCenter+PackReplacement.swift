@@ -9,7 +9,7 @@ extension TipCenter {
     ///
     /// On a store failure nothing changes (the runtime keeps its pack).
     public func replacePack(_ pack: VerifiedRulePack) throws(TipError) {
-        let now = clock.now()
+        let now = clock.milliseconds()
         try mutate { (engine: inout EngineState) throws(TipError) in
             var replacement = EngineState(prepared: PreparedRulePack(pack), deviceID: persistence.deviceID, assignmentUnit: engine.assignmentUnit)
             try stored { () throws(TipStoreError) in try replacement.load(from: persistence, now: now) }

@@ -25,7 +25,7 @@ public final class TipCenter: Sendable {
         self.clock = clock
         var engine = EngineState(prepared: pack, deviceID: persistence.deviceID, assignmentUnit: assignmentUnit)
         do throws(TipStoreError) {
-            try engine.load(from: persistence, now: clock.now())
+            try engine.load(from: persistence, now: clock.milliseconds())
         } catch {
             throw .store(error)
         }
@@ -41,7 +41,8 @@ public final class TipCenter: Sendable {
     public var pack: RulePack { state.withLock { $0.model } }
 
     /// The current instant of the runtime's clock.
-    public var now: Int64 { clock.now() }
+    /// The current instant in milliseconds since 1970 (`now` for apps).
+    package var nowMilliseconds: Int64 { clock.milliseconds() }
 
     // MARK: - Parameters
 
@@ -53,7 +54,7 @@ public final class TipCenter: Sendable {
 
     /// Sets several parameters together: all are checked before any changes.
     public func setParameters(_ values: [String: RuntimeValue]) throws(TipError) {
-        let now = clock.now()
+        let now = clock.milliseconds()
         try mutate { (engine: inout EngineState) throws(TipError) in
             var updated = engine.parameters
             var writes: [(String, ParameterRecord)] = []
@@ -91,18 +92,17 @@ public final class TipCenter: Sendable {
 
     // MARK: - Events
 
-    /// Donates one event (at `date`, default now) with a payload by field name. Returns once
-    /// the donation is durable; a payload of the wrong shape is refused and changes nothing.
+    /// `donate(_:value:at:)` at an instant in milliseconds since 1970.
     @discardableResult
-    public func donate(_ event: String, value: [String: RuntimeValue] = [:], at date: Int64? = nil) throws(TipError) -> DonationRecord {
-        try donate([PendingDonation(event: event, date: date ?? clock.now(), value: value)])[0]
+    package func donate(_ event: String, value: [String: RuntimeValue] = [:], at date: Int64) throws(TipError) -> DonationRecord {
+        try donate([PendingDonation(event: event, date: date, value: value)])[0]
     }
 
     /// Donates several events in one durable transaction: all are checked (a date outside
     /// `RecordBounds` included) before any is stored.
     @discardableResult
     public func donate(_ batch: [PendingDonation]) throws(TipError) -> [DonationRecord] {
-        let now = clock.now()
+        let now = clock.milliseconds()
         return try mutate { (engine: inout EngineState) throws(TipError) -> [DonationRecord] in
             var indexed: [(event: Int, payload: [RuntimeValue])] = []
             for donation in batch {
@@ -144,7 +144,7 @@ public final class TipCenter: Sendable {
 
     /// The number of donations of `event` held for evaluation now.
     public func donationCount(of event: String) -> Int? {
-        let now = clock.now()
+        let now = clock.milliseconds()
         return state.withLock { engine in
             engine.expireDonations(now: now)
             return engine.eventIndex[event].map { engine.donations.donations(ofEvent: $0).count }
@@ -155,14 +155,14 @@ public final class TipCenter: Sendable {
 
     /// The tip's status now (of its instance `key`, for a keyed tip).
     public func status(of tip: String, key: TipKey? = nil) throws(TipError) -> TipStatus {
-        let now = clock.now()
+        let now = clock.milliseconds()
         return try read(tip, key: key, now: now) { engine, index in engine.status(of: index, key: key, now: now) }
     }
 
     /// Every tip's status now, by name, from one pass of the VM over the whole pack. A keyed
     /// tip has no status of its own (each instance has one) and is not listed.
     public func statuses() -> [String: TipStatus] {
-        let now = clock.now()
+        let now = clock.milliseconds()
         return state.withLock { engine in
             engine.expireDonations(now: now)
             let satisfied = engine.evaluator.satisfiedTips(parameters: engine.parameters, store: engine.donations, now: now,
@@ -185,7 +185,7 @@ public final class TipCenter: Sendable {
     /// is stored); a tip in a hidden arm never displays, and the first time it would have, one
     /// exposure record is stored instead.
     public func shouldDisplay(_ tip: String, key: TipKey? = nil) throws(TipError) -> Bool {
-        let now = clock.now()
+        let now = clock.milliseconds()
         return try state.withLock { (engine: inout EngineState) throws(TipError) -> Bool in
             let index = try engine.resolve(tip, key: key)
             engine.expireDonations(now: now)
@@ -196,28 +196,26 @@ public final class TipCenter: Sendable {
 
     /// Displays since the tip's (instance's) latest reset, over all devices.
     public func displayCount(of tip: String, key: TipKey? = nil) throws(TipError) -> Int64 {
-        try read(tip, key: key, now: clock.now()) { engine, index in engine.history(of: index, key: key).displayCount }
+        try read(tip, key: key, now: clock.milliseconds()) { engine, index in engine.history(of: index, key: key).displayCount }
     }
 
-    /// Milliseconds on screen since the tip's (instance's) latest reset, over all devices.
-    public func displayDuration(of tip: String, key: TipKey? = nil) throws(TipError) -> Int64 {
-        try read(tip, key: key, now: clock.now()) { engine, index in engine.history(of: index, key: key).displayDurationMilliseconds }
+    /// `displayDuration(of:key:)` in milliseconds.
+    package func displayDurationMilliseconds(of tip: String, key: TipKey? = nil) throws(TipError) -> Int64 {
+        try read(tip, key: key, now: clock.milliseconds()) { engine, index in engine.history(of: index, key: key).displayDurationMilliseconds }
     }
 
-    /// The UI showed the tip (and, optionally, for how long). Reaching `maxDisplayCount` or
-    /// `maxDisplayDuration` invalidates it. A display of a tip in an experiment carries the
-    /// user's arm.
-    public func recordDisplay(_ tip: String, key: TipKey? = nil, milliseconds: Int64 = 0) throws(TipError) {
+    /// `recordDisplay(_:key:duration:)` with the time on screen in milliseconds.
+    package func recordDisplay(_ tip: String, key: TipKey? = nil, milliseconds: Int64) throws(TipError) {
         try recordDisplay(tip, key: key, count: 1, milliseconds: milliseconds)
     }
 
-    /// The UI reports more time on screen for a display already recorded.
-    public func recordDisplayDuration(_ tip: String, key: TipKey? = nil, milliseconds: Int64) throws(TipError) {
+    /// `recordDisplayDuration(_:key:duration:)` in milliseconds.
+    package func recordDisplayDuration(_ tip: String, key: TipKey? = nil, milliseconds: Int64) throws(TipError) {
         try recordDisplay(tip, key: key, count: 0, milliseconds: milliseconds)
     }
 
     private func recordDisplay(_ tip: String, key: TipKey?, count: Int64, milliseconds: Int64) throws(TipError) {
-        let now = clock.now()
+        let now = clock.milliseconds()
         try writeTip(tip, key: key) { engine, index throws(TipError) in
             let arm = try neededArm(ofTip: index, &engine, now: now)?.arm.name
             return try engine.recordDisplay(index, key: key, count: count, milliseconds: milliseconds, now: now, arm: arm)
@@ -226,22 +224,15 @@ public final class TipCenter: Sendable {
 
     /// Invalidates the tip; a tip already invalidated keeps its first reason.
     public func invalidate(_ tip: String, key: TipKey? = nil, reason: InvalidationReason) throws(TipError) {
-        let now = clock.now()
+        let now = clock.milliseconds()
         try writeTip(tip, key: key) { engine, index throws(TipError) in try engine.invalidate(index, key: key, reason: reason, now: now) }
     }
 
-    /// The user tapped the tip's (instance's) action `action` (an id the tip declares), for
-    /// analytics: the tap is stored as a record of its own, and changes no status (closing the
-    /// tip is `invalidate(reason: .tipClosed)`; an action that ends the tip, `.actionPerformed`).
-    /// - Parameter id: the tap's id (default: a new random one). The same id sent again, as a
-    ///   retried request does, is the same tap: the stored record is returned and nothing is
-    ///   added; under another action it is a collision.
-    /// - Parameter date: when the tap happened (default: now).
-    /// - Returns: the stored record, and whether this call stored it (false: the same tap again).
+    /// `recordAction(_:action:key:id:at:)` dated in milliseconds since 1970 (nil: now).
     @discardableResult
-    public func recordAction(_ tip: String, action: String, key: TipKey? = nil, id: String = RecordID.random(),
-                             at date: Int64? = nil) throws(TipError) -> (record: TipEventRecord, isNew: Bool) {
-        let now = clock.now()
+    package func recordAction(_ tip: String, action: String, key: TipKey? = nil, id: String = RecordID.random(),
+                              at date: Int64?) throws(TipError) -> (record: TipEventRecord, isNew: Bool) {
+        let now = clock.milliseconds()
         if let date, !RecordBounds.contains(date) {
             throw .invalidAction("the action's date \(date) ms is outside \(RecordBounds.description); nothing was recorded")
         }
@@ -263,7 +254,7 @@ public final class TipCenter: Sendable {
 
     /// Makes the tip eligible again, with its display count and duration restarted.
     public func resetEligibility(_ tip: String, key: TipKey? = nil) throws(TipError) {
-        let now = clock.now()
+        let now = clock.milliseconds()
         try writeTip(tip, key: key) { engine, index throws(TipError) in try engine.resetEligibility(index, key: key, now: now) }
     }
 
@@ -302,7 +293,7 @@ public final class TipCenter: Sendable {
     /// stored meanwhile is kept and seen. A snapshot with a record outside `RecordBounds` is
     /// refused before anything is written.
     public func merge(_ other: StoreSnapshot) throws(TipError) {
-        let now = clock.now()
+        let now = clock.milliseconds()
         try stored { () throws(TipStoreError) in try other.validate() }
         try mutate { (engine: inout EngineState) throws(TipError) in
             try stored { () throws(TipStoreError) in try persistence.merge(other) }

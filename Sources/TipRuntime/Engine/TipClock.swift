@@ -3,29 +3,50 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The runtime's source of time: the current instant, and waiting until an instant. Injected
-/// so that tests control time instead of sleeping.
+/// so that tests control time instead of sleeping (`ManualClock`).
 public protocol TipClock: Sendable {
-    /// Milliseconds since 1970-01-01T00:00:00Z.
-    func now() -> Int64
+    /// The current instant. The runtime keeps it to the millisecond.
+    func now() -> Date
     /// Returns at or after `deadline`; throws `CancellationError` when the task is cancelled.
-    func sleep(until deadline: Int64) async throws
+    func sleep(until deadline: Date) async throws
+}
+
+extension TipClock {
+    /// `now()` in whole milliseconds since 1970, as the runtime stores instants. A manual
+    /// clock's are read as it keeps them: exact even past the instants a `Date` holds to the
+    /// millisecond (about the year 287,000), which timelines may reach.
+    package func milliseconds() -> Int64 {
+        if let manual = self as? ManualClock { return manual.exactMilliseconds }
+        return now().millisecondsSince1970
+    }
+
+    /// `sleep(until:)` a deadline in milliseconds since 1970.
+    package func sleep(untilMilliseconds deadline: Int64) async throws {
+        try await sleep(until: Date(millisecondsSince1970: deadline))
+    }
 }
 
 /// The system's wall clock.
 public struct SystemClock: TipClock {
     public init() {}
 
-    public func now() -> Int64 {
+    public func now() -> Date {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+        return Date(millisecondsSince1970: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
     }
 
-    public func sleep(until deadline: Int64) async throws {
+    public func sleep(until date: Date) async throws {
+        let deadline = date.millisecondsSince1970
         while true {
-            let remaining = deadline - now()
+            let remaining = deadline - milliseconds()
             if remaining <= 0 { return }
             // `Task.sleep(nanoseconds:)` (iOS 13 / macOS 10.15), not `sleep(for:)` (iOS 16 /
             // macOS 13): apps embed the runtime from iOS 15 on. Long waits go in steps of a day.
@@ -34,8 +55,8 @@ public struct SystemClock: TipClock {
     }
 }
 
-/// A clock that moves only when told to: `advance(by:)` and `set(to:)` wake every sleeper whose
-/// deadline has come, in deadline order.
+/// A clock that moves only when told to, for tests: `advance(by:)` and `set(to:)` wake every
+/// sleeper whose deadline has come, in deadline order.
 public final class ManualClock: TipClock {
     private struct Sleeper {
         var deadline: Int64
@@ -51,23 +72,41 @@ public final class ManualClock: TipClock {
 
     private let state: RuntimeLock<State>
 
-    public init(now: Int64) {
+    /// A clock that reads `now` (to the millisecond) until moved.
+    public convenience init(now: Date) {
+        self.init(now: now.millisecondsSince1970)
+    }
+
+    /// A clock at `now` milliseconds since 1970.
+    package init(now: Int64) {
         state = RuntimeLock(State(now: now))
     }
 
-    public func now() -> Int64 { state.withLock { $0.now } }
+    public func now() -> Date { Date(millisecondsSince1970: exactMilliseconds) }
+
+    var exactMilliseconds: Int64 { state.withLock { $0.now } }
 
     /// The deadlines of the tasks sleeping now, earliest first.
-    public var pendingDeadlines: [Int64] {
+    package var pendingDeadlines: [Int64] {
         state.withLock { $0.sleepers.values.map(\.deadline).sorted() }
     }
 
-    public func advance(by milliseconds: Int64) {
-        set(to: now() + milliseconds)
+    /// Moves the clock `interval` seconds on (to the millisecond).
+    public func advance(by interval: TimeInterval) {
+        advance(milliseconds: Milliseconds.of(seconds: interval))
     }
 
-    /// Moves the clock to `instant` (never backwards) and resumes the sleepers now due.
-    public func set(to instant: Int64) {
+    /// Moves the clock to `date` (never backwards) and resumes the sleepers now due.
+    public func set(to date: Date) {
+        set(milliseconds: date.millisecondsSince1970)
+    }
+
+    package func advance(milliseconds: Int64) {
+        set(milliseconds: self.milliseconds() + milliseconds)
+    }
+
+    /// `set(to:)` an instant in milliseconds since 1970.
+    package func set(milliseconds instant: Int64) {
         let due: [Sleeper] = state.withLock { state in
             state.now = max(state.now, instant)
             let ready = state.sleepers.filter { $0.value.deadline <= state.now }
@@ -77,7 +116,8 @@ public final class ManualClock: TipClock {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    public func sleep(until deadline: Int64) async throws {
+    public func sleep(until date: Date) async throws {
+        let deadline = date.millisecondsSince1970
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID

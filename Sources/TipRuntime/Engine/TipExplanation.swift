@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Why a tip is or is not shown now: its status, every rule's value with the values of its
 /// sub-expressions, and each gate of the display decision (what `tipc explain` prints).
 public struct TipExplanation: Sendable, Hashable {
@@ -22,44 +28,55 @@ public struct TipExplanation: Sendable, Hashable {
     }
 
     public var tip: String
-    public var now: Int64
+    /// The instant explained, in milliseconds since 1970 (`now` for apps).
+    package var nowMilliseconds: Int64
     public var status: TipStatus
     public var shouldDisplay: Bool
     public var rules: [Rule]
     /// The minimum gap between tips (0: immediate), and when the gap lets this tip display
     /// (nil: it does now, or the tip is exempt or already displayed).
-    public var displayFrequencyMilliseconds: Int64
+    package var displayFrequencyMilliseconds: Int64
     public var ignoresDisplayFrequency: Bool
-    public var frequencyGateOpens: Int64?
+    package var frequencyGateOpensMilliseconds: Int64?
     /// The tip's group, its priority, and the tip the group offers now (nil: none).
     public var group: (name: String, priority: PackGroupPriority, offered: String?)?
     public var displayCount: Int64
     public var maxDisplayCount: Int64?
-    public var displayDurationMilliseconds: Int64
-    public var maxDisplayDurationMilliseconds: Int64?
+    package var displayDurationMilliseconds: Int64
+    package var maxDisplayDurationMilliseconds: Int64?
     /// The testing override that decides the tip, if any (true: shown, false: hidden).
     public var override: Bool?
     /// The tip's experiment and the user's arm in it (stored, or the one hashing gives until
     /// it is first needed); nil when the tip is in no experiment.
     public var experiment: (name: String, arm: String, isHidden: Bool, isStored: Bool)?
 
+    /// The instant explained.
+    public var now: Date { Date(millisecondsSince1970: nowMilliseconds) }
+    /// The minimum gap between tips (0: immediate).
+    public var displayFrequency: TimeInterval { Milliseconds.seconds(displayFrequencyMilliseconds) }
+    /// When the gap lets this tip display (nil: it does now, or the tip is exempt or already displayed).
+    public var frequencyGateOpens: Date? { frequencyGateOpensMilliseconds.map(Date.init(millisecondsSince1970:)) }
+    /// Time on screen since the tip's latest reset, and the most it may have (nil: no limit).
+    public var displayDuration: TimeInterval { Milliseconds.seconds(displayDurationMilliseconds) }
+    public var maxDisplayDuration: TimeInterval? { maxDisplayDurationMilliseconds.map(Milliseconds.seconds) }
+
     public static func == (a: TipExplanation, b: TipExplanation) -> Bool {
-        a.tip == b.tip && a.now == b.now && a.status == b.status && a.shouldDisplay == b.shouldDisplay && a.rules == b.rules
-            && a.frequencyGateOpens == b.frequencyGateOpens && a.group?.offered == b.group?.offered
+        a.tip == b.tip && a.nowMilliseconds == b.nowMilliseconds && a.status == b.status && a.shouldDisplay == b.shouldDisplay && a.rules == b.rules
+            && a.frequencyGateOpensMilliseconds == b.frequencyGateOpensMilliseconds && a.group?.offered == b.group?.offered
             && a.displayCount == b.displayCount && a.displayDurationMilliseconds == b.displayDurationMilliseconds
             && a.override == b.override && a.experiment?.name == b.experiment?.name && a.experiment?.arm == b.experiment?.arm
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(tip)
-        hasher.combine(now)
+        hasher.combine(nowMilliseconds)
     }
 }
 
 extension TipCenter {
     /// Explains the tip's status and display decision now (every rule evaluated and traced).
     public func explanation(of tip: String, key: TipKey? = nil) throws(TipError) -> TipExplanation {
-        let now = clock.now()
+        let now = clock.milliseconds()
         return try state.withLock { (engine: inout EngineState) throws(TipError) -> TipExplanation in
             let index = try engine.resolve(tip, key: key)
             engine.expireDonations(now: now)
@@ -80,11 +97,11 @@ extension TipCenter {
                          engine.offeredTip(inGroup: groupIndex, now: now).map { engine.model.tips[$0].name })
             }
             return TipExplanation(
-                tip: TipInstance(tip: tip, key: key).description, now: now, status: engine.status(of: index, key: key, now: now),
+                tip: TipInstance(tip: tip, key: key).description, nowMilliseconds: now, status: engine.status(of: index, key: key, now: now),
                 shouldDisplay: engine.shouldDisplay(index, key: key, now: now),
                 rules: rules, displayFrequencyMilliseconds: engine.model.displayFrequencyMilliseconds,
                 ignoresDisplayFrequency: declaration.ignoresDisplayFrequency,
-                frequencyGateOpens: engine.frequencyGateOpens(for: index, key: key, now: now), group: group,
+                frequencyGateOpensMilliseconds: engine.frequencyGateOpens(for: index, key: key, now: now), group: group,
                 displayCount: record.displayCount, maxDisplayCount: declaration.maxDisplayCount,
                 displayDurationMilliseconds: record.displayDurationMilliseconds,
                 maxDisplayDurationMilliseconds: declaration.maxDisplayDurationMilliseconds,
@@ -131,7 +148,7 @@ extension TipExplanation {
         case .available: break
         }
         if let experiment, experiment.isHidden { return "hidden arm '\(experiment.arm)' of experiment '\(experiment.name)': never displayed" }
-        if let opens = frequencyGateOpens {
+        if let opens = frequencyGateOpensMilliseconds {
             return "display frequency: no new tip before \(ISO8601.string(fromMilliseconds: Int(opens)))"
         }
         if let group {

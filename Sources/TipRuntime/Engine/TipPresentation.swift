@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A tip on screen, from the moment the UI shows it until it goes away: what a SwiftUI or UIKit
 /// wrapper holds while the tip is visible. `TipCenter.beginDisplay(of:key:)` records the display
 /// when it makes one; `end()` (or `close()`, or `end(invalidating:)`) records the time on screen,
@@ -8,8 +14,9 @@
 public final class TipPresentation: Sendable {
     public let tip: String
     public let key: TipKey?
-    /// When the tip appeared (milliseconds since 1970, the center's clock).
-    public let began: Int64
+    /// When the tip appeared, on the center's clock.
+    public var began: Date { Date(millisecondsSince1970: beganMilliseconds) }
+    let beganMilliseconds: Int64
     private let center: TipCenter
     private let ended = RuntimeLock(false)
 
@@ -17,7 +24,7 @@ public final class TipPresentation: Sendable {
         self.center = center
         self.tip = tip
         self.key = key
-        self.began = began
+        beganMilliseconds = began
     }
 
     /// Whether `end`, `close` or `end(invalidating:)` has been called successfully.
@@ -46,7 +53,7 @@ public final class TipPresentation: Sendable {
     public func end(invalidating reason: InvalidationReason?) throws(TipError) {
         try ended.withLock { (isEnded: inout Bool) throws(TipError) in
             guard !isEnded else { return }
-            let milliseconds = max(0, center.clock.now() - began)
+            let milliseconds = max(0, center.clock.milliseconds() - beganMilliseconds)
             if milliseconds > 0 {
                 try center.recordDisplayDuration(tip, key: key, milliseconds: milliseconds)
             }
@@ -67,8 +74,8 @@ extension TipCenter {
     /// try shown.end()            // or shown.close(), or shown.recordAction("favorite")
     /// ```
     public func beginDisplay(of tip: String, key: TipKey? = nil) throws(TipError) -> TipPresentation {
-        let began = clock.now()
-        try recordDisplay(tip, key: key)
+        let began = clock.milliseconds()
+        try recordDisplay(tip, key: key, milliseconds: 0)
         return TipPresentation(center: self, tip: tip, key: key, began: began)
     }
 }

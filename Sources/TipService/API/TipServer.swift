@@ -320,8 +320,8 @@ public final class TipServer: Sendable {
     private func donate(_ user: String, _ event: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let pack = self.pack
         let body = try RequestBody(request.body, members: ["value", "date"])
-        let donation = try donationRequest(event: event, value: body["value"], date: body["date"], pack: pack.pack, now: clock.now())
-        let record = try withCenter(user, pack) { center in try center.donate(event, value: donation.value, at: donation.date) }
+        let donation = try donationRequest(event: event, value: body["value"], date: body["date"], pack: pack.pack, now: clock.milliseconds())
+        let record = try withCenter(user, pack) { center in try center.donate(event, value: donation.value, at: donation.date ?? center.nowMilliseconds) }
         return .json(201, Self.render(record))
     }
 
@@ -335,7 +335,7 @@ public final class TipServer: Sendable {
         guard case .array(let items)? = body["donations"] else {
             throw ServiceError.badRequest("missing-donations", "the body needs 'donations': an array of {\"event\", \"value\"?, \"date\"?}")
         }
-        let now = clock.now()
+        let now = clock.milliseconds()
         var donations: [DonationRequest] = []
         for (index, item) in items.enumerated() {
             do throws(ServiceError) {
@@ -356,7 +356,7 @@ public final class TipServer: Sendable {
         let records = try withCenter(user, pack) { center in
             try donations.enumerated().map { index, donation in
                 do throws(TipError) {
-                    return try center.donate(donation.event, value: donation.value, at: donation.date)
+                    return try center.donate(donation.event, value: donation.value, at: donation.date ?? center.nowMilliseconds)
                 } catch {
                     // A store failure is the batch's, not the element's.
                     if case .store = error { throw error }
@@ -519,7 +519,7 @@ public final class TipServer: Sendable {
             }
             id = text
         }
-        let date = try clientDate(body["date"], now: clock.now())
+        let date = try clientDate(body["date"], now: clock.milliseconds())
         let (record, stored) = try withCenter(user, pack) { center in
             try center.recordAction(instance.tip, action: action, key: instance.key, id: id ?? RecordID.random(), at: date)
         }

@@ -101,7 +101,7 @@ struct ExplanationRenderer {
 
     func text() -> String {
         let e = explanation
-        var out = "tip \(e.tip) at \(ISO8601.string(fromMilliseconds: Int(e.now)))\n"
+        var out = "tip \(e.tip) at \(ISO8601.string(fromMilliseconds: Int(e.nowMilliseconds)))\n"
         out += "  status: \(e.status)\n"
         out += "  should display: \(e.shouldDisplay)" + (e.shouldDisplay ? "" : " — \(e.reasonNotDisplayed ?? "")") + "\n"
         if let experiment = e.experiment {
@@ -122,7 +122,7 @@ struct ExplanationRenderer {
             out += "immediate\n"
         } else if e.ignoresDisplayFrequency {
             out += "ignored by this tip\n"
-        } else if let opens = e.frequencyGateOpens {
+        } else if let opens = e.frequencyGateOpensMilliseconds {
             out += "gap of \(ValueText.display(.duration(milliseconds: e.displayFrequencyMilliseconds))); the next new tip may show at \(ISO8601.string(fromMilliseconds: Int(opens)))\n"
         } else {
             out += "gap of \(ValueText.display(.duration(milliseconds: e.displayFrequencyMilliseconds))); allows this tip now\n"
@@ -140,7 +140,7 @@ struct ExplanationRenderer {
     func json() -> JSON {
         let e = explanation
         var members: [(String, JSON)] = [
-            ("tip", .string(e.tip)), ("at", .string(ISO8601.string(fromMilliseconds: Int(e.now)))),
+            ("tip", .string(e.tip)), ("at", .string(ISO8601.string(fromMilliseconds: Int(e.nowMilliseconds)))),
             ("status", .string(e.status.description)), ("shouldDisplay", .bool(e.shouldDisplay)),
         ]
         if let reason = e.reasonNotDisplayed { members.append(("reason", .string(reason))) }
@@ -163,7 +163,7 @@ struct ExplanationRenderer {
         members.append(("displayFrequency", .object([
             ("gap", .string(ValueText.display(.duration(milliseconds: e.displayFrequencyMilliseconds)))),
             ("ignored", .bool(e.ignoresDisplayFrequency)),
-            ("nextNewTipAt", e.frequencyGateOpens.map { .string(ISO8601.string(fromMilliseconds: Int($0))) } ?? .null),
+            ("nextNewTipAt", e.frequencyGateOpensMilliseconds.map { .string(ISO8601.string(fromMilliseconds: Int($0))) } ?? .null),
         ])))
         if let group = e.group {
             members.append(("group", .object([("name", .string(group.name)),

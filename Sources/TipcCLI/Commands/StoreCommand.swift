@@ -131,7 +131,7 @@ public enum StoreCommand: TipcCommand {
             throw CommandFailure.input("no event named '\(event)'" + (Suggestions.didYouMean(event, in: center.pack.events.map(\.name)).map { "; \($0)" } ?? ""))
         }
         try center.deleteDonations(of: event)
-        let instant = center.donationDeletion(of: event) ?? center.now
+        let instant = center.donationDeletion(of: event) ?? center.nowMilliseconds
         context.standardOutput.write("deleted the donations of \(event) up to \(ISO8601.string(fromMilliseconds: Int(instant)))\n")
     }
 

@@ -182,7 +182,7 @@ struct PreviewChart {
                 var hold: (HoldKind, String, String, Int64?)?
                 if case .available = explanation.status, !explanation.shouldDisplay {
                     let reason = explanation.reasonNotDisplayed ?? "not displayed"
-                    if let opens = explanation.frequencyGateOpens {
+                    if let opens = explanation.frequencyGateOpensMilliseconds {
                         hold = (.frequency, "held back: display frequency", reason, opens)
                     } else if let group = explanation.group, explanation.override == nil {
                         hold = (.group, "held back: group \(group.name)", reason, nil)
@@ -194,8 +194,8 @@ struct PreviewChart {
                 let body = text.firstIndex(of: "\n").map { String(text[text.index(after: $0)...]) } ?? text
                 row.append(Reading(status: explanation.status, displayCount: explanation.displayCount, hold: hold, text: intern(body)))
             }
-            instants.append(center.now)
-            if atStep { stepInstants.append(center.now) }
+            instants.append(center.nowMilliseconds)
+            if atStep { stepInstants.append(center.nowMilliseconds) }
             readings.append(row)
             values.append(parameters.map { name in (try? center.parameter(name)).map(ValueText.display) ?? "?" })
         }

@@ -74,11 +74,11 @@ struct TimelineRunner {
                         break
                     }
                     wakeUpsRead += 1
-                    clock.set(to: wake)
+                    clock.set(milliseconds: wake)
                     observe(index - 1, .wakeUp)
                 }
             }
-            clock.set(to: step.at)
+            clock.set(milliseconds: step.at)
             observe(index, .beforeActions)
             var report = StepReport(line: step.range.start.line, at: step.at, lines: [])
             for action in step.actions {
@@ -149,7 +149,7 @@ struct TimelineRunner {
                 let name = instance.description
                 if try center.shouldDisplay(tip, key: key) {
                     let shownFor = Int64(item.durationMilliseconds ?? 0)
-                    if try center.displayDuration(of: tip, key: key).addingReportingOverflow(shownFor).overflow {
+                    if try center.displayDurationMilliseconds(of: tip, key: key).addingReportingOverflow(shownFor).overflow {
                         // Refused, never wrapped: the tip's total time on screen stays in Int64 milliseconds.
                         fail(item.tip.range, "showing '\(name)' for \(ValueText.display(.duration(milliseconds: shownFor))) would make its "
                              + "time on screen too large to represent; the display was not recorded", &report)
@@ -266,7 +266,7 @@ struct TimelineRunner {
     }
 
     private mutating func record(_ passed: Bool, _ what: String, found: String, at range: SourceRange, _ report: inout StepReport) {
-        expectationOutcomes.append(ExpectationOutcome(at: clock.now(), range: range, expected: what, passed: passed, found: passed ? "" : found))
+        expectationOutcomes.append(ExpectationOutcome(at: clock.milliseconds(), range: range, expected: what, passed: passed, found: passed ? "" : found))
         if passed {
             report.lines.append("expect \(what): ok")
         } else {

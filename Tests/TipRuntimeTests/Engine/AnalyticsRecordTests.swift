@@ -35,7 +35,7 @@ struct AnalyticsRecordTests {
         try center.donate("opened")
         let first = try center.recordAction("favorite", action: "favorite")
         #expect(first.isNew)
-        clock.advance(by: oneMinute)
+        clock.advance(milliseconds: oneMinute)
         let second = try center.recordAction("favorite", action: "favorite")
         #expect(second.isNew && second.record.id != first.record.id, "two taps are two records")
         let retried = try center.recordAction("favorite", action: "favorite", id: first.record.id)

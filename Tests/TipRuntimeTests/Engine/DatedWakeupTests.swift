@@ -33,11 +33,11 @@ struct DatedWakeupTests {
         #expect(await updates.next() == .pending)
         #expect(center.scheduledWakeUp == Self.holidayStarts)
         try await waitUntil { clock.pendingDeadlines == [Self.holidayStarts] }
-        clock.set(to: Self.holidayStarts - 1)
+        clock.set(milliseconds: Self.holidayStarts - 1)
         #expect(try center.status(of: "holiday") == .pending, "one millisecond before, the rule does not hold yet")
-        clock.set(to: Self.holidayStarts)
+        clock.set(milliseconds: Self.holidayStarts)
         #expect(await updates.next() == .available)
-        #expect(center.now == Self.holidayStarts)
+        #expect(center.nowMilliseconds == Self.holidayStarts)
         // Once it holds, nothing about it changes with time.
         try await waitUntil { center.scheduledWakeUp == nil }
     }
@@ -52,11 +52,11 @@ struct DatedWakeupTests {
         try center.setParameter("trialEnds", to: .date(milliseconds: Self.trialEnds + oneDay))
         #expect(center.scheduledWakeUp == Self.trialEnds + oneDay)
         try await waitUntil { clock.pendingDeadlines == [Self.trialEnds + oneDay] }
-        clock.set(to: Self.trialEnds + oneDay - 1)
+        clock.set(milliseconds: Self.trialEnds + oneDay - 1)
         #expect(try center.shouldDisplay("trial"))
-        clock.set(to: Self.trialEnds + oneDay)
+        clock.set(milliseconds: Self.trialEnds + oneDay)
         #expect(await updates.next() == false)
-        #expect(center.now == Self.trialEnds + oneDay)
+        #expect(center.nowMilliseconds == Self.trialEnds + oneDay)
     }
 
     @Test func aDifferenceOfNowAndAParameterWakesWhenItPassesTheDuration() async throws {
@@ -70,11 +70,11 @@ struct DatedWakeupTests {
         let instant = testStart + oneHour + 7 * oneDay + 1
         #expect(center.scheduledWakeUp == instant)
         try await waitUntil { clock.pendingDeadlines == [instant] }
-        clock.set(to: instant - 1)
+        clock.set(milliseconds: instant - 1)
         #expect(try center.status(of: "veteran") == .pending)
-        clock.set(to: instant)
+        clock.set(milliseconds: instant)
         #expect(await updates.next() == .available)
-        #expect(center.now == instant)
+        #expect(center.nowMilliseconds == instant)
     }
 
     @Test func theAnalysisFindsComparisonsWithNowAndOnlyThem() throws {
@@ -107,7 +107,7 @@ struct DatedWakeupTests {
         #expect(try center.nextPossibleChange(of: [TipInstance(tip: "holiday")]) == Self.holidayStarts)
         #expect(try center.nextPossibleChange(of: [TipInstance(tip: "trial")]) == Self.trialEnds)
         #expect(try center.nextPossibleChange(of: [TipInstance(tip: "trial"), TipInstance(tip: "holiday")]) == Self.holidayStarts)
-        clock.set(to: Self.holidayStarts)
+        clock.set(milliseconds: Self.holidayStarts)
         #expect(try center.nextPossibleChange(of: [TipInstance(tip: "holiday")]) == nil)
         #expect(throws: TipError.unknownTip("nope")) { try center.nextPossibleChange(of: [TipInstance(tip: "nope")]) }
     }

@@ -28,7 +28,7 @@ struct DonationDeletionTests {
         let center = try makeCenter(Self.source, clock: clock, persistence: persistence)
         try center.donate("opened")
         try center.donate("searched")
-        clock.advance(by: oneMinute)
+        clock.advance(milliseconds: oneMinute)
         try center.donate("opened")
         #expect(try center.status(of: "t") == .available)
         try center.deleteDonations(of: "opened")
@@ -40,7 +40,7 @@ struct DonationDeletionTests {
         // A donation dated at or before the deletion is stored but does not count; later ones do.
         try center.donate("opened", at: testStart)
         #expect(center.donationCount(of: "opened") == 0)
-        clock.advance(by: 1)
+        clock.advance(milliseconds: 1)
         try center.donate("opened")
         try center.donate("opened")
         #expect(try center.status(of: "t") == .available)
@@ -74,9 +74,9 @@ struct DonationDeletionTests {
         try phone.donate("opened")
         try phone.donate("opened")
         try tablet.donate("opened")  // not synced yet when the phone deletes
-        clock.advance(by: oneHour)
+        clock.advance(milliseconds: oneHour)
         try phone.deleteDonations(of: "opened")
-        clock.advance(by: oneHour)
+        clock.advance(milliseconds: oneHour)
         try tablet.donate("opened")  // after the deletion: it stays
         try phone.merge(try tablet.snapshot())
         try tablet.merge(try phone.snapshot())
@@ -87,7 +87,7 @@ struct DonationDeletionTests {
         }
         #expect(try phone.snapshot() == tablet.snapshot())
         // A later deletion on the tablet wins over the phone's earlier one.
-        clock.advance(by: oneHour)
+        clock.advance(milliseconds: oneHour)
         try tablet.deleteDonations(of: "opened")
         try phone.merge(try tablet.snapshot())
         #expect(phone.donationCount(of: "opened") == 0)
@@ -117,7 +117,7 @@ struct DonationDeletionTests {
         #expect(center.donationCount(of: "opened") == 2)
         #expect(try center.status(of: "t") == .available)
         #expect(try center.status(of: "s") == .invalidated(.tipClosed))
-        #expect(try center.displayDuration(of: "t") == 500)
+        #expect(try center.displayDurationMilliseconds(of: "t") == 500)
         #expect(try center.snapshot().latestFirstDisplay == testStart)
         try center.deleteDonations(of: "opened")
         #expect(try center.status(of: "t") == .pending)

@@ -49,7 +49,7 @@ struct GroupCurrentTipTests {
         try center.recordDisplay("welcome")
         try center.invalidate("welcome", reason: .tipClosed)
         #expect(try center.currentTip(of: "onboarding") == nil, "swipe is offered, but the display frequency holds it back")
-        clock.set(to: testStart + oneHour)
+        clock.set(milliseconds: testStart + oneHour)
         #expect(try center.currentTip(of: "onboarding") == "swipe")
         try center.invalidate("swipe", reason: .actionPerformed)
         #expect(try center.currentTip(of: "onboarding") == nil, "personalize is offered, but its rule does not hold")
@@ -103,7 +103,7 @@ struct GroupCurrentTipTests {
         #expect(await onboarding.next() == .some(nil))
         #expect(center.scheduledWakeUp == testStart + oneHour)
         try await waitUntil { clock.pendingDeadlines == [testStart + oneHour] }
-        clock.set(to: testStart + oneHour)
+        clock.set(milliseconds: testStart + oneHour)
         #expect(await extras.next() == "beta")
         #expect(await onboarding.next() == "swipe", "the frequency gap ends at the same instant")
     }

@@ -118,7 +118,7 @@ struct MergeLawTests {
         try phone.donate("opened")
         try tablet.donate("opened")
         try phone.recordDisplay("t")
-        clock.advance(by: 1)
+        clock.advance(milliseconds: 1)
         try tablet.recordDisplay("t")
         try tablet.setParameter("plan", to: .string("pro"))
         try phone.merge(try tablet.snapshot())

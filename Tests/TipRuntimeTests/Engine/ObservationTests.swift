@@ -33,19 +33,19 @@ struct ObservationTests {
         let center = try makeCenter(Self.source, clock: clock)
         try center.donate("searched", at: testStart)
         try center.donate("searched", at: testStart + oneHour)
-        clock.set(to: testStart + oneHour)
+        clock.set(milliseconds: testStart + oneHour)
         var updates = try center.statusUpdates(for: "advanced").makeAsyncIterator()
         #expect(await updates.next() == .available)
         // The first donation leaves the one-day window at start + 1d: one wake-up, then.
         #expect(center.scheduledWakeUp == testStart + oneDay)
         try await waitUntil { clock.pendingDeadlines == [testStart + oneDay] }
-        clock.set(to: testStart + oneDay - 1)
+        clock.set(milliseconds: testStart + oneDay - 1)
         #expect(try center.status(of: "advanced") == .available)
-        clock.set(to: testStart + oneDay)
+        clock.set(milliseconds: testStart + oneDay)
         #expect(await updates.next() == .pending)
         // The second donation leaves at start + 1h + 1d; after that nothing changes with time.
         try await waitUntil { center.scheduledWakeUp == testStart + oneHour + oneDay }
-        clock.set(to: testStart + oneHour + oneDay)
+        clock.set(milliseconds: testStart + oneHour + oneDay)
         try await waitUntil { center.scheduledWakeUp == nil }
     }
 
@@ -60,7 +60,7 @@ struct ObservationTests {
         #expect(await updates.next() == false)
         #expect(center.scheduledWakeUp == testStart + oneHour)
         try await waitUntil { clock.pendingDeadlines.contains(testStart + oneHour) }
-        clock.set(to: testStart + oneHour)
+        clock.set(milliseconds: testStart + oneHour)
         #expect(await updates.next() == true)
     }
 

@@ -42,7 +42,7 @@ struct StoreRecordTests {
         let center = try makeCenter(Self.source)
         try center.recordDisplay("long", milliseconds: Int64.max / 2 + 1)
         try center.recordDisplayDuration("long", milliseconds: Int64.max / 2 + 1)
-        #expect(try center.displayDuration(of: "long") == Int64.max)
+        #expect(try center.displayDurationMilliseconds(of: "long") == Int64.max)
     }
 
     @Test func eachDisplayInvalidationAndResetIsARecordAndSurvivesReopening() throws {
@@ -121,7 +121,7 @@ struct StoreRecordTests {
         let center = try makeCenter(Self.source, persistence: try SQLitePersistence(path: path))
         #expect(try center.status(of: "t") == .invalidated(.tipClosed))
         #expect(try center.displayCount(of: "t") == 2, "counters from before the reset no longer count")
-        #expect(try center.displayDuration(of: "t") == 3000)
+        #expect(try center.displayDurationMilliseconds(of: "t") == 3000)
         #expect(try center.displayCount(of: "long") == 1)
         #expect(try center.parameter("note") == .string("kept"))
         #expect(center.donationCount(of: "opened") == 1)
@@ -151,9 +151,9 @@ struct StoreRecordTests {
         let tablet = try makeCenter(Self.source, clock: clock, persistence: MemoryPersistence(deviceID: "tablet"))
         try phone.invalidate("long", reason: .tipClosed)
         try tablet.merge(try phone.snapshot())
-        clock.advance(by: oneHour)
+        clock.advance(milliseconds: oneHour)
         try tablet.resetEligibility("long")
-        clock.advance(by: oneHour)
+        clock.advance(milliseconds: oneHour)
         try phone.invalidate("long", reason: .actionPerformed)   // the phone does not know of the reset yet
         try phone.merge(try tablet.snapshot())
         try tablet.merge(try phone.snapshot())

@@ -51,12 +51,12 @@ struct TipCenterStatusTests {
         try center.setParameter("signedIn", to: .bool(true))
         for offset in [0, oneHour, 2 * oneHour] { try center.donate("searched", at: testStart + offset) }
         #expect(try center.status(of: "advanced") == .pending, "two donations are still in the future")
-        clock.set(to: testStart + 2 * oneHour)
+        clock.set(milliseconds: testStart + 2 * oneHour)
         #expect(try center.status(of: "advanced") == .available)
         // The first donation leaves the window at exactly start + 3d (window: now - 3d < date).
-        clock.set(to: testStart + 3 * oneDay - 1)
+        clock.set(milliseconds: testStart + 3 * oneDay - 1)
         #expect(try center.status(of: "advanced") == .available)
-        clock.set(to: testStart + 3 * oneDay)
+        clock.set(milliseconds: testStart + 3 * oneDay)
         #expect(try center.status(of: "advanced") == .pending)
     }
 
@@ -75,7 +75,7 @@ struct TipCenterStatusTests {
         try center.recordDisplayDuration("timed", milliseconds: 20_000)
         #expect(try center.status(of: "timed") == .invalidated(.displayDurationExceeded))
         try center.resetEligibility("timed")
-        #expect(try center.displayDuration(of: "timed") == 0, "a reset restarts the counters")
+        #expect(try center.displayDurationMilliseconds(of: "timed") == 0, "a reset restarts the counters")
     }
 
     @Test func wrongParameterTypesAndUnknownNamesAreErrorsThatChangeNothing() throws {
@@ -147,11 +147,11 @@ struct DisplayFrequencyTests {
         #expect(try center.shouldDisplay("first"), "a tip already displayed may display again")
         #expect(try !center.shouldDisplay("second"))
         #expect(try center.shouldDisplay("exempt"), "exempt tips do not wait for the gap")
-        clock.set(to: testStart + 12 * oneHour)
+        clock.set(milliseconds: testStart + 12 * oneHour)
         try center.recordDisplay("first")
-        clock.set(to: testStart + oneDay - 1)
+        clock.set(milliseconds: testStart + oneDay - 1)
         #expect(try !center.shouldDisplay("second"))
-        clock.set(to: testStart + oneDay)
+        clock.set(milliseconds: testStart + oneDay)
         #expect(try center.shouldDisplay("second"), "a repeat display does not restart the gap")
     }
 
@@ -170,9 +170,9 @@ struct DisplayFrequencyTests {
         let clock = ManualClock(now: testStart)
         let custom = try makeCenter(Self.source.replacingOccurrences(of: "daily", with: "90m"), clock: clock)
         try custom.recordDisplay("first")
-        clock.advance(by: 89 * oneMinute)
+        clock.advance(milliseconds: 89 * oneMinute)
         #expect(try !custom.shouldDisplay("second"))
-        clock.advance(by: oneMinute)
+        clock.advance(milliseconds: oneMinute)
         #expect(try custom.shouldDisplay("second"))
     }
 }
@@ -290,7 +290,7 @@ struct PersistenceSemanticsTests {
         #expect(try persistence.load().donations.values.filter { $0.event == "opened" }.count == 2)
         // A day later the first is past `maximumAge`: gone from the rules at once, and from
         // the store with the next donation.
-        clock.advance(by: oneDay + 1)
+        clock.advance(milliseconds: oneDay + 1)
         #expect(center.donationCount(of: "opened") == 1)
         try center.donate("opened")
         #expect(try persistence.load().donations.values.filter { $0.event == "opened" }.count == 2)

@@ -65,7 +65,7 @@ struct TipInstanceTests {
         try center.recordDisplay("newTrail", key: .int(42))
         #expect(try center.shouldDisplay("newTrail", key: .int(42)), "an instance already displayed may display again")
         #expect(try !center.shouldDisplay("newTrail", key: .int(7)), "another instance waits for the gap")
-        clock.set(to: testStart + oneDay)
+        clock.set(milliseconds: testStart + oneDay)
         #expect(try center.shouldDisplay("newTrail", key: .int(7)))
     }
 
@@ -92,9 +92,9 @@ struct TipInstanceTests {
         try center.recordDisplay("welcome")
         try center.invalidate("welcome", reason: .tipClosed)
         #expect(try center.status(of: "followUp") == .pending, "the invalidation is inside the day")
-        clock.set(to: testStart + oneDay - 1)
+        clock.set(milliseconds: testStart + oneDay - 1)
         #expect(try center.status(of: "followUp") == .pending)
-        clock.set(to: testStart + oneDay)
+        clock.set(milliseconds: testStart + oneDay)
         #expect(try center.status(of: "followUp") == .available, "a day after the welcome tip went away")
         try center.resetEligibility("welcome")
         #expect(try center.status(of: "followUp") == .pending, "the collections start again after a reset")
@@ -118,7 +118,7 @@ struct TipInstanceTests {
         var iterator = updates.makeAsyncIterator()
         #expect(await iterator.next() == .pending)
         #expect(center.scheduledWakeUp == testStart + oneDay, "the invalidation leaves the window then")
-        clock.set(to: testStart + oneDay)
+        clock.set(milliseconds: testStart + oneDay)
         #expect(await iterator.next() == .available)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TipRuntime
 
@@ -17,51 +18,54 @@ struct TipPresentationTests {
     }
     """
 
+    /// The public API's types: dates and seconds.
+    static let start = Date(timeIntervalSince1970: 1_772_355_600)
+
     @Test func aPresentationRecordsTheDisplayAndItsTimeOnScreenOnce() throws {
-        let clock = ManualClock(now: testStart)
+        let clock = ManualClock(now: Self.start)
         let center = try makeCenter(Self.source, clock: clock)
         let shown = try center.beginDisplay(of: "favorite")
         #expect(try center.displayCount(of: "favorite") == 1, "the display counts as soon as the tip is shown")
-        #expect(shown.began == testStart && !shown.isEnded)
-        clock.advance(by: 4_200)
+        #expect(shown.began == Self.start && !shown.isEnded)
+        clock.advance(by: 4.2)
         try shown.end()
         #expect(shown.isEnded)
-        #expect(try center.displayDuration(of: "favorite") == 4_200)
-        clock.advance(by: 1_000)
+        #expect(try center.displayDuration(of: "favorite") == 4.2)
+        clock.advance(by: 1)
         try shown.end()
         try shown.close()
-        #expect(try center.displayDuration(of: "favorite") == 4_200, "a presentation ends once")
+        #expect(try center.displayDuration(of: "favorite") == 4.2, "a presentation ends once")
         #expect(try center.status(of: "favorite") == .available, "ending is not closing")
         #expect(try center.displayCount(of: "favorite") == 1)
     }
 
     @Test func closingInvalidatesAsTheCloseButtonDoesAndActionsAreTaps() throws {
-        let clock = ManualClock(now: testStart)
+        let clock = ManualClock(now: Self.start)
         let center = try makeCenter(Self.source, clock: clock)
         let shown = try center.beginDisplay(of: "favorite")
         try shown.recordAction("favorite")
         #expect(!shown.isEnded, "a tap does not end the presentation")
-        clock.advance(by: 2_000)
+        clock.advance(by: 2)
         try shown.close()
         #expect(try center.status(of: "favorite") == .invalidated(.tipClosed))
-        #expect(try center.displayDuration(of: "favorite") == 2_000)
+        #expect(try center.displayDuration(of: "favorite") == 2)
         let actions = try center.snapshot().tipRecords.values.filter { if case .action("favorite") = $0.kind { return true } else { return false } }
         #expect(actions.count == 1)
         #expect(throws: TipError.self) { try shown.recordAction("unknown") }
     }
 
     @Test func timeOnScreenCountsTowardsTheMaximumDurationAndInstancesAreKeptApart() throws {
-        let clock = ManualClock(now: testStart)
+        let clock = ManualClock(now: Self.start)
         let center = try makeCenter(Self.source, clock: clock)
         let first = try center.beginDisplay(of: "favorite")
-        clock.advance(by: 11_000)
+        clock.advance(by: 11)
         try first.end()
         #expect(try center.status(of: "favorite") == .invalidated(.displayDurationExceeded))
         let trail = try center.beginDisplay(of: "newTrail", key: .int(7))
-        clock.advance(by: 500)
+        clock.advance(by: 0.5)
         try trail.end(invalidating: .actionPerformed)
         #expect(try center.status(of: "newTrail", key: .int(7)) == .invalidated(.actionPerformed))
-        #expect(try center.displayDuration(of: "newTrail", key: .int(7)) == 500)
+        #expect(try center.displayDuration(of: "newTrail", key: .int(7)) == 0.5)
         #expect(try center.displayCount(of: "newTrail", key: .int(8)) == 0)
     }
 
