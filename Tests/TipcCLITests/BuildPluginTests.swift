@@ -5,7 +5,8 @@ import Testing
 /// manifest and a `.tips` file among its sources and lists `TipcPlugin`) is copied to a
 /// temporary folder, built with `swift build` against this checkout, and run: it loads the
 /// pack the plugin compiled from `Bundle.module` and uses the accessors it generated. Then a
-/// checker error in a manifest fails the same package's build at the manifest's line.
+/// checker error in a manifest fails the same package's build at the manifest's line, a
+/// warning is shown without failing it, and the package's `.tipc.yml` makes it an error.
 ///
 /// Slow (a nested `swift build`, which builds `tipc` itself the first time): one package, built
 /// for both checks, into a scratch folder under `.build` that later runs reuse.
@@ -77,5 +78,22 @@ import Testing
         let broken = try Self.run(swift, build, in: package, seconds: 600)
         #expect(broken.status != 0 && broken.status != nil, "\(broken.output)")
         #expect(broken.output.contains(tips + ":9:8: error: no event named 'trailVeiwed'"), "\(broken.output)")
+
+        // A warning is shown at its line without failing the build; the package's `.tipc.yml`
+        // applies, and a change to it can make it an error.
+        try source.write(toFile: tips, atomically: true, encoding: .utf8)
+        let hiking = package + "/Sources/SampleApp/Tips/hiking.yaml"
+        let parameters = try String(contentsOfFile: hiking, encoding: .utf8)
+        try parameters.replacingOccurrences(of: "events:\n", with: "  beta: { type: bool, default: false }\nevents:\n")
+            .write(toFile: hiking, atomically: true, encoding: .utf8)
+        let unused = hiking + ":4:3: %@: parameter 'beta' is not used by any rule [unused]"
+        let warned = try Self.run(swift, build, in: package, seconds: 600)
+        #expect(warned.status == 0 && warned.output.contains(unused.replacingOccurrences(of: "%@", with: "warning")), "\(warned.output)")
+        let configuration = package + "/.tipc.yml"
+        try String(contentsOfFile: configuration, encoding: .utf8).replacingOccurrences(of: "unused: warning", with: "unused: error")
+            .write(toFile: configuration, atomically: true, encoding: .utf8)
+        let configured = try Self.run(swift, build, in: package, seconds: 600)
+        #expect(configured.status != 0 && configured.status != nil, "\(configured.output)")
+        #expect(configured.output.contains(unused.replacingOccurrences(of: "%@", with: "error")), "\(configured.output)")
     }
 }
