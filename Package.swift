@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "TipRuntime", targets: ["TipRuntime"]),
         .library(name: "TipRuntimeSQLite", targets: ["TipRuntimeSQLite"]),
         .library(name: "TipcCompiler", targets: ["TipcCompiler"]),
+        .plugin(name: "TipcPlugin", targets: ["TipcPlugin"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
@@ -61,6 +62,10 @@ let package = Package(
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
         .executableTarget(name: "tipc-serve", dependencies: ["TipcCLI", "TipRuntime", "TipService", "TipServiceHTTP", "TipServicePostgres"]),
         .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
+
+        // The build tool plugin (docs/build-plugin.md): an app target's manifests, checked and
+        // compiled by `tipc` at build time, become its pack (a resource) and typed accessors.
+        .plugin(name: "TipcPlugin", capability: .buildTool(), dependencies: ["tipc"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its

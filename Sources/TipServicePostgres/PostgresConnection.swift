@@ -121,6 +121,6 @@ public final class PostgresConnection: Sendable {
         var text = text
         while let last = text.last, last.isWhitespace { text.removeLast() }
         if text.hasPrefix("ERROR:  ") { text.removeFirst("ERROR:  ".count) }
-        return text.split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) }.joined(separator: "; ")
+        return text.split(separator: "\n").map { $0.drop(while: \.isWhitespace) }.joined(separator: "; ")
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 /// falls on both alike.
 struct PairedTiming {
     /// What a run's time is read from.
-    enum Clock {
+    enum TimeSource {
         /// Wall time: for work that waits (fsync, I/O).
         case wall
         /// The calling thread's CPU time: for work on one thread that never waits, so that
@@ -38,7 +38,7 @@ struct PairedTiming {
     /// with 0..<`iterations`. Each call's result is summed, and every run of a body must give the
     /// same sum: the work is deterministic, so a different sum is a bug, and a sum that is used
     /// keeps the optimiser from dropping the calls. A body that throws stops the benchmark.
-    init(clock: Clock, samples: Int = 11, iterations: Int, measured: (Int) throws -> Int, floor: (Int) throws -> Int) rethrows {
+    init(clock: TimeSource, samples: Int = 11, iterations: Int, measured: (Int) throws -> Int, floor: (Int) throws -> Int) rethrows {
         var measuredSamples: [Double] = [], floorSamples: [Double] = []
         var measuredSums: Set<Int> = [], floorSums: Set<Int> = []
         for _ in 0..<samples {
@@ -58,7 +58,7 @@ struct PairedTiming {
     }
 
     /// Nanoseconds per call of one run, and the sum of the calls' results.
-    private static func run(_ clock: Clock, _ iterations: Int, _ body: (Int) throws -> Int) rethrows -> (Double, Int) {
+    private static func run(_ clock: TimeSource, _ iterations: Int, _ body: (Int) throws -> Int) rethrows -> (Double, Int) {
         var sum = 0
         let start = clock.now()
         for index in 0..<iterations { sum &+= try body(index) }

@@ -20,7 +20,7 @@ import TipcDriver
         #expect(noPaths.stderr.hasPrefix("Error: Missing expected argument '<paths> ...'"))
         let badFormat = Invocation(["check", "--format=xml", "a.yaml"])
         #expect(badFormat.status == 2)
-        #expect(badFormat.stderr.hasPrefix("Error: The value 'xml' is invalid for '--format <format>'\nHelp: the value must be one of 'text', 'json', 'sarif', 'github'\n"))
+        #expect(badFormat.stderr.hasPrefix("Error: The value 'xml' is invalid for '--format <format>'\nHelp: the value must be one of 'text', 'json', 'sarif', 'github', 'xcode'\n"))
         let missing = Invocation(["check", "a.yaml", "--color"])
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("Error: Missing value for '--color <color>'"))

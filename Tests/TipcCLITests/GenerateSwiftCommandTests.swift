@@ -89,7 +89,7 @@ import Testing
                 let logbook: TipContent = try hiking.tips.logbook.content(locale: "en")
                 let trail: KeyedTips.NewTrailTip = keyed.tips.newTrail(trailID: 42)
                 let status: TipStatus = try trail.status()
-                if try trail.shouldDisplay() { try trail.recordDisplay(milliseconds: 900) }
+                if try trail.shouldDisplay() { try trail.recordDisplay(duration: 0.9) }
                 try keyed.tips.trailNote(default: "summit").invalidate(.tipClosed)
                 let texts = try trail.content(locale: "de", name: "Säntis", distance: 12.5, opened: Date(), loop: true, rating: 4)
                 let instance: (String, TipKey?) = (trail.id, trail.key)
@@ -104,7 +104,7 @@ import Testing
                 try news.events.appLaunched.donate()
                 let count: Int? = news.events.appLaunched.count()
                 let status: TipStatus = try news.tips.personalize.status()
-                if try news.tips.welcome.shouldDisplay() { try news.tips.welcome.recordDisplay(milliseconds: 1_500) }
+                if try news.tips.welcome.shouldDisplay() { try news.tips.welcome.recordDisplay(duration: 1.5) }
                 try news.tips.favorites.invalidate(.actionPerformed)
                 try news.tips.favorites.reset()
                 let updates: AsyncStream<TipStatus> = try news.tips.share.statusUpdates()
@@ -263,7 +263,7 @@ import Testing
             try keyed.events.trailViewed.donate(trailID: 42)
             try keyed.events.trailViewed.donate(trailID: 7)
             print(try keyed.tips.newTrail(trailID: 42).status(), try keyed.tips.newTrail(trailID: 7).status())
-            try keyed.tips.newTrail(trailID: 42).recordDisplay(milliseconds: 500)
+            try keyed.tips.newTrail(trailID: 42).recordDisplay(duration: 0.5)
             print(try keyed.tips.newTrail(trailID: 42).displayCount(), try keyed.tips.newTrail(trailID: 7).displayCount())
             try keyed.tips.newTrail(trailID: 42).invalidate(.actionPerformed)
             try keyed.tips.trailNote(default: "summit").invalidate(.tipClosed)
@@ -307,6 +307,52 @@ import Testing
             Alex, Rigi is 3.0 km away (opened 1970-01-01T00:00:00Z, loop: false, rated -1).
 
             """)
+    }
+
+    /// With `--public`, the accessors are a library's API: another module that imports it
+    /// donates, reads and shows tips through them. Without it, the same code does not compile.
+    @Test func publicAccessorsAreUsableFromAnotherModule() throws {
+        let folder = try TemporaryFolder()
+        let keyedManifest = try folder.write("keyed.yaml", Self.keyedManifest)
+        try folder.write("Use.swift", Self.foundation + """
+            import SharedTips
+
+            func use(_ center: TipCenter) throws {
+                let news = NewsTips(center: center)
+                let keyed = KeyedTips(center: center)
+                try news.parameters.isSignedIn.set(try !news.parameters.isSignedIn.get())
+                try news.events.itemViewed.donate(itemID: 3, section: "world", at: Date(timeIntervalSince1970: 1_780_000_000))
+                try news.events.itemViewed.donate(NewsTips.ItemViewedDonation(itemID: 4, section: "sports"))
+                let donation = NewsTips.ItemViewedDonation(itemID: 5, section: "arts")
+                try news.events.appLaunched.donate()
+                let count: Int? = news.events.appLaunched.count()
+                let status: TipStatus = try news.tips.personalize.status()
+                if try news.tips.welcome.shouldDisplay() { try news.tips.welcome.recordDisplay(duration: 1.5) }
+                let current: (any NewsTips.TipAccessor)? = try news.groups.onboarding.currentTip()
+                let trail: KeyedTips.NewTrailTip = keyed.tips.newTrail(trailID: 42)
+                let texts = try trail.content(locale: "de", name: "Säntis", distance: 12.5, opened: Date(), loop: true, rating: 4)
+                try keyed.tips.trailNote(default: "summit").invalidate(.tipClosed)
+                _ = (count, status, current?.id, trail.trailID, texts.title, donation.section, news.center, try trail.statusUpdates())
+            }
+
+            """)
+        func library(isPublic: Bool) throws -> (status: Int32, output: String) {
+            for (paths, type) in [([Self.examples + "/news"], "NewsTips"), ([keyedManifest], "KeyedTips")] {
+                let run = Invocation(["generate", "swift"] + paths + ["-o", folder.path + "/\(type).swift", "--type-name", type]
+                                     + (isPublic ? ["--public"] : []))
+                #expect(run.status == 0, "\(run.stderr)")
+            }
+            let module = try Self.swiftc(["-parse-as-library", "-emit-module", "-module-name", "SharedTips", "-emit-module-path",
+                                          "SharedTips.swiftmodule", "NewsTips.swift", "KeyedTips.swift"], in: folder.path)
+            #expect(module.status == 0 && !module.output.contains("warning:"), "\(module.output)")
+            return try Self.swiftc(["-typecheck", "-I", ".", "Use.swift"], in: folder.path)
+        }
+        let publicUse = try library(isPublic: true)
+        #expect(publicUse.status == 0 && !publicUse.output.contains("warning:"), "\(publicUse.output)")
+        let internalUse = try library(isPublic: false)
+        #expect(internalUse.status != 0 && internalUse.output.contains("cannot find 'NewsTips' in scope"), "\(internalUse.output)")
+        let tipkit = Invocation(["generate", "tipkit", Self.examples + "/news", "--public"])
+        #expect(tipkit.status == 2 && tipkit.stderr.contains("--public is for 'tipc generate swift'"))
     }
 
     @Test func optionsOfTheOtherKindAndBadTypeNamesAreRefused() throws {

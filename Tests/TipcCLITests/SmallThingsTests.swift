@@ -79,7 +79,7 @@ struct SmallThingsTests {
     }
 
     @Test func usageMarksRequiredOptionsAndRefusesExtraArguments() {
-        #expect(Invocation(["compile", "--help"]).stdout.contains("USAGE: tipc compile --output <file> [--config <file>] <paths> ..."))
+        #expect(Invocation(["compile", "--help"]).stdout.contains("USAGE: tipc compile --output <file> [--config <file>] [--diagnostics <diagnostics>] <paths> ..."))
         #expect(Invocation(["explain", "--help"]).stdout.contains("USAGE: tipc explain --db <file> --tip <id> [--at <date>]"))
         #expect(Invocation(["simulate", "--help"]).stdout.contains("USAGE: tipc simulate --timeline <file> [--db <file>]"))
         #expect(Invocation(["convert", "--help"]).stdout.contains("USAGE: tipc convert --to <to> "))

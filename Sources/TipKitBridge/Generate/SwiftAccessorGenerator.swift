@@ -14,9 +14,10 @@ import TipcCompiler
 /// `SwiftIdentifiers`.
 public enum SwiftAccessorGenerator {
     /// The Swift text of the accessors for `files` (one program, checked without errors), in a
-    /// type named `typeName` (a Swift identifier). `sources` are named in the header.
-    public static func generate(_ files: [ManifestFile], sources: [String], typeName: String = "AppTips") -> String {
-        var writer = SwiftAccessorWriter(root: typeName)
+    /// type named `typeName` (a Swift identifier). `sources` are named in the header. With
+    /// `isPublic`, the accessors are `public`, for a library whose clients use them.
+    public static func generate(_ files: [ManifestFile], sources: [String], typeName: String = "AppTips", isPublic: Bool = false) -> String {
+        var writer = SwiftAccessorWriter(root: typeName, isPublic: isPublic)
         return writer.write(files, sources: sources)
     }
 
@@ -67,6 +68,8 @@ private struct SwiftValueType {
 
 struct SwiftAccessorWriter {
     let root: String
+    /// The access modifier of every declaration a client calls: `public ` or nothing (internal).
+    let access: String
     /// Type names nested in the root type.
     private var types: SwiftIdentifiers
     /// The accessor type of each tip, by manifest name.
@@ -77,8 +80,9 @@ struct SwiftAccessorWriter {
                                                "AccessorError", "Conversions", "Event"])
         .union(ValueType.allCases.map { SwiftValueType.of($0).parameterType })
 
-    init(root: String) {
+    init(root: String, isPublic: Bool = false) {
         self.root = root
+        access = isPublic ? "public " : ""
         types = SwiftIdentifiers(reserved: Self.nestedTypes.union([root]))
     }
 
@@ -100,18 +104,18 @@ struct SwiftAccessorWriter {
         out += "#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#else\nimport Foundation\n#endif\nimport TipRuntime\n\n"
         out += """
             /// The program's parameters, events, tips and groups over one `TipCenter`.
-            struct \(root): Sendable {
+            \(access)struct \(root): Sendable {
                 /// The runtime every accessor calls.
-                let center: TipCenter
+                \(access)let center: TipCenter
 
-                init(center: TipCenter) {
+                \(access)init(center: TipCenter) {
                     self.center = center
                 }
 
-                var parameters: Parameters { Parameters(center: center) }
-                var events: Events { Events(center: center) }
-                var tips: Tips { Tips(center: center) }
-                var groups: Groups { Groups(center: center) }
+                \(access)var parameters: Parameters { Parameters(center: center) }
+                \(access)var events: Events { Events(center: center) }
+                \(access)var tips: Tips { Tips(center: center) }
+                \(access)var groups: Groups { Groups(center: center) }
             }
 
             """
@@ -130,14 +134,14 @@ struct SwiftAccessorWriter {
 
         extension \(root) {
             /// What an accessor throws besides the runtime's `TipError`.
-            enum AccessorError: Error, Sendable, Hashable, CustomStringConvertible {
+            \(access)enum AccessorError: Error, Sendable, Hashable, CustomStringConvertible {
                 /// A value with no form on the other side: a `Date` or `TimeInterval` that is not finite or does not
                 /// fit in 64-bit milliseconds, an `Int` read that does not fit in the platform's `Int`.
                 case notRepresentable(name: String, value: String)
                 /// The runtime's pack holds `name` with another type or value than this program declares.
                 case packMismatch(name: String, expected: String, actual: String)
 
-                var description: String {
+                \(access)var description: String {
                     switch self {
                     case .notRepresentable(let name, let value): return "'\\(name)': \\(value) has no exact form in the runtime or in Swift"
                     case .packMismatch(let name, let expected, let actual): return "'\\(name)' is \\(actual) in the runtime's pack, not \\(expected)"
@@ -207,7 +211,7 @@ struct SwiftAccessorWriter {
                 accessor = SwiftValueType.of(type).parameterType
             }
             properties += "        /// \(Self.describe(parameter))\n"
-            properties += "        var \(name): \(accessor) { \(accessor)(center: center, name: \(Self.literal(parameter.name.name))) }\n"
+            properties += "        \(access)var \(name): \(accessor) { \(accessor)(center: center, name: \(Self.literal(parameter.name.name))) }\n"
         }
         for type in ValueType.allCases where usedTypes.contains(type) {
             let swift = SwiftValueType.of(type)
@@ -219,8 +223,8 @@ struct SwiftAccessorWriter {
             // MARK: - Parameters
 
             extension \(root) {
-                struct Parameters: Sendable {
-                    let center: TipCenter
+                \(access)struct Parameters: Sendable {
+                    \(access)let center: TipCenter
 
             \(properties)    }
             \(declarations)}
@@ -232,20 +236,20 @@ struct SwiftAccessorWriter {
         """
 
             /// A parameter of type `\(swift)`.
-            struct \(type): Sendable {
-                let center: TipCenter
+            \(access)struct \(type): Sendable {
+                \(access)let center: TipCenter
                 /// The parameter's name in the pack.
-                let name: String
+                \(access)let name: String
 
                 /// The current value.
-                func get() throws -> \(swift) {
+                \(access)func get() throws -> \(swift) {
                     let stored = try center.parameter(name)
                     guard case .\(runtimeCase)(let value) = stored else { throw Conversions.mismatch(name, expected: "\(swift)", stored) }
                     return \(decode)
                 }
 
                 /// Sets it: persisted, unless the parameter is transient.
-                func set(_ value: \(swift)) throws {
+                \(access)func set(_ value: \(swift)) throws {
                     try center.setParameter(name, to: \(encode))
                 }
             }
@@ -256,7 +260,7 @@ struct SwiftAccessorWriter {
     /// A String parameter with a closed set of values: an enum of them.
     private func closedSet(_ parameter: ParameterDecl, values: [String], valueType: String, accessor: String) -> String {
         var cases = SwiftIdentifiers()
-        var text = "\n    /// The values of `\(parameter.name.name)`.\n    enum \(valueType): String, CaseIterable, Sendable {\n"
+        var text = "\n    /// The values of `\(parameter.name.name)`.\n    \(access)enum \(valueType): String, CaseIterable, Sendable {\n"
         for value in values { text += "        case \(cases.claim(value)) = \(Self.literal(value))\n" }
         text += "    }\n"
         let decode = "try Conversions.member(of: \(valueType).self, value, name: name)"
@@ -300,32 +304,32 @@ struct SwiftAccessorWriter {
                 comment += " { " + event.fields.map { "\($0.name.name): \($0.type?.value.tipsSpelling ?? "?")" }.joined(separator: ", ") + " }"
             }
             properties += "        /// \(comment)\n"
-            properties += "        var \(name): \(accessor) { \(accessor)(center: center, name: \(Self.literal(event.name.name))) }\n"
+            properties += "        \(access)var \(name): \(accessor) { \(accessor)(center: center, name: \(Self.literal(event.name.name))) }\n"
         }
         return """
 
             // MARK: - Events
 
             extension \(root) {
-                struct Events: Sendable {
-                    let center: TipCenter
+                \(access)struct Events: Sendable {
+                    \(access)let center: TipCenter
 
             \(properties)    }
 
                 /// An event without a payload.
-                struct Event: Sendable {
-                    let center: TipCenter
+                \(access)struct Event: Sendable {
+                    \(access)let center: TipCenter
                     /// The event's name in the pack.
-                    let name: String
+                    \(access)let name: String
 
                     /// Donates it (at `date`, default now); returns once the donation is durable.
                     @discardableResult
-                    func donate(at date: Date? = nil) throws -> DonationRecord {
-                        try center.donate(name, at: try date.map { try Conversions.milliseconds($0, of: name) })
+                    \(access)func donate(at date: Date? = nil) throws -> DonationRecord {
+                        try center.donate(name, at: date)
                     }
 
                     /// The number of its donations held for evaluation now.
-                    func count() -> Int? { center.donationCount(of: name) }
+                    \(access)func count() -> Int? { center.donationCount(of: name) }
                 }
             \(declarations)}
 
@@ -339,8 +343,14 @@ struct SwiftAccessorWriter {
             guard let type = field.type?.value else { continue }
             fields.append((fieldNames.claim(field.name.name), field.name.name, SwiftValueType.of(type)))
         }
-        var text = "\n    /// The payload of `\(event.name.name)`.\n    struct \(payload): Sendable, Hashable {\n"
-        for field in fields { text += "        var \(field.swift): \(field.type.swift)\n" }
+        var text = "\n    /// The payload of `\(event.name.name)`.\n    \(access)struct \(payload): Sendable, Hashable {\n"
+        for field in fields { text += "        \(access)var \(field.swift): \(field.type.swift)\n" }
+        if !access.isEmpty {
+            // A struct's memberwise initializer is internal: a client module needs its own.
+            text += "\n        \(access)init(" + fields.map { "\($0.swift): \($0.type.swift)" }.joined(separator: ", ") + ") {\n"
+            for field in fields { text += "            self.\(field.swift) = \(field.swift)\n" }
+            text += "        }\n"
+        }
         text += "    }\n"
         let entries = fields.map { field in
             "                \(Self.literal(field.manifest)): \(field.type.encode("value.\(field.swift)", Self.literal(event.name.name + "." + field.manifest))),\n"
@@ -349,27 +359,27 @@ struct SwiftAccessorWriter {
         let arguments = fields.map { "\(Self.label($0.swift)): \($0.swift)" }.joined(separator: ", ")
         text += """
 
-                struct \(accessor): Sendable {
-                    let center: TipCenter
+                \(access)struct \(accessor): Sendable {
+                    \(access)let center: TipCenter
                     /// The event's name in the pack.
-                    let name: String
+                    \(access)let name: String
 
                     /// Donates it with `value` (at `date`, default now); returns once the donation is durable.
                     @discardableResult
-                    func donate(_ value: \(payload), at date: Date? = nil) throws -> DonationRecord {
+                    \(access)func donate(_ value: \(payload), at date: Date? = nil) throws -> DonationRecord {
                         let payload: [String: RuntimeValue] = [
             \(entries)            ]
-                        return try center.donate(name, value: payload, at: try date.map { try Conversions.milliseconds($0, of: name) })
+                        return try center.donate(name, value: payload, at: date)
                     }
 
                     /// Donates it with these field values (at `date`, default now).
                     @discardableResult
-                    func donate(\(labels), at date: Date? = nil) throws -> DonationRecord {
+                    \(access)func donate(\(labels), at date: Date? = nil) throws -> DonationRecord {
                         try donate(\(payload)(\(arguments)), at: date)
                     }
 
                     /// The number of its donations held for evaluation now.
-                    func count() -> Int? { center.donationCount(of: name) }
+                    \(access)func count() -> Int? { center.donationCount(of: name) }
                 }
 
             """
@@ -404,18 +414,18 @@ struct SwiftAccessorWriter {
                 var names = SwiftIdentifiers(reserved: Self.tipMembers)
                 let property = names.claim(declared.name.name)
                 let swift = SwiftValueType.of(keyType)
-                properties += "        func \(member)(\(SwiftIdentifiers.escaped(SwiftIdentifiers.bare(declared.name.name))) value: \(swift.swift)) -> \(type) {\n"
+                properties += "        \(access)func \(member)(\(SwiftIdentifiers.escaped(SwiftIdentifiers.bare(declared.name.name))) value: \(swift.swift)) -> \(type) {\n"
                 properties += "            \(type)(center: center, \(Self.label(property)): value)\n        }\n"
-                stored = "        /// The instance's key, `\(declared.name.name)`.\n        let \(property): \(swift.swift)\n"
+                stored = "        /// The instance's key, `\(declared.name.name)`.\n        \(access)let \(property): \(swift.swift)\n"
                 key = keyType == .int ? ".int(Int64(\(property)))" : ".string(\(property))"
                 declarations += "\n    /// `\(tip.name.name)[\(declared.name.name): \(keyType.tipsSpelling)]`: each key value is its own instance.\n"
             } else {
-                properties += "        var \(member): \(type) { \(type)(center: center) }\n"
+                properties += "        \(access)var \(member): \(type) { \(type)(center: center) }\n"
                 declarations += "\n    /// `\(tip.name.name)`\n"
             }
-            declarations += "    struct \(type): TipAccessor {\n        let center: TipCenter\n" + stored
-            declarations += "        var id: String { \(Self.literal(tip.name.name)) }\n"
-            declarations += "        var key: TipKey? { \(key) }\n"
+            declarations += "    \(access)struct \(type): TipAccessor {\n        \(access)let center: TipCenter\n" + stored
+            declarations += "        \(access)var id: String { \(Self.literal(tip.name.name)) }\n"
+            declarations += "        \(access)var key: TipKey? { \(key) }\n"
             declarations += content(tip)
             declarations += "    }\n"
         }
@@ -424,14 +434,14 @@ struct SwiftAccessorWriter {
             // MARK: - Tips
 
             extension \(root) {
-                struct Tips: Sendable {
-                    let center: TipCenter
+                \(access)struct Tips: Sendable {
+                    \(access)let center: TipCenter
 
             \(properties)    }
 
                 /// One tip (one instance of a keyed tip) of the program: its status and display decisions,
                 /// what the UI reports, observation, its texts.
-                protocol TipAccessor: Sendable {
+                \(access)protocol TipAccessor: Sendable {
                     var center: TipCenter { get }
                     /// The tip's name in the pack.
                     var id: String { get }
@@ -442,41 +452,44 @@ struct SwiftAccessorWriter {
 
             extension \(root).TipAccessor {
                 /// `pending`, `available` or `invalidated(reason)`, now.
-                func status() throws -> TipStatus { try center.status(of: id, key: key) }
+                \(access)func status() throws -> TipStatus { try center.status(of: id, key: key) }
 
                 /// Whether the UI should show it now: status, display frequency, group and testing overrides.
-                func shouldDisplay() throws -> Bool { try center.shouldDisplay(id, key: key) }
+                \(access)func shouldDisplay() throws -> Bool { try center.shouldDisplay(id, key: key) }
 
                 /// Displays since its latest reset, over all devices.
-                func displayCount() throws -> Int64 { try center.displayCount(of: id, key: key) }
+                \(access)func displayCount() throws -> Int64 { try center.displayCount(of: id, key: key) }
 
-                /// Milliseconds on screen since its latest reset, over all devices.
-                func displayDuration() throws -> Int64 { try center.displayDuration(of: id, key: key) }
+                /// Time on screen since its latest reset, over all devices.
+                \(access)func displayDuration() throws -> TimeInterval { try center.displayDuration(of: id, key: key) }
 
-                /// The UI showed it (for `milliseconds`, when known).
-                func recordDisplay(milliseconds: Int64 = 0) throws { try center.recordDisplay(id, key: key, milliseconds: milliseconds) }
+                /// The UI shows it now: records the display; end the presentation when it goes away.
+                \(access)func beginDisplay() throws -> TipPresentation { try center.beginDisplay(of: id, key: key) }
+
+                /// The UI showed it (for `duration`, when known).
+                \(access)func recordDisplay(duration: TimeInterval = 0) throws { try center.recordDisplay(id, key: key, duration: duration) }
 
                 /// The UI reports more time on screen for a display already recorded.
-                func recordDisplayDuration(milliseconds: Int64) throws { try center.recordDisplayDuration(id, key: key, milliseconds: milliseconds) }
+                \(access)func recordDisplayDuration(_ duration: TimeInterval) throws { try center.recordDisplayDuration(id, key: key, duration: duration) }
 
                 /// Invalidates it; a tip already invalidated keeps its first reason.
-                func invalidate(_ reason: InvalidationReason) throws { try center.invalidate(id, key: key, reason: reason) }
+                \(access)func invalidate(_ reason: InvalidationReason) throws { try center.invalidate(id, key: key, reason: reason) }
 
                 /// Makes it eligible again, with its display count and duration restarted.
-                func reset() throws { try center.resetEligibility(id, key: key) }
+                \(access)func reset() throws { try center.resetEligibility(id, key: key) }
 
                 /// Its status now, then every change.
-                func statusUpdates() throws -> AsyncStream<TipStatus> { try center.statusUpdates(for: id, key: key) }
+                \(access)func statusUpdates() throws -> AsyncStream<TipStatus> { try center.statusUpdates(for: id, key: key) }
 
                 /// Whether it should display now, then every change.
-                func shouldDisplayUpdates() throws -> AsyncStream<Bool> { try center.shouldDisplayUpdates(for: id, key: key) }
+                \(access)func shouldDisplayUpdates() throws -> AsyncStream<Bool> { try center.shouldDisplayUpdates(for: id, key: key) }
 
                 /// Testing override (not persisted): show it whatever its rules and the display frequency say
                 /// (every instance of a keyed tip).
-                func showForTesting() { center.showTipsForTesting([id]) }
+                \(access)func showForTesting() { center.showTipsForTesting([id]) }
 
                 /// Testing override (not persisted): hide it (every instance of a keyed tip).
-                func hideForTesting() { center.hideTipsForTesting([id]) }
+                \(access)func hideForTesting() { center.hideTipsForTesting([id]) }
             }
 
             """
@@ -499,7 +512,7 @@ struct SwiftAccessorWriter {
         return """
 
                     /// Its title, message and action titles in `locale` (`de-CH`, else `de`, else the default locale)\(filled).
-                    func content(locale: String\(arguments)) throws -> TipContent {
+                    \(access)func content(locale: String\(arguments)) throws -> TipContent {
                         try center.content(of: id, locale: locale\(values))
                     }
 
@@ -515,7 +528,7 @@ struct SwiftAccessorWriter {
             let priority = group.priority?.value == .ordered ? ".ordered" : ".firstAvailable"
             let tips = group.tips.compactMap { tipTypes[$0.name].map { "\($0)(center: center)" } }.joined(separator: ", ")
             properties += "        /// `\(group.name.name)`: \(group.priority?.value.spelling ?? "firstAvailable") { \(group.tips.map(\.name).joined(separator: ", ")) }\n"
-            properties += "        var \(members.claim(group.name.name)): Group {\n"
+            properties += "        \(access)var \(members.claim(group.name.name)): Group {\n"
             properties += "            Group(center: center, name: \(Self.literal(group.name.name)), priority: \(priority), tips: [\(tips)])\n        }\n"
         }
         return """
@@ -523,12 +536,12 @@ struct SwiftAccessorWriter {
             // MARK: - Groups
 
             extension \(root) {
-                struct Groups: Sendable {
-                    let center: TipCenter
+                \(access)struct Groups: Sendable {
+                    \(access)let center: TipCenter
 
             \(properties)    }
 
-                enum GroupPriority: Sendable, Hashable {
+                \(access)enum GroupPriority: Sendable, Hashable {
                     /// Offers a tip only when every tip before it is invalidated.
                     case ordered
                     /// Offers the first tip that is available.
@@ -536,16 +549,16 @@ struct SwiftAccessorWriter {
                 }
 
                 /// A group of tips: the runtime lets one of its tips display only while the group offers it.
-                struct Group: Sendable {
-                    let center: TipCenter
+                \(access)struct Group: Sendable {
+                    \(access)let center: TipCenter
                     /// The group's name in the program.
-                    let name: String
-                    let priority: GroupPriority
+                    \(access)let name: String
+                    \(access)let priority: GroupPriority
                     /// Its tips, in order.
-                    let tips: [any TipAccessor]
+                    \(access)let tips: [any TipAccessor]
 
                     /// The tip it offers now (the first of its tips that should display), if any.
-                    func currentTip() throws -> (any TipAccessor)? {
+                    \(access)func currentTip() throws -> (any TipAccessor)? {
                         guard let current = try center.currentTip(of: name) else { return nil }
                         guard let tip = tips.first(where: { $0.id == current }) else {
                             throw AccessorError.packMismatch(name: name, expected: "one of its tips", actual: "'\\(current)'")

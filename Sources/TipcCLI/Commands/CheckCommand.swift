@@ -73,6 +73,7 @@ public enum CheckCommand: TipcCommand {
         case .json: return JSONReporter().render(report)
         case .sarif: return SARIFReporter(toolVersion: TipcCommandLine.version).render(report)
         case .github: return GitHubReporter().render(report)
+        case .xcode: return XcodeReporter().render(report)
         }
     }
 

@@ -71,7 +71,7 @@ public enum CodesCommand: TipcCommand {
 
             """
         for code in DiagnosticCode.allCases {
-            page += "| [`\(code.rawValue)`](#\(code.rawValue)) | \(code.defaultSeverity.rawValue) | \(code.summary.replacing("|", with: "\\|")) |\n"
+            page += "| [`\(code.rawValue)`](#\(code.rawValue)) | \(code.defaultSeverity.rawValue) | \(code.summary.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")) |\n"
         }
         for code in DiagnosticCode.allCases {
             page += "\n## \(code.rawValue)\n\n\(code.defaultSeverity.rawValue.capitalized): \(code.summary)\n\n\(code.explanation)\n"

@@ -18,7 +18,7 @@ public enum CompileCommand: TipcCommand {
             abstract: "Check manifests, then write them as one rule pack.",
             discussion: "The pack is written only when the program has no errors; diagnostics go to stderr. The pack is byte-identical for the same program, whatever folder it is compiled from and whether it is written as YAML or .tips: it holds no source positions.",
             positionals: [paths],
-            options: [output, RepositoryConfiguration.option])
+            options: [output, RepositoryConfiguration.option, DiagnosticStyle.option])
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -27,7 +27,7 @@ public enum CompileCommand: TipcCommand {
         let checked = try SingleProgram.load(arguments.values(of: paths), configuration: configuration, context: context)
         let (result, pack) = Frontend.compile(checked)
         let report = DiagnosticReport(diagnostics: result.diagnostics, sources: result.sources, fileCount: result.fileCount)
-        context.standardError.write(TextReporter(colored: false).render(report))
+        context.standardError.write(DiagnosticStyle.render(report, arguments))
         guard let pack else { return .inputHasErrors }
         let bytes = RulePackCompiler.fileBytes(pack)
         // The checker refuses what the runtime's limits refuse; this holds the two together, so
