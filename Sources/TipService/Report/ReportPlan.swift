@@ -41,6 +41,15 @@ public struct ReportPlan: Sendable, Hashable {
             hasher.combine(salt)
         }
 
+        public init(name: String, tip: String, salt: String, goalEvent: String, goalWindowMilliseconds: Int64, arms: [(name: String, weight: Int)]) {
+            self.name = name
+            self.tip = tip
+            self.salt = salt
+            self.goalEvent = goalEvent
+            self.goalWindowMilliseconds = goalWindowMilliseconds
+            self.arms = arms
+        }
+
         /// The goal as a manifest writes it: `EVENT within DURATION`.
         public var goalText: String { "\(goalEvent) within \(DurationText.string(milliseconds: goalWindowMilliseconds))" }
     }
@@ -48,6 +57,11 @@ public struct ReportPlan: Sendable, Hashable {
     public struct Tip: Sendable, Hashable {
         public var id: String
         public var goal: (event: String, windowMilliseconds: Int64)?
+
+        public init(id: String, goal: (event: String, windowMilliseconds: Int64)?) {
+            self.id = id
+            self.goal = goal
+        }
 
         public static func == (a: Tip, b: Tip) -> Bool {
             a.id == b.id && a.goal?.event == b.goal?.event && a.goal?.windowMilliseconds == b.goal?.windowMilliseconds
@@ -61,6 +75,13 @@ public struct ReportPlan: Sendable, Hashable {
     public var tips: [Tip]
     /// Milliseconds since 1970: what is dated later does not count.
     public var at: Int64
+
+    /// A plan from its parts (`at` nil: everything).
+    public init(experiments: [Experiment], tips: [Tip], at: Int64? = nil) {
+        self.experiments = experiments
+        self.tips = tips
+        self.at = at ?? Int64.max
+    }
 
     /// The plan for `pack`: every experiment and every tip outside one, or only the experiment
     /// named `experiment`; counting what is dated up to `at` (nil: everything).
