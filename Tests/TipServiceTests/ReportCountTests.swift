@@ -13,12 +13,9 @@ struct ReportCountTests {
 
     /// The plan `RandomReportData`'s users are made for.
     static func randomDataPlan(at: Int64? = nil) -> ReportPlan {
-        ReportPlan(experiments: [
-            .init(name: "copy", tip: "hint", salt: "copy-2", goalEvent: "used", goalWindowMilliseconds: RandomReportData.goalWindow,
-                  arms: [("control", 2), ("short", 2), ("holdout", 1)]),
-            .init(name: "other", tip: "hint2", salt: "other", goalEvent: "used", goalWindowMilliseconds: RandomReportData.goalWindow,
-                  arms: [("a", 1), ("b", 1)]),
-        ], tips: [.init(id: "plain", goal: ("used", RandomReportData.plainWindow)), .init(id: "bare", goal: nil)], at: at)
+        ReportPlan(experiments: RandomReportData.experiments.map { .init(name: $0.name, tip: $0.tip, salt: $0.salt, goalEvent: $0.goalEvent,
+                                                                         goalWindowMilliseconds: $0.goalWindow, arms: $0.arms) },
+                   tips: RandomReportData.tips.map { .init(id: $0.id, goal: $0.goal) }, at: at)
     }
 
     static func display(_ tip: String, at offset: Int64, arm: String? = nil, count: Int64 = 1) -> TipEventRecord {

@@ -15,6 +15,14 @@ public enum RandomReportData {
     /// An instant inside the records' range, for reports "at" it.
     public static let cutoff: Int64 = start + 6_000
 
+    /// The experiments the users are made for: name, tip, salt, goal event and window, arms.
+    public static let experiments: [(name: String, tip: String, salt: String, goalEvent: String, goalWindow: Int64, arms: [(name: String, weight: Int)])] = [
+        ("copy", "hint", "copy-2", "used", goalWindow, [("control", 2), ("short", 2), ("holdout", 1)]),
+        ("other", "hint2", "other", "used", goalWindow, [("a", 1), ("b", 1)]),
+    ]
+    /// The tips outside experiments, with their goals.
+    public static let tips: [(id: String, goal: (event: String, windowMilliseconds: Int64)?)] = [("plain", ("used", plainWindow)), ("bare", nil)]
+
     /// `count` users: their ids and records (each user's records on one device).
     public static func users(_ count: Int, _ g: inout SeededGenerator) -> [(id: String, snapshot: StoreSnapshot)] {
         (0..<count).map { index in
