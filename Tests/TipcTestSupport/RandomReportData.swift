@@ -11,7 +11,7 @@ import TipRuntime
 public enum RandomReportData {
     public static let start: Int64 = 1_780_000_000_000
     public static let goalWindow: Int64 = 2_000
-    public static let plainWindow: Int64 = 500
+    public static let plainWindow: Int64 = 1_000
     /// An instant inside the records' range, for reports "at" it.
     public static let cutoff: Int64 = start + 6_000
 
@@ -57,7 +57,7 @@ public enum RandomReportData {
                 if tip == "hint" || tip == "hint2" { arm = pick([arms[experiment], arms[experiment], "short", nil]) }
             case 4:
                 kind = .exposure(experiment: pick([experiment, experiment, "elsewhere"]))
-                arm = pick([arms[experiment], "holdout"])
+                arm = pick([arms[experiment] ?? "holdout", "holdout"])
             case 5, 6: kind = .action(pick(["ok", "later", "é"]))
             case 7, 8: kind = .invalidation(pick(InvalidationReason.allCases))
             default: kind = .reset
