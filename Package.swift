@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipAnalytics"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
         .executableTarget(name: "tipc-serve", dependencies: ["TipcCLI", "TipRuntime", "TipService", "TipServiceHTTP", "TipServicePostgres"]),
-        .executableTarget(name: "tipc-bench", dependencies: ["TipAnalytics", "TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
+        .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
 
         // Fuzzing (scripts/fuzz.sh; docs/fuzzing.md): the fuzz bodies live in a library so that
         // tests can replay the inputs the fuzzers found; one executable runs the target its
