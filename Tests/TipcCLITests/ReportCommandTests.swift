@@ -157,6 +157,6 @@ struct ReportCommandTests {
         let unknown = try server.request("GET", "/v1/report?experiment=copyy")
         #expect(unknown.status == 404 && unknown.text.contains("did you mean 'copy'?"), "\(unknown.text)")
         let badDate = try server.request("GET", "/v1/report?at=soon")
-        #expect(badDate.status == 400 && badDate.text.contains("bad-date"), "\(badDate.text)")
+        #expect(badDate.status == 400 && badDate.text.contains("bad-query"), "\(badDate.text)")
     }
 }

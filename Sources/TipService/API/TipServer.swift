@@ -208,7 +208,7 @@ public final class TipServer: Sendable {
         var at: Int64?
         if let text = request.query["at"] {
             guard let milliseconds = ISO8601.milliseconds(from: text) else {
-                throw ServiceError.badRequest("bad-date", "'at' must be an ISO-8601 instant such as 2026-03-01T09:00:00Z; got '\(text.prefix(100))'")
+                throw ServiceError.badRequest("bad-query", "'at' must be an ISO-8601 instant such as 2026-03-01T09:00:00Z; got '\(text.prefix(100))'")
             }
             at = Int64(milliseconds)
         }
