@@ -126,3 +126,21 @@ struct ReportCountTests {
         #expect(error.description == "no experiment 'copyy' in the pack; its experiments: copy")
     }
 }
+
+/// `GET /v1/report` through the server's handler: an admin route, answering the plan's report.
+@Suite("report: the service's route")
+struct ReportRouteTests {
+    @Test func onlyAnAdminKeyReadsTheReport() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteServiceStore(path: folder.path + "/serve.sqlite")
+        let server = TipServer(pack: try ServeHandlerTests.pack(), store: store, keys: try ServiceKeys(text: ServiceKeysTests.file("\n")))
+        let client = server.handle(HTTPRequest(method: "GET", path: "/v1/report", headers: ["authorization": "Bearer client-token"]))
+        #expect(client.status == 403)
+        let admin = server.handle(HTTPRequest(method: "GET", path: "/v1/report", headers: ["authorization": "Bearer admin-token"]))
+        #expect(admin.status == 200)
+        let plan = try ReportPlan(pack: server.pack.pack)
+        #expect(String(decoding: admin.body, as: UTF8.self) == (try plan.report(store.reportTallies(plan)).json()) + "\n")
+        let post = server.handle(HTTPRequest(method: "POST", path: "/v1/report", headers: ["authorization": "Bearer admin-token"]))
+        #expect(post.status == 405)
+    }
+}

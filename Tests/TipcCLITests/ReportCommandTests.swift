@@ -115,6 +115,8 @@ struct ReportCommandTests {
             (["report", "--manifest", manifest, "--db", notAStore, "--experiment", "copyy"], 2, "no experiment 'copyy' in the pack; its experiments: copy, other"),
             (["report", "--manifest", manifest, "--db", notAStore, "--at", "yesterday"], 2, "'yesterday' is not an ISO-8601 instant"),
             (["report", "--manifest", manifest, "--db", notAStore, "--format", "xml"], 2, "xml"),
+            // In-process there is no tipc-serve beside tipc to hand a PostgreSQL store to.
+            (["report", "--manifest", manifest, "--store", "postgres://nowhere/tips"], 2, "'tipc report' runs 'tipc-serve', which is not installed beside tipc"),
         ]
         for (arguments, status, message) in cases {
             let result = Invocation(arguments)

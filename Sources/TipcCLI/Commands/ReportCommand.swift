@@ -17,6 +17,9 @@ import TipService
 public enum ReportCommand: TipcCommand {
     enum Format: String, CaseIterable { case text, json, csv }
 
+    /// `tipc-serve report`: this command with the PostgreSQL store linked in.
+    static let serviceReport = ExternalCommand(name: "report", abstract: "", executable: TipcCommandLine.serve.executable)
+
     static let db = OptionDefinition.value("db", valueName: "file",
                                            help: "A device's SQLite store; repeatable. Each store is one user, but stores with the same device id are one (merged).")
     static let store = OptionDefinition.value("store", valueName: "store", help: "The service's store: sqlite:PATH or postgres://… (instead of --db).")
@@ -58,7 +61,7 @@ public enum ReportCommand: TipcCommand {
         default: break
         }
         if let service, isPostgres(service), openPostgres == nil {
-            return TipcCommandLine.serve.launch(["report"] + commandLine(arguments), programName: "tipc report", context: context)
+            return serviceReport.launch(["report"] + commandLine(arguments), programName: TipcCommandLine.application.name, context: context)
         }
         var instant: Int64?
         if let text = arguments.value(at) {
