@@ -51,14 +51,14 @@ let package = Package(
         // The tip service: its API over HTTP messages, many users' state in a
         // `ServiceStore` (SQLite here; PostgreSQL in its own module). No libmicrohttpd: `tipc`
         // uses its documents and stores.
-        .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcJSON"]),
+        .target(name: "TipService", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipAnalytics"]),
         // The service's HTTP server over libmicrohttpd, linked only by `tipc-serve`.
         .target(name: "TipServiceHTTP", dependencies: ["TipService", "TipRuntime", "CMicroHTTPD"]),
         // The service's store for more than one machine: PostgreSQL through libpq.
         .target(name: "TipServicePostgres", dependencies: ["TipService", "TipRuntime", "CLibPQ"]),
         // `tipc` links neither libmicrohttpd nor libpq: `tipc serve` runs `tipc-serve`, installed
         // beside it (docs/install.md).
-        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService"]),
+        .target(name: "TipcCLI", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipAnalytics"]),
         .executableTarget(name: "tipc", dependencies: ["TipcCLI"]),
         .executableTarget(name: "tipc-serve", dependencies: ["TipcCLI", "TipRuntime", "TipService", "TipServiceHTTP", "TipServicePostgres"]),
         .executableTarget(name: "tipc-bench", dependencies: ["TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "CYAML"]),
@@ -81,14 +81,14 @@ let package = Package(
         .testTarget(name: "TipRuntimeTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipcCompiler", "TipcDriver", "TipcCLI", "TipcFuzzing", "TipcTestSupport"], exclude: ["Fixtures"]),
         // Needs a running PostgreSQL: scripts/test.sh starts a throw-away cluster and exports
         // TIPC_TEST_POSTGRES_URL.
-        .testTarget(name: "TipServicePostgresTests", dependencies: ["TipServicePostgres", "TipService", "TipRuntime", "TipRuntimeSQLite", "TipcTestSupport"]),
+        .testTarget(name: "TipServicePostgresTests", dependencies: ["TipServicePostgres", "TipService", "TipAnalytics", "TipRuntime", "TipRuntimeSQLite", "TipcTestSupport"]),
         // Every store (memory, the device's SQLite file, the service's SQLite and PostgreSQL
         // stores) through the same cases, each compared with `StoreOperation`'s definition. The
         // PostgreSQL cases need TIPC_TEST_POSTGRES_URL (scripts/test.sh).
         .testTarget(name: "StoreConformanceTests", dependencies: ["TipRuntime", "TipRuntimeSQLite", "TipService", "TipServicePostgres", "TipcTestSupport"]),
         // The service's own types, called directly (no `tipc` process).
-        .testTarget(name: "TipServiceTests", dependencies: ["TipService", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipcCompiler", "TipcDriver", "TipcTestSupport"]),
-        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
+        .testTarget(name: "TipServiceTests", dependencies: ["TipService", "TipAnalytics", "TipRuntime", "TipRuntimeSQLite", "TipcJSON", "TipcCompiler", "TipcDriver", "TipcTestSupport"]),
+        .testTarget(name: "TipcCLITests", dependencies: ["TipcCLI", "TipAnalytics", "TipcCompiler", "TipKitBridge", "TipcDriver", "TipRuntimeSQLite", "TipcJSON", "TipService", "TipServiceHTTP", "TipServicePostgres", "TipcTestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

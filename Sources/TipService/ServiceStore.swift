@@ -28,6 +28,9 @@ public protocol ServiceStore: Sendable {
     func recordCount(user: String, atMost limit: Int) throws(TipStoreError) -> Int
     /// Cheap liveness probe of the database (for /healthz and 503s).
     func checkHealth() throws(TipStoreError)
+    /// Counts `plan` over every user (`tipc report`, `GET /v1/report`) by aggregation in the
+    /// database, in one consistent snapshot: never a user's records loaded one by one.
+    func reportTallies(_ plan: ReportPlan) throws(TipStoreError) -> ReportTallies
 }
 
 /// A user-scoped view (what `ServiceStore.transaction` hands its body) that counts the
@@ -37,6 +40,11 @@ public protocol UserRecordCounting {
 }
 
 extension ServiceStore {
+    /// A store without aggregation of its own cannot report: it says so.
+    public func reportTallies(_ plan: ReportPlan) throws(TipStoreError) -> ReportTallies {
+        throw TipStoreError(.io, "this store cannot count a report (it has no aggregation over its users)")
+    }
+
     /// A store without a lock-free read path reads the snapshot inside the user's transaction.
     public func snapshot(user: String, donations body: (DonationRecord) -> Void) throws(TipStoreError) -> StoreSnapshot {
         do {

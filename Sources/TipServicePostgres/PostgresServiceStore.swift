@@ -80,6 +80,42 @@ public final class PostgresServiceStore: ServiceStore {
         return PostgresUserPersistence.recordCount(rows)
     }
 
+    public func reportTallies(_ plan: ReportPlan) throws(TipStoreError) -> ReportTallies {
+        // One REPEATABLE READ transaction, read only: every statement counts the same snapshot.
+        let (connection, _) = try open { (connection) throws(PostgresError) in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        }
+        defer { pool.giveBack(connection) }
+        do {
+            let tallies = try ReportSQL.postgres.tallies(plan) { (statement) throws(PostgresError) -> [[ReportSQL.Value]] in
+                let parameters: [PostgresValue] = statement.parameters.map { parameter in
+                    switch parameter {
+                    case .text(let text): .utf8(text)
+                    case .integer(let value): .bigint(value)
+                    case .null: .null
+                    }
+                }
+                let rows = try connection.query(statement.sql, parameters)
+                return (0..<rows.count).map { row in
+                    statement.columns.enumerated().map { index, column in
+                        switch column {
+                        case .integer: .integer(rows.int64(row, index) ?? 0)
+                        case .text: .text(rows.string(row, index))
+                        }
+                    }
+                }
+            }
+            try Self.mapping { () throws(PostgresError) in try connection.execute("COMMIT") }
+            return tallies
+        } catch let error as PostgresError {
+            _ = try? connection.execute("ROLLBACK")
+            throw Self.storeError(error)
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error as? TipStoreError ?? TipStoreError(.io, "\(error)")
+        }
+    }
+
     public func checkHealth() throws(TipStoreError) {
         let (connection, _) = try open { (connection) throws(PostgresError) in try connection.execute("SELECT 1") }
         pool.giveBack(connection)

@@ -37,6 +37,8 @@ enum ProcessTiming {
         var wall: Double
         var cpu: Double
         var exitStatus: Int32
+        /// The process's peak resident memory (`ru_maxrss`), in bytes.
+        var peakResidentBytes: Int = 0
     }
 
     /// `tipc check` of `manifest` (written to a temporary file) against `tipc --version`, in
@@ -114,6 +116,12 @@ enum ProcessTiming {
 
     /// Runs `path` with `arguments` and returns what it printed on standard output.
     static func output(of path: String, _ arguments: [String]) -> String? {
+        outputAndRun(of: path, arguments).map(\.output)
+    }
+
+    /// Runs `path` with `arguments`: what it printed on standard output, and the run's figures;
+    /// nil when it could not be run.
+    static func outputAndRun(of path: String, _ arguments: [String]) -> (output: String, run: Run)? {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { return nil }
         var actions = posix_spawn_file_actions_t()
@@ -133,7 +141,7 @@ enum ProcessTiming {
             }
             close(pipeEnds[0])
         })
-        return run.exitStatus < 0 ? nil : String(decoding: bytes, as: UTF8.self)
+        return run.exitStatus < 0 ? nil : (String(decoding: bytes, as: UTF8.self), run)
     }
 
     private static func spawn(_ path: String, _ arguments: [String], actions: inout posix_spawn_file_actions_t,
@@ -151,7 +159,7 @@ enum ProcessTiming {
         let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime)
         // Exited normally: the low seven bits are 0 and the status is in the next byte.
         let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
-        return Run(wall: wall, cpu: cpu * 1e9, exitStatus: exitStatus)
+        return Run(wall: wall, cpu: cpu * 1e9, exitStatus: exitStatus, peakResidentBytes: Int(usage.ru_maxrss) * 1024)
     }
 
     private static func seconds(_ time: timeval) -> Double {

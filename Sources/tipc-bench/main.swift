@@ -7,6 +7,9 @@ import Foundation
 //   … tipc-bench serve-handlers [USERS…]  only the service's handlers' CPU per request, one thread, no HTTP load
 //   … tipc-bench serve-postgres [USERS…]  the same on PostgreSQL: TIPC_BENCH_POSTGRES_URL names a server where
 //                                          the benchmark may create (and drop) databases
+//   … tipc-bench report-postgres [USERS…] tipc report over a PostgreSQL service store of USERS users in one
+//                                          experiment (default 100,000 and 1,000,000), beside one hand-written
+//                                          query; TIPC_BENCH_POSTGRES_URL as for serve-postgres
 //   … tipc-bench serve-tips [TIPS…]       one GET …/tips listing every tip of a pack of TIPS tips (default 10,000 and 100,000)
 //   … tipc-bench lsp                      tipc lsp over pipes: diagnostics after a one-character change to a
 //                                          500-tip manifest, and completion (taskset -c 0 for one core)
@@ -39,5 +42,12 @@ if selected.contains("serve-postgres") {
         runServeBenchmarks(users: arguments.compactMap { Int($0) }, postgresURL: url)
     } else {
         print("serve-postgres: set TIPC_BENCH_POSTGRES_URL to a PostgreSQL server where the benchmark may create databases")
+    }
+}
+if selected.contains("report-postgres") {
+    if let url = ProcessInfo.processInfo.environment["TIPC_BENCH_POSTGRES_URL"], !url.isEmpty {
+        runReportBenchmarks(users: arguments.compactMap { Int($0) }, postgresURL: url)
+    } else {
+        print("report-postgres: set TIPC_BENCH_POSTGRES_URL to a PostgreSQL server where the benchmark may create databases")
     }
 }

@@ -28,7 +28,7 @@ struct ServeOpenAPITests {
             ("GET", "/v1/users/u/tips"), ("POST", "/v1/users/u/events/e"), ("PUT", "/v1/users/u/parameters/p"),
             ("POST", "/v1/users/u/tips/t/displays"), ("POST", "/v1/users/u/tips/t/invalidate"), ("POST", "/v1/users/u/tips/t/reset"),
             ("POST", "/v1/users/u/sync"), ("POST", "/v1/users/u/events"), ("DELETE", "/v1/users/u"), ("GET", "/v1/users/u/export"),
-            ("GET", "/v1/users/u/groups/g"), ("POST", "/v1/users/u/tips/t/actions/a"),
+            ("GET", "/v1/users/u/groups/g"), ("POST", "/v1/users/u/tips/t/actions/a"), ("GET", "/v1/report"),
         ]
         for (method, path) in requests {
             let route = try ServiceRoute(method: method, path: path)

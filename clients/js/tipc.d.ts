@@ -89,6 +89,45 @@ export interface Snapshot {
   records?: Record<string, unknown>;
 }
 
+/** A 95% interval, as fractions: [low, high]. */
+export type Interval = [number, number];
+
+export interface ReportArm {
+  name: string;
+  weight: number;
+  assigned: number;
+  exposed: number;
+  displays: number;
+  actions: Record<string, number>;
+  closes: number;
+  converted: number;
+  conversionRate: number | null;
+  interval: Interval | null;
+  difference?: { value: number; interval: Interval; pValue: number };
+  tooFewUsers: boolean;
+  verdict?: "better" | "worse" | "inconclusive" | "tooFewUsers";
+}
+
+/** `GET /v1/report`: what `tipc report --format json` writes. */
+export interface Report {
+  experiments: {
+    name: string;
+    tip: string;
+    goal: string | null;
+    sampleRatio: { pValue: number | null; mismatch: boolean };
+    arms: ReportArm[];
+  }[];
+  tips: {
+    id: string;
+    usersShown: number;
+    displays: number;
+    actions: Record<string, number>;
+    closes: number;
+    invalidations: Record<string, number>;
+    converted?: number;
+  }[];
+}
+
 export type PackAnswer =
   | { notModified: true; etag: string | undefined }
   | { notModified: false; etag: string | undefined; bytes: Uint8Array };
@@ -99,6 +138,7 @@ export class TipcClient {
   health(): Promise<{ status: "ok"; version: string }>;
   pack(options?: { etag?: string }): Promise<PackAnswer>;
   replacePack(bytes: Uint8Array): Promise<{ etag: string; tips: number }>;
+  report(options?: { experiment?: string; at?: Date | string }): Promise<Report>;
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<any>;
   send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
 }

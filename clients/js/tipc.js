@@ -68,6 +68,19 @@ export class TipcClient {
     return this.request("PUT", "/v1/pack", bytes, { "Content-Type": "application/vnd.tipc.tippack" });
   }
 
+  /**
+   * `GET /v1/report` (admin key): every experiment's arms and every other tip's figures, as
+   * `tipc report --format json` writes them; `experiment` limits it to one experiment, `at`
+   * (a `Date` or an ISO-8601 string) counts what is dated up to that instant.
+   */
+  report(options = {}) {
+    const parts = [];
+    if (options.experiment !== undefined) parts.push(["experiment", options.experiment]);
+    if (options.at !== undefined) parts.push(["at", options.at instanceof Date ? options.at.toISOString() : String(options.at)]);
+    const search = parts.length === 0 ? "" : "?" + parts.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+    return this.request("GET", `/v1/report${search}`);
+  }
+
   /** Sends a request and answers its JSON body; an error answer throws a `TipcError`. */
   async request(method, path, body, headers = {}) {
     const response = await this.send(method, path, body, headers);

@@ -43,6 +43,9 @@ enum OpenAPIDocument {
            "name": "pack"
           },
           {
+           "name": "analytics"
+          },
+          {
            "name": "operations"
           }
          ],
@@ -980,6 +983,68 @@ enum OpenAPIDocument {
             }
            }
           },
+          "/v1/report": {
+           "get": {
+            "tags": [
+             "analytics"
+            ],
+            "operationId": "getReport",
+            "summary": "Every experiment's arms and every other tip's figures over all users (admin key), counted in the database.",
+            "description": "What `tipc report --format json` prints for this store and the current pack\n(docs/experiments.md describes each count). Assignments of another salt than the\nexperiment's current one, or of an arm the pack no longer has, count nowhere.\n",
+            "parameters": [
+             {
+              "name": "experiment",
+              "in": "query",
+              "description": "Report this experiment only (and no tips).",
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "name": "at",
+              "in": "query",
+              "description": "Count only what is dated up to this instant (ISO-8601); default everything.",
+              "schema": {
+               "type": "string",
+               "format": "date-time"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "description": "The report.",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Report"
+                }
+               }
+              }
+             },
+             "400": {
+              "$ref": "#/components/responses/BadRequest"
+             },
+             "401": {
+              "$ref": "#/components/responses/Unauthorized"
+             },
+             "403": {
+              "$ref": "#/components/responses/Forbidden"
+             },
+             "404": {
+              "$ref": "#/components/responses/NotFound"
+             },
+             "405": {
+              "$ref": "#/components/responses/MethodNotAllowed"
+             },
+             "414": {
+              "$ref": "#/components/responses/TooManyQueryArguments"
+             },
+             "503": {
+              "$ref": "#/components/responses/Unavailable"
+             }
+            }
+           }
+          },
           "/v1/openapi.json": {
            "get": {
             "tags": [
@@ -1289,6 +1354,232 @@ enum OpenAPIDocument {
            }
           },
           "schemas": {
+           "Interval": {
+            "description": "A 95% interval, as fractions.",
+            "type": "array",
+            "items": {
+             "type": "number"
+            },
+            "minItems": 2,
+            "maxItems": 2
+           },
+           "Counts": {
+            "description": "Taps or invalidations by action id or reason.",
+            "type": "object",
+            "additionalProperties": {
+             "type": "integer",
+             "minimum": 0
+            }
+           },
+           "Report": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+             "experiments",
+             "tips"
+            ],
+            "properties": {
+             "experiments": {
+              "type": "array",
+              "items": {
+               "type": "object",
+               "additionalProperties": false,
+               "required": [
+                "name",
+                "tip",
+                "goal",
+                "sampleRatio",
+                "arms"
+               ],
+               "properties": {
+                "name": {
+                 "type": "string"
+                },
+                "tip": {
+                 "type": "string"
+                },
+                "goal": {
+                 "description": "The goal as written: `EVENT within DURATION`.",
+                 "type": [
+                  "string",
+                  "null"
+                 ]
+                },
+                "sampleRatio": {
+                 "type": "object",
+                 "additionalProperties": false,
+                 "required": [
+                  "pValue",
+                  "mismatch"
+                 ],
+                 "properties": {
+                  "pValue": {
+                   "description": "The chi-square test's p-value; null when there is nothing to test.",
+                   "type": [
+                    "number",
+                    "null"
+                   ]
+                  },
+                  "mismatch": {
+                   "description": "p < 0.001: no verdict is given.",
+                   "type": "boolean"
+                  }
+                 }
+                },
+                "arms": {
+                 "description": "In declared order; the first is the baseline.",
+                 "type": "array",
+                 "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                   "name",
+                   "weight",
+                   "assigned",
+                   "exposed",
+                   "displays",
+                   "actions",
+                   "closes",
+                   "converted",
+                   "conversionRate",
+                   "interval",
+                   "tooFewUsers"
+                  ],
+                  "properties": {
+                   "name": {
+                    "type": "string"
+                   },
+                   "weight": {
+                    "type": "integer",
+                    "minimum": 0
+                   },
+                   "assigned": {
+                    "type": "integer",
+                    "minimum": 0
+                   },
+                   "exposed": {
+                    "type": "integer",
+                    "minimum": 0
+                   },
+                   "displays": {
+                    "type": "integer",
+                    "minimum": 0
+                   },
+                   "actions": {
+                    "$ref": "#/components/schemas/Counts"
+                   },
+                   "closes": {
+                    "type": "integer",
+                    "minimum": 0
+                   },
+                   "converted": {
+                    "type": "integer",
+                    "minimum": 0
+                   },
+                   "conversionRate": {
+                    "description": "converted / exposed; null without exposed users.",
+                    "type": [
+                     "number",
+                     "null"
+                    ]
+                   },
+                   "interval": {
+                    "description": "The rate's Wilson interval; null without exposed users.",
+                    "oneOf": [
+                     {
+                      "$ref": "#/components/schemas/Interval"
+                     },
+                     {
+                      "type": "null"
+                     }
+                    ]
+                   },
+                   "difference": {
+                    "description": "Against the baseline (absent for the baseline, and when either has no exposed users).",
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                     "value",
+                     "interval",
+                     "pValue"
+                    ],
+                    "properties": {
+                     "value": {
+                      "type": "number"
+                     },
+                     "interval": {
+                      "$ref": "#/components/schemas/Interval"
+                     },
+                     "pValue": {
+                      "type": "number"
+                     }
+                    }
+                   },
+                   "tooFewUsers": {
+                    "description": "Fewer than 100 exposed users.",
+                    "type": "boolean"
+                   },
+                   "verdict": {
+                    "type": "string",
+                    "enum": [
+                     "better",
+                     "worse",
+                     "inconclusive",
+                     "tooFewUsers"
+                    ]
+                   }
+                  }
+                 }
+                }
+               }
+              }
+             },
+             "tips": {
+              "description": "The tips in no experiment (none when `experiment` is given).",
+              "type": "array",
+              "items": {
+               "type": "object",
+               "additionalProperties": false,
+               "required": [
+                "id",
+                "usersShown",
+                "displays",
+                "actions",
+                "closes",
+                "invalidations"
+               ],
+               "properties": {
+                "id": {
+                 "type": "string"
+                },
+                "usersShown": {
+                 "type": "integer",
+                 "minimum": 0
+                },
+                "displays": {
+                 "type": "integer",
+                 "minimum": 0
+                },
+                "actions": {
+                 "$ref": "#/components/schemas/Counts"
+                },
+                "closes": {
+                 "type": "integer",
+                 "minimum": 0
+                },
+                "invalidations": {
+                 "$ref": "#/components/schemas/Counts"
+                },
+                "converted": {
+                 "description": "Only for a tip with a goal.",
+                 "type": "integer",
+                 "minimum": 0
+                }
+               }
+              }
+             }
+            }
+           },
            "Error": {
             "type": "object",
             "additionalProperties": false,

@@ -6,6 +6,8 @@ struct ServiceRoute {
 
     enum Endpoint: Equatable {
         case health, metrics, getPack, putPack, openAPI
+        /// Every experiment's and tip's report (admin).
+        case report
         case tips(user: String)
         case donate(user: String, event: String)
         case donateBatch(user: String)
@@ -18,7 +20,7 @@ struct ServiceRoute {
         case recordAction(user: String, tip: String, action: String)
         case sync(user: String)
 
-        var isAdmin: Bool { self == .putPack }
+        var isAdmin: Bool { self == .putPack || self == .report }
     }
 
     let endpoint: Endpoint
@@ -47,6 +49,7 @@ struct ServiceRoute {
         case 1 where segments[0] == "healthz": matched = try allow(["GET"], .health, "/healthz")
         case 1 where segments[0] == "metrics": matched = try allow(["GET"], .metrics, "/metrics")
         case 2 where segments == ["v1", "openapi.json"]: matched = try allow(["GET"], .openAPI, "/v1/openapi.json")
+        case 2 where segments == ["v1", "report"]: matched = try allow(["GET"], .report, "/v1/report")
         case 2 where segments == ["v1", "pack"]:
             matched = try allow(["GET", "PUT"], method == "PUT" ? .putPack : .getPack, "/v1/pack")
         case 3 where segments[0] == "v1" && segments[1] == "users":
@@ -85,6 +88,6 @@ struct ServiceRoute {
     private static func notFound(_ path: String) -> ServiceError {
         ServiceError(404, "not-found", "no route for '\(path.prefix(200))'; routes: /v1/users/{user}, …/tips, …/events, …/events/{event}, "
                      + "…/parameters/{name}, …/tips/{tip}/displays|invalidate|reset, …/tips/{tip}/actions/{action}, …/groups/{group}, …/sync, …/export, "
-                     + "/v1/pack, /v1/openapi.json, /healthz, /metrics")
+                     + "/v1/pack, /v1/report, /v1/openapi.json, /healthz, /metrics")
     }
 }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import TipRuntime
 import TipcJSON
+import TipAnalytics
 
 /// The tip service: answers each request by running the device runtime
 /// (`TipCenter`) over the user's records inside one store transaction, so every decision is
@@ -82,7 +83,7 @@ public final class TipServer: Sendable {
             switch route.endpoint {
             case .putPack: return .read(bodyLimit: Self.maximumPackBytes)
             case .donateBatch: return .read(bodyLimit: Self.maximumBatchBytes)
-            case .health, .metrics, .getPack, .openAPI, .tips, .export, .group, .deleteUser: return .read(bodyLimit: 0)
+            case .health, .metrics, .getPack, .openAPI, .report, .tips, .export, .group, .deleteUser: return .read(bodyLimit: 0)
             case .donate, .setParameter, .tipAction, .recordAction, .sync: return .read(bodyLimit: Self.maximumBodyBytes)
             }
         } catch {
@@ -175,6 +176,8 @@ public final class TipServer: Sendable {
             replacePack(replacement)
             return .json(200, .object([("etag", .string(replacement.etag)), ("tips", .integer(Int64(replacement.pack.tips.count)))]),
                          headers: [("ETag", replacement.etag)])
+        case .report:
+            return try report(request)
         case .tips(let user):
             return try tips(user, request)
         case .donate(let user, let event):
@@ -196,6 +199,31 @@ public final class TipServer: Sendable {
             return try recordAction(user, tip, action, request)
         case .sync(let user):
             return try sync(user, request)
+        }
+    }
+
+    /// `GET /v1/report[?experiment=NAME&at=DATE]`: what `tipc report --format json` prints for
+    /// this store and the current pack, counted in the database.
+    private func report(_ request: HTTPRequest) throws -> HTTPResponse {
+        var at: Int64?
+        if let text = request.query["at"] {
+            guard let milliseconds = ISO8601.milliseconds(from: text) else {
+                throw ServiceError.badRequest("bad-query", "'at' must be an ISO-8601 instant such as 2026-03-01T09:00:00Z; got '\(text.prefix(100))'")
+            }
+            at = Int64(milliseconds)
+        }
+        let pack = self.pack.pack
+        let plan: ReportPlan
+        do {
+            plan = try ReportPlan(pack: pack, experiment: request.query["experiment"], at: at)
+        } catch {
+            throw ServiceError.unknown("experiment", error.experiment, in: error.known)
+        }
+        do {
+            let report = try plan.report(try store.reportTallies(plan))
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array((try report.json() + "\n").utf8))
+        } catch let error as ReportError {
+            throw ServiceError(500, "impossible-counts", "the store holds counts no recording can produce: \(error)")
         }
     }
 

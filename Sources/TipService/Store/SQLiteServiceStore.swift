@@ -123,6 +123,37 @@ public final class SQLiteServiceStore: ServiceStore {
         try withReader { session in try SQLiteUserPersistence.recordCount(user: user, session, atMost: limit) }
     }
 
+    public func reportTallies(_ plan: ReportPlan) throws(TipStoreError) -> ReportTallies {
+        // One read transaction: every statement counts the same state.
+        try withReader { session in
+            try session.readTransaction { session in
+                try ReportSQL.sqlite.tallies(plan) { statement in
+                    let parameters: [SQLiteValue] = statement.parameters.map { parameter in
+                        switch parameter {
+                        case .text(let text): .text(text)
+                        case .integer(let value): .integer(Int(value))
+                        case .null: .null
+                        }
+                    }
+                    return try session.query(statement.sql, parameters) { rows in
+                        var result: [[ReportSQL.Value]] = []
+                        while try rows.next() {
+                            result.append(statement.columns.enumerated().map { index, column in
+                                switch (column, rows.value(Int32(index))) {
+                                case (.integer, .integer(let value)): .integer(Int64(value))
+                                case (.integer, _): .integer(0)
+                                case (.text, .text(let text)): .text(text)
+                                case (.text, _): .text(nil)
+                                }
+                            })
+                        }
+                        return result
+                    }
+                }
+            }
+        }
+    }
+
     /// Runs `body` on an idle read connection (or a new one), then keeps the connection for the
     /// next read; a reader whose read failed is closed, not reused: its state is not known.
     private func withReader<T>(_ body: (SQLiteConnection.Session) throws -> T) throws(TipStoreError) -> T {

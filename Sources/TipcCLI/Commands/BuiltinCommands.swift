@@ -2,6 +2,6 @@
 public enum BuiltinCommands {
     public static var all: [any TipcCommand.Type] {
         [CheckCommand.self, CompileCommand.self, InspectCommand.self, ExplainCommand.self, SimulateCommand.self, PreviewCommand.self,
-         StoreCommand.self, FmtCommand.self, ConvertCommand.self, ImportCommand.self, GenerateCommand.self, SchemaCommand.self, CodesCommand.self, LanguageServerCommand.self]
+         StoreCommand.self, ReportCommand.self, FmtCommand.self, ConvertCommand.self, ImportCommand.self, GenerateCommand.self, SchemaCommand.self, CodesCommand.self, LanguageServerCommand.self]
     }
 }

@@ -19,3 +19,14 @@ test("a client key reads tips; none is a 401; a client key on an admin route is 
   const replaced = await admin.replacePack(bytes);
   assert.equal(replaced.tips, 1);
 });
+
+test("the report needs an admin key and names an unknown experiment", async () => {
+  const client = new TipcClient(server.url, { token: server.tokens.client, fetch: logged() });
+  await assert.rejects(client.report(), { status: 403, code: "forbidden" });
+  const admin = new TipcClient(server.url, { token: server.tokens.admin, fetch: logged() });
+  const report = await admin.report({ at: new Date("2030-01-01T00:00:00Z") });
+  assert.deepEqual(report.experiments, []);
+  assert.equal(report.tips.length, 1);
+  assert.equal(typeof report.tips[0].usersShown, "number");
+  await assert.rejects(admin.report({ experiment: "nope" }), { status: 404, code: "unknown-experiment" });
+});

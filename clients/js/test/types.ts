@@ -1,6 +1,6 @@
 // Type-checked by `tsc --noEmit` (clients/js/test/check-types.sh): the declarations describe the
 // module as an app uses it.
-import { TipcClient, TipcError, type ActionTap, type Donation, type Snapshot, type Tip, type TipcErrorCode } from "../tipc.js";
+import { TipcClient, TipcError, type ActionTap, type ReportArm, type Donation, type Snapshot, type Tip, type TipcErrorCode } from "../tipc.js";
 
 async function journey(): Promise<void> {
   const client = new TipcClient("https://tips.example.com", { token: "t", retries: 2 });
@@ -30,6 +30,12 @@ async function journey(): Promise<void> {
   if (!pack.notModified) {
     const bytes: Uint8Array = pack.bytes;
     void bytes;
+  }
+  const report = await client.report({ experiment: "favoriteCopy", at: new Date() });
+  for (const experiment of report.experiments) {
+    const baseline: ReportArm | undefined = experiment.arms[0];
+    const rate: number | null | undefined = baseline?.conversionRate;
+    void rate;
   }
   try {
     await user.reset("favoriteBackyard");
