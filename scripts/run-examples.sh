@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job, on the example manifests and the embedded default store (SQLite):
 # lint every example as CI would, compile each app to a rule pack, replay each app's timeline
-# on an SQLite store, explain one tip from the store that replay left behind, and serve one
-# pack over HTTP (`tipc serve`) to a few curl requests.
+# on an SQLite store, explain one tip from the store that replay left behind, report the hiking
+# app's experiment, and serve one pack over HTTP (`tipc serve`) to a few curl requests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -41,6 +41,10 @@ done
 "$tipc" explain Examples/hiking --db "$out/hiking.sqlite" --tip offlineMaps --locale de-CH --at 2026-05-03T16:00:00Z
 # One instance of the per-trail tip (trail 12's, shown once and so invalidated), in German.
 "$tipc" explain Examples/hiking --db "$out/hiking.sqlite" --tip 'saveTrail[12]' --locale de --at 2026-05-03T16:00:00Z
+
+# The hiking app's copy experiment as its replay recorded it (one hiker, assigned, shown the
+# tip, tapping its action and downloading a map): the report of that store (tipc report).
+"$tipc" report --db "$out/hiking.sqlite" --manifest Examples/hiking --at 2026-05-03T16:00:00Z
 
 # The news app's tips as a page to look at, with its first week drawn as a chart (tipc preview).
 "$tipc" preview Examples/news --timeline Examples/news/news.timeline.yaml -o "$out/news-preview.html"
