@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TipRuntime
 import TipcCompiler
@@ -235,5 +236,19 @@ struct TextsTableVerificationTests {
         let crc = CRC32.checksum(reader)
         for index in 0..<4 { header[36 + index] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(index))) }
         #expect(throws: RulePackError.self) { try RulePackLoader.decode(header + reader) }
+    }
+}
+
+/// `content(of:locale:)` with a `Locale`: its identifier read as a language tag.
+@Suite struct LocaleContentTests {
+    @Test func aLocaleIsReadAsItsLanguageTag() throws {
+        #expect(LocaleTag.tag(of: Locale(identifier: "de_CH")) == "de-CH")
+        #expect(LocaleTag.tag(of: Locale(identifier: "zh_Hans_CN")) == "zh-Hans-CN")
+        #expect(LocaleTag.tag(of: Locale(identifier: "en_US@calendar=gregorian")) == "en-US")
+        let center = try makeCenter(TipContentTests.source)
+        let values: [String: RuntimeValue] = ["shortcut": .string("⌘K")]
+        #expect(try center.content(of: "quickSearch", locale: Locale(identifier: "de_CH"), values: values).title == "Schnäller sueche")
+        #expect(try center.content(of: "quickSearch", locale: Locale(identifier: "de_AT"), values: values).title == "Schneller suchen")
+        #expect(try center.content(of: "quickSearch", locale: Locale(identifier: "fr_FR"), values: values).title == "Search faster")
     }
 }

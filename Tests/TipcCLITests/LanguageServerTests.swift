@@ -436,6 +436,14 @@ import TipcJSON
         #expect(event.yaml.count == 3)
         #expect(event.tips.count == 1)
         #expect(!LSP.apply(event.yaml, to: manifest).contains("hikeStarted"))
+        // Experiments share the namespace: a tip cannot take an experiment's name, and an
+        // experiment can be renamed.
+        let (line, character) = LSP.find("offlineMaps:", in: manifest)
+        var params = LSP.at(LSP.uri(yaml), line, character + 1)
+        if case .object(var members) = params { members.append(("newName", .string("mapsCopy"))); params = .object(members) }
+        #expect(LSP.string(try client.requestResponse("textDocument/rename", params)["error"]?["message"])?.contains("already declared") == true)
+        let experiment = try rename("mapsCopy:", to: "mapsCopy2")
+        #expect(LSP.apply(experiment.yaml, to: manifest).contains("mapsCopy2:"))
         #expect(try client.shutdown() == 0)
     }
 

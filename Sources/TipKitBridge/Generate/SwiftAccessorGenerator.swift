@@ -481,7 +481,8 @@ struct SwiftAccessorWriter {
                 /// Its status now, then every change.
                 \(access)func statusUpdates() throws -> AsyncStream<TipStatus> { try center.statusUpdates(for: id, key: key) }
 
-                /// Whether it should display now, then every change.
+                /// Whether it should display now, then every change. Streams only read: where the tip would
+                /// appear, also ask `shouldDisplay()`, so that an experiment records the user's arm.
                 \(access)func shouldDisplayUpdates() throws -> AsyncStream<Bool> { try center.shouldDisplayUpdates(for: id, key: key) }
 
                 /// Testing override (not persisted): show it whatever its rules and the display frequency say

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The texts a tip shows, in one locale, with its placeholders filled.
 public struct TipContent: Sendable, Hashable {
     /// An action's button.
@@ -47,6 +53,12 @@ extension TipCenter {
             return (engine.model, engine.parameters.values, index, try neededArm(ofTip: index, &engine, now: now)?.arm)
         }
         return try Self.content(ofTipAt: index, in: model, locale: locale, parameters: parameters, values: values, arm: arm)
+    }
+
+    /// `content(of:locale:values:)` in `locale` (e.g. `Locale.current`), by its language tag
+    /// (`LocaleTag.tag(of:)`).
+    public func content(of tip: String, locale: Locale, values: [String: RuntimeValue] = [:]) throws(TipError) -> TipContent {
+        try content(of: tip, locale: LocaleTag.tag(of: locale), values: values)
     }
 
     /// `content(of:locale:values:)` over a pack and parameter values (by parameter index), for

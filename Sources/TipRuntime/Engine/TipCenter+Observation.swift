@@ -42,6 +42,8 @@ extension TipCenter {
     }
 
     /// A stream of whether the tip should display: the current value first, then every change.
+    /// Streams only read: for a tip in an experiment, also ask `shouldDisplay(_:key:)` where the
+    /// tip would appear, so that the user's arm (and a hidden arm's exposure) is stored.
     public func shouldDisplayUpdates(for tip: String, key: TipKey? = nil) throws(TipError) -> AsyncStream<Bool> {
         let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
         try subscribe(tip, key, .shouldDisplay(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }

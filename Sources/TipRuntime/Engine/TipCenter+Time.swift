@@ -26,12 +26,12 @@ extension TipCenter {
     /// `maxDisplayDuration` invalidates it. A display of a tip in an experiment carries the
     /// user's arm. `beginDisplay(of:key:)` records the time on screen for you.
     public func recordDisplay(_ tip: String, key: TipKey? = nil, duration: TimeInterval = 0) throws(TipError) {
-        try recordDisplay(tip, key: key, milliseconds: Milliseconds.of(seconds: duration))
+        try recordDisplay(tip, key: key, milliseconds: Self.milliseconds(of: duration))
     }
 
     /// The UI reports more time on screen for a display already recorded.
     public func recordDisplayDuration(_ tip: String, key: TipKey? = nil, duration: TimeInterval) throws(TipError) {
-        try recordDisplayDuration(tip, key: key, milliseconds: Milliseconds.of(seconds: duration))
+        try recordDisplayDuration(tip, key: key, milliseconds: Self.milliseconds(of: duration))
     }
 
     /// The user tapped the tip's (instance's) action `action` (an id the tip declares), for
@@ -46,5 +46,11 @@ extension TipCenter {
     public func recordAction(_ tip: String, action: String, key: TipKey? = nil, id: String = RecordID.random(),
                              at date: Date? = nil) throws(TipError) -> (record: TipEventRecord, isNew: Bool) {
         try recordAction(tip, action: action, key: key, id: id, at: date?.millisecondsSince1970)
+    }
+
+    /// A time on screen in milliseconds; not a number, infinite or negative is refused.
+    private static func milliseconds(of duration: TimeInterval) throws(TipError) -> Int64 {
+        guard duration.isFinite, duration >= 0 else { throw .invalidDuration(duration) }
+        return Milliseconds.of(seconds: duration)
     }
 }

@@ -46,8 +46,9 @@ public struct SystemClock: TipClock {
     public func sleep(until date: Date) async throws {
         let deadline = date.millisecondsSince1970
         while true {
-            let remaining = deadline - milliseconds()
-            if remaining <= 0 { return }
+            let now = milliseconds()
+            if deadline <= now { return }
+            let remaining = deadline.addingSaturating(-now)
             // `Task.sleep(nanoseconds:)` (iOS 13 / macOS 10.15), not `sleep(for:)` (iOS 16 /
             // macOS 13): apps embed the runtime from iOS 15 on. Long waits go in steps of a day.
             try await Task.sleep(nanoseconds: UInt64(min(remaining, 86_400_000)) * 1_000_000)
@@ -102,7 +103,7 @@ public final class ManualClock: TipClock {
     }
 
     package func advance(milliseconds: Int64) {
-        set(milliseconds: self.milliseconds() + milliseconds)
+        set(milliseconds: self.milliseconds().addingSaturating(milliseconds))
     }
 
     /// `set(to:)` an instant in milliseconds since 1970.

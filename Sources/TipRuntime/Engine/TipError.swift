@@ -1,6 +1,6 @@
 /// Every error of the runtime's API, each with a stable `code` and a `message` for people: a
 /// pack that does not load, a name the pack does not declare, a value of the wrong type, a
-/// store that failed. A call that throws has changed nothing.
+/// store that failed. A call that throws has recorded nothing it was asked to record.
 public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `RulePackLoader` was given bytes that are not a valid pack (what is wrong, and where).
     case invalidPack(RulePackError)
@@ -33,6 +33,8 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownAction(tip: String, action: String, declared: [String])
     /// `recordAction` was given an empty id or a date outside `RecordBounds`; nothing was recorded.
     case invalidAction(String)
+    /// A time on screen that is not a number, infinite or negative; nothing was recorded.
+    case invalidDuration(Double)
 
     /// A stable, kebab-case name of the kind of error (`unknown-tip`), for logs and for code
     /// that tells errors apart without matching cases.
@@ -65,6 +67,7 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
         case .stampOutOfRange: return "stamp-out-of-range"
         case .unknownAction: return "unknown-action"
         case .invalidAction: return "invalid-action"
+        case .invalidDuration: return "invalid-duration"
         }
     }
 
@@ -95,6 +98,7 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadableKey(let tip, let text, let expected):
             return "'\(text)' in '\(tip)[\(text)]' is not \(EnglishText.withArticle("\(expected)")): the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), e.g. '\(tip)[\(expected == .int ? "42" : "id")]'"
         case .invalidAction(let problem): return problem
+        case .invalidDuration(let seconds): return "a time on screen must be a finite number of seconds, zero or more, not \(seconds); nothing was recorded"
         case .unknownAction(let tip, let action, let declared):
             return "tip '\(tip)' has no action '\(action)' "
                 + (declared.isEmpty ? "(it declares no actions)" : "(its actions: \(declared.joined(separator: ", ")))")

@@ -9,7 +9,8 @@ import Foundation
 /// when it makes one; `end()` (or `close()`, or `end(invalidating:)`) records the time on screen,
 /// measured on the center's clock, so the UI never measures durations itself.
 ///
-/// Ending is once: later `end`/`close` calls do nothing. A presentation dropped without being
+/// Ending is once: after one that returned, later `end`/`close` calls do nothing (one that threw
+/// may be retried, and records only what is missing). A presentation dropped without being
 /// ended keeps its display but records no time on screen.
 public final class TipPresentation: Sendable {
     public let tip: String
@@ -18,7 +19,15 @@ public final class TipPresentation: Sendable {
     public var began: Date { Date(millisecondsSince1970: beganMilliseconds) }
     let beganMilliseconds: Int64
     private let center: TipCenter
-    private let ended = RuntimeLock(false)
+    /// What has been recorded of the ending: the time on screen, then (for a close) the
+    /// invalidation. Each step is recorded once, so a retried `close()` after a failure records
+    /// only what is missing.
+    private struct Ending {
+        var durationRecorded = false
+        var isEnded = false
+    }
+
+    private let ending = RuntimeLock(Ending())
 
     init(center: TipCenter, tip: String, key: TipKey?, began: Int64) {
         self.center = center
@@ -27,8 +36,8 @@ public final class TipPresentation: Sendable {
         beganMilliseconds = began
     }
 
-    /// Whether `end`, `close` or `end(invalidating:)` has been called successfully.
-    public var isEnded: Bool { ended.withLock { $0 } }
+    /// Whether `end`, `close` or `end(invalidating:)` has returned without an error.
+    public var isEnded: Bool { ending.withLock { $0.isEnded } }
 
     /// The user tapped the tip's action `action` (an id the tip declares): recorded for analytics.
     /// It does not end the presentation; an action that makes the tip pointless ends it with
@@ -51,14 +60,17 @@ public final class TipPresentation: Sendable {
     /// The tip went away and no longer applies: records its time on screen, then invalidates it
     /// with `reason` (nil: only the time).
     public func end(invalidating reason: InvalidationReason?) throws(TipError) {
-        try ended.withLock { (isEnded: inout Bool) throws(TipError) in
-            guard !isEnded else { return }
-            let milliseconds = max(0, center.clock.milliseconds() - beganMilliseconds)
-            if milliseconds > 0 {
-                try center.recordDisplayDuration(tip, key: key, milliseconds: milliseconds)
+        try ending.withLock { (ending: inout Ending) throws(TipError) in
+            guard !ending.isEnded else { return }
+            if !ending.durationRecorded {
+                let milliseconds = max(0, center.clock.milliseconds().addingSaturating(-beganMilliseconds))
+                if milliseconds > 0 {
+                    try center.recordDisplayDuration(tip, key: key, milliseconds: milliseconds)
+                }
+                ending.durationRecorded = true
             }
-            isEnded = true
             if let reason { try center.invalidate(tip, key: key, reason: reason) }
+            ending.isEnded = true
         }
     }
 }

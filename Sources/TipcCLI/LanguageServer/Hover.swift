@@ -72,6 +72,8 @@ extension LanguageServer {
                 if let priority = group.priority?.value { lines.append("- priority: `\(priority.spelling)`") }
                 lines.append("- tips: " + group.tips.map { "`\($0.name)`" }.joined(separator: ", "))
             }
+        case .experiment:
+            lines.append("**experiment** `\(symbol.name)`")
         case .placeholder(let tip):
             let type = index.tips[tip]?.placeholders.first { $0.name.name == symbol.name }?.type?.value
             lines.append("**placeholder** `{\(symbol.name)}` of tip `\(tip)`" + (type.map { ": `\($0.tipsSpelling)`" } ?? ""))

@@ -4,7 +4,7 @@ import TipcCompiler
 /// namespace (payload fields per event, placeholders per tip).
 struct ProgramSymbol: Hashable {
     enum Kind: Hashable {
-        case parameter, event, tip, group
+        case parameter, event, tip, group, experiment
         case field(event: String)
         case placeholder(tip: String)
     }
@@ -19,6 +19,7 @@ struct ProgramSymbol: Hashable {
         case .event: return "event"
         case .tip: return "tip"
         case .group: return "group"
+        case .experiment: return "experiment"
         case .field(let event): return "payload field of '\(event)'"
         case .placeholder(let tip): return "placeholder of '\(tip)'"
         }
@@ -99,6 +100,7 @@ struct NameIndex {
                 for rule in tip.rules { walk(rule, predicateOf: nil, keyName: tip.key?.name.name) }
             }
             for experiment in file.experiments {
+                add(.init(kind: .experiment, name: experiment.name.name), experiment.name.range, declaration: true)
                 if let tip = experiment.tip { add(.init(kind: .tip, name: tip.name), tip.range, declaration: false) }
                 if let goal = experiment.goal { add(.init(kind: .event, name: goal.event.name), goal.event.range, declaration: false) }
                 guard let tip = experiment.tip?.name else { continue }

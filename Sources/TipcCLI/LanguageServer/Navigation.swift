@@ -69,6 +69,7 @@ extension LanguageServer {
         case .event: kind = .event
         case .tip: kind = .tip
         case .group: kind = .other("group")
+        case .experiment: kind = .other("experiment")
         case .field: kind = .other("payload field")
         case .placeholder: kind = .other("placeholder")
         }

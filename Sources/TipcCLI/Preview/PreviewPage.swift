@@ -101,8 +101,9 @@ struct PreviewPage {
             if let experiment {
                 let total = experiment.arms.reduce(0) { $0 + $1.weight }
                 for (position, arm) in experiment.arms.enumerated() {
-                    // Tenths of a percent, rounded: 45%, 33.3%.
-                    let tenths = total > 0 ? (arm.weight * 1000 + total / 2) / total : 0
+                    // Tenths of a percent, rounded: 45%, 33.3% (in Double: weights may be any Int64
+                    // whose sum fits).
+                    let tenths = total > 0 ? Int64((Double(arm.weight) * 1000 / Double(total)).rounded()) : 0
                     let percent = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
                     var share = "weight \(arm.weight) of \(total) (\(percent)%)"
                     if position == 0 { share += ", the baseline" }

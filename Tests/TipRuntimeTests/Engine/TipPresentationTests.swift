@@ -69,6 +69,40 @@ struct TipPresentationTests {
         #expect(try center.displayCount(of: "newTrail", key: .int(8)) == 0)
     }
 
+    @Test func aCloseThatFailedCanBeRetriedAndRecordsOnlyWhatIsMissing() throws {
+        let clock = ManualClock(now: Self.start)
+        let center = try makeCenter(Self.source, clock: clock)
+        let shown = try center.beginDisplay(of: "favorite")
+        clock.advance(by: 2)
+        // A new pack without the tip: the close is refused, and records nothing.
+        try center.replacePack(try verifiedPack("tipkit 1\ntip other {\n  title \"Other\"\n}\n"))
+        #expect(throws: TipError.unknownTip("favorite")) { try shown.close() }
+        #expect(!shown.isEnded, "a close that threw has not ended the presentation")
+        try center.replacePack(try verifiedPack(Self.source))
+        clock.advance(by: 5)
+        try shown.close()
+        #expect(shown.isEnded)
+        #expect(try center.status(of: "favorite") == .invalidated(.tipClosed))
+        #expect(try center.displayDuration(of: "favorite") == 7, "the time on screen up to the close that succeeded, once")
+    }
+
+    @Test func aTimeOnScreenThatIsNotAFiniteNumberOfSecondsIsRefused() throws {
+        let clock = ManualClock(now: Self.start)
+        let center = try makeCenter(Self.source, clock: clock)
+        for duration in [Double.nan, .infinity, -1] {
+            do {
+                try center.recordDisplay("favorite", duration: duration)
+                Issue.record("\(duration) s was recorded")
+            } catch {
+                #expect(error.code == "invalid-duration")
+            }
+        }
+        #expect(try center.displayCount(of: "favorite") == 0)
+        clock.advance(by: .infinity)
+        clock.advance(by: .nan)
+        #expect(clock.now() > Self.start, "a clock moved past every date stops at the last one, without trapping")
+    }
+
     @Test func anUnknownTipIsRefusedAndRecordsNothing() throws {
         let center = try makeCenter(Self.source)
         #expect(throws: TipError.unknownTip("favourite")) { try center.beginDisplay(of: "favourite") }
