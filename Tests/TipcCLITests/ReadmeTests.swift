@@ -122,6 +122,23 @@ struct ReadmeTests {
         #expect(!run.output.contains("warning:"), "\(run.output)")
     }
 
+    /// The runtime's own examples in docs/runtime.md (its first) and docs/experiments.md (the
+    /// assignment) typecheck against the built `TipRuntime`, each as the body of a function
+    /// given the free names it uses (`bytes`, `storePath`).
+    @Test(arguments: [("docs/runtime.md", "RulePackLoader.load(bytes)"), ("docs/experiments.md", "ExperimentAssignment(")])
+    func theDocsRuntimeExamplesTypecheck(_ page: String, _ marker: String) throws {
+        let example = try #require(try Self.blocks(in: page).first { $0.info == "swift" && $0.text.contains(marker) }).text
+        let folder = try TemporaryFolder()
+        let imports = example.split(separator: "\n").filter { $0.hasPrefix("import ") }.joined(separator: "\n")
+        let body = example.split(separator: "\n").filter { !$0.hasPrefix("import ") }
+            // An expression shown for its value (`copy.bucket(for: "user-1") // 7082`) is used.
+            .map { line in line.hasPrefix("copy.") ? "_ = " + line : String(line) }.joined(separator: "\n")
+        try folder.write("Use.swift", imports + "\nfunc example(bytes: [UInt8], storePath: String) throws {\n" + body + "\n}\n")
+        let run = try GenerateSwiftCommandTests.swiftc(["-I", Self.root.appendingPathComponent("Sources/CSQLite").path, "-typecheck", "Use.swift"], in: folder.path)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(!run.output.contains("warning:"), "\(run.output)")
+    }
+
     /// "Embedding the runtime": the example of the runtime's API typechecks.
     @Test func theRuntimeExampleTypechecks() throws {
         let example = try #require(try Self.blocks().first { $0.info == "swift" && $0.text.contains("RulePackLoader.load(bytes)") }).text
