@@ -16,7 +16,8 @@ import Testing
     static let target = "x86_64-unknown-linux-gnu"
     #endif
 
-    /// One line per public symbol: its kind and its path (`method TipCenter.beginDisplay(of:key:)`).
+    /// One line per public symbol: its kind, its path and its declaration
+    /// (`method TipCenter.beginDisplay(of:key:): func beginDisplay(of tip: String, key: TipKey? = nil) throws(TipError) -> TipPresentation`).
     static func publicSymbols(of module: String) throws -> [String] {
         let modules = try ExecutableTests.executable().deletingLastPathComponent().appendingPathComponent("Modules")
         let output = try TemporaryFolder()
@@ -41,7 +42,9 @@ import Testing
             guard symbol["accessLevel"] as? String == "public",
                   let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String,
                   let path = symbol["pathComponents"] as? [String] else { continue }
-            lines.insert("\(kind.replacingOccurrences(of: "swift.", with: "")) \(path.joined(separator: "."))")
+            // The declaration tells overloads apart (`content(of:locale:)` with a `String` or a `Locale`).
+            let declaration = ((symbol["declarationFragments"] as? [[String: Any]]) ?? []).compactMap { $0["spelling"] as? String }.joined()
+            lines.insert("\(kind.replacingOccurrences(of: "swift.", with: "")) \(path.joined(separator: ".")): \(declaration)")
         }
         return lines.sorted()
     }
