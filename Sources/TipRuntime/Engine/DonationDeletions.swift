@@ -43,7 +43,7 @@ extension TipCenter {
     }
 
     /// The instant up to which the event's donations were deleted, if they ever were.
-    public func donationDeletion(of event: String) -> Int64? {
+    package func donationDeletion(of event: String) -> Int64? {
         state.withLock { $0.donationDeletions[event] }
     }
 }

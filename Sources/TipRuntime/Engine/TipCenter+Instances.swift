@@ -61,7 +61,7 @@ extension TipCenter {
     /// `instances` may change with no call into the runtime (a window's contents change, a
     /// donation ages out, the display frequency's gap ends, a rule's comparison with a date
     /// turns), or nil when none can: the instant an observer of them would be woken at.
-    public func nextPossibleChange(of instances: [TipInstance]) throws(TipError) -> Int64? {
+    package func nextPossibleChange(of instances: [TipInstance]) throws(TipError) -> Int64? {
         let now = clock.milliseconds()
         return try state.withLock { (engine: inout EngineState) throws(TipError) -> Int64? in
             var slots = Set<TipSlot>()

@@ -121,7 +121,7 @@ extension TipCenter {
     }
 
     /// The instant of the scheduled wake-up, if any (for tests and `explain`).
-    public var scheduledWakeUp: Int64? {
+    package var scheduledWakeUp: Int64? {
         observers.withLock { $0.wake?.deadline }
     }
 }
