@@ -49,8 +49,7 @@ enum ProcessTiming {
             print("tipc is not built beside tipc-bench: swift build -c release --product tipc")
             return
         }
-        var template = Array("/tmp/tipc-bench-XXXXXX".utf8CString)
-        guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else {
+        guard let folder = temporaryFolder() else {
             print("cannot make a temporary folder")
             return
         }
@@ -91,6 +90,13 @@ enum ProcessTiming {
         Report.ratio("tipc check process, CPU (median of \(runs))", value: checkCPU, floor: versionCPU,
                      floorLabel: "tipc --version", unit: "ms")
         Report.figure("the check's own work (wall, difference of medians)", checkWall - versionWall, unit: "ms")
+    }
+
+    /// A new, empty folder under /tmp named `prefix` and a random suffix (nil when it cannot
+    /// be made).
+    static func temporaryFolder(_ prefix: String = "tipc-bench") -> String? {
+        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+        return mkdtemp(&template).map { String(cString: $0) }
     }
 
     /// An executable in the same folder as this one.

@@ -69,18 +69,17 @@ struct ReportBench {
     func run(_ url: String) throws {
         Report.header("tipc report on PostgreSQL: \(users) users in one experiment")
         let name = "tipc_bench_report_\(users)_\(RecordID.random().prefix(8))"
-        let admin = try PostgresConnection(url: url)
-        try admin.execute("CREATE DATABASE \(name)")
-        defer { _ = try? admin.execute("DROP DATABASE \(name) WITH (FORCE)") }
-        let database = try Self.url(url, database: name)
+        try ServeBench.withThrowawayDatabase(on: url, named: name) { database in try run(database: database) }
+    }
+
+    private func run(database: String) throws {
         _ = try PostgresServiceStore(url: database)
         let connection = try PostgresConnection(url: database)
         let started = Measure.now()
         try populate(connection)
         Report.figure("setup (generate_series, ANALYZE)", Double(Measure.now() - started) / 1e9, unit: "s")
 
-        var template = Array("/tmp/tipc-bench-XXXXXX".utf8CString)
-        guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else { throw ServeBenchError("cannot make a temporary folder") }
+        guard let folder = ProcessTiming.temporaryFolder() else { throw ServeBenchError("cannot make a temporary folder") }
         let manifestPath = folder + "/app.yaml"
         defer {
             unlink(manifestPath)
@@ -182,10 +181,4 @@ struct ReportBench {
         try connection.execute("ANALYZE")
     }
 
-    /// `base` with another database name (the path's last part).
-    private static func url(_ base: String, database: String) throws -> String {
-        let query = base.firstIndex(of: "?") ?? base.endIndex
-        guard let slash = base[..<query].lastIndex(of: "/") else { throw ServeBenchError("cannot name a database in '\(base)'") }
-        return base[...slash] + database + base[query...]
-    }
 }

@@ -57,8 +57,7 @@ struct ServeBench {
     var handlersOnly = false
 
     func run() throws {
-        var template = Array("/tmp/tipc-bench-serve-XXXXXX".utf8CString)
-        guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else { throw ServeBenchError("cannot make a temporary folder") }
+        guard let folder = ProcessTiming.temporaryFolder("tipc-bench-serve") else { throw ServeBenchError("cannot make a temporary folder") }
         defer { _ = try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/serve.sqlite"
         let store = try SQLiteServiceStore(path: path)

@@ -10,10 +10,10 @@ extension ServeBench {
     /// connection of its own.
     func runOnPostgres(_ url: String) throws {
         let name = "tipc_bench_\(users)_\(RecordID.random().prefix(8))"
-        let admin = try PostgresConnection(url: url)
-        try admin.execute("CREATE DATABASE \(name)")
-        defer { _ = try? admin.execute("DROP DATABASE \(name) WITH (FORCE)") }
-        let database = try Self.url(url, database: name)
+        try Self.withThrowawayDatabase(on: url, named: name) { database in try runOnPostgres(database: database) }
+    }
+
+    private func runOnPostgres(database: String) throws {
         let store = try PostgresServiceStore(url: database)
         try populate(try PostgresConnection(url: database))
         let floorConnections = RuntimeLock<[PostgresConnection]>([])
@@ -60,6 +60,15 @@ extension ServeBench {
             """, [.bigint(Int64(users)), .bigint(now)])
         try connection.execute("COMMIT")
         try connection.execute("ANALYZE")
+    }
+
+    /// Runs `body` with the URL of a new database `name` on the server `url` names, and drops
+    /// the database after.
+    static func withThrowawayDatabase(on url: String, named name: String, _ body: (String) throws -> Void) throws {
+        let admin = try PostgresConnection(url: url)
+        try admin.execute("CREATE DATABASE \(name)")
+        defer { _ = try? admin.execute("DROP DATABASE \(name) WITH (FORCE)") }
+        try body(try Self.url(url, database: name))
     }
 
     /// `base` with another database name (the path's last part).

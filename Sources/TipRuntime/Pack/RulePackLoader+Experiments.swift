@@ -22,16 +22,7 @@ extension PackDecoder {
             }
             experimentOfTip[tip] = name
             let salt = try string(&reader, "salt of \(what)")
-            let eventOffset = reader.offset
-            let event = Int(try reader.u32("goal event of \(what)"))
-            guard event < eventCount else {
-                throw RulePackError(.indexOutOfBounds, "the goal of \(what) names event \(event); the pack has \(eventCount)", offset: eventOffset)
-            }
-            let windowOffset = reader.offset
-            let window = try reader.i64("goal window of \(what)")
-            guard window > 0 else {
-                throw RulePackError(.malformed, "the goal of \(what) has a window of \(window) ms; it must be positive", offset: windowOffset)
-            }
+            let goal = try readGoal(&reader, of: what, eventCount: eventCount)
             let placeholderCount = texts?.entry(forTip: tip)?.placeholders.count ?? 0
             let armsOffset = reader.offset
             let armCount = try reader.count("arm count of \(what)", elementSize: 13)
@@ -51,7 +42,7 @@ extension PackDecoder {
                 throw RulePackError(.malformed, "the first arm of \(what), its baseline, is hidden", offset: armsOffset)
             }
             experiments.append(PackExperiment(name: name, tip: tip, salt: salt,
-                                              goal: PackTipGoal(event: event, windowMilliseconds: window), arms: arms))
+                                              goal: goal, arms: arms))
         }
         return experiments
     }

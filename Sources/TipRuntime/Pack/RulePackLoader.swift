@@ -224,6 +224,21 @@ struct PackDecoder {
         }
     }
 
+    /// A goal (a tip's or an experiment's): an event in bounds and a positive window.
+    func readGoal(_ reader: inout ByteReader, of what: String, eventCount: Int) throws(RulePackError) -> PackTipGoal {
+        let eventOffset = reader.offset
+        let event = Int(try reader.u32("event of the goal of \(what)"))
+        guard event < eventCount else {
+            throw RulePackError(.indexOutOfBounds, "the goal of \(what) names event \(event); the pack has \(eventCount)", offset: eventOffset)
+        }
+        let windowOffset = reader.offset
+        let window = try reader.i64("window of the goal of \(what)")
+        guard window > 0 else {
+            throw RulePackError(.malformed, "the goal of \(what) has a window of \(window) ms; it must be positive", offset: windowOffset)
+        }
+        return PackTipGoal(event: event, windowMilliseconds: window)
+    }
+
     func string(_ reader: inout ByteReader, _ what: String) throws(RulePackError) -> String {
         let offset = reader.offset
         let index = Int(try reader.u32(what))
@@ -445,17 +460,7 @@ struct PackDecoder {
                 throw RulePackError(.indexOutOfBounds, "goal for tip \(tip): out of bounds or out of order (\(tips.count) tips)", offset: offset)
             }
             previous = tip
-            let eventOffset = reader.offset
-            let event = Int(try reader.u32("event of the goal of tip '\(tips[tip].name)'"))
-            guard event < eventCount else {
-                throw RulePackError(.indexOutOfBounds, "the goal of tip '\(tips[tip].name)' names event \(event); the pack has \(eventCount)", offset: eventOffset)
-            }
-            let windowOffset = reader.offset
-            let window = try reader.i64("window of the goal of tip '\(tips[tip].name)'")
-            guard window > 0 else {
-                throw RulePackError(.malformed, "the goal of tip '\(tips[tip].name)' has a window of \(window) ms; it must be positive", offset: windowOffset)
-            }
-            tips[tip].goal = PackTipGoal(event: event, windowMilliseconds: window)
+            tips[tip].goal = try readGoal(&reader, of: "tip '\(tips[tip].name)'", eventCount: eventCount)
         }
     }
 

@@ -442,17 +442,11 @@ extension RuleParser {
     private mutating func parseTipAttribute(into tip: inout TipDecl, seen: inout [String: SourceRange]) -> Bool {
         let start = index
         let words = TipAttributes.tipsWords
-        guard current.kind == .identifier else {
-            reportExpected("a tip attribute (\(Self.list(words, or: "or")))")
+        guard let (attribute, word) = attributeWord(expected: "a tip attribute (\(Self.list(words, or: "or")))", of: "tip", words: words,
+                                                   otherwise: "the attributes are \(Self.list(words, or: "and"))",
+                                                   find: TipAttributes.attribute(tipsWord:)) else {
             return false
         }
-        let word = text(of: current)
-        guard let attribute = TipAttributes.attribute(tipsWord: word) else {
-            report(.unknownKey, "unknown tip attribute '\(word)'", at: range(ofToken: index),
-                   help: Suggestions.didYouMean(word, in: words) ?? "the attributes are \(Self.list(words, or: "and"))")
-            return false
-        }
-        advance()
         switch attribute.value {
         case .text(let path):
             guard let text = parseText(attribute.expected) else { return false }
@@ -489,6 +483,33 @@ extension RuleParser {
         case .key:
             return false  // written in the `tip NAME[KEY: Type]` line, so it has no word
         }
+        noteAttributeLine(word, from: start, seen: &seen)
+        return true
+    }
+
+    /// The row an attribute line starts with, found by its word (`find`), the word consumed;
+    /// nil, reported, when the line does not start with a word (`expected` says what may) or
+    /// its word names no row ("unknown `kind` attribute", with a did-you-mean among `words`,
+    /// else `otherwise`).
+    mutating func attributeWord<Row>(expected: String, of kind: String, words: [String], otherwise help: String,
+                                     find: (String) -> Row?) -> (row: Row, word: String)? {
+        guard current.kind == .identifier else {
+            reportExpected(expected)
+            return nil
+        }
+        let word = text(of: current)
+        guard let row = find(word) else {
+            report(.unknownKey, "unknown \(kind) attribute '\(word)'", at: range(ofToken: index),
+                   help: Suggestions.didYouMean(word, in: words) ?? help)
+            return nil
+        }
+        advance()
+        return (row, word)
+    }
+
+    /// Remembers that the attribute `word` was given from token `start` to here; an attribute
+    /// given before is reported (`duplicate-key`, pointing at the first).
+    mutating func noteAttributeLine(_ word: String, from start: Int, seen: inout [String: SourceRange]) {
         let itemRange = range(since: start)
         if let first = seen[word] {
             report(.duplicateKey, "'\(word)' is given more than once", at: itemRange,
@@ -496,7 +517,6 @@ extension RuleParser {
         } else {
             seen[word] = itemRange
         }
-        return true
     }
 
     /// `EVENT within DURATION`, after the word `key` (a tip's or an experiment's `goal`).

@@ -53,17 +53,11 @@ extension RuleParser {
     private mutating func parseExperimentAttribute(into experiment: inout ExperimentDecl, seen: inout [String: SourceRange]) -> Bool {
         let start = index
         let words = ExperimentAttributes.lineWords
-        guard current.kind == .identifier else {
-            reportExpected("an experiment attribute (\(Self.list(words, or: "or")))")
+        guard let (attribute, word) = attributeWord(expected: "an experiment attribute (\(Self.list(words, or: "or")))", of: "experiment",
+                                                   words: words, otherwise: "the attributes are \(Self.list(words, or: "and"))",
+                                                   find: ExperimentAttributes.attribute(tipsWord:)) else {
             return false
         }
-        let word = text(of: current)
-        guard let attribute = ExperimentAttributes.attribute(tipsWord: word) else {
-            report(.unknownKey, "unknown experiment attribute '\(word)'", at: range(ofToken: index),
-                   help: Suggestions.didYouMean(word, in: words) ?? "the attributes are \(Self.list(words, or: "and"))")
-            return false
-        }
-        advance()
         switch attribute.value {
         case .tip:
             report(.syntax, "the tip is written in the experiment's first line", at: range(ofToken: start),
@@ -80,13 +74,7 @@ extension RuleParser {
             guard let text = parseString(attribute.expected) else { return false }
             experiment[keyPath: path] = text
         }
-        let itemRange = range(since: start)
-        if let first = seen[word] {
-            report(.duplicateKey, "'\(word)' is given more than once", at: itemRange,
-                   notes: [DiagnosticNote("first given here", at: first)])
-        } else {
-            seen[word] = itemRange
-        }
+        noteAttributeLine(word, from: start, seen: &seen)
         return true
     }
 
@@ -140,24 +128,19 @@ extension RuleParser {
                                            seen: inout [String: SourceRange]) -> Bool {
         let start = index
         let words = rows.compactMap(\.tipsWord)
-        guard current.kind == .identifier else {
-            reportExpected("what the arm shows instead of the tip's (\(Self.list(words, or: "or")))")
-            return false
-        }
-        let word = text(of: current)
         // `no actions`: the arm replaces the tip's buttons with none.
-        if word == ArmAttributes.noActionsWords.0, token(after: 1).kind == .identifier, text(of: token(after: 1)) == ArmAttributes.noActionsWords.1 {
+        if current.kind == .identifier, text(of: current) == ArmAttributes.noActionsWords.0, token(after: 1).kind == .identifier,
+           text(of: token(after: 1)) == ArmAttributes.noActionsWords.1 {
             advance()
             advance()
             arm.actions = arm.actions ?? []
             return true
         }
-        guard let attribute = rows.first(where: { $0.tipsWord == word }) else {
-            report(.unknownKey, "unknown arm attribute '\(word)'", at: range(ofToken: index),
-                   help: Suggestions.didYouMean(word, in: words) ?? "an arm overrides \(Self.list(words, or: "and"))")
+        guard let (attribute, word) = attributeWord(expected: "what the arm shows instead of the tip's (\(Self.list(words, or: "or")))",
+                                                   of: "arm", words: words, otherwise: "an arm overrides \(Self.list(words, or: "and"))",
+                                                   find: { word in rows.first { $0.tipsWord == word } }) else {
             return false
         }
-        advance()
         switch attribute.value {
         case .text(let path, _, _):
             guard let text = parseText(attribute.expected) else { return false }
@@ -172,13 +155,7 @@ extension RuleParser {
         case .weight, .flag:
             return false  // written in the `arm` line
         }
-        let itemRange = range(since: start)
-        if let first = seen[word] {
-            report(.duplicateKey, "'\(word)' is given more than once", at: itemRange,
-                   notes: [DiagnosticNote("first given here", at: first)])
-        } else {
-            seen[word] = itemRange
-        }
+        noteAttributeLine(word, from: start, seen: &seen)
         return true
     }
 }
