@@ -85,32 +85,32 @@ import Testing
         Self.generate([try folder.write("keyed.yaml", Self.keyedManifest)], type: "KeyedTips", to: "KeyedTips.swift", in: folder)
         try folder.write("Use.swift", Self.foundation + """
             func use(hiking: HikingTips, keyed: KeyedTips) throws {
-                let maps: TipContent = try hiking.tips.offlineMaps.content(locale: "de-CH", trail: "Säntis")
-                let logbook: TipContent = try hiking.tips.logbook.content(locale: "en")
+                let maps: TipContent = try hiking.tips.offlineMaps.content(locale: Locale(identifier: "de-CH"), trail: "Säntis")
+                let logbook: TipContent = try hiking.tips.logbook.content(locale: Locale(identifier: "en"))
                 let trail: KeyedTips.NewTrailTip = keyed.tips.newTrail(trailID: 42)
-                let status: TipStatus = try trail.status()
-                if try trail.shouldDisplay() { try trail.recordDisplay(duration: 0.9) }
+                let status: TipStatus = trail.status
+                if trail.shouldDisplay { try trail.recordDisplay(duration: 0.9) }
                 try keyed.tips.trailNote(default: "summit").invalidate(.tipClosed)
-                let texts = try trail.content(locale: "de", name: "Säntis", distance: 12.5, opened: Date(), loop: true, rating: 4)
+                let texts = try trail.content(locale: Locale(identifier: "de"), name: "Säntis", distance: 12.5, opened: Date(), loop: true, rating: 4)
                 let instance: (String, TipKey?) = (trail.id, trail.key)
-                _ = (maps, logbook, status, texts.message, instance, try trail.statusUpdates())
+                _ = (maps, logbook, status, texts.message, instance, trail.statusUpdates())
             }
 
             func use(news: NewsTips, birds: BirdsTips, photos: PhotoTips, swiftBirds: SwiftBirdsTips, rules: RuleLanguageTips) throws {
                 try news.parameters.isSignedIn.set(true)
-                let signedIn: Bool = try news.parameters.isSignedIn.get()
+                let signedIn: Bool = news.parameters.isSignedIn.get()
                 try news.events.itemViewed.donate(itemID: 3, section: "world", at: Date(timeIntervalSince1970: 1_780_000_000))
                 try news.events.itemViewed.donate(NewsTips.ItemViewedDonation(itemID: 4, section: "sports"))
                 try news.events.appLaunched.donate()
-                let count: Int? = news.events.appLaunched.count()
-                let status: TipStatus = try news.tips.personalize.status()
-                if try news.tips.welcome.shouldDisplay() { try news.tips.welcome.recordDisplay(duration: 1.5) }
+                let count: Int = news.events.appLaunched.count()
+                let status: TipStatus = news.tips.personalize.status
+                if news.tips.welcome.shouldDisplay { try news.tips.welcome.recordDisplay(duration: 1.5) }
                 try news.tips.favorites.invalidate(.actionPerformed)
                 try news.tips.favorites.reset()
-                let updates: AsyncStream<TipStatus> = try news.tips.share.statusUpdates()
-                let current: (any NewsTips.TipAccessor)? = try news.groups.onboarding.currentTip()
+                let updates: AsyncStream<TipStatus> = news.tips.share.statusUpdates()
+                let current: (any NewsTips.TipAccessor)? = news.groups.onboarding.currentTip()
                 try photos.parameters.maskCount.set(2)
-                let masks: Int = try photos.parameters.maskCount.get()
+                let masks: Int = photos.parameters.maskCount.get()
                 _ = (signedIn, count, status, updates, current?.id, masks, birds.tips, swiftBirds.events, rules.groups)
             }
 
@@ -130,21 +130,21 @@ import Testing
         let mistakes = [
             ("try tips.parameters.isSignedInn.set(true)", "has no member 'isSignedInn'"),
             ("try tips.parameters.isSignedIn.set(\"yes\")", "'String'"),
-            ("let count: Int = try tips.parameters.isSignedIn.get(); _ = count", "'Bool'"),
+            ("let count: Int = tips.parameters.isSignedIn.get(); _ = count", "'Bool'"),
             ("try tips.events.itemViewd.donate()", "has no member 'itemViewd'"),
             ("try tips.events.itemViewed.donate(itemID: \"3\", section: \"world\")", "'String'"),
             ("try tips.events.itemViewed.donate(itemId: 3, section: \"world\")", "itemId"),
             ("try tips.events.appLaunched.donate(itemID: 3)", "argument"),
-            ("_ = try tips.tips.personalise.status()", "has no member 'personalise'"),
-            ("_ = try keyed.tips.newTrail.status()", "-> KeyedTips.NewTrailTip' has no member 'status'"),
-            ("_ = try keyed.tips.newTrail(trailID: \"42\").status()", "'String' to expected argument type 'Int'"),
-            ("_ = try keyed.tips.trailNote(default: 42).status()", "'Int' to expected argument type 'String'"),
-            ("_ = try keyed.tips.newTrail(trailID: 1).content(locale: \"de\", name: \"S\", distance: 1, opened: Date(), loop: true)", "missing argument for parameter 'rating'"),
-            ("_ = try keyed.tips.newTrail(trailID: 1).content(locale: \"de\", nam: \"S\", distance: 1, opened: Date(), loop: true, rating: 1)",
+            ("_ = tips.tips.personalise.status", "has no member 'personalise'"),
+            ("_ = keyed.tips.newTrail.status", "-> KeyedTips.NewTrailTip' has no member 'status'"),
+            ("_ = keyed.tips.newTrail(trailID: \"42\").status", "'String' to expected argument type 'Int'"),
+            ("_ = keyed.tips.trailNote(default: 42).status", "'Int' to expected argument type 'String'"),
+            ("_ = try keyed.tips.newTrail(trailID: 1).content(locale: Locale(identifier: \"de\"), name: \"S\", distance: 1, opened: Date(), loop: true)", "missing argument for parameter 'rating'"),
+            ("_ = try keyed.tips.newTrail(trailID: 1).content(locale: Locale(identifier: \"de\"), nam: \"S\", distance: 1, opened: Date(), loop: true, rating: 1)",
              "have 'locale:nam:"),
-            ("_ = try keyed.tips.newTrail(trailID: 1).content(locale: \"de\", name: \"S\", distance: 1, opened: \"today\", loop: true, rating: 1)",
+            ("_ = try keyed.tips.newTrail(trailID: 1).content(locale: Locale(identifier: \"de\"), name: \"S\", distance: 1, opened: \"today\", loop: true, rating: 1)",
              "'String' to expected argument type 'Date'"),
-            ("_ = try keyed.tips.trailNote(default: \"x\").content(locale: \"de\", name: \"S\")", "extra argument 'name'"),
+            ("_ = try keyed.tips.trailNote(default: \"x\").content(locale: Locale(identifier: \"de\"), name: \"S\")", "extra argument 'name'"),
         ]
         let body = mistakes.map { "    \($0.0)\n" }.joined()
         try folder.write("Use.swift", Self.foundation + "func use(_ tips: AppTips, _ keyed: KeyedTips) throws {\n" + body + "}\n")
@@ -206,17 +206,17 @@ import Testing
                 try tips.parameters.enteredDetailView.set(true)
                 try tips.parameters.enteredDetailView_2.set(true)
                 try tips.parameters.plan.set(.proPlan)
-                let plan: OddTips.PlanValue = try tips.parameters.plan.get()
+                let plan: OddTips.PlanValue = tips.parameters.plan.get()
                 _ = [plan, .free, ._2x, .default, .freeTier, .free_tier, .__]
                 try tips.parameters.trialEnds.set(Date(timeIntervalSince1970: 0))
-                let ends: Date = try tips.parameters.trialEnds.get()
+                let ends: Date = tips.parameters.trialEnds.get()
                 try tips.parameters.cooldown.set(3600)
-                let cooldown: TimeInterval = try tips.parameters.cooldown.get()
+                let cooldown: TimeInterval = tips.parameters.cooldown.get()
                 try tips.events.appLaunched.donate()
                 try tips.events.let.donate(itemId: 1, self: "s", when: ends, default: true, wait: cooldown, var: 0.5)
                 try tips.events.let.donate(OddTips.LetDonation(itemId: 1, self: "s", when: ends, default: true, wait: 1.5, var: 0.5))
-                _ = try [tips.tips.`Self`.status(), tips.tips.`Protocol`.status(), tips.tips.welcomeTip.status(),
-                         tips.tips.welcomeTip_2.status(), tips.tips.switch.status()]
+                _ = [tips.tips.`Self`.status, tips.tips.`Protocol`.status, tips.tips.welcomeTip.status,
+                     tips.tips.welcomeTip_2.status, tips.tips.switch.status]
                 _ = tips.groups.return.tips.map(\\.id)
             }
 
@@ -239,43 +239,45 @@ import Testing
         Self.generate([keyedManifest], type: "KeyedTips", to: "KeyedTips.swift", in: folder)
         let keyedPack = Invocation(["compile", keyedManifest, "-o", folder.path + "/keyed.tippack"])
         #expect(keyedPack.status == 0, "\(keyedPack.stderr)")
-        try folder.write("main.swift", Self.foundation + """
+        // Foundation, as an app has it: FoundationEssentials alone has no locale data, and every
+        // `Locale` there is `en_001`.
+        try folder.write("main.swift", "import Foundation\nimport TipRuntime\n" + """
             let bytes = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]))
             let clock = ManualClock(now: Date(timeIntervalSince1970: 1_780_000_000))
             let center = try TipCenter(pack: try RulePackLoader.load([UInt8](bytes)), persistence: MemoryPersistence(), clock: clock)
-            let tips = AppTips(center: center)
-            print(try tips.tips.personalize.status())
+            let tips = try AppTips(center: center)
+            print(tips.tips.personalize.status)
             try tips.parameters.isSignedIn.set(true)
             try tips.tips.welcome.invalidate(.actionPerformed)
             try tips.events.articleSaved.donate()
             clock.advance(by: 86_400.001)
-            print(try tips.tips.personalize.status())
+            print(tips.tips.personalize.status)
             try tips.events.itemViewed.donate(itemID: 7, section: "world")
-            print(tips.events.itemViewed.count() ?? -1)
+            print(tips.events.itemViewed.count())
             try tips.tips.personalize.invalidate(.actionPerformed)
-            print(try tips.tips.personalize.status(), try tips.parameters.isSignedIn.get())
-            print(try tips.groups.onboarding.currentTip()?.id ?? "none")
+            print(tips.tips.personalize.status, tips.parameters.isSignedIn.get())
+            print(tips.groups.onboarding.currentTip()?.id ?? "none")
 
             let keyedBytes = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[2]))
-            let keyed = KeyedTips(center: try TipCenter(pack: try RulePackLoader.load([UInt8](keyedBytes)), persistence: MemoryPersistence(),
+            let keyed = try KeyedTips(center: try TipCenter(pack: try RulePackLoader.load([UInt8](keyedBytes)), persistence: MemoryPersistence(),
                                                         clock: clock))
             try keyed.events.trailViewed.donate(trailID: 42)
             try keyed.events.trailViewed.donate(trailID: 42)
             try keyed.events.trailViewed.donate(trailID: 7)
-            print(try keyed.tips.newTrail(trailID: 42).status(), try keyed.tips.newTrail(trailID: 7).status())
+            print(keyed.tips.newTrail(trailID: 42).status, keyed.tips.newTrail(trailID: 7).status)
             try keyed.tips.newTrail(trailID: 42).recordDisplay(duration: 0.5)
-            print(try keyed.tips.newTrail(trailID: 42).displayCount(), try keyed.tips.newTrail(trailID: 7).displayCount())
+            print(keyed.tips.newTrail(trailID: 42).displayCount, keyed.tips.newTrail(trailID: 7).displayCount)
             try keyed.tips.newTrail(trailID: 42).invalidate(.actionPerformed)
             try keyed.tips.trailNote(default: "summit").invalidate(.tipClosed)
-            print(try keyed.tips.newTrail(trailID: 42).status(), try keyed.tips.trailNote(default: "summit").status(),
-                  try keyed.tips.trailNote(default: "lake").status())
+            print(keyed.tips.newTrail(trailID: 42).status, keyed.tips.trailNote(default: "summit").status,
+                  keyed.tips.trailNote(default: "lake").status)
             try keyed.parameters.userName.set("Alex")
-            let texts = try keyed.tips.newTrail(trailID: 7).content(locale: "de-CH", name: "Säntis", distance: 12.5,
+            let texts = try keyed.tips.newTrail(trailID: 7).content(locale: Locale(identifier: "de-CH"), name: "Säntis", distance: 12.5,
                                                                     opened: Date(timeIntervalSince1970: 1_780_000_000), loop: true, rating: 4)
             print(texts.title)
             print(texts.message ?? "-")
             print(texts.actions.map { "\\($0.id): \\($0.title)" })
-            print(try keyed.tips.newTrail(trailID: 7).content(locale: "fr", name: "Rigi", distance: 3, opened: Date(timeIntervalSince1970: 0),
+            print(try keyed.tips.newTrail(trailID: 7).content(locale: Locale(identifier: "fr"), name: "Rigi", distance: 3, opened: Date(timeIntervalSince1970: 0),
                                                               loop: false, rating: -1).message ?? "-")
 
             """)
@@ -318,21 +320,21 @@ import Testing
             import SharedTips
 
             func use(_ center: TipCenter) throws {
-                let news = NewsTips(center: center)
-                let keyed = KeyedTips(center: center)
-                try news.parameters.isSignedIn.set(try !news.parameters.isSignedIn.get())
+                let news = try NewsTips(center: center)
+                let keyed = try KeyedTips(center: center)
+                try news.parameters.isSignedIn.set(!news.parameters.isSignedIn.get())
                 try news.events.itemViewed.donate(itemID: 3, section: "world", at: Date(timeIntervalSince1970: 1_780_000_000))
                 try news.events.itemViewed.donate(NewsTips.ItemViewedDonation(itemID: 4, section: "sports"))
                 let donation = NewsTips.ItemViewedDonation(itemID: 5, section: "arts")
                 try news.events.appLaunched.donate()
-                let count: Int? = news.events.appLaunched.count()
-                let status: TipStatus = try news.tips.personalize.status()
-                if try news.tips.welcome.shouldDisplay() { try news.tips.welcome.recordDisplay(duration: 1.5) }
-                let current: (any NewsTips.TipAccessor)? = try news.groups.onboarding.currentTip()
+                let count: Int = news.events.appLaunched.count()
+                let status: TipStatus = news.tips.personalize.status
+                if news.tips.welcome.shouldDisplay { try news.tips.welcome.recordDisplay(duration: 1.5) }
+                let current: (any NewsTips.TipAccessor)? = news.groups.onboarding.currentTip()
                 let trail: KeyedTips.NewTrailTip = keyed.tips.newTrail(trailID: 42)
-                let texts = try trail.content(locale: "de", name: "Säntis", distance: 12.5, opened: Date(), loop: true, rating: 4)
+                let texts = try trail.content(locale: Locale(identifier: "de"), name: "Säntis", distance: 12.5, opened: Date(), loop: true, rating: 4)
                 try keyed.tips.trailNote(default: "summit").invalidate(.tipClosed)
-                _ = (count, status, current?.id, trail.trailID, texts.title, donation.section, news.center, try trail.statusUpdates())
+                _ = (count, status, current?.id, trail.trailID, texts.title, donation.section, news.center, trail.statusUpdates())
             }
 
             """)

@@ -39,24 +39,37 @@ extension TipCenter {
     /// offers a tip in a hidden experiment arm offers none (the first time, the tip's exposure
     /// is recorded, as `shouldDisplay` does); a tip in an experiment that it offers has its
     /// user's arm stored.
+    /// `group(named:)`'s `currentTip`, by name.
     public func currentTip(of group: String) throws(TipError) -> String? {
+        try self.group(named: group).currentTip?.name
+    }
+
+    /// The name of the tip `group` offers now. A store that refuses an assignment or exposure
+    /// changes nothing, as in `decide(_:)`.
+    func currentTip(of group: Group) -> String? {
         let now = clock.milliseconds()
-        return try state.withLock { (engine: inout EngineState) throws(TipError) -> String? in
-            guard let index = engine.groupIndex(named: group) else { throw .unknownGroup(group) }
+        return state.withLock { engine in
+            let index = engine.index(ofKeptGroup: group.name)
             engine.expireDonations(now: now)
-            if let offered = engine.offeredTip(inGroup: index, now: now) { try settleExperiment(ofTip: offered, key: nil, &engine, now: now) }
+            if let offered = engine.offeredTip(inGroup: index, now: now) { try? settleExperiment(ofTip: offered, key: nil, &engine, now: now) }
             guard let current = engine.currentTip(inGroup: index, now: now) else { return nil }
-            try settleExperiment(ofTip: current, key: nil, &engine, now: now)
+            try? settleExperiment(ofTip: current, key: nil, &engine, now: now)
             return engine.model.tips[current].name
         }
     }
 
     /// A stream of the tip the group offers: the current one first, then every change (nil:
     /// none), including one caused only by time passing. One stream per subscriber.
+    /// `group(named:)`'s `currentTipUpdates()`.
     public func currentTipUpdates(of group: String) throws(TipError) -> AsyncStream<String?> {
+        try self.group(named: group).currentTipUpdates()
+    }
+
+    /// Registers an observer of `group`, then publishes its first value.
+    func subscribe(_ group: Group) -> AsyncStream<String?> {
         let (stream, continuation) = AsyncStream.makeStream(of: String?.self, bufferingPolicy: .bufferingNewest(1))
-        let id = try state.withLock { (engine: inout EngineState) throws(TipError) -> Int in
-            guard let index = engine.groupIndex(named: group) else { throw .unknownGroup(group) }
+        let id = state.withLock { engine in
+            let index = engine.index(ofKeptGroup: group.name)
             return observers.withLock { registry in
                 registry.nextID += 1
                 registry.groupObservers[registry.nextID] = GroupObserver(group: index, continuation: continuation, last: nil)

@@ -35,28 +35,26 @@ extension TipCenter {
     /// A stream of the tip's status: the current one first, then every change, including one
     /// caused only by time passing (a `within` window sliding): the runtime computes that
     /// instant and wakes then, without polling. One stream per subscriber.
+    /// `tip(named:key:)`'s `statusUpdates()`.
     public func statusUpdates(for tip: String, key: TipKey? = nil) throws(TipError) -> AsyncStream<TipStatus> {
-        let (stream, continuation) = AsyncStream.makeStream(of: TipStatus.self, bufferingPolicy: .bufferingNewest(1))
-        try subscribe(tip, key, .status(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
-        return stream
+        try self.tip(named: tip, key: key).statusUpdates()
     }
 
     /// A stream of whether the tip should display: the current value first, then every change.
     /// Streams only read: for a tip in an experiment, also ask `shouldDisplay(_:key:)` where the
     /// tip would appear, so that the user's arm (and a hidden arm's exposure) is stored.
+    /// `tip(named:key:)`'s `shouldDisplayUpdates()`.
     public func shouldDisplayUpdates(for tip: String, key: TipKey? = nil) throws(TipError) -> AsyncStream<Bool> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
-        try subscribe(tip, key, .shouldDisplay(continuation, last: nil)) { handler in continuation.onTermination = { _ in handler() } }
-        return stream
+        try self.tip(named: tip, key: key).shouldDisplayUpdates()
     }
 
-    private func subscribe(_ tip: String, _ key: TipKey?, _ kind: ObserverRegistry.Kind,
-                           onTermination: (@escaping @Sendable () -> Void) -> Void) throws(TipError) {
-        let id = try state.withLock { (engine: inout EngineState) throws(TipError) -> Int in
-            let index = try engine.resolve(tip, key: key)
+    /// Registers an observer of `tip`, then publishes its first value.
+    func subscribe(_ tip: Tip, _ kind: ObserverRegistry.Kind, onTermination: (@escaping @Sendable () -> Void) -> Void) {
+        let id = state.withLock { engine in
+            let index = engine.index(ofKeptTip: tip.name)
             return observers.withLock { registry in
                 registry.nextID += 1
-                registry.observers[registry.nextID] = .init(tip: index, key: key, kind: kind)
+                registry.observers[registry.nextID] = .init(tip: index, key: tip.key, kind: kind)
                 return registry.nextID
             }
         }

@@ -19,7 +19,7 @@ extension TipCenter {
 
     /// Time on screen since the tip's (instance's) latest reset, over all devices.
     public func displayDuration(of tip: String, key: TipKey? = nil) throws(TipError) -> TimeInterval {
-        Milliseconds.seconds(try displayDurationMilliseconds(of: tip, key: key))
+        try self.tip(named: tip, key: key).displayDuration
     }
 
     /// The UI showed the tip (and, optionally, for how long). Reaching `maxDisplayCount` or

@@ -82,12 +82,9 @@ public final class TipCenter: Sendable {
         }
     }
 
-    /// A parameter's current value.
+    /// A parameter's current value: `parameter(named:)`'s `value`.
     public func parameter(_ name: String) throws(TipError) -> RuntimeValue {
-        try state.withLock { (engine: inout EngineState) throws(TipError) -> RuntimeValue in
-            guard let index = engine.parameterIndex[name] else { throw .unknownParameter(name) }
-            return engine.parameters.values[index]
-        }
+        try parameter(named: name).value
     }
 
     // MARK: - Events
@@ -142,21 +139,17 @@ public final class TipCenter: Sendable {
         }
     }
 
-    /// The number of donations of `event` held for evaluation now.
+    /// The number of donations of `event` held for evaluation now (nil: the pack has no such
+    /// event): `event(named:)`'s `donationCount`.
     public func donationCount(of event: String) -> Int? {
-        let now = clock.milliseconds()
-        return state.withLock { engine in
-            engine.expireDonations(now: now)
-            return engine.eventIndex[event].map { engine.donations.donations(ofEvent: $0).count }
-        }
+        (try? self.event(named: event))?.donationCount
     }
 
     // MARK: - Tips
 
-    /// The tip's status now (of its instance `key`, for a keyed tip).
+    /// The tip's status now (of its instance `key`, for a keyed tip): `tip(named:key:)`'s `status`.
     public func status(of tip: String, key: TipKey? = nil) throws(TipError) -> TipStatus {
-        let now = clock.milliseconds()
-        return try read(tip, key: key, now: now) { engine, index in engine.status(of: index, key: key, now: now) }
+        try self.tip(named: tip, key: key).status
     }
 
     /// Every tip's status now, by name, from one pass of the VM over the whole pack. A keyed
@@ -180,28 +173,34 @@ public final class TipCenter: Sendable {
         }
     }
 
-    /// Whether the tip should display now: status, display frequency, group and overrides.
-    /// For a tip in an experiment this is when the user's arm is first needed (the assignment
-    /// is stored); a tip in a hidden arm never displays, and the first time it would have, one
-    /// exposure record is stored instead.
+    /// Whether the tip should display now: `tip(named:key:)`'s `shouldDisplay`. A tip in a
+    /// hidden experiment arm never displays, and the first time it would have, one exposure
+    /// record is stored instead.
     public func shouldDisplay(_ tip: String, key: TipKey? = nil) throws(TipError) -> Bool {
+        try self.tip(named: tip, key: key).shouldDisplay
+    }
+
+    /// The display decision of `tip` now, storing the user's arm (and a hidden arm's exposure)
+    /// when the tip is in an experiment; a store that refuses them changes nothing, and the
+    /// next decision tries again (the arm is the one the unit hashes to until one is stored).
+    func decide(_ tip: Tip) -> Bool {
         let now = clock.milliseconds()
-        return try state.withLock { (engine: inout EngineState) throws(TipError) -> Bool in
-            let index = try engine.resolve(tip, key: key)
+        return state.withLock { engine in
+            let index = engine.index(ofKeptTip: tip.name)
             engine.expireDonations(now: now)
-            try settleExperiment(ofTip: index, key: key, &engine, now: now)
-            return engine.shouldDisplay(index, key: key, now: now)
+            try? settleExperiment(ofTip: index, key: tip.key, &engine, now: now)
+            return engine.shouldDisplay(index, key: tip.key, now: now)
         }
     }
 
     /// Displays since the tip's (instance's) latest reset, over all devices.
     public func displayCount(of tip: String, key: TipKey? = nil) throws(TipError) -> Int64 {
-        try read(tip, key: key, now: clock.milliseconds()) { engine, index in engine.history(of: index, key: key).displayCount }
+        try self.tip(named: tip, key: key).displayCount
     }
 
     /// `displayDuration(of:key:)` in milliseconds.
     package func displayDurationMilliseconds(of tip: String, key: TipKey? = nil) throws(TipError) -> Int64 {
-        try read(tip, key: key, now: clock.milliseconds()) { engine, index in engine.history(of: index, key: key).displayDurationMilliseconds }
+        read(try self.tip(named: tip, key: key)) { engine, index, _ in engine.history(of: index, key: key).displayDurationMilliseconds }
     }
 
     /// `recordDisplay(_:key:duration:)` with the time on screen in milliseconds.
@@ -320,15 +319,6 @@ public final class TipCenter: Sendable {
         let result = try state.withLock { (engine: inout EngineState) throws(TipError) -> T in try change(&engine) }
         publish()
         return result
-    }
-
-    /// Reads one tip's state as of `now` (donations past their `maximumAge` dropped first).
-    private func read<T>(_ tip: String, key: TipKey?, now: Int64, _ body: (borrowing EngineState, Int) -> T) throws(TipError) -> T {
-        try state.withLock { (engine: inout EngineState) throws(TipError) -> T in
-            let index = try engine.resolve(tip, key: key)
-            engine.expireDonations(now: now)
-            return body(engine, index)
-        }
     }
 
     /// Changes one tip's history and stores the records the change made; on a store failure

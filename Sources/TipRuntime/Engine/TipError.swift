@@ -35,6 +35,9 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidAction(String)
     /// A time on screen that is not a number, infinite or negative; nothing was recorded.
     case invalidDuration(Double)
+    /// `replacePack` was given a pack that drops or retypes a tip, parameter, event or group
+    /// of the running one (each named in a sentence); the runtime kept its pack.
+    case incompatiblePack([String])
 
     /// A stable, kebab-case name of the kind of error (`unknown-tip`), for logs and for code
     /// that tells errors apart without matching cases.
@@ -68,6 +71,7 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownAction: return "unknown-action"
         case .invalidAction: return "invalid-action"
         case .invalidDuration: return "invalid-duration"
+        case .incompatiblePack: return "incompatible-pack"
         }
     }
 
@@ -99,6 +103,8 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
             return "'\(text)' in '\(tip)[\(text)]' is not \(EnglishText.withArticle("\(expected)")): the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), e.g. '\(tip)[\(expected == .int ? "42" : "id")]'"
         case .invalidAction(let problem): return problem
         case .invalidDuration(let seconds): return "a time on screen must be a finite number of seconds, zero or more, not \(seconds); nothing was recorded"
+        case .incompatiblePack(let dropped):
+            return "the new pack does not keep what the running one declares: \(dropped.joined(separator: "; ")); the runtime kept its pack"
         case .unknownAction(let tip, let action, let declared):
             return "tip '\(tip)' has no action '\(action)' "
                 + (declared.isEmpty ? "(it declares no actions)" : "(its actions: \(declared.joined(separator: ", ")))")

@@ -74,42 +74,48 @@ public struct TipExplanation: Sendable, Hashable {
 }
 
 extension TipCenter {
-    /// Explains the tip's status and display decision now (every rule evaluated and traced).
+    /// Explains the tip's status and display decision now (every rule evaluated and traced):
+    /// `tip(named:key:)`'s `explanation`.
     public func explanation(of tip: String, key: TipKey? = nil) throws(TipError) -> TipExplanation {
-        let now = clock.milliseconds()
-        return try state.withLock { (engine: inout EngineState) throws(TipError) -> TipExplanation in
-            let index = try engine.resolve(tip, key: key)
-            engine.expireDonations(now: now)
-            let declaration = engine.model.tips[index]
-            var rules: [TipExplanation.Rule] = []
-            for (ruleIndex, rule) in declaration.rules.enumerated() {
-                let (outcome, trace) = engine.evaluator.trace(tip: index, rule: ruleIndex, parameters: engine.parameters,
-                                                              store: engine.donations, now: now,
-                                                              instance: RuleInstance(key: key, records: engine.records))
-                rules.append(TipExplanation.Rule(index: ruleIndex, outcome: outcome, range: rule.range,
-                                                 values: Self.values(of: trace, sourceMap: rule.sourceMap)))
-            }
-            let record = engine.history(of: index, key: key)
-            var group: (String, PackGroupPriority, String?)?
-            if let groupIndex = engine.groupOfTip[index] {
-                let declaration = engine.model.groups[groupIndex]
-                group = (declaration.name, declaration.priority,
-                         engine.offeredTip(inGroup: groupIndex, now: now).map { engine.model.tips[$0].name })
-            }
-            return TipExplanation(
-                tip: TipInstance(tip: tip, key: key).description, nowMilliseconds: now, status: engine.status(of: index, key: key, now: now),
-                shouldDisplay: engine.shouldDisplay(index, key: key, now: now),
-                rules: rules, displayFrequencyMilliseconds: engine.model.displayFrequencyMilliseconds,
-                ignoresDisplayFrequency: declaration.ignoresDisplayFrequency,
-                frequencyGateOpensMilliseconds: engine.frequencyGateOpens(for: index, key: key, now: now), group: group,
-                displayCount: record.displayCount, maxDisplayCount: declaration.maxDisplayCount,
-                displayDurationMilliseconds: record.displayDurationMilliseconds,
-                maxDisplayDurationMilliseconds: declaration.maxDisplayDurationMilliseconds,
-                override: engine.overrides.verdict(for: tip),
-                experiment: engine.armChoice(ofTip: index).map { ($0.experiment.name, $0.arm.name, $0.arm.isHidden, $0.assignment != nil) })
-        }
+        try self.tip(named: tip, key: key).explanation
     }
+}
 
+extension EngineState {
+    /// The explanation of `index` (its instance `key`) at `now`.
+    func explanation(of index: Int, key: TipKey?, now: Int64) -> TipExplanation {
+        let tip = model.tips[index].name
+        let declaration = model.tips[index]
+        var rules: [TipExplanation.Rule] = []
+        for (ruleIndex, rule) in declaration.rules.enumerated() {
+            let (outcome, trace) = evaluator.trace(tip: index, rule: ruleIndex, parameters: parameters,
+                                                          store: donations, now: now,
+                                                          instance: RuleInstance(key: key, records: records))
+            rules.append(TipExplanation.Rule(index: ruleIndex, outcome: outcome, range: rule.range,
+                                             values: TipCenter.values(of: trace, sourceMap: rule.sourceMap)))
+        }
+        let record = history(of: index, key: key)
+        var group: (String, PackGroupPriority, String?)?
+        if let groupIndex = groupOfTip[index] {
+            let declaration = model.groups[groupIndex]
+            group = (declaration.name, declaration.priority,
+                     offeredTip(inGroup: groupIndex, now: now).map { model.tips[$0].name })
+        }
+        return TipExplanation(
+            tip: TipInstance(tip: tip, key: key).description, nowMilliseconds: now, status: status(of: index, key: key, now: now),
+            shouldDisplay: shouldDisplay(index, key: key, now: now),
+            rules: rules, displayFrequencyMilliseconds: model.displayFrequencyMilliseconds,
+            ignoresDisplayFrequency: declaration.ignoresDisplayFrequency,
+            frequencyGateOpensMilliseconds: frequencyGateOpens(for: index, key: key, now: now), group: group,
+            displayCount: record.displayCount, maxDisplayCount: declaration.maxDisplayCount,
+            displayDurationMilliseconds: record.displayDurationMilliseconds,
+            maxDisplayDurationMilliseconds: declaration.maxDisplayDurationMilliseconds,
+            override: overrides.verdict(for: tip),
+            experiment: armChoice(ofTip: index).map { ($0.experiment.name, $0.arm.name, $0.arm.isHidden, $0.assignment != nil) })
+    }
+}
+
+extension TipCenter {
     /// The last value traced for each source range (outside `where` predicates), ordered so
     /// that a range comes before the ranges it contains.
     static func values(of trace: [TraceEntry], sourceMap: [SourceMapEntry]) -> [(range: PackSourceRange, value: TraceValue)] {

@@ -9,7 +9,9 @@ import Foundation
 /// the syntax of RFC 5646 section 2.1 (grandfathered tags such as `i-klingon` are not accepted).
 public enum LocaleTag {
     /// The language tag of `locale`: its identifier with hyphens (`de_CH` → `de-CH`,
-    /// `zh_Hans_CN` → `zh-Hans-CN`), without keywords (`@calendar=…`).
+    /// `zh_Hans_CN` → `zh-Hans-CN`), without keywords (`@calendar=…`). On Linux a program must
+    /// link Foundation (not only FoundationEssentials, where every `Locale` is `en_001`) for
+    /// `Locale(identifier:)` and `Locale.current` to mean what they say.
     public static func tag(of locale: Locale) -> String {
         let identifier = locale.identifier.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return String(identifier.map { $0 == "_" ? "-" : $0 })

@@ -41,7 +41,7 @@ public struct ServiceError: Error, Sendable {
                 return ServiceError(404, error.code, "tip '\(tip)' has no action '\(action)'; did you mean '\(close)'?")
             }
             return ServiceError(404, error.code, error.description)
-        case .invalidPack, .unreadablePack: return ServiceError(500, error.code, error.description)
+        case .invalidPack, .unreadablePack, .incompatiblePack: return ServiceError(500, error.code, error.description)
         case .wrongParameterType, .valueNotAllowed, .missingPlaceholderValue, .wrongPlaceholderType, .missingKey, .unexpectedKey,
              .wrongKeyType, .unreadableKey, .invalidAction, .invalidDuration, .donation:
             return badRequest(error.code, error.description)

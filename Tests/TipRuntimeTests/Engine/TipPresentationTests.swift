@@ -71,14 +71,16 @@ struct TipPresentationTests {
 
     @Test func aCloseThatFailedCanBeRetriedAndRecordsOnlyWhatIsMissing() throws {
         let clock = ManualClock(now: Self.start)
-        let center = try makeCenter(Self.source, clock: clock)
+        let persistence = FailingPersistence()
+        let center = try makeCenter(Self.source, clock: clock, persistence: persistence)
         let shown = try center.beginDisplay(of: "favorite")
         clock.advance(by: 2)
-        // A new pack without the tip: the close is refused, and records nothing.
-        try center.replacePack(try verifiedPack("tipkit 1\ntip other {\n  title \"Other\"\n}\n"))
-        #expect(throws: TipError.unknownTip("favorite")) { try shown.close() }
+        // A store that refuses writes: the close is refused, and records nothing.
+        persistence.failsWrites = true
+        #expect(throws: TipError.self) { try shown.close() }
         #expect(!shown.isEnded, "a close that threw has not ended the presentation")
-        try center.replacePack(try verifiedPack(Self.source))
+        #expect(try center.displayDuration(of: "favorite") == 0)
+        persistence.failsWrites = false
         clock.advance(by: 5)
         try shown.close()
         #expect(shown.isEnded)
