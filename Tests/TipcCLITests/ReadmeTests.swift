@@ -8,29 +8,15 @@ import TipcDriver
 /// The README's examples, and the reference pages' examples of the same program, as a newcomer
 /// would try them: the manifest checks cleanly, its `.tips` twin (docs/rule-language.md)
 /// compiles to the same pack, its timeline (docs/cli.md) holds, the first-tip steps run, the
-/// diagnostic is what `tipc check` prints, the Swift typechecks and the service answers.
+/// diagnostic is what `tipc check` prints and the service answers. The Swift blocks are
+/// `DocsSwiftSnippetTests`'.
 @Suite("README examples")
 struct ReadmeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Fenced blocks of a page of the repository (the README by default) as (info string, text).
     static func blocks(in page: String = "README.md") throws -> [(info: String, text: String)] {
-        let readme = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
-        var result: [(String, String)] = []
-        var current: (info: String, lines: [Substring])?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") {
-                if let open = current {
-                    result.append((open.info, open.lines.map { $0 + "\n" }.joined()))
-                    current = nil
-                } else {
-                    current = (String(line.dropFirst(3)), [])
-                }
-            } else {
-                current?.lines.append(line)
-            }
-        }
-        return result
+        try FencedBlock.all(in: page).map { ($0.info, $0.text) }
     }
 
     static func manifest() throws -> String { try #require(try blocks().first { $0.info == "yaml" && $0.text.contains("tipkit: 1") }).text }
@@ -107,54 +93,6 @@ struct ReadmeTests {
         #expect((run.stdout + run.stderr).replacingOccurrences(of: Self.root.path + "/", with: "") == block)
     }
 
-    /// docs/runtime.md's typed-accessor example typechecks against the accessors generated from
-    /// the README's manifest and the built `TipRuntime`.
-    @Test func theAccessorExampleTypechecks() throws {
-        let example = try #require(try Self.blocks(in: "docs/runtime.md").first { $0.info == "swift" && $0.text.contains("AppTips(center: center)") }).text
-        let folder = try TemporaryFolder()
-        let manifest = try folder.write("app.yaml", try Self.manifest())
-        let generated = Invocation(["generate", "swift", manifest, "-o", folder.path + "/AppTips.swift"])
-        #expect(generated.status == 0, "\(generated.stderr)")
-        try folder.write("Use.swift", "import TipRuntime\nfunc readme(center: TipCenter) async throws {\n"
-                         + example.replacingOccurrences(of: "{ … }", with: "{ _ = status }") + "    _ = offered\n}\n")
-        let run = try GenerateSwiftCommandTests.swiftc(["-typecheck", "AppTips.swift", "Use.swift"], in: folder.path)
-        #expect(run.status == 0, "\(run.output)")
-        #expect(!run.output.contains("warning:"), "\(run.output)")
-    }
-
-    /// The runtime's own examples in docs/runtime.md (its first) and docs/experiments.md (the
-    /// assignment) typecheck against the built `TipRuntime`, each as the body of a function
-    /// given the free names it uses (`bytes`, `storePath`).
-    @Test(arguments: [("docs/runtime.md", "RulePackLoader.load(bytes)"), ("docs/experiments.md", "ExperimentAssignment(")])
-    func theDocsRuntimeExamplesTypecheck(_ page: String, _ marker: String) throws {
-        let example = try #require(try Self.blocks(in: page).first { $0.info == "swift" && $0.text.contains(marker) }).text
-        let folder = try TemporaryFolder()
-        let imports = example.split(separator: "\n").filter { $0.hasPrefix("import ") }.joined(separator: "\n")
-        let body = example.split(separator: "\n").filter { !$0.hasPrefix("import ") }
-            // An expression shown for its value (`copy.bucket(for: "user-1") // 7082`) is used.
-            .map { line in line.hasPrefix("copy.") ? "_ = " + line : String(line) }.joined(separator: "\n")
-        try folder.write("Use.swift", imports + "\nfunc example(bytes: [UInt8], storePath: String) throws {\n" + body + "\n}\n")
-        let run = try GenerateSwiftCommandTests.swiftc(["-I", Self.root.appendingPathComponent("Sources/CSQLite").path, "-typecheck", "Use.swift"], in: folder.path)
-        #expect(run.status == 0, "\(run.output)")
-        #expect(!run.output.contains("warning:"), "\(run.output)")
-    }
-
-    /// "Embedding the runtime": the example of the runtime's API typechecks.
-    @Test func theRuntimeExampleTypechecks() throws {
-        let example = try #require(try Self.blocks().first { $0.info == "swift" && $0.text.contains("RulePackLoader.load(bytes)") }).text
-        let folder = try TemporaryFolder()
-        let body = example.split(separator: "\n").filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
-            .replacingOccurrences(of: "for await status in", with: "for await _ in")
-            .replacingOccurrences(of: "for await tip in", with: "for await _ in")
-            .replacingOccurrences(of: "{ … }", with: "{}")
-        try folder.write("Use.swift", "import TipRuntime\nimport TipRuntimeSQLite\nfunc readme(bytes: [UInt8], storePath: String) async throws {\n"
-                         + body + "\n    _ = texts\n}\n")
-        // TipRuntimeSQLite's interface imports the SQLite module map.
-        let run = try GenerateSwiftCommandTests.swiftc(["-I", Self.root.appendingPathComponent("Sources/CSQLite").path, "-typecheck", "Use.swift"], in: folder.path)
-        #expect(run.status == 0, "\(run.output)")
-        #expect(!run.output.contains("warning:"), "\(run.output)")
-    }
-
     /// "The service": the README's requests, sent to a real `tipc serve` of the backyard-birds
     /// app, give the answer its last comment shows.
     @Test func theServiceExampleAnswersAsShown() throws {
@@ -166,9 +104,9 @@ struct ReadmeTests {
         var reply: HTTPReply?
         for line in block.split(separator: "\n") where line.hasPrefix("curl ") {
             let method = line.contains("-X PUT") ? "PUT" : line.contains("-X POST") ? "POST" : "GET"
-            let url = try #require(line.firstRange(of: "http://127.0.0.1:8080").map { line[$0.upperBound...] })
+            let url = try #require(line.range(of: "http://127.0.0.1:8080").map { line[$0.upperBound...] })
             let path = String(url.prefix { $0 != " " && $0 != "'" })
-            let body = line.firstRange(of: "-d '").map { range in String(line[range.upperBound...].prefix { $0 != "'" }) }
+            let body = line.range(of: "-d '").map { range in String(line[range.upperBound...].prefix { $0 != "'" }) }
             let times = line.hasSuffix("# three times") ? 3 : 1
             for _ in 0..<times {
                 reply = try server.request(method, path, body: body)
@@ -187,7 +125,7 @@ struct ReadmeTests {
         let excerpts = try pages.flatMap { try Self.blocks(in: $0) }.filter { $0.info == "yaml" && $0.text.hasPrefix("# Examples/") }
         #expect(excerpts.count >= 3)
         func code(_ line: Substring) -> String {
-            let text = line.firstRange(of: "  #").map { line[..<$0.lowerBound] } ?? line
+            let text = line.range(of: "  #").map { line[..<$0.lowerBound] } ?? line
             return text.trimmingCharacters(in: .whitespaces)
         }
         for excerpt in excerpts {

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
+import TipRuntime
 import TipService
 import TipcJSON
 
@@ -141,7 +141,7 @@ enum HTTPClient {
 /// docs/openapi.yaml with scripts/validate-openapi.py).
 enum ExchangeLog {
     /// The ports of `tipc serve` processes (other servers in the tests answer for themselves).
-    static let servicePorts = Mutex<Set<Int>>([])
+    static let servicePorts = RuntimeLock<Set<Int>>([])
     private static let file: Int32? = ProcessInfo.processInfo.environment["TIPC_TEST_HTTP_LOG"].map {
         open($0, O_WRONLY | O_APPEND | O_CREAT, 0o644)
     }
