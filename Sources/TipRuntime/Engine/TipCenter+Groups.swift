@@ -39,22 +39,33 @@ extension TipCenter {
     /// offers a tip in a hidden experiment arm offers none (the first time, the tip's exposure
     /// is recorded, as `shouldDisplay` does); a tip in an experiment that it offers has its
     /// user's arm stored.
-    /// `group(named:)`'s `currentTip`, by name.
+    /// `group(named:)`'s `currentTip`, by name; like `shouldDisplay(_:key:)`, it throws
+    /// `TipError.store` when the store refused an experiment record it needed.
     public func currentTip(of group: String) throws(TipError) -> String? {
-        try self.group(named: group).currentTip?.name
+        let current = currentTip(of: try self.group(named: group))
+        if let unstored = current.unstored { throw unstored }
+        return current.name
     }
 
     /// The name of the tip `group` offers now. A store that refuses an assignment or exposure
-    /// changes nothing, as in `decide(_:)`.
-    func currentTip(of group: Group) -> String? {
+    /// changes nothing (`unstored` says why), as in `decide(_:)`.
+    func currentTip(of group: Group) -> (name: String?, unstored: TipError?) {
         let now = clock.milliseconds()
         return state.withLock { engine in
             let index = engine.index(ofKeptGroup: group.name)
             engine.expireDonations(now: now)
-            if let offered = engine.offeredTip(inGroup: index, now: now) { try? settleExperiment(ofTip: offered, key: nil, &engine, now: now) }
-            guard let current = engine.currentTip(inGroup: index, now: now) else { return nil }
-            try? settleExperiment(ofTip: current, key: nil, &engine, now: now)
-            return engine.model.tips[current].name
+            var unstored: TipError?
+            func settle(_ tip: Int) {
+                do throws(TipError) {
+                    try settleExperiment(ofTip: tip, key: nil, &engine, now: now)
+                } catch {
+                    unstored = unstored ?? error
+                }
+            }
+            if let offered = engine.offeredTip(inGroup: index, now: now) { settle(offered) }
+            guard let current = engine.currentTip(inGroup: index, now: now) else { return (nil, unstored) }
+            settle(current)
+            return (engine.model.tips[current].name, unstored)
         }
     }
 

@@ -35,7 +35,7 @@ extension TipCenter {
         /// assignment (and, for a hidden arm whose tip would have displayed, one exposure) is
         /// stored; if the store refuses it, the answer is the same and the next decision stores it.
         public var shouldDisplay: Bool {
-            center.decide(self)
+            center.decide(self).shouldDisplay
         }
 
         /// Displays since the latest reset, over all devices.
@@ -147,7 +147,7 @@ extension TipCenter {
         /// The tip the group offers now (nil when none of its tips should display); as
         /// `Tip.shouldDisplay`, it stores the user's arm of a tip in an experiment.
         public var currentTip: Tip? {
-            center.currentTip(of: self).map { Tip(center: center, name: $0, key: nil) }
+            center.currentTip(of: self).name.map { Tip(center: center, name: $0, key: nil) }
         }
 
         /// The name of the tip the group offers, then every change (nil: none).

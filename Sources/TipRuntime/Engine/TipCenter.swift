@@ -175,21 +175,31 @@ public final class TipCenter: Sendable {
 
     /// Whether the tip should display now: `tip(named:key:)`'s `shouldDisplay`. A tip in a
     /// hidden experiment arm never displays, and the first time it would have, one exposure
-    /// record is stored instead.
+    /// record is stored instead. Unlike the reference's, this throws `TipError.store` when the
+    /// store refused the user's arm or exposure (nothing was stored; the next decision tries
+    /// again), for a caller that must know, such as a reader over a read-only snapshot.
     public func shouldDisplay(_ tip: String, key: TipKey? = nil) throws(TipError) -> Bool {
-        try self.tip(named: tip, key: key).shouldDisplay
+        let decision = decide(try self.tip(named: tip, key: key))
+        if let unstored = decision.unstored { throw unstored }
+        return decision.shouldDisplay
     }
 
     /// The display decision of `tip` now, storing the user's arm (and a hidden arm's exposure)
-    /// when the tip is in an experiment; a store that refuses them changes nothing, and the
-    /// next decision tries again (the arm is the one the unit hashes to until one is stored).
-    func decide(_ tip: Tip) -> Bool {
+    /// when the tip is in an experiment. A store that refuses them changes nothing (`unstored`
+    /// says why), and the decision is the same: the arm is the one the unit hashes to until one
+    /// is stored.
+    func decide(_ tip: Tip) -> (shouldDisplay: Bool, unstored: TipError?) {
         let now = clock.milliseconds()
         return state.withLock { engine in
             let index = engine.index(ofKeptTip: tip.name)
             engine.expireDonations(now: now)
-            try? settleExperiment(ofTip: index, key: tip.key, &engine, now: now)
-            return engine.shouldDisplay(index, key: tip.key, now: now)
+            var unstored: TipError?
+            do throws(TipError) {
+                try settleExperiment(ofTip: index, key: tip.key, &engine, now: now)
+            } catch {
+                unstored = error
+            }
+            return (engine.shouldDisplay(index, key: tip.key, now: now), unstored)
         }
     }
 

@@ -73,7 +73,7 @@ struct TipReferenceTests {
         persistence.failsWrites = true
         #expect(!tip.shouldDisplay, "user-32 is in the hidden arm, stored or not")
         #expect(try center.snapshot().assignments.isEmpty && ExperimentRuntimeTests.exposures(center).isEmpty)
-        #expect(try !center.shouldDisplay("favoriteBackyard"), "by name too, a refused record is not the caller's error")
+        #expect(throws: TipError.self, "by name, the caller learns that nothing was stored") { try center.shouldDisplay("favoriteBackyard") }
         persistence.failsWrites = false
         #expect(!tip.shouldDisplay)
         #expect(try center.snapshot().assignments.values.map(\.arm) == ["holdout"])
