@@ -93,7 +93,7 @@ extension ManifestValueReader {
         for index in pairs.indices {
             let pair = pairs[index]
             guard let keyName = keyName(pair.key) else { continue }
-            guard let shape = TipAttributes.valueByKey[keyName] else {
+            guard let shape = TipAttributes.lookup.value(named: keyName) else {
                 reportUnknownKey(keyName, of: pair, allowed: TipAttributes.keys, in: what())
                 continue
             }
