@@ -61,10 +61,11 @@ struct ManifestValueReader {
         guard let pairs = mapping(node, for: what()) else { return [] }
         var result: [(attribute: (key: String, value: Table.Shape), pair: YAMLPair)] = []
         result.reserveCapacity(pairs.count)
+        let lookup = Table.lookup
         for index in pairs.indices {
             let pair = pairs[index]
             guard let name = keyName(pair.key) else { continue }
-            guard let shape = Table.lookup.value(named: name) else {
+            guard let shape = lookup.value(named: name) else {
                 reportUnknownKey(name, of: pair, allowed: Table.keys, in: what())
                 continue
             }
