@@ -86,14 +86,24 @@ extension ManifestValueReader {
 
     mutating func tip(named key: YAMLNode, _ node: YAMLNode) -> TipDecl? {
         guard !node.isTruncated, let name = identifier(key, for: "a tip") else { return nil }
-        // How diagnostics name the tip: built only for one.
-        func what() -> String { "tip '\(name.name)'" }
         var tip = TipDecl(name: name, comments: comments(above: key.range.start.line), range: declarationRange(key, node))
+        readAttributes(of: node, into: &tip)
+        return tip
+    }
+
+    /// Reads a tip's attributes into `tip`, each by its row's shape. Its own function, which
+    /// fills in the tip through `inout`: written in `tip(named:_:)`, the optimizer copied the
+    /// whole declaration once more before returning it.
+    private mutating func readAttributes(of node: YAMLNode, into tip: inout TipDecl) {
+        // How diagnostics name the tip: built only for one.
+        let name = tip.name.name
+        func what() -> String { "tip '\(name)'" }
         let pairs = mapping(node, for: what()) ?? .empty
+        let lookup = TipAttributes.lookup
         for index in pairs.indices {
             let pair = pairs[index]
             guard let keyName = keyName(pair.key) else { continue }
-            guard let shape = TipAttributes.valueByKey[keyName] else {
+            guard let shape = lookup.value(named: keyName) else {
                 reportUnknownKey(keyName, of: pair, allowed: TipAttributes.keys, in: what())
                 continue
             }
@@ -112,7 +122,6 @@ extension ManifestValueReader {
             case .key: tip.key = tipKey(value, for: what())
             }
         }
-        return tip
     }
 
     /// `EVENT within DURATION` (`backyardFavorited within 7d`), the duration positive.

@@ -58,7 +58,7 @@ public enum ManifestDecoder {
     /// Decodes one declaration into the manifest.
     private static func declare(section: String, key: YAMLNode, value: YAMLNode, in manifest: inout ManifestFile,
                                 reader: inout ManifestValueReader) {
-        switch FileAttributes.attribute(key: section)?.value {
+        switch FileAttributes.lookup.value(named: section) {
         case .parameters?:
             if let parameter = reader.parameter(named: key, value) { manifest.parameters.append(parameter) }
         case .events?:

@@ -54,20 +54,22 @@ struct ManifestValueReader {
     }
 
     /// `entries(of:for:allowed:)` for a mapping whose keys are the rows of `table`: each entry
-    /// comes with its row, so that callers switch over the row's shape.
+    /// comes with its row's key and shape (not the whole row, whose schema and printers the
+    /// reader does not need), so that callers switch over the shape.
     mutating func entries<Table: DeclarationTable>(of node: YAMLNode, for what: @autoclosure () -> String,
-                                                   table: Table.Type) -> [(attribute: DeclarationAttribute<Table.Shape, Table.Packed>, pair: YAMLPair)] {
+                                                   table: Table.Type) -> [(attribute: (key: String, value: Table.Shape), pair: YAMLPair)] {
         guard let pairs = mapping(node, for: what()) else { return [] }
-        var result: [(attribute: DeclarationAttribute<Table.Shape, Table.Packed>, pair: YAMLPair)] = []
+        var result: [(attribute: (key: String, value: Table.Shape), pair: YAMLPair)] = []
         result.reserveCapacity(pairs.count)
+        let lookup = Table.lookup
         for index in pairs.indices {
             let pair = pairs[index]
             guard let name = keyName(pair.key) else { continue }
-            guard let attribute = Table.attribute(key: name) else {
+            guard let shape = lookup.value(named: name) else {
                 reportUnknownKey(name, of: pair, allowed: Table.keys, in: what())
                 continue
             }
-            result.append((attribute, pair))
+            result.append(((name, shape), pair))
         }
         return result
     }

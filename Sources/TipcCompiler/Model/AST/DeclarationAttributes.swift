@@ -19,6 +19,10 @@ package protocol DeclarationTable {
     associatedtype Packed
     /// The rows, in printing order.
     static var all: [DeclarationAttribute<Shape, Packed>] { get }
+    /// Each row's shape by its manifest key, built from the rows (`static let lookup =
+    /// ManifestKeyLookup(all)`): what the YAML reader needs for each key it reads, found
+    /// without hashing the key or copying a row.
+    static var lookup: ManifestKeyLookup<Shape> { get }
 }
 
 extension DeclarationTable {
@@ -27,10 +31,6 @@ extension DeclarationTable {
     /// The `.tips` words that introduce an attribute, in printing order.
     static var tipsWords: [String] { all.compactMap(\.tipsWord) }
 
-    /// The row whose manifest key is `key`.
-    static func attribute(key: String) -> DeclarationAttribute<Shape, Packed>? {
-        all.first { $0.key == key }
-    }
 
     /// The row whose `.tips` word is `word`.
     static func attribute(tipsWord word: String) -> DeclarationAttribute<Shape, Packed>? {
@@ -76,11 +76,19 @@ package struct DeclarationAttribute<Shape: Sendable, Packed>: Sendable {
     var inspect: @Sendable (Packed) -> String? = { _ in nil }
 }
 
+extension ManifestKeyLookup {
+    /// The lookup of a table's rows: each row's manifest key with its shape.
+    init<Packed>(_ rows: [DeclarationAttribute<Value, Packed>]) {
+        self.init(rows.map { ($0.key, $0.value) })
+    }
+}
+
 // MARK: - A file
 
 /// A file's keys: its header and its sections. In `.tips` each is the word that starts a
 /// declaration (`param`, `event`, `tip`, `group`, `experiment`: one per declaration).
 package enum FileAttributes: DeclarationTable {
+    package static let lookup: ManifestKeyLookup<FileAttributeValue> = ManifestKeyLookup(all)
     package static let all: [DeclarationAttribute<FileAttributeValue, Never>] = [
         .init(key: "tipkit", tipsWord: "tipkit", value: .version, expected: "a format version", isRequired: true,
               schema: .object([
@@ -149,6 +157,7 @@ package enum FileAttributeValue: Sendable, Hashable {
 /// A parameter's attributes. In `.tips` they follow the name in this order:
 /// `param NAME: Type = DEFAULT in ["a", "b"] transient`.
 public enum ParameterAttributes: DeclarationTable {
+    package static let lookup: ManifestKeyLookup<ParameterAttributeValue> = ManifestKeyLookup(all)
     package static let all: [DeclarationAttribute<ParameterAttributeValue, PackParameter>] = [
         .init(key: "type", tipsWord: ":", value: .type, expected: "':' after the parameter name", isRequired: true,
               schema: .object([
@@ -203,6 +212,7 @@ package enum ParameterAttributeValue: Sendable {
 /// An event's attributes. In `.tips` the payload follows the name, then the donation limit:
 /// `event NAME { FIELD: Type } limit 100 within 90d`.
 public enum EventAttributes: DeclarationTable {
+    package static let lookup: ManifestKeyLookup<EventAttributeValue> = ManifestKeyLookup(all)
     package static let all: [DeclarationAttribute<EventAttributeValue, PackEvent>] = [
         .init(key: "donationLimit", tipsWord: nil, value: .retention(\.donationLimit), expected: "a donation limit",
               schema: .object([
@@ -250,6 +260,7 @@ package enum EventAttributeValue: Sendable {
 
 /// An event's donation limit: in YAML a mapping, in `.tips` a word and a value each.
 package enum DonationLimitAttributes: DeclarationTable {
+    package static let lookup: ManifestKeyLookup<DonationLimitAttributeValue> = ManifestKeyLookup(all)
     package static let all: [DeclarationAttribute<DonationLimitAttributeValue, PackEvent>] = [
         .init(key: "maximumCount", tipsWord: "limit", value: .count(\.maximumCount), expected: "a maximum number of donations",
               schema: .object([
@@ -281,6 +292,7 @@ package enum DonationLimitAttributeValue: Sendable {
 
 /// A group's attributes. In `.tips` both have their place: `group NAME PRIORITY { TIP, … }`.
 package enum GroupAttributes: DeclarationTable {
+    package static let lookup: ManifestKeyLookup<GroupAttributeValue> = ManifestKeyLookup(all)
     package static let all: [DeclarationAttribute<GroupAttributeValue, Never>] = [
         .init(key: "priority", tipsWord: nil, value: .priority, expected: "a group priority (ordered or firstAvailable)",
               schema: .object([

@@ -15,6 +15,7 @@ import TipRuntime
 /// }
 /// ```
 public enum ExperimentAttributes: DeclarationTable {
+    package static let lookup: ManifestKeyLookup<ExperimentAttributeValue> = ManifestKeyLookup(all)
     package static let all: [DeclarationAttribute<ExperimentAttributeValue, InspectedExperiment>] = [
         .init(key: "tip", tipsWord: "on", value: .tip, expected: "'on' and the tip the experiment varies", isRequired: true,
               schema: .object([
@@ -85,6 +86,7 @@ package enum ExperimentAttributeValue: Sendable {
 /// overrides inside braces, one line each, spelled as in a tip:
 /// `arm short 45 { title "Star it" }`.
 public enum ArmAttributes: DeclarationTable {
+    package static let lookup: ManifestKeyLookup<ArmAttributeValue> = ManifestKeyLookup(all)
     package static let all: [DeclarationAttribute<ArmAttributeValue, PackExperimentArm>] = [
         .init(key: "weight", tipsWord: nil, value: .weight, expected: "the arm's weight (a whole number, 0 or more)", isRequired: true,
               schema: .object([

@@ -132,8 +132,8 @@ public enum TipAttributes {
     }
 
     /// Each row's value shape by its manifest key: what the YAML reader needs for every key of
-    /// every tip, found without searching the rows or copying one.
-    static let valueByKey: [String: TipAttributeValue] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0.value) })
+    /// every tip, found without hashing the key or copying a row.
+    static let lookup = ManifestKeyLookup(all.map { ($0.key, $0.value) })
 
     /// The row whose `.tips` word is `word`.
     static func attribute(tipsWord word: String) -> TipAttribute? {
