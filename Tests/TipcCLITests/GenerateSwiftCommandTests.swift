@@ -224,6 +224,11 @@ import Testing
         let run = try Self.swiftc(["-typecheck", "Odd.swift", "Use.swift"], in: folder.path)
         #expect(run.status == 0, "\(run.output)")
         #expect(!run.output.contains("warning:"), "\(run.output)")
+        // Public, the payloads have initializers of their own (a field named `self` included).
+        let publicOdd = Invocation(["generate", "swift", manifest, "-o", folder.path + "/OddPublic.swift", "--type-name", "OddTips", "--public"])
+        #expect(publicOdd.status == 0, "\(publicOdd.stderr)")
+        let publicRun = try Self.swiftc(["-parse-as-library", "-typecheck", "OddPublic.swift"], in: folder.path)
+        #expect(publicRun.status == 0 && !publicRun.output.contains("warning:"), "\(publicRun.output)")
     }
 
     /// A program built with the accessors and the runtime's objects donates, sets and reads
@@ -279,6 +284,12 @@ import Testing
             print(texts.actions.map { "\\($0.id): \\($0.title)" })
             print(try keyed.tips.newTrail(trailID: 7).content(locale: Locale(identifier: "fr"), name: "Rigi", distance: 3, opened: Date(timeIntervalSince1970: 0),
                                                               loop: false, rating: -1).message ?? "-")
+            // Accessors over a pack of another program: refused once, at the start.
+            do {
+                _ = try KeyedTips(center: center)
+            } catch {
+                print(error)
+            }
 
             """)
         let objects = try FileManager.default.contentsOfDirectory(atPath: try Self.buildFolder().appendingPathComponent("TipRuntime.build").path)
@@ -307,6 +318,7 @@ import Testing
             Alex, Säntis ist 12.5 km entfernt (eröffnet 2026-05-28T20:26:40Z, Rundweg: true, Note 4).
             ["open: Öffnen"]
             Alex, Rigi is 3.0 km away (opened 1970-01-01T00:00:00Z, loop: false, rated -1).
+            no parameter named 'userName'
 
             """)
     }

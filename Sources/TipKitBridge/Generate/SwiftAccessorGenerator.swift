@@ -372,8 +372,9 @@ struct SwiftAccessorWriter {
         for field in fields { text += "        \(access)var \(field.swift): \(field.type.swift)\n" }
         if !access.isEmpty {
             // A struct's memberwise initializer is internal: a client module needs its own.
-            text += "\n        \(access)init(" + fields.map { "\($0.swift): \($0.type.swift)" }.joined(separator: ", ") + ") {\n"
-            for field in fields { text += "            self.\(field.swift) = \(field.swift)\n" }
+            // Each argument has an inner name of its own, so that a field named `self` does not hide `self`.
+            text += "\n        \(access)init(" + fields.enumerated().map { "\($1.swift) value\($0): \($1.type.swift)" }.joined(separator: ", ") + ") {\n"
+            for (index, field) in fields.enumerated() { text += "            self.\(field.swift) = value\(index)\n" }
             text += "        }\n"
         }
         text += "    }\n"

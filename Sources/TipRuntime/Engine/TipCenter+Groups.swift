@@ -55,11 +55,13 @@ extension TipCenter {
             let index = engine.index(ofKeptGroup: group.name)
             engine.expireDonations(now: now)
             var unstored: TipError?
+            // After a refusal nothing more is stored, so that a named call that throws stored nothing after it.
             func settle(_ tip: Int) {
+                guard unstored == nil else { return }
                 do throws(TipError) {
                     try settleExperiment(ofTip: tip, key: nil, &engine, now: now)
                 } catch {
-                    unstored = unstored ?? error
+                    unstored = error
                 }
             }
             if let offered = engine.offeredTip(inGroup: index, now: now) { settle(offered) }

@@ -33,7 +33,8 @@ extension TipCenter {
         /// Whether the tip should display now: status, display frequency, group and testing
         /// overrides. For a tip in an experiment this is when the user's arm is first needed: the
         /// assignment (and, for a hidden arm whose tip would have displayed, one exposure) is
-        /// stored; if the store refuses it, the answer is the same and the next decision stores it.
+        /// stored; if the store refuses it, the answer is the same and the next decision tries
+        /// again (an exposure only while the tip would still display).
         public var shouldDisplay: Bool {
             center.decide(self).shouldDisplay
         }

@@ -176,8 +176,8 @@ public final class TipCenter: Sendable {
     /// Whether the tip should display now: `tip(named:key:)`'s `shouldDisplay`. A tip in a
     /// hidden experiment arm never displays, and the first time it would have, one exposure
     /// record is stored instead. Unlike the reference's, this throws `TipError.store` when the
-    /// store refused the user's arm or exposure (nothing was stored; the next decision tries
-    /// again), for a caller that must know, such as a reader over a read-only snapshot.
+    /// store refused the user's arm or exposure (the refused record was not stored; the next
+    /// decision tries again), for a caller that must know, such as a reader over a read-only snapshot.
     public func shouldDisplay(_ tip: String, key: TipKey? = nil) throws(TipError) -> Bool {
         let decision = decide(try self.tip(named: tip, key: key))
         if let unstored = decision.unstored { throw unstored }

@@ -77,7 +77,7 @@ struct TipPresentationTests {
         clock.advance(by: 2)
         // A store that refuses writes: the close is refused, and records nothing.
         persistence.failsWrites = true
-        #expect(throws: TipError.self) { try shown.close() }
+        #expect(throws: TipError.store(TipStoreError(.unavailable, "the test's store refuses writes"))) { try shown.close() }
         #expect(!shown.isEnded, "a close that threw has not ended the presentation")
         #expect(try center.displayDuration(of: "favorite") == 0)
         persistence.failsWrites = false

@@ -73,7 +73,18 @@ struct TipReferenceTests {
         persistence.failsWrites = true
         #expect(!tip.shouldDisplay, "user-32 is in the hidden arm, stored or not")
         #expect(try center.snapshot().assignments.isEmpty && ExperimentRuntimeTests.exposures(center).isEmpty)
-        #expect(throws: TipError.self, "by name, the caller learns that nothing was stored") { try center.shouldDisplay("favoriteBackyard") }
+        do {
+            _ = try center.shouldDisplay("favoriteBackyard")
+            Issue.record("by name, the caller learns that the record was not stored")
+        } catch {
+            #expect(error.code == "store-failed")
+        }
+        do {
+            _ = try center.arm(of: "favoriteBackyard")
+            Issue.record("the arm could not be stored")
+        } catch {
+            #expect(error.code == "store-failed")
+        }
         persistence.failsWrites = false
         #expect(!tip.shouldDisplay)
         #expect(try center.snapshot().assignments.values.map(\.arm) == ["holdout"])
