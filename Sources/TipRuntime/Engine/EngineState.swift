@@ -186,14 +186,24 @@ struct EngineState {
     /// Testing overrides name tips: they apply to every instance of a keyed tip. A tip in a
     /// hidden arm of its experiment never displays (without an override).
     func shouldDisplay(_ tip: Int, key: TipKey? = nil, now: Int64) -> Bool {
+        shouldDisplay(tip, key: key, status: status(of: tip, key: key, now: now), now: now)
+    }
+
+    /// `shouldDisplay(_:key:now:)` for a tip whose status now is known already.
+    func shouldDisplay(_ tip: Int, key: TipKey?, status: @autoclosure () -> TipStatus, now: Int64) -> Bool {
         if let verdict = overrides.verdict(for: model.tips[tip].name) { return verdict }
-        return wouldDisplay(tip, key: key, now: now) && armChoice(ofTip: tip)?.arm.isHidden != true
+        return wouldDisplay(tip, key: key, status: status(), now: now) && armChoice(ofTip: tip)?.arm.isHidden != true
     }
 
     /// Whether the tip is available and the display frequency and its group allow it: what
     /// decides a display, before a hidden experiment arm and testing overrides.
     func wouldDisplay(_ tip: Int, key: TipKey? = nil, now: Int64) -> Bool {
-        status(of: tip, key: key, now: now) == .available && frequencyAllows(tip, key: key, now: now) && groupAllows(tip, now: now)
+        wouldDisplay(tip, key: key, status: status(of: tip, key: key, now: now), now: now)
+    }
+
+    /// `wouldDisplay(_:key:now:)` for a tip whose status now is known already.
+    func wouldDisplay(_ tip: Int, key: TipKey?, status: TipStatus, now: Int64) -> Bool {
+        status == .available && frequencyAllows(tip, key: key, now: now) && groupAllows(tip, now: now)
     }
 
     // MARK: - Changes

@@ -142,22 +142,39 @@ extension TipExplanation {
     /// `tipc explain`, `tipc simulate`, the preview and the tip service all say it this way.
     public var reasonNotDisplayed: String? {
         guard !shouldDisplay else { return nil }
+        return Self.reasonNotDisplayed(
+            override: override, status: status,
+            firstRuleNotHolding: { rules.first(where: { !$0.outcome.holds }).map { ($0.index, $0.outcome) } },
+            hiddenArm: experiment.flatMap { $0.isHidden ? (experiment: $0.name, arm: $0.arm) : nil },
+            frequencyGateOpensMilliseconds: { frequencyGateOpensMilliseconds },
+            group: { group.map { (name: $0.name, offered: $0.offered) } })
+    }
+
+    /// The one wording of `reasonNotDisplayed`, for a tip that is not displayed, from the gates
+    /// in the order they decide. A gate's fact is asked for only when the gates before it let
+    /// the tip through, so that a caller without an explanation (the tip service) computes no
+    /// more than the reason needs: the first rule that does not hold, not every rule traced.
+    static func reasonNotDisplayed(override: Bool?, status: TipStatus,
+                                   firstRuleNotHolding: () -> (index: Int, outcome: RuleOutcome)?,
+                                   hiddenArm: (experiment: String, arm: String)?,
+                                   frequencyGateOpensMilliseconds: () -> Int64?,
+                                   group: () -> (name: String, offered: String?)?) -> String {
         if override == false { return "hidden by a testing override" }
         switch status {
         case .invalidated(let reason): return "invalidated (\(reason.rawValue))"
         case .pending:
-            if let rule = rules.first(where: { !$0.outcome.holds }) {
+            if let rule = firstRuleNotHolding() {
                 if case .failed(let failure, _) = rule.outcome { return "pending: rule \(rule.index + 1) failed (\(failure))" }
                 return "pending: rule \(rule.index + 1) does not hold"
             }
             return "pending"
         case .available: break
         }
-        if let experiment, experiment.isHidden { return "hidden arm '\(experiment.arm)' of experiment '\(experiment.name)': never displayed" }
-        if let opens = frequencyGateOpensMilliseconds {
+        if let hiddenArm { return "hidden arm '\(hiddenArm.arm)' of experiment '\(hiddenArm.experiment)': never displayed" }
+        if let opens = frequencyGateOpensMilliseconds() {
             return "display frequency: no new tip before \(ISO8601.string(fromMilliseconds: Int(opens)))"
         }
-        if let group {
+        if let group = group() {
             if let offered = group.offered { return "group '\(group.name)' offers '\(offered)' first" }
             return "group '\(group.name)' offers no tip now"
         }

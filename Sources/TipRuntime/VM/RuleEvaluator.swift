@@ -246,18 +246,22 @@ package struct RuleEvaluator: Sendable {
     public func satisfiedTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64,
                                                     records: (any TipRecordReader)? = nil) -> [Bool] {
         withMachine(parameters, store, now, RuleInstance(records: records)) { machine in
-            var satisfied = [Bool](repeating: true, count: tipFirstRule.count - 1)
-            for tip in satisfied.indices {
-                if tipKeyTypes[tip] != nil {
-                    satisfied[tip] = false
-                    continue
+            // Written through the buffer: the optimizer cannot see that the interpreter's loop,
+            // inlined here, leaves an array alone, and checked its uniqueness at every write.
+            let tipCount = tipFirstRule.count - 1
+            return [Bool](unsafeUninitializedCapacity: tipCount) { satisfied, initialized in
+                for tip in 0..<tipCount {
+                    var holds = tipKeyTypes[tip] == nil
+                    if holds {
+                        for index in tipFirstRule[tip]..<tipFirstRule[tip + 1] where !evaluate(index, machine: &machine, records: records).holds {
+                            holds = false
+                            break
+                        }
+                    }
+                    satisfied.initializeElement(at: tip, to: holds)
                 }
-                for index in tipFirstRule[tip]..<tipFirstRule[tip + 1] where !evaluate(index, machine: &machine, records: records).holds {
-                    satisfied[tip] = false
-                    break
-                }
+                initialized = tipCount
             }
-            return satisfied
         }
     }
 

@@ -271,10 +271,9 @@ public final class TipServer: Sendable {
             if let wanted {
                 entries.append(try entry(wanted.index, key: wanted.key, center: center, texts: texts))
             } else {
-                let statuses = center.statuses()
                 for (index, tip) in tips.enumerated() {
                     if tip.key == nil {
-                        entries.append(try entry(index, key: nil, status: statuses[tip.name] ?? .pending, center: center, texts: texts))
+                        entries.append(try entry(index, key: nil, center: center, texts: texts))
                     } else {
                         for key in try center.instances(of: tip.name) { entries.append(try entry(index, key: key, center: center, texts: texts)) }
                     }
@@ -309,15 +308,13 @@ public final class TipServer: Sendable {
 
     /// The tip (instance) at `index` as an answer writes it: its decision now, why it is not
     /// displayed (`tipc explain`'s reason) and its texts.
-    private func entry(_ index: Int, key: TipKey?, status: TipStatus? = nil, center: TipCenter, texts: TipTexts) throws -> TipsDocument.Entry {
+    private func entry(_ index: Int, key: TipKey?, center: TipCenter, texts: TipTexts) throws -> TipsDocument.Entry {
         let tip = texts.pack.tips[index]
-        let shouldDisplay = try center.shouldDisplay(tip.name, key: key)
-        let arm = try center.arm(of: tip.name)
-        return TipsDocument.Entry(index: index, tip: tip, key: key, status: try status ?? center.status(of: tip.name, key: key),
-                                  shouldDisplay: shouldDisplay,
-                                  reason: shouldDisplay ? nil : try center.explanation(of: tip.name, key: key).reasonNotDisplayed,
-                                  content: try texts.content(of: tip, index: index, arm: arm?.arm),
-                                  experiment: arm.map { ($0.experiment.name, $0.arm.name) })
+        let decision = try center.decision(of: tip.name, key: key)
+        return TipsDocument.Entry(index: index, tip: tip, key: key, status: decision.status, shouldDisplay: decision.shouldDisplay,
+                                  reason: decision.reasonNotDisplayed,
+                                  content: try texts.content(of: tip, index: index, arm: decision.arm?.arm),
+                                  experiment: decision.arm.map { ($0.experiment.name, $0.arm.name) })
     }
 
     /// `GET …/groups/{group}`: the tip the group offers now (`TipCenter.currentTip(of:)`), or
