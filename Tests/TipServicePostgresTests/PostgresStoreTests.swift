@@ -33,31 +33,15 @@ extension PostgresTests {
             #expect(sequences.int64(0, 0) == 0, "no sequence shared by users")
         }
 
-        /// Several processes open a new database at the same instant: each opens normally and
-        /// the schema is applied once.
+        /// Several processes, and several threads, open a new database at the same instant: each
+        /// opens normally and the schema is applied once.
         @Test func processesStartingTogetherMigrateOnce() async throws {
             let url = try TestCluster.freshDatabase()
-            // The migration lock held until all four wait for it, so they truly start together.
-            let holder = try PostgresConnection(url: url)
-            try holder.query("SELECT pg_advisory_lock($1)", [.bigint(PostgresMigrations.lockKey)])
+            // The migration lock is held until two processes wait for it, so they truly start
+            // together. Two, not four: a running exit test holds one of the pool's threads until
+            // its process ends, and a two-core machine's pool has two.
+            let processesWaiting = try Self.holdMigrationLock(url, untilWaiting: 2)
             await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    do {
-                        var waiting: Int64 = 0
-                        for _ in 0..<12_000 where waiting < 4 {
-                            waiting = try holder.query("""
-                                SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
-                                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                                """).int64(0, 0) ?? 0
-                            // Yields its thread: the four launches need one, and blocking tests may hold the others.
-                            if waiting < 4 { try await Task.sleep(for: .milliseconds(10)) }
-                        }
-                        #expect(waiting == 4, "the four processes wait for the migration lock together")
-                    } catch {
-                        Issue.record(error)
-                    }
-                    _ = try? holder.query("SELECT pg_advisory_unlock($1)", [.bigint(PostgresMigrations.lockKey)])
-                }
                 for _ in 0..<4 {
                     group.addTask {
                         await #expect(processExitsWith: .success) { [url = url as String] in
@@ -73,17 +57,64 @@ extension PostgresTests {
                     }
                 }
             }
-            // And threads of one process too.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<4 { group.addTask { _ = try PostgresServiceStore(url: url) } }
-                try await group.waitForAll()
-            }
-            let connection = try PostgresConnection(url: url)
-            let versions = try connection.query("SELECT count(*), max(version)::bigint FROM schema_migrations")
-            let latest = Int64(PostgresMigrations.latestVersion)
-            #expect(versions.int64(0, 0) == latest && versions.int64(0, 1) == latest, "each step applied once")
+            #expect(await processesWaiting() >= 2, "two processes wait for the migration lock together")
+            try Self.expectMigratedOnce(url)
             let store = try PostgresServiceStore(url: url)
             #expect(try store.load(user: "starter").donations.count == 4)
+
+            // And threads of one process, on another new database: all four wait together.
+            let threadsURL = try TestCluster.freshDatabase()
+            let threadsWaiting = try Self.holdMigrationLock(threadsURL, untilWaiting: 4)
+            let failures = RuntimeLock<[String]>([])
+            let opened = DispatchGroup()
+            for _ in 0..<4 {
+                opened.enter()
+                Thread.detachNewThread {
+                    do { _ = try PostgresServiceStore(url: threadsURL) } catch { failures.withLock { $0.append("\(error)") } }
+                    opened.leave()
+                }
+            }
+            #expect(await threadsWaiting() == 4, "the four threads wait for the migration lock together")
+            opened.wait()
+            #expect(failures.withLock { $0 }.isEmpty)
+            try Self.expectMigratedOnce(threadsURL)
+        }
+
+        /// Takes the migration lock of the database at `url` and gives it back once `waiters`
+        /// sessions wait for it (or after a minute), polling from a thread of its own so that no
+        /// blocked task of the pool can stall it. The call returned gives how many were seen waiting.
+        static func holdMigrationLock(_ url: String, untilWaiting waiters: Int64) throws -> @Sendable () async -> Int64 {
+            let holder = try PostgresConnection(url: url)
+            try holder.query("SELECT pg_advisory_lock($1)", [.bigint(PostgresMigrations.lockKey)])
+            let seen = RuntimeLock<Int64?>(nil)
+            let released = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                var waiting: Int64 = 0
+                for _ in 0..<6_000 where waiting < waiters {
+                    waiting = (try? holder.query("""
+                        SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                        """).int64(0, 0)) ?? 0
+                    if waiting < waiters { usleep(10_000) }
+                }
+                _ = try? holder.query("SELECT pg_advisory_unlock($1)", [.bigint(PostgresMigrations.lockKey)])
+                seen.withLock { $0 = waiting }
+                released.signal()
+            }
+            return {
+                await withCheckedContinuation { continuation in
+                    Thread.detachNewThread {
+                        released.wait()
+                        continuation.resume(returning: seen.withLock { $0 } ?? 0)
+                    }
+                }
+            }
+        }
+
+        static func expectMigratedOnce(_ url: String) throws {
+            let versions = try PostgresConnection(url: url).query("SELECT count(*), max(version)::bigint FROM schema_migrations")
+            let latest = Int64(PostgresMigrations.latestVersion)
+            #expect(versions.int64(0, 0) == latest && versions.int64(0, 1) == latest, "each step applied once")
         }
 
         @Test func aDatabaseOfANewerSchemaIsRefused() throws {
