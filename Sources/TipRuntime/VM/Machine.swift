@@ -33,6 +33,7 @@ struct Machine<Store: DonationStore>: InterpreterContext {
         didSet { tracing = recorder != nil }
     }
     private(set) var tracing = false
+    static var runsOnlyStraightLine: Bool { false }
 
     /// The donation a `WHERE` predicate is testing: its event, that event's payload columns
     /// (nil outside predicates) and its index.

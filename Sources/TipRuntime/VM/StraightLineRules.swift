@@ -125,6 +125,7 @@ enum StraightLineRules {
         let store: UnsafePointer<InMemoryDonationStore>
         let eventFieldTypes: UnsafeBufferPointer<[ValueType]>
         var tracing: Bool { false }
+        static var runsOnlyStraightLine: Bool { true }
 
         /// A straight-line rule fails only on a store made for another pack: the machine reruns it.
         func fail(_ reason: EvaluationFailure, _ pc: Int) -> Bool? { nil }
