@@ -64,8 +64,8 @@ extension InterpreterContext {
     /// as its own small loop did before, where its mode's fields stay in registers. The `switch`
     /// puts the straight-line cases first and the machine's behind its `default`, which is a trap
     /// in the fast mode: that copy then holds only its own cases, and keeps the pc and the stack
-    /// pointer in registers (with every case in it, both were spilled at every instruction and
-    /// `satisfiedTips` ran a fifth slower). The machine enters through `run`.
+    /// pointer in registers (with every case in it, both went through memory at every
+    /// instruction). The machine enters through `run`.
     @inline(__always)
     mutating func interpret(from start: Int, sp base: Int, records: (any TipRecordReader)?) -> Bool? {
         let code = self.code, stack = self.stack, now = self.now, parameterSlots = self.parameterSlots
