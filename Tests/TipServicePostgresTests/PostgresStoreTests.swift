@@ -75,13 +75,20 @@ extension PostgresTests {
                 }
             }
             #expect(await threadsWaiting() == 4, "the four threads wait for the migration lock together")
-            opened.wait()
+            // Waited for on a thread of its own, not one of the pool's.
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    opened.wait()
+                    continuation.resume()
+                }
+            }
             #expect(failures.withLock { $0 }.isEmpty)
             try Self.expectMigratedOnce(threadsURL)
         }
 
         /// Takes the migration lock of the database at `url` and gives it back once `waiters`
-        /// sessions wait for it (or after a minute), polling from a thread of its own so that no
+        /// sessions wait for it, or after three minutes (an exit test waits for a thread of the
+        /// pool, which a busy run keeps long). It polls from a thread of its own, so that no
         /// blocked task of the pool can stall it. The call returned gives how many were seen waiting.
         static func holdMigrationLock(_ url: String, untilWaiting waiters: Int64) throws -> @Sendable () async -> Int64 {
             let holder = try PostgresConnection(url: url)
@@ -90,7 +97,7 @@ extension PostgresTests {
             let released = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
                 var waiting: Int64 = 0
-                for _ in 0..<6_000 where waiting < waiters {
+                for _ in 0..<18_000 where waiting < waiters {
                     waiting = (try? holder.query("""
                         SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
                         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -105,6 +112,7 @@ extension PostgresTests {
                 await withCheckedContinuation { continuation in
                     Thread.detachNewThread {
                         released.wait()
+                        released.signal()  // for any later call
                         continuation.resume(returning: seen.withLock { $0 } ?? 0)
                     }
                 }

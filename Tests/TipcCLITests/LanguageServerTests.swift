@@ -323,6 +323,14 @@ import TipcJSON
         let client = try LanguageServerClient()
         try client.initialize()
         let text = Self.manifest.replacingOccurrences(of: "not $isPro", with: "not $isPro\n      # tipc-disable-next-line always-true")
+            .replacingOccurrences(of: "    title: Hike without signal\n", with: """
+                    title: Hike without signal
+                    goal: hikeStarted within 7d
+                    ignoresDisplayFrequency: true
+                    maxDisplayCount: 3
+                    maxDisplayDuration: 2m
+
+                """)
         LSP.open(client, yaml, text)
         let (line, character) = LSP.find("$isPro", in: text, offset: 2)
         let hover = try client.request("textDocument/hover", LSP.at(LSP.uri(yaml), line, character))
@@ -334,6 +342,14 @@ import TipcJSON
         let event = try client.request("textDocument/hover", LSP.at(LSP.uri(yaml), LSP.find("trailViewed.count", in: text).line, LSP.find("trailViewed.count", in: text).character + 3))
         #expect(LSP.string(event["contents"]?["value"])?.contains("- payload: `trailID: Int`") == true)
         #expect(LSP.string(event["contents"]?["value"])?.contains("used 2 times in app.yaml, more.tips") == true)
+        // A tip: its settings, in the attribute table's keys.
+        let tip = try client.request("textDocument/hover", LSP.at(LSP.uri(yaml), LSP.find("offlineMaps", in: text).line,
+                                                                  LSP.find("offlineMaps", in: text).character + 2))
+        let tipValue = try #require(LSP.string(tip["contents"]?["value"]))
+        #expect(tipValue.contains("**tip** `offlineMaps`") && tipValue.contains("- title: Hike without signal"))
+        #expect(tipValue.contains("- maxDisplayCount: `3`\n- maxDisplayDuration: `2m`\n- ignoresDisplayFrequency: `true`\n- goal: `hikeStarted within 7d`"),
+                "\(tipValue)")
+        #expect(tipValue.contains("- 2 rules"))
         let (codeLine, codeCharacter) = LSP.find("always-true", in: text, offset: 3)
         let code = try client.request("textDocument/hover", LSP.at(LSP.uri(yaml), codeLine, codeCharacter))
         #expect(LSP.string(code["contents"]?["value"])?.contains("always-true (warning): A rule that holds whatever the state.") == true)

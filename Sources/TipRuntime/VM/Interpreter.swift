@@ -78,8 +78,8 @@ extension InterpreterContext {
             let at = pc
             let opcode = tracing ? Opcode.unfused(Instruction.opcodeByte(word)) : Instruction.opcodeByte(word)
             switch opcode {
-            // The straight-line instructions (the opcode table's `isStraightLine`), and the pushes of
-            // constants: all that the fast mode runs, so its copy of this `switch` holds only these.
+            // The straight-line instructions (the opcode table's `isStraightLine`), with the two
+            // pushes of constants that share their cases: the fast mode's copy holds only these.
             case Opcode.ret.rawValue:
                 return stack[sp &- 1] != 0
             case Opcode.pushBool.rawValue, Opcode.pushString.rawValue:

@@ -1,5 +1,6 @@
 import TipcJSON
 import TipcCompiler
+import TipRuntime
 
 /// `textDocument/hover`: a name's declaration and where it is used; a diagnostic code's
 /// explanation (on a diagnostic, or on a code in a suppression comment).
@@ -63,7 +64,7 @@ extension LanguageServer {
             if let tip = index.tips[symbol.name] {
                 if let title = tip.title?.value { lines.append("- title: \(title)") }
                 if let key = tip.key { lines.append("- key: `\(key.name.name): \(key.type?.value.tipsSpelling ?? "?")`") }
-                if let count = tip.maxDisplayCount?.value { lines.append("- shown at most \(count) times") }
+                lines += Self.settings(of: tip)
                 lines.append("- \(tip.rules.count) rule\(tip.rules.count == 1 ? "" : "s")")
             }
         case .group:
@@ -84,6 +85,22 @@ extension LanguageServer {
         let files = Set(uses.map(\.file)).sorted().map { Self.fileName($0) }
         lines.append(uses.isEmpty ? "- not used" : "- used \(uses.count) time\(uses.count == 1 ? "" : "s") in " + files.joined(separator: ", "))
         return lines.joined(separator: "\n")
+    }
+
+    /// The tip's settings of one value (a count, a duration, a flag, an event window), one line
+    /// each in the attribute table's order and keys: an attribute added to the table shows here.
+    static func settings(of tip: TipDecl) -> [String] {
+        TipAttributes.all.compactMap { row in
+            let value: String? = switch row.value {
+            case .count(let path): tip[keyPath: path].map { String($0.value) }
+            case .duration(let path): tip[keyPath: path].map { DurationText.string(seconds: $0.value) }
+            case .flag(let path): tip[keyPath: path].map { String($0.value) }
+            case .eventWindow(let path):
+                tip[keyPath: path].map { "\($0.event.name) within \(DurationText.string(seconds: $0.windowSeconds.value))" }
+            case .text, .image, .actions, .placeholders, .rules, .key: nil
+            }
+            return value.map { "- \(row.key): `\($0)`" }
+        }
     }
 
     static func fileName(_ path: String) -> String {
