@@ -82,6 +82,20 @@ extension TipCenter {
         }
     }
 
+    /// `Tip.arm`: `arm(of:)` that does not throw. When the store refuses a new assignment, the
+    /// arm the unit hashes to, left unstored for the next query to store.
+    func arm(_ tip: Tip) -> TipExperimentArm? {
+        let now = clock.milliseconds()
+        return state.withLock { engine in
+            let index = engine.index(ofKeptTip: tip.name)
+            do throws(TipError) {
+                return try neededArm(ofTip: index, &engine, now: now)
+            } catch {
+                return engine.armChoice(ofTip: index)
+            }
+        }
+    }
+
     /// `arm(of:)` under the lock: stores the assignment when it is new; on a store failure
     /// the state is unchanged.
     func neededArm(ofTip tip: Int, _ engine: inout EngineState, now: Int64) throws(TipError) -> TipExperimentArm? {

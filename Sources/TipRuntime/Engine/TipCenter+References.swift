@@ -39,6 +39,13 @@ extension TipCenter {
             center.decide(self).shouldDisplay
         }
 
+        /// The user's arm in the experiment on this tip, or nil when the tip is in none (what
+        /// `TipCenter.arm(of:)` gives). The first time it is needed the assignment is stored; if
+        /// the store refuses it, the arm is the same and the next query tries again.
+        public var arm: TipExperimentArm? {
+            center.arm(self)
+        }
+
         /// Displays since the latest reset, over all devices.
         public var displayCount: Int64 {
             center.read(self) { engine, index, _ in engine.history(of: index, key: key).displayCount }

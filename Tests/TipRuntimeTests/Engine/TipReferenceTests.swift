@@ -85,7 +85,11 @@ struct TipReferenceTests {
         } catch {
             #expect(error.code == "store-failed")
         }
+        #expect(tip.arm?.arm.name == "holdout" && tip.arm?.assignment == nil, "the arm the unit hashes to, unstored")
+        #expect(try center.snapshot().assignments.isEmpty)
         persistence.failsWrites = false
+        #expect(tip.arm?.arm.name == "holdout" && tip.arm?.assignment != nil)
+        #expect(try tip.arm == center.arm(of: "favoriteBackyard"))
         #expect(!tip.shouldDisplay)
         #expect(try center.snapshot().assignments.values.map(\.arm) == ["holdout"])
         #expect(try ExperimentRuntimeTests.exposures(center).count == 1)
