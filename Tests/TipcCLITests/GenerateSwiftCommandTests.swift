@@ -158,7 +158,8 @@ import Testing
     }
 
     /// Names that are Swift keywords, not identifiers, or taken, follow the rule of
-    /// docs/decisions.md; a closed set of values is an enum; dates and durations are `Date` and
+    /// docs/decisions.md, and names of the generated types (`Event`, `Group`, `BoolParameter`)
+    /// are members like any other; a closed set of values is an enum; dates and durations are `Date` and
     /// `TimeInterval`.
     @Test func awkwardNamesAndEveryTypeCompile() throws {
         let folder = try TemporaryFolder()
@@ -176,8 +177,11 @@ import Testing
               plan:      { type: string, default: free, values: [free, "pro plan", 2x, default, free-tier, free_tier, ""] }
               trialEnds: { type: date, default: "2026-01-01T00:00:00Z" }
               cooldown:  { type: duration, default: 3d }
+              BoolParameter: { type: bool, default: false }
             events:
               app.launched: {}
+              Event: {}
+              Conversions: {}
               let:
                 value: { item-id: int, self: string, when: date, default: bool, wait: duration, var: double }
             tips:
@@ -190,8 +194,11 @@ import Testing
                 rules:
                   - $plan == "2x" and `let`.where(`item-id` > 1).count > 0 and $trialEnds < now and $cooldown > 1d
                   - $Type > 0.0 and $center == "" and $init and $`entered-detail-view` and $enteredDetailView
+              Tips:        { title: Tips }
+              TipAccessor: { title: Accessor }
             groups:
               return: { priority: ordered, tips: [Self, Protocol] }
+              Group: { priority: firstAvailable, tips: [Tips, TipAccessor] }
 
             """)
         Self.generate([manifest], type: "OddTips", to: "Odd.swift", in: folder)
@@ -218,6 +225,12 @@ import Testing
                 _ = [tips.tips.`Self`.status, tips.tips.`Protocol`.status, tips.tips.welcomeTip.status,
                      tips.tips.welcomeTip_2.status, tips.tips.switch.status]
                 _ = tips.groups.return.tips.map(\\.id)
+                // Names of the generated types themselves.
+                try tips.parameters.BoolParameter.set(true)
+                try tips.events.Event.donate()
+                try tips.events.Conversions.donate()
+                _ = [tips.tips.Tips.status, tips.tips.TipAccessor.status]
+                _ = tips.groups.Group.currentTip()
             }
 
             """)

@@ -102,6 +102,7 @@ struct CheckerTests {
         let duplicate = diagnostics.first { $0.code == .duplicateName }
         #expect(duplicate?.range.file == "f1.tips")
         #expect(duplicate?.notes.first?.range?.file == "f0.tips")
+        #expect(duplicate?.message == "parameter 'opened' has the name of an event")
         // The dropped parameter's uses are then unknown, with a hint that the name is an event.
         #expect(diagnostics.contains { $0.code == .unknownParameter && $0.help?.contains("is an event") == true })
     }

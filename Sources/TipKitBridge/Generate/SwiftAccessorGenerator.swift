@@ -222,7 +222,7 @@ struct SwiftAccessorWriter {
             }
             properties += "        /// \(Self.describe(parameter))\n"
             properties += "        \(access)let \(name): \(accessor)\n"
-            checks += "            self.\(name) = try \(accessor)(center.parameter(named: \(Self.literal(parameter.name.name))))\n"
+            checks += "            self.\(name) = try \(root).\(accessor)(center.parameter(named: \(Self.literal(parameter.name.name))))\n"
         }
         for type in ValueType.allCases where usedTypes.contains(type) {
             let swift = SwiftValueType.of(type)
@@ -329,7 +329,7 @@ struct SwiftAccessorWriter {
             }
             properties += "        /// \(comment)\n"
             properties += "        \(access)let \(name): \(accessor)\n"
-            checks += "            self.\(name) = \(accessor)(event: try center.event(named: \(Self.literal(event.name.name))))\n"
+            checks += "            self.\(name) = \(root).\(accessor)(event: try center.event(named: \(Self.literal(event.name.name))))\n"
         }
         return """
 
@@ -452,7 +452,7 @@ struct SwiftAccessorWriter {
                 declarations += "\n    /// `\(tip.name.name)[\(declared.name.name): \(keyType.tipsSpelling)]`: each key value is its own instance.\n"
             } else {
                 properties += "        \(access)let \(member): \(type)\n"
-                checks += "            self.\(member) = \(type)(tip: try center.tip(named: \(name)))\n"
+                checks += "            self.\(member) = \(root).\(type)(tip: try center.tip(named: \(name)))\n"
                 declarations += "\n    /// `\(tip.name.name)`\n"
             }
             declarations += "    \(access)struct \(type): TipAccessor {\n        \(access)let tip: TipCenter.Tip\n" + stored
@@ -566,7 +566,7 @@ struct SwiftAccessorWriter {
             let member = members.claim(group.name.name)
             properties += "        /// `\(group.name.name)`: \(group.priority?.value.spelling ?? "firstAvailable") { \(group.tips.map(\.name).joined(separator: ", ")) }\n"
             properties += "        \(access)let \(member): Group\n"
-            checks += "            self.\(member) = Group(group: try center.group(named: \(Self.literal(group.name.name))), priority: \(priority), tips: [\(tips)])\n"
+            checks += "            self.\(member) = \(root).Group(group: try center.group(named: \(Self.literal(group.name.name))), priority: \(priority), tips: [\(tips)])\n"
         }
         return """
 

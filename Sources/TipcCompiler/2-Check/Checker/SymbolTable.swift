@@ -44,7 +44,7 @@ struct SymbolTable {
         entries[key] = first
         let message = first.kind == kind
             ? "duplicate \(kind.rawValue) '\(name.name)'"
-            : "\(kind.rawValue) '\(name.name)' has the name of a \(first.kind.rawValue)"
+            : "\(kind.rawValue) '\(name.name)' has the name of \(first.kind == .event || first.kind == .experiment ? "an" : "a") \(first.kind.rawValue)"
         diagnostics.append(Diagnostic(
             .duplicateName, message, at: name.range,
             help: "names of parameters, events, tips, groups and experiments are unique in the whole program",
