@@ -108,7 +108,7 @@ import Testing
                 try news.tips.favorites.invalidate(.actionPerformed)
                 try news.tips.favorites.reset()
                 let updates: AsyncStream<TipStatus> = news.tips.share.statusUpdates()
-                let current: (any NewsTips.TipAccessor)? = news.groups.onboarding.currentTip()
+                let current: (any NewsTips.TipAccessor)? = news.groups.onboarding.currentTip
                 try photos.parameters.maskCount.set(2)
                 let masks: Int = photos.parameters.maskCount.get()
                 _ = (signedIn, count, status, updates, current?.id, masks, birds.tips, swiftBirds.events, rules.groups)
@@ -230,7 +230,7 @@ import Testing
                 try tips.events.Event.donate()
                 try tips.events.Conversions.donate()
                 _ = [tips.tips.Tips.status, tips.tips.TipAccessor.status]
-                _ = tips.groups.Group.currentTip()
+                _ = tips.groups.Group.currentTip
             }
 
             """)
@@ -274,7 +274,7 @@ import Testing
             print(tips.events.itemViewed.count())
             try tips.tips.personalize.invalidate(.actionPerformed)
             print(tips.tips.personalize.status, tips.parameters.isSignedIn.get())
-            print(tips.groups.onboarding.currentTip()?.id ?? "none")
+            print(tips.groups.onboarding.currentTip?.id ?? "none")
 
             let keyedBytes = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[2]))
             let keyed = try KeyedTips(center: try TipCenter(pack: try RulePackLoader.load([UInt8](keyedBytes)), persistence: MemoryPersistence(),
@@ -355,7 +355,7 @@ import Testing
                 let count: Int = news.events.appLaunched.count()
                 let status: TipStatus = news.tips.personalize.status
                 if news.tips.welcome.shouldDisplay { try news.tips.welcome.recordDisplay(duration: 1.5) }
-                let current: (any NewsTips.TipAccessor)? = news.groups.onboarding.currentTip()
+                let current: (any NewsTips.TipAccessor)? = news.groups.onboarding.currentTip
                 let trail: KeyedTips.NewTrailTip = keyed.tips.newTrail(trailID: 42)
                 let texts = try trail.content(locale: Locale(identifier: "de"), name: "Säntis", distance: 12.5, opened: Date(), loop: true, rating: 4)
                 try keyed.tips.trailNote(default: "summit").invalidate(.tipClosed)

@@ -597,9 +597,10 @@ struct SwiftAccessorWriter {
                     /// The group's name in the program.
                     \(access)var name: String { group.name }
 
-                    /// The tip it offers now (the first of its tips that should display), if any. A tip that a newer
-                    /// pack added to the group is not one of `tips`: while the group offers it, this is nil.
-                    \(access)func currentTip() -> (any TipAccessor)? {
+                    /// The tip it offers now (the first of its tips that should display), if any, as TipKit's
+                    /// `TipGroup.currentTip`. A tip that a newer pack added to the group is not one of `tips`:
+                    /// while the group offers it, this is nil.
+                    \(access)var currentTip: (any TipAccessor)? {
                         guard let current = group.currentTip else { return nil }
                         return tips.first { $0.tip == current }
                     }
