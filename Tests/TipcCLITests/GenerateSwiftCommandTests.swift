@@ -158,8 +158,9 @@ import Testing
     }
 
     /// Names that are Swift keywords, not identifiers, or taken, follow the rule of
-    /// docs/decisions.md, and names of the generated types (`Event`, `Group`, `BoolParameter`)
-    /// are members like any other; a closed set of values is an enum; dates and durations are `Date` and
+    /// docs/decisions.md, names of the generated types (`Event`, `Group`, `BoolParameter`) are
+    /// members like any other, and a payload field or placeholder hides nothing the body calls
+    /// (`date`, `donate`, `tip`, `Conversions`); a closed set of values is an enum; dates and durations are `Date` and
     /// `TimeInterval`.
     @Test func awkwardNamesAndEveryTypeCompile() throws {
         let folder = try TemporaryFolder()
@@ -178,10 +179,13 @@ import Testing
               trialEnds: { type: date, default: "2026-01-01T00:00:00Z" }
               cooldown:  { type: duration, default: 3d }
               BoolParameter: { type: bool, default: false }
+              OddTips:   { type: int, default: 0 }
             events:
               app.launched: {}
               Event: {}
               Conversions: {}
+              tick:
+                value: { date: date, donate: int, TickDonation: bool, Conversions: duration }
               let:
                 value: { item-id: int, self: string, when: date, default: bool, wait: duration, var: double }
             tips:
@@ -196,6 +200,9 @@ import Testing
                   - $Type > 0.0 and $center == "" and $init and $`entered-detail-view` and $enteredDetailView
               Tips:        { title: Tips }
               TipAccessor: { title: Accessor }
+              filled:
+                title: "{tip} on {Conversions}"
+                placeholders: { tip: string, Conversions: date, locale: int }
             groups:
               return: { priority: ordered, tips: [Self, Protocol] }
               Group: { priority: firstAvailable, tips: [Tips, TipAccessor] }
@@ -231,6 +238,9 @@ import Testing
                 try tips.events.Conversions.donate()
                 _ = [tips.tips.Tips.status, tips.tips.TipAccessor.status]
                 _ = tips.groups.Group.currentTip
+                try tips.parameters.OddTips_2.set(1)
+                try tips.events.tick.donate(date: ends, donate: 1, TickDonation: true, Conversions: 2)
+                _ = try tips.tips.filled.content(locale: Locale(identifier: "en"), tip: "x", Conversions: ends, locale_2: 3)
             }
 
             """)

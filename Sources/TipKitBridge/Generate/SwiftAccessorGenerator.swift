@@ -89,7 +89,9 @@ struct SwiftAccessorWriter {
         types = SwiftIdentifiers(reserved: Self.nestedTypes.union([root]))
     }
 
-    /// Members of the containers (`Parameters`, `Events`, …) that a name may not take.
+    /// Members of the containers (`Parameters`, `Events`, …) that a name may not take (nor the
+    /// root type's name: their initializers name the nested types through it, so that a member
+    /// named `Event` or `Group` hides none).
     private static let containerMembers: Set<String> = ["center"]
 
     mutating func write(_ files: [ManifestFile], sources: [String]) -> String {
@@ -199,7 +201,7 @@ struct SwiftAccessorWriter {
     // MARK: - Parameters
 
     private mutating func parameters(_ parameters: [ParameterDecl]) -> String {
-        var members = SwiftIdentifiers(reserved: Self.containerMembers)
+        var members = SwiftIdentifiers(reserved: Self.containerMembers.union([root]))
         var properties = ""
         var checks = ""
         var declarations = ""
@@ -311,7 +313,7 @@ struct SwiftAccessorWriter {
     // MARK: - Events
 
     private mutating func events(_ events: [EventDecl]) -> String {
-        var members = SwiftIdentifiers(reserved: Self.containerMembers)
+        var members = SwiftIdentifiers(reserved: Self.containerMembers.union([root]))
         var properties = ""
         var checks = ""
         var declarations = ""
@@ -381,8 +383,10 @@ struct SwiftAccessorWriter {
         let entries = fields.map { field in
             "                \(Self.literal(field.manifest)): \(field.type.encode("value.\(field.swift)", Self.literal(event.name.name + "." + field.manifest))),\n"
         }.joined()
-        let labels = fields.map { "\($0.swift): \($0.type.swift)" }.joined(separator: ", ")
-        let arguments = fields.map { "\(Self.label($0.swift)): \($0.swift)" }.joined(separator: ", ")
+        // Inner argument names of their own, so that no field (`date`, `donate`, the payload's
+        // type name) hides what the body calls.
+        let labels = fields.enumerated().map { "\($1.swift) value\($0): \($1.type.swift)" }.joined(separator: ", ")
+        let arguments = fields.enumerated().map { "\(Self.label($1.swift)): value\($0)" }.joined(separator: ", ")
         text += """
 
                 \(access)struct \(accessor): Sendable {
@@ -425,7 +429,7 @@ struct SwiftAccessorWriter {
     ]
 
     private mutating func tips(_ tips: [TipDecl]) -> String {
-        var members = SwiftIdentifiers(reserved: Self.containerMembers)
+        var members = SwiftIdentifiers(reserved: Self.containerMembers.union([root]))
         let memberNames = tips.map { members.claim($0.name.name) }
         for (tip, member) in zip(tips, memberNames) where tip.key == nil { tipMember[tip.name.name] = member }
         var properties = ""
@@ -535,12 +539,14 @@ struct SwiftAccessorWriter {
         var names = SwiftIdentifiers(reserved: ["locale"])
         var arguments = ""
         var entries: [String] = []
-        for placeholder in tip.placeholders {
+        // Each argument has an inner name of its own, so that no placeholder (`tip`,
+        // `Conversions`) hides what the body calls.
+        for (index, placeholder) in tip.placeholders.enumerated() {
             guard let type = placeholder.type?.value else { continue }
             let swift = SwiftValueType.of(type)
             let name = names.claim(placeholder.name.name)
-            arguments += ", \(name): \(swift.swift)"
-            entries.append("\(Self.literal(placeholder.name.name)): \(swift.encode(name, Self.literal(tip.name.name + "." + placeholder.name.name)))")
+            arguments += ", \(name) value\(index): \(swift.swift)"
+            entries.append("\(Self.literal(placeholder.name.name)): \(swift.encode("value\(index)", Self.literal(tip.name.name + "." + placeholder.name.name)))")
         }
         let values = entries.isEmpty ? "" : ", values: [\n" + entries.map { "                \($0),\n" }.joined() + "            ]"
         let filled = tip.placeholders.isEmpty ? "" : ", with " + tip.placeholders.map { "`\($0.name.name)`" }.joined(separator: ", ") + " filled"
@@ -557,7 +563,7 @@ struct SwiftAccessorWriter {
     // MARK: - Groups
 
     private mutating func groups(_ groups: [GroupDecl]) -> String {
-        var members = SwiftIdentifiers(reserved: Self.containerMembers)
+        var members = SwiftIdentifiers(reserved: Self.containerMembers.union([root]))
         var properties = ""
         var checks = ""
         for group in groups {
