@@ -72,7 +72,7 @@ struct StoreRecordBoundsTests {
         try center.setParameter("level", to: .int(2))
         #expect(try store.load().parameters["level"] == ParameterRecord(value: .int(2), stamp: Stamp(milliseconds: RecordBounds.latestMilliseconds, device: "phone")))
         #expect(throws: TipError.self) { try center.setParameter("level", to: .int(3)) }
-        #expect(try center.parameter("level") == .int(2))
+        #expect(try center.parameterValue("level") == .int(2))
         #expect(try store.load().parameters["level"]?.value == .int(2))
 
         let future = try TipCenter(pack: pack, persistence: MemoryPersistence(), clock: ManualClock(now: RecordBounds.latestMilliseconds + 1))

@@ -82,8 +82,9 @@ public final class TipCenter: Sendable {
         }
     }
 
-    /// A parameter's current value: `parameter(named:)`'s `value`.
-    public func parameter(_ name: String) throws(TipError) -> RuntimeValue {
+    /// A parameter's current value: `parameter(named:)`'s `value` (the pair of
+    /// `setParameter(_:to:)`).
+    public func parameterValue(_ name: String) throws(TipError) -> RuntimeValue {
         try parameter(named: name).value
     }
 

@@ -81,7 +81,7 @@ struct TipTexts {
             values[String(name.dropFirst(Self.valuePrefix.count))] = value
         }
         self.values = values
-        parameters = pack.texts == nil ? [] : try pack.parameters.map { try center.parameter($0.name) }
+        parameters = pack.texts == nil ? [] : try pack.parameters.map { try center.parameterValue($0.name) }
     }
 
     /// The tip's title, message, image and action titles (`TipCenter.content(of:in:locale:…)`),

@@ -13,7 +13,7 @@ struct ExplainTexts {
         let pack = center.pack
         var parameters: [RuntimeValue] = []
         do throws(TipError) {
-            for parameter in pack.parameters { parameters.append(try center.parameter(parameter.name)) }
+            for parameter in pack.parameters { parameters.append(try center.parameterValue(parameter.name)) }
             guard let index = pack.tips.firstIndex(where: { $0.name == tip }) else { throw TipError.unknownTip(tip) }
             let shown = arm.flatMap { name in pack.experiment(onTip: index)?.arms.first { $0.name == name } }
             content = try TipCenter.content(ofTipAt: index, in: pack, locale: locale, parameters: parameters, values: [:],

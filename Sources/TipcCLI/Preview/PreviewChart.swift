@@ -197,7 +197,7 @@ struct PreviewChart {
             instants.append(center.nowMilliseconds)
             if atStep { stepInstants.append(center.nowMilliseconds) }
             readings.append(row)
-            values.append(parameters.map { name in (try? center.parameter(name)).map(ValueText.display) ?? "?" })
+            values.append(parameters.map { name in (try? center.parameterValue(name)).map(ValueText.display) ?? "?" })
         }
 
         private mutating func intern(_ text: String) -> Int {

@@ -126,7 +126,7 @@ struct MergeLawTests {
         for center in [phone, tablet] {
             #expect(center.donationCount(of: "opened") == 2)
             #expect(try center.displayCount(of: "t") == 2)
-            #expect(try center.parameter("plan") == .string("pro"))
+            #expect(try center.parameterValue("plan") == .string("pro"))
         }
         #expect(try phone.snapshot() == tablet.snapshot())
         try phone.recordDisplay("t")

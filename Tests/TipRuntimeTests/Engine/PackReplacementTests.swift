@@ -57,7 +57,7 @@ struct PackReplacementTests {
         #expect(try center.status(of: "advanced") == .pending)
         try center.setParameter("isSignedIn", to: .bool(true))
         #expect(try center.status(of: "advanced") == .available)
-        #expect(try center.parameter("level") == .int(3))
+        #expect(try center.parameterValue("level") == .int(3))
         #expect(center.donationCount(of: "opened") == 1)
         #expect(try center.displayCount(of: "gone") == 1)
         #expect(try center.status(of: "fresh") == .available)
@@ -73,10 +73,10 @@ struct PackReplacementTests {
         try first.recordDisplay("gone")
         let other = try makeCenter("tipkit 1\nparam level: String = \"none\"\ntip fresh {\n  title \"Fresh\"\n}\n", persistence: persistence)
         // The Int stored under the old type is not this pack's String: the default stands.
-        #expect(try other.parameter("level") == .string("none"))
+        #expect(try other.parameterValue("level") == .string("none"))
         #expect(throws: TipError.unknownTip("gone")) { try other.status(of: "gone") }
         let again = try makeCenter(Self.version1, persistence: persistence)
-        #expect(try again.parameter("level") == .int(3))
+        #expect(try again.parameterValue("level") == .int(3))
         #expect(again.donationCount(of: "opened") == 1)
         #expect(try again.displayCount(of: "gone") == 1)
     }
@@ -106,7 +106,7 @@ struct PackReplacementTests {
         try center.setParameter("onboarding", to: .bool(true))
         center.hideTipsForTesting(["a"])
         try center.replacePack(try verifiedPack(source.replacingOccurrences(of: "\"A\"", with: "\"A2\"")))
-        #expect(try center.parameter("onboarding") == .bool(true))
+        #expect(try center.parameterValue("onboarding") == .bool(true))
         #expect(try center.status(of: "a") == .available)
         #expect(try center.shouldDisplay("a") == false)
     }

@@ -34,7 +34,7 @@ struct StoreRecordTests {
         try center.donate("opened", value: ["label": .string(text)])
         try center.setParameter("note", to: .string(text))
         let reopened = try makeCenter(Self.source, persistence: kind == "memory" ? persistence : try open())
-        #expect(try reopened.parameter("note") == .string(text))
+        #expect(try reopened.parameterValue("note") == .string(text))
         #expect(try reopened.snapshot().donations.values.map { $0.value["label"] } == [.string(text)])
     }
 
@@ -92,8 +92,8 @@ struct StoreRecordTests {
         try before.setParameter("plan", to: .string("enterprise"))
         try before.donate("gone")
         let after = try makeCenter(new, persistence: try SQLitePersistence(path: path))
-        #expect(try after.parameter("isSignedIn") == .bool(false), "a value of another type reads as the default")
-        #expect(try after.parameter("plan") == .string("free"), "a value outside `values` reads as the default")
+        #expect(try after.parameterValue("isSignedIn") == .bool(false), "a value of another type reads as the default")
+        #expect(try after.parameterValue("plan") == .string("free"), "a value outside `values` reads as the default")
         #expect(try after.status(of: "t") == .pending)
         let kept = try after.snapshot()
         #expect(kept.parameters["isSignedIn"]?.value == .int(7), "kept untouched until written")
@@ -123,7 +123,7 @@ struct StoreRecordTests {
         #expect(try center.displayCount(of: "t") == 2, "counters from before the reset no longer count")
         #expect(try center.displayDurationMilliseconds(of: "t") == 3000)
         #expect(try center.displayCount(of: "long") == 1)
-        #expect(try center.parameter("note") == .string("kept"))
+        #expect(try center.parameterValue("note") == .string("kept"))
         #expect(center.donationCount(of: "opened") == 1)
         #expect(try center.snapshot().latestFirstDisplay == testStart)
         try center.resetEligibility("t")
@@ -137,7 +137,7 @@ struct StoreRecordTests {
         for text in texts { try center.donate("opened", value: ["label": .string(text)]) }
         try center.setParameter("note", to: .string(texts[0]))
         let reopened = try makeCenter(Self.source, persistence: try SQLitePersistence(path: path))
-        #expect(try reopened.parameter("note") == .string(texts[0]))
+        #expect(try reopened.parameterValue("note") == .string(texts[0]))
         let labels = try reopened.snapshot().donations.values.compactMap { donation -> [UInt8]? in
             guard case .string(let text)? = donation.value["label"] else { return nil }
             return Array(text.utf8)

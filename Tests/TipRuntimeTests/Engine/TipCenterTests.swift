@@ -83,7 +83,7 @@ struct TipCenterStatusTests {
         #expect(throws: TipError.wrongParameterType(parameter: "signedIn", expected: .bool, actual: .int)) {
             try center.setParameter("signedIn", to: .int(1))
         }
-        #expect(try center.parameter("signedIn") == .bool(false))
+        #expect(try center.parameterValue("signedIn") == .bool(false))
         #expect(throws: TipError.unknownParameter("nope")) { try center.setParameter("nope", to: .bool(true)) }
         #expect(throws: TipError.unknownTip("nope")) { try center.status(of: "nope") }
         #expect(throws: TipError.donation(.unknownEventName("nope"))) { try center.donate("nope") }
@@ -115,7 +115,7 @@ struct TipCenterStatusTests {
         for _ in 0..<3 { try center.donate("searched") }
         try center.invalidate("timed", reason: .tipClosed)
         try center.resetDatastore()
-        #expect(try center.parameter("signedIn") == .bool(false))
+        #expect(try center.parameterValue("signedIn") == .bool(false))
         #expect(center.donationCount(of: "searched") == 0)
         #expect(try center.status(of: "timed") == .available)
         #expect(try center.snapshot() == .empty)
@@ -266,8 +266,8 @@ struct PersistenceSemanticsTests {
         try first.invalidate("t", reason: .actionPerformed)
 
         let second = try makeCenter(Self.source, persistence: persistence)
-        #expect(try second.parameter("signedIn") == .bool(true))
-        #expect(try second.parameter("sheetOpen") == .bool(false))
+        #expect(try second.parameterValue("signedIn") == .bool(true))
+        #expect(try second.parameterValue("sheetOpen") == .bool(false))
         #expect(second.donationCount(of: "viewed") == 1)
         #expect(try second.status(of: "t") == .invalidated(.actionPerformed))
     }

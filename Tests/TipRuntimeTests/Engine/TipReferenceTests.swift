@@ -48,7 +48,7 @@ struct TipReferenceTests {
         #expect(searched.donationCount == 2 && center.donationCount(of: "searched") == 2)
         #expect(try advanced.status == .available && advanced.status == center.status(of: "advanced"))
         try level.set(.int(4))
-        #expect(try level.value == .int(4) && center.parameter("level") == .int(4))
+        #expect(try level.value == .int(4) && center.parameterValue("level") == .int(4))
 
         let trail = try center.tip(named: "newTrail", key: .int(7))
         #expect(try trail.instance(.int(8)) == center.tip(named: "newTrail", key: .int(8)))
