@@ -89,10 +89,10 @@ struct SwiftAccessorWriter {
         types = SwiftIdentifiers(reserved: Self.nestedTypes.union([root]))
     }
 
-    /// Members of the containers (`Parameters`, `Events`, …) that a name may not take (nor the
-    /// root type's name: their initializers name the nested types through it, so that a member
-    /// named `Event` or `Group` hides none).
-    private static let containerMembers: Set<String> = ["center"]
+    /// Members of the containers (`Parameters`, `Events`, …) that a name may not take: `center`,
+    /// and the root type's name (their initializers name the nested types through it, so that a
+    /// member named `Event` or `Group` hides none).
+    private var containerMembers: Set<String> { ["center", root] }
 
     mutating func write(_ files: [ManifestFile], sources: [String]) -> String {
         let parameters = files.flatMap(\.parameters)
@@ -201,7 +201,7 @@ struct SwiftAccessorWriter {
     // MARK: - Parameters
 
     private mutating func parameters(_ parameters: [ParameterDecl]) -> String {
-        var members = SwiftIdentifiers(reserved: Self.containerMembers.union([root]))
+        var members = SwiftIdentifiers(reserved: containerMembers)
         var properties = ""
         var checks = ""
         var declarations = ""
@@ -313,7 +313,7 @@ struct SwiftAccessorWriter {
     // MARK: - Events
 
     private mutating func events(_ events: [EventDecl]) -> String {
-        var members = SwiftIdentifiers(reserved: Self.containerMembers.union([root]))
+        var members = SwiftIdentifiers(reserved: containerMembers)
         var properties = ""
         var checks = ""
         var declarations = ""
@@ -370,12 +370,14 @@ struct SwiftAccessorWriter {
             guard let type = field.type?.value else { continue }
             fields.append((fieldNames.claim(field.name.name), field.name.name, SwiftValueType.of(type)))
         }
+        // One argument per field, each with an inner name of its own, so that no field (`self`,
+        // `date`, `donate`, the payload's type name) hides what a body uses.
+        let fieldArguments = fields.enumerated().map { "\($1.swift) value\($0): \($1.type.swift)" }.joined(separator: ", ")
         var text = "\n    /// The payload of `\(event.name.name)`.\n    \(access)struct \(payload): Sendable, Hashable {\n"
         for field in fields { text += "        \(access)var \(field.swift): \(field.type.swift)\n" }
         if !access.isEmpty {
             // A struct's memberwise initializer is internal: a client module needs its own.
-            // Each argument has an inner name of its own, so that a field named `self` does not hide `self`.
-            text += "\n        \(access)init(" + fields.enumerated().map { "\($1.swift) value\($0): \($1.type.swift)" }.joined(separator: ", ") + ") {\n"
+            text += "\n        \(access)init(\(fieldArguments)) {\n"
             for (index, field) in fields.enumerated() { text += "            self.\(field.swift) = value\(index)\n" }
             text += "        }\n"
         }
@@ -383,9 +385,6 @@ struct SwiftAccessorWriter {
         let entries = fields.map { field in
             "                \(Self.literal(field.manifest)): \(field.type.encode("value.\(field.swift)", Self.literal(event.name.name + "." + field.manifest))),\n"
         }.joined()
-        // Inner argument names of their own, so that no field (`date`, `donate`, the payload's
-        // type name) hides what the body calls.
-        let labels = fields.enumerated().map { "\($1.swift) value\($0): \($1.type.swift)" }.joined(separator: ", ")
         let arguments = fields.enumerated().map { "\(Self.label($1.swift)): value\($0)" }.joined(separator: ", ")
         text += """
 
@@ -403,7 +402,7 @@ struct SwiftAccessorWriter {
 
                     /// Donates it with these field values (at `date`, default now).
                     @discardableResult
-                    \(access)func donate(\(labels), at date: Date? = nil) throws -> DonationRecord {
+                    \(access)func donate(\(fieldArguments), at date: Date? = nil) throws -> DonationRecord {
                         try donate(\(payload)(\(arguments)), at: date)
                     }
 
@@ -429,7 +428,7 @@ struct SwiftAccessorWriter {
     ]
 
     private mutating func tips(_ tips: [TipDecl]) -> String {
-        var members = SwiftIdentifiers(reserved: Self.containerMembers.union([root]))
+        var members = SwiftIdentifiers(reserved: containerMembers)
         let memberNames = tips.map { members.claim($0.name.name) }
         for (tip, member) in zip(tips, memberNames) where tip.key == nil { tipMember[tip.name.name] = member }
         var properties = ""
@@ -563,7 +562,7 @@ struct SwiftAccessorWriter {
     // MARK: - Groups
 
     private mutating func groups(_ groups: [GroupDecl]) -> String {
-        var members = SwiftIdentifiers(reserved: Self.containerMembers.union([root]))
+        var members = SwiftIdentifiers(reserved: containerMembers)
         var properties = ""
         var checks = ""
         for group in groups {

@@ -147,8 +147,15 @@ struct EngineState {
     }
 
     func status(of tip: Int, key: TipKey? = nil, now: Int64) -> TipStatus {
-        if let reason = invalidation(of: tip, key: key) { return .invalidated(reason) }
-        return evaluation(of: tip, key: key, now: now).isSatisfied ? .available : .pending
+        statusAndEvaluation(of: tip, key: key, now: now).status
+    }
+
+    /// The status now, with the evaluation of the rules it was decided by (nil for an
+    /// invalidated tip, whose rules are not evaluated).
+    func statusAndEvaluation(of tip: Int, key: TipKey?, now: Int64) -> (status: TipStatus, evaluation: TipEvaluation?) {
+        if let reason = invalidation(of: tip, key: key) { return (.invalidated(reason), nil) }
+        let evaluation = evaluation(of: tip, key: key, now: now)
+        return (evaluation.isSatisfied ? .available : .pending, evaluation)
     }
 
     /// When the display frequency lets `tip` (its instance `key`) display: now (nil) or the

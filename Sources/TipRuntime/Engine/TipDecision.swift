@@ -27,16 +27,16 @@ extension TipCenter {
 }
 
 extension EngineState {
-    /// The decision of `tip` (its instance `key`) at `now`: its rules evaluated once for the
-    /// status, and again only for a pending tip's reason (up to the first rule that does not hold).
+    /// The decision of `tip` (its instance `key`) at `now`: its rules evaluated once, up to the
+    /// first that does not hold, for the status and for a pending tip's reason.
     func decision(of tip: Int, key: TipKey?, now: Int64) -> TipDecision {
-        let status = status(of: tip, key: key, now: now)
+        let (status, evaluation) = statusAndEvaluation(of: tip, key: key, now: now)
         let shouldDisplay = shouldDisplay(tip, key: key, status: status, now: now)
         let arm = armChoice(ofTip: tip)
         guard !shouldDisplay else { return TipDecision(status: status, shouldDisplay: true, arm: arm, reasonNotDisplayed: nil) }
         let reason = TipExplanation.reasonNotDisplayed(
             override: overrides.verdict(for: model.tips[tip].name), status: status,
-            firstRuleNotHolding: { evaluation(of: tip, key: key, now: now).firstUnsatisfiedRule },
+            firstRuleNotHolding: { evaluation?.firstUnsatisfiedRule },
             hiddenArm: arm.flatMap { $0.arm.isHidden ? (experiment: $0.experiment.name, arm: $0.arm.name) : nil },
             frequencyGateOpensMilliseconds: { frequencyGateOpens(for: tip, key: key, now: now) },
             group: {
