@@ -1,9 +1,9 @@
 /// The event windows a rule reads: every `(event, window)` of its `WITHIN` and
 /// `COUNT_EVENT_WITHIN` instructions. The runtime uses them to compute the next instant at which
 /// a window's contents change with no new donation.
-public struct EventWindow: Sendable, Hashable {
-    public var event: Int
-    public var milliseconds: Int64
+package struct EventWindow: Sendable, Hashable {
+    package var event: Int
+    package var milliseconds: Int64
 }
 
 /// A window over another tip's displays or invalidations (`tip(X).invalidations.within(1d)`):

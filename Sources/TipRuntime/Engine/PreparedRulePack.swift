@@ -3,8 +3,8 @@
 /// shared by every `TipCenter` opened with it. A device opens one runtime and needs none; a
 /// service that opens a runtime per request (`tipc serve`) prepares its pack once instead of
 /// on every request.
-public final class PreparedRulePack: Sendable {
-    public let verified: VerifiedRulePack
+package final class PreparedRulePack: Sendable {
+    package let verified: VerifiedRulePack
     let evaluator: RuleEvaluator
     let tipIndex: [String: Int]
     let parameterIndex: [String: Int]
@@ -26,7 +26,7 @@ public final class PreparedRulePack: Sendable {
     /// experiment is ignored).
     let experimentAssignments: [ExperimentAssignment?]
 
-    public init(_ pack: VerifiedRulePack) {
+    package init(_ pack: VerifiedRulePack) {
         verified = pack
         evaluator = RuleEvaluator(pack: pack)
         let model = pack.pack

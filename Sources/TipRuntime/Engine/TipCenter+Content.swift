@@ -64,7 +64,7 @@ extension TipCenter {
     /// `content(of:locale:values:)` over a pack and parameter values (by parameter index), for
     /// tools that show a pack's texts (`tipc explain --locale`): with `keepingMissingPlaceholders`,
     /// a placeholder without a value is shown as `{name}` instead of being an error.
-    public static func content(of tip: String, in pack: RulePack, locale: String, parameters: [RuntimeValue],
+    package static func content(of tip: String, in pack: RulePack, locale: String, parameters: [RuntimeValue],
                                values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false) throws(TipError) -> TipContent {
         guard let index = pack.tips.firstIndex(where: { $0.name == tip }) else { throw .unknownTip(tip) }
         return try content(ofTipAt: index, in: pack, locale: locale, parameters: parameters, values: values,
@@ -75,7 +75,7 @@ extension TipCenter {
     /// `index` in the pack's tips table: no search by name, for callers that walk the table
     /// (one search per tip would make listing every tip quadratic). With `arm`, what the arm
     /// overrides replaces the tip's own.
-    public static func content(ofTipAt index: Int, in pack: RulePack, locale: String, parameters: [RuntimeValue],
+    package static func content(ofTipAt index: Int, in pack: RulePack, locale: String, parameters: [RuntimeValue],
                                values: [String: RuntimeValue], keepingMissingPlaceholders: Bool = false,
                                arm: PackExperimentArm? = nil) throws(TipError) -> TipContent {
         let declared = pack.tips[index]

@@ -6,7 +6,7 @@ public struct TipExperimentArm: Sendable, Hashable {
     /// first needed (the arm then comes from hashing the unit).
     public var assignment: AssignmentRecord?
 
-    public init(experiment: PackExperiment, arm: PackExperimentArm, assignment: AssignmentRecord?) {
+    package init(experiment: PackExperiment, arm: PackExperimentArm, assignment: AssignmentRecord?) {
         self.experiment = experiment
         self.arm = arm
         self.assignment = assignment

@@ -36,7 +36,7 @@ extension TipCenter {
 
 extension TipInstance {
     /// The instance `text` names in `pack` (`newTrail[42]`, `newTrail[some id]`, `welcome`).
-    public static func resolve(_ text: String, in pack: RulePack) throws(TipError) -> TipInstance {
+    package static func resolve(_ text: String, in pack: RulePack) throws(TipError) -> TipInstance {
         let (name, keyText) = split(text)
         guard let tip = pack.tips.first(where: { $0.name == name }) else {
             // A tip whose name itself ends in brackets is still found by its whole name.

@@ -19,7 +19,7 @@ public final class TipCenter: Sendable {
     }
 
     /// Opens a runtime over `persistence` with a pack prepared once for many runtimes.
-    public init(pack: PreparedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock(),
+    package init(pack: PreparedRulePack, persistence: any TipPersistence, clock: any TipClock = SystemClock(),
                 assignmentUnit: String? = nil) throws(TipError) {
         self.persistence = persistence
         self.clock = clock
@@ -105,7 +105,7 @@ public final class TipCenter: Sendable {
             var indexed: [(event: Int, payload: [RuntimeValue])] = []
             for donation in batch {
                 guard let event = engine.eventIndex[donation.event] else { throw .donation(.unknownEventName(donation.event)) }
-                guard RecordBounds.contains(donation.date) else { throw .donation(.dateOutOfRange(event: donation.event, date: donation.date)) }
+                guard RecordBounds.contains(donation.milliseconds) else { throw .donation(.dateOutOfRange(event: donation.event, date: donation.milliseconds)) }
                 do throws(DonationError) {
                     indexed.append((event, try engine.orderedPayload(event: event, donation.value)))
                 } catch {
@@ -115,8 +115,8 @@ public final class TipCenter: Sendable {
             let records = batch.map { $0.record() }
             try stored { () throws(TipStoreError) in try persistence.append(records) }
             // A donation dated at or before its event's deletion is stored but does not count.
-            for (donation, entry) in zip(batch, indexed) where !engine.isDeleted(event: donation.event, date: donation.date) {
-                try? engine.donations.donate(event: entry.event, at: donation.date, payload: entry.payload)
+            for (donation, entry) in zip(batch, indexed) where !engine.isDeleted(event: donation.event, date: donation.milliseconds) {
+                try? engine.donations.donate(event: entry.event, at: donation.milliseconds, payload: entry.payload)
             }
             engine.expireDonations(now: now)
             trimStore(events: Set(indexed.map(\.event)), engine.model, now: now)

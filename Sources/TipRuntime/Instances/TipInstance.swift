@@ -30,7 +30,7 @@ public enum TipKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The key of type `type` written as `text` between brackets; nil when `text` is not one.
-    public init?(_ text: String, as type: ValueType) {
+    package init?(_ text: String, as type: ValueType) {
         switch type {
         case .int:
             guard let number = Int64(text) else { return nil }
@@ -73,7 +73,7 @@ public struct TipInstance: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// Splits `newTrail[42]` into the tip's name and the key's text (nil when there are no
     /// brackets): the key's type comes from the pack (`PackTip.key`).
-    public static func split(_ text: String) -> (tip: String, key: String?) {
+    package static func split(_ text: String) -> (tip: String, key: String?) {
         guard text.hasSuffix("]"), let open = text.firstIndex(of: "[") else { return (text, nil) }
         let name = String(text[..<open])
         let key = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
@@ -93,10 +93,10 @@ public struct TipInstance: Sendable, Hashable, Comparable, CustomStringConvertib
 
 /// The key a tip declares: its name in the tip's rules and its type (Int or String).
 public struct PackTipKey: Sendable, Hashable {
-    public var name: String
-    public var type: ValueType
+    public package(set) var name: String
+    public package(set) var type: ValueType
 
-    public init(name: String, type: ValueType) {
+    package init(name: String, type: ValueType) {
         self.name = name
         self.type = type
     }

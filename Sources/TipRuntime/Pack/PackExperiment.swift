@@ -5,18 +5,18 @@
 /// overrides reads only the tip's placeholders.
 public struct PackExperiment: Sendable, Hashable {
     /// The experiment's name (unique in the pack).
-    public var name: String
+    public package(set) var name: String
     /// The tip it varies, by index into `RulePack.tips`.
-    public var tip: Int
+    public package(set) var tip: Int
     /// What users are hashed with: the experiment's name unless the manifest names another.
-    public var salt: String
+    public package(set) var salt: String
     /// The event whose donation within the window after a user's first exposure counts as a
     /// conversion.
-    public var goal: PackTipGoal
+    public package(set) var goal: PackTipGoal
     /// The arms in declared order; the first is the baseline.
-    public var arms: [PackExperimentArm]
+    public package(set) var arms: [PackExperimentArm]
 
-    public init(name: String, tip: Int, salt: String, goal: PackTipGoal, arms: [PackExperimentArm]) {
+    package init(name: String, tip: Int, salt: String, goal: PackTipGoal, arms: [PackExperimentArm]) {
         self.name = name
         self.tip = tip
         self.salt = salt
@@ -33,19 +33,19 @@ public struct PackExperiment: Sendable, Hashable {
 
 /// One arm of an experiment: its share of the users and what it changes about the tip.
 public struct PackExperimentArm: Sendable, Hashable {
-    public var name: String
+    public package(set) var name: String
     /// Its share of the users is weight / the experiment's total weight (0: no users).
-    public var weight: Int64
+    public package(set) var weight: Int64
     /// A hidden arm never displays the tip: its users are the holdout.
-    public var isHidden: Bool
+    public package(set) var isHidden: Bool
     /// The texts and image the arm shows instead of the tip's; nil where the arm shows the tip's own.
-    public var title: PackLocalizedText?
-    public var message: PackLocalizedText?
-    public var image: PackImage?
+    package var title: PackLocalizedText?
+    package var message: PackLocalizedText?
+    public package(set) var image: PackImage?
     /// The buttons the arm shows instead of the tip's (possibly none); nil: the tip's own.
-    public var actions: [PackArmAction]?
+    public package(set) var actions: [PackArmAction]?
 
-    public init(name: String, weight: Int64, isHidden: Bool = false, title: PackLocalizedText? = nil, message: PackLocalizedText? = nil,
+    package init(name: String, weight: Int64, isHidden: Bool = false, title: PackLocalizedText? = nil, message: PackLocalizedText? = nil,
                 image: PackImage? = nil, actions: [PackArmAction]? = nil) {
         self.name = name
         self.weight = weight
@@ -64,10 +64,10 @@ public struct PackExperimentArm: Sendable, Hashable {
 
 /// A button of an experiment's arm: its id and its title in each locale.
 public struct PackArmAction: Sendable, Hashable {
-    public var id: String
-    public var title: PackLocalizedText
+    public package(set) var id: String
+    package var title: PackLocalizedText
 
-    public init(id: String, title: PackLocalizedText) {
+    package init(id: String, title: PackLocalizedText) {
         self.id = id
         self.title = title
     }
@@ -75,7 +75,7 @@ public struct PackArmAction: Sendable, Hashable {
 
 extension PackExperimentArm {
     /// Whether one of the arm's texts is written per locale (the pack then needs a default locale).
-    public var isLocalized: Bool {
+    package var isLocalized: Bool {
         ([title, message] + (actions ?? []).map(\.title)).contains { text in text?.variants.first?.locale != nil }
     }
 }

@@ -1,28 +1,36 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A rule pack in memory: what `tipc compile` writes and the runtime loads. Immutable data;
 /// `RulePackWriter` encodes it, `RulePackLoader` decodes and verifies it.
 public struct RulePack: Sendable, Hashable {
     /// The format version of the pack this was read from (`PackFormat.version` for a pack
     /// compiled now; the writer always writes the current version).
-    public var formatVersion: UInt32
+    public package(set) var formatVersion: UInt32
     /// The string table. Bytecode refers to strings by index into it; names and texts are
     /// added to it by the writer (deduplicated, in first-use order).
-    public var strings: [String]
+    package var strings: [String]
     /// The minimum gap between first displays of different tips, in milliseconds (0: immediate).
-    public var displayFrequencyMilliseconds: Int64
-    public var parameters: [PackParameter]
-    public var events: [PackEvent]
-    public var tips: [PackTip]
-    public var groups: [PackGroup]
+    package var displayFrequencyMilliseconds: Int64
+    /// The minimum time between first displays of different tips (0: immediate), in seconds.
+    public var displayFrequency: TimeInterval { Milliseconds.seconds(displayFrequencyMilliseconds) }
+    public package(set) var parameters: [PackParameter]
+    public package(set) var events: [PackEvent]
+    public package(set) var tips: [PackTip]
+    public package(set) var groups: [PackGroup]
     /// The tips' localized and templated texts (table kind 8); nil when every text is plain.
-    public var texts: PackTexts?
+    package var texts: PackTexts?
     /// The program that wrote the pack (`tipc 0.1.0`, the optional producer table); nil when the
     /// pack names none. Informational: it never changes what the pack means.
-    public var producer: String?
+    public package(set) var producer: String?
     /// The experiments on tips, in declared order (the optional experiments table); empty when
     /// the program declares none.
-    public var experiments: [PackExperiment]
+    public package(set) var experiments: [PackExperiment]
 
-    public init(formatVersion: UInt32 = PackFormat.version, strings: [String], displayFrequencyMilliseconds: Int64,
+    package init(formatVersion: UInt32 = PackFormat.version, strings: [String], displayFrequencyMilliseconds: Int64,
                 parameters: [PackParameter], events: [PackEvent], tips: [PackTip], groups: [PackGroup], texts: PackTexts? = nil,
                 producer: String? = nil, experiments: [PackExperiment] = []) {
         self.experiments = experiments
@@ -38,7 +46,7 @@ public struct RulePack: Sendable, Hashable {
     }
 
     /// The experiment on the tip at `index`, if any (a tip is in at most one).
-    public func experiment(onTip index: Int) -> PackExperiment? {
+    package func experiment(onTip index: Int) -> PackExperiment? {
         experiments.first { $0.tip == index }
     }
 
@@ -47,7 +55,7 @@ public struct RulePack: Sendable, Hashable {
     /// YAML or in `.tips`), not what it does, so without them the same program gives the same
     /// bytes from any folder and either front end. Packs compiled in memory keep them for
     /// `explain`.
-    public var withoutSourcePositions: RulePack {
+    package var withoutSourcePositions: RulePack {
         var pack = self
         for tip in pack.tips.indices {
             for rule in pack.tips[tip].rules.indices {
@@ -61,15 +69,15 @@ public struct RulePack: Sendable, Hashable {
 
 /// A declared parameter: its type, default, closed set of values and whether it is transient.
 public struct PackParameter: Sendable, Hashable {
-    public var name: String
-    public var type: ValueType
-    public var defaultValue: RuntimeValue
+    public package(set) var name: String
+    public package(set) var type: ValueType
+    public package(set) var defaultValue: RuntimeValue
     /// The closed set of values of an enum-like String parameter.
-    public var values: [String]?
+    public package(set) var values: [String]?
     /// Starts from its default in every new runtime.
-    public var isTransient: Bool
+    public package(set) var isTransient: Bool
 
-    public init(name: String, type: ValueType, defaultValue: RuntimeValue, values: [String]? = nil, isTransient: Bool = false) {
+    package init(name: String, type: ValueType, defaultValue: RuntimeValue, values: [String]? = nil, isTransient: Bool = false) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
@@ -88,10 +96,10 @@ public struct PackParameter: Sendable, Hashable {
 
 /// A field of an event's typed payload.
 public struct PackField: Sendable, Hashable {
-    public var name: String
-    public var type: ValueType
+    public package(set) var name: String
+    public package(set) var type: ValueType
 
-    public init(name: String, type: ValueType) {
+    package init(name: String, type: ValueType) {
         self.name = name
         self.type = type
     }
@@ -99,14 +107,16 @@ public struct PackField: Sendable, Hashable {
 
 /// A declared event: its payload schema (empty: donations carry no value) and retention.
 public struct PackEvent: Sendable, Hashable {
-    public var name: String
-    public var fields: [PackField]
+    public package(set) var name: String
+    public package(set) var fields: [PackField]
     /// The oldest donations beyond this count are trimmed.
-    public var maximumCount: Int64?
+    public package(set) var maximumCount: Int64?
     /// Donations older than this (relative to the newest donation) are trimmed.
-    public var maximumAgeMilliseconds: Int64?
+    package var maximumAgeMilliseconds: Int64?
+    /// How long a donation counts, in seconds (`nil`: for ever); older ones are trimmed.
+    public var maximumAge: TimeInterval? { maximumAgeMilliseconds.map(Milliseconds.seconds) }
 
-    public init(name: String, fields: [PackField] = [], maximumCount: Int64? = nil, maximumAgeMilliseconds: Int64? = nil) {
+    package init(name: String, fields: [PackField] = [], maximumCount: Int64? = nil, maximumAgeMilliseconds: Int64? = nil) {
         self.name = name
         self.fields = fields
         self.maximumCount = maximumCount
@@ -122,10 +132,10 @@ public enum PackImage: Sendable, Hashable {
 
 /// A button of a tip.
 public struct PackAction: Sendable, Hashable {
-    public var id: String
-    public var title: String
+    public package(set) var id: String
+    public package(set) var title: String
 
-    public init(id: String, title: String) {
+    package init(id: String, title: String) {
         self.id = id
         self.title = title
     }
@@ -133,13 +143,13 @@ public struct PackAction: Sendable, Hashable {
 
 /// Where an instruction's value came from in the source, for `explain`.
 public struct PackSourceRange: Sendable, Hashable {
-    public var file: String
-    public var startLine: Int32
-    public var startColumn: Int32
-    public var endLine: Int32
-    public var endColumn: Int32
+    public package(set) var file: String
+    public package(set) var startLine: Int32
+    public package(set) var startColumn: Int32
+    public package(set) var endLine: Int32
+    public package(set) var endColumn: Int32
 
-    public init(file: String, startLine: Int32, startColumn: Int32, endLine: Int32, endColumn: Int32) {
+    package init(file: String, startLine: Int32, startColumn: Int32, endLine: Int32, endColumn: Int32) {
         self.file = file
         self.startLine = startLine
         self.startColumn = startColumn
@@ -150,10 +160,10 @@ public struct PackSourceRange: Sendable, Hashable {
 
 /// One entry of a rule's source map: the instruction at `pc` computes the expression at `range`.
 package struct SourceMapEntry: Sendable, Hashable {
-    public var pc: UInt32
-    public var range: PackSourceRange
+    package var pc: UInt32
+    package var range: PackSourceRange
 
-    public init(pc: UInt32, range: PackSourceRange) {
+    package init(pc: UInt32, range: PackSourceRange) {
         self.pc = pc
         self.range = range
     }
@@ -162,13 +172,13 @@ package struct SourceMapEntry: Sendable, Hashable {
 /// One rule: bytecode computing a Bool, and an optional source map for `explain`.
 package struct RuleProgram: Sendable, Hashable {
     /// Instruction words (see docs/bytecode.md).
-    public var code: [UInt32]
+    package var code: [UInt32]
     /// The whole rule's source range, if known.
-    public var range: PackSourceRange?
+    package var range: PackSourceRange?
     /// Per-instruction source ranges, sorted by pc.
-    public var sourceMap: [SourceMapEntry]
+    package var sourceMap: [SourceMapEntry]
 
-    public init(code: [UInt32], range: PackSourceRange? = nil, sourceMap: [SourceMapEntry] = []) {
+    package init(code: [UInt32], range: PackSourceRange? = nil, sourceMap: [SourceMapEntry] = []) {
         self.code = code
         self.range = range
         self.sourceMap = sourceMap
@@ -177,21 +187,23 @@ package struct RuleProgram: Sendable, Hashable {
 
 /// A tip: texts, image, actions, display options and rules (all must hold).
 public struct PackTip: Sendable, Hashable {
-    public var name: String
-    public var title: String
-    public var message: String?
-    public var image: PackImage?
-    public var actions: [PackAction]
-    public var maxDisplayCount: Int64?
-    public var maxDisplayDurationMilliseconds: Int64?
-    public var ignoresDisplayFrequency: Bool
+    public package(set) var name: String
+    public package(set) var title: String
+    public package(set) var message: String?
+    public package(set) var image: PackImage?
+    public package(set) var actions: [PackAction]
+    public package(set) var maxDisplayCount: Int64?
+    package var maxDisplayDurationMilliseconds: Int64?
+    /// The time on screen after which the tip is invalidated, in seconds (`nil`: no limit).
+    public var maxDisplayDuration: TimeInterval? { maxDisplayDurationMilliseconds.map(Milliseconds.seconds) }
+    public package(set) var ignoresDisplayFrequency: Bool
     package var rules: [RuleProgram]
     /// The key of a keyed tip: each key value is then its own instance. Stored in
     /// the `tipKeys` table.
-    public var key: PackTipKey?
+    public package(set) var key: PackTipKey?
     /// What counts as the tip having worked, for tip analytics. Stored in the optional
     /// `tipGoals` table, which older runtimes skip.
-    public var goal: PackTipGoal?
+    public package(set) var goal: PackTipGoal?
 
     package init(name: String, title: String, message: String? = nil, image: PackImage? = nil, actions: [PackAction] = [],
                 maxDisplayCount: Int64? = nil, maxDisplayDurationMilliseconds: Int64? = nil,
@@ -225,10 +237,12 @@ public struct PackTip: Sendable, Hashable {
 /// the tip counts as the tip having worked.
 public struct PackTipGoal: Sendable, Hashable {
     /// The event, by index into `RulePack.events`.
-    public var event: Int
-    public var windowMilliseconds: Int64
+    public package(set) var event: Int
+    package var windowMilliseconds: Int64
+    /// How long after the first display a donation still counts, in seconds.
+    public var window: TimeInterval { Milliseconds.seconds(windowMilliseconds) }
 
-    public init(event: Int, windowMilliseconds: Int64) {
+    package init(event: Int, windowMilliseconds: Int64) {
         self.event = event
         self.windowMilliseconds = windowMilliseconds
     }
@@ -244,11 +258,11 @@ public enum PackGroupPriority: UInt8, Sendable, Hashable, CaseIterable {
 
 /// A group of tips, by index into `RulePack.tips`.
 public struct PackGroup: Sendable, Hashable {
-    public var name: String
-    public var priority: PackGroupPriority
-    public var tips: [Int]
+    public package(set) var name: String
+    public package(set) var priority: PackGroupPriority
+    public package(set) var tips: [Int]
 
-    public init(name: String, priority: PackGroupPriority, tips: [Int]) {
+    package init(name: String, priority: PackGroupPriority, tips: [Int]) {
         self.name = name
         self.priority = priority
         self.tips = tips

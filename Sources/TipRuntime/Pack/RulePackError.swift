@@ -31,7 +31,7 @@ public struct RulePackError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Byte offset of the problem.
     public var offset: Int
 
-    public init(_ kind: Kind, _ message: String, offset: Int) {
+    package init(_ kind: Kind, _ message: String, offset: Int) {
         self.kind = kind
         self.message = message
         self.offset = offset

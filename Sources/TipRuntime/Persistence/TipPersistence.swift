@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Where a runtime keeps its state between launches. Every write returns only once it is
 /// durable (for SQLite: committed with `synchronous=FULL`), so an acknowledged write survives
 /// a crash; writes only add records or apply last-writer-wins, so no write of one process can
@@ -77,22 +83,34 @@ public struct TipStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String { message }
 }
 
-/// A donation not stored yet (it has no id).
+/// A donation not stored yet (it has no id), for `TipCenter.donate(_:)`'s batches.
 public struct PendingDonation: Sendable, Hashable {
+    /// The event's name.
     public var event: String
-    public var date: Int64
+    /// The instant, in milliseconds since 1970 (what the store keeps).
+    package var milliseconds: Int64
+    /// The payload's values by field name; empty for an event without a payload.
     public var value: [String: RuntimeValue]
 
-    public init(event: String, date: Int64, value: [String: RuntimeValue] = [:]) {
+    /// The event `event` with payload `value`, donated at `date` (whole milliseconds, like every
+    /// instant the runtime keeps).
+    public init(_ event: String, value: [String: RuntimeValue] = [:], at date: Date) {
+        self.init(event: event, date: date.millisecondsSince1970, value: value)
+    }
+
+    package init(event: String, date: Int64, value: [String: RuntimeValue] = [:]) {
         self.event = event
-        self.date = date
+        self.milliseconds = date
         self.value = value
     }
+
+    /// When the event happened.
+    public var date: Date { Date(millisecondsSince1970: milliseconds) }
 }
 
 extension PendingDonation {
     /// The stored form, under a new random id.
-    public func record() -> DonationRecord {
-        DonationRecord(id: RecordID.random(), event: event, date: date, value: value)
+    package func record() -> DonationRecord {
+        DonationRecord(id: RecordID.random(), event: event, date: milliseconds, value: value)
     }
 }

@@ -75,13 +75,13 @@ extension StoreSnapshot {
 extension TipEventRecord {
     /// The ids of display counters migrated from a version-1 store: copies of one (synced
     /// devices, a restored backup) merge instead of colliding.
-    public static let versionOneDisplayPrefix = "v1-display:"
+    package static let versionOneDisplayPrefix = "v1-display:"
 
     /// Two copies of one display counter migrated from a version-1 store (ids `v1-display:…`)
     /// merge as version 1 merged them: the larger count and time on screen, the earlier stamp.
     /// Copies are displays of one tip, without a key, on one device, dated by their stamps
     /// (as version-1 records are). Nil for any other two records under one id: a collision.
-    public static func mergingCopies(_ a: TipEventRecord, _ b: TipEventRecord) -> TipEventRecord? {
+    package static func mergingCopies(_ a: TipEventRecord, _ b: TipEventRecord) -> TipEventRecord? {
         guard a.id == b.id, a.id.utf8.starts(with: versionOneDisplayPrefix.utf8), a.tip == b.tip, a.key == nil, b.key == nil,
               a.arm == nil, b.arm == nil,
               a.stamp.device == b.stamp.device, a.date == a.stamp.milliseconds, b.date == b.stamp.milliseconds,

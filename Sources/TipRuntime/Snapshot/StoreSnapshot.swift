@@ -139,21 +139,21 @@ public struct TipEventRecord: Sendable, Hashable {
 
 /// A tip's state as derived from its records: eligibility since the latest reset, and the
 /// displays and time on screen since then, over every device.
-public struct TipHistory: Sendable, Hashable {
+package struct TipHistory: Sendable, Hashable {
     /// The tip's records, in their order (`TipEventRecord.precedes`).
-    public private(set) var records: [TipEventRecord] = []
+    package private(set) var records: [TipEventRecord] = []
     /// What rules read of the records since the latest reset (`tip(X).displays`,
     /// `tip(X).invalidations`), kept with them.
     package private(set) var displayColumns = DonationColumns()
     package private(set) var invalidationColumns = DonationColumns(fields: [PayloadColumn(type: .string)])
 
-    public init(records: [TipEventRecord] = []) {
+    package init(records: [TipEventRecord] = []) {
         self.records = records.sorted(by: TipEventRecord.precedes)
         updateColumns()
     }
 
     /// Adds a record in its place in the order (usually the end: a new record is the latest).
-    public mutating func add(_ record: TipEventRecord) {
+    package mutating func add(_ record: TipEventRecord) {
         var position = records.endIndex
         while position > records.startIndex, TipEventRecord.precedes(record, records[position - 1]) { position -= 1 }
         records.insert(record, at: position)
@@ -202,21 +202,21 @@ public struct TipHistory: Sendable, Hashable {
     }
 
     /// The records since the latest reset.
-    public var current: ArraySlice<TipEventRecord> {
+    package var current: ArraySlice<TipEventRecord> {
         guard let reset = records.lastIndex(where: { $0.kind == .reset }) else { return records[...] }
         return records[(reset + 1)...]
     }
 
     /// The reason the tip is invalidated now (the first invalidation since the latest reset),
     /// or nil when it is eligible.
-    public private(set) var currentInvalidation: InvalidationReason?
+    package private(set) var currentInvalidation: InvalidationReason?
 
     /// Displays since the latest reset, all devices together.
-    public private(set) var displayCount: Int64 = 0
+    package private(set) var displayCount: Int64 = 0
 
     /// Milliseconds on screen since the latest reset, all devices together; saturates at
     /// `Int64.max` rather than wrapping.
-    public private(set) var displayDurationMilliseconds: Int64 = 0
+    package private(set) var displayDurationMilliseconds: Int64 = 0
 }
 
 extension Int64 {
@@ -317,7 +317,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     public static let empty = StoreSnapshot()
 
     /// The history of every tip and instance that has records.
-    public var histories: [TipInstance: TipHistory] {
+    package var histories: [TipInstance: TipHistory] {
         Dictionary(grouping: tipRecords.values, by: { TipInstance(tip: $0.tip, key: $0.key) }).mapValues { TipHistory(records: $0) }
     }
 }

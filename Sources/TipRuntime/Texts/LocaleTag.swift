@@ -60,7 +60,7 @@ public enum LocaleTag {
     /// `de-CH`, `de`. A subtag of one letter left at the end is dropped with the one after it.
     /// The request is read leniently, as apps pass it: `_` counts as `-` (`de_CH`, Apple's
     /// `Locale.identifier`), and anything from `@` on (`@calendar=…`) is ignored.
-    public static func lookupChain(for requested: String) -> [String] {
+    package static func lookupChain(for requested: String) -> [String] {
         var text = Substring(requested)
         if let at = text.firstIndex(of: "@") { text = text[..<at] }
         var subtags = text.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
@@ -74,7 +74,7 @@ public enum LocaleTag {
     }
 
     /// Whether two tags name the same locale (BCP 47 tags are case-insensitive).
-    public static func matches(_ a: String, _ b: String) -> Bool {
+    package static func matches(_ a: String, _ b: String) -> Bool {
         a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lowercase($0) == lowercase($1) }
     }
 

@@ -2,19 +2,19 @@
 /// each tip whose texts are templates or localized, its placeholders and every text. A tip
 /// without an entry shows the texts of the tips table verbatim (as every tip of a format-1
 /// pack, which lacks the table, does).
-public struct PackTexts: Sendable, Hashable {
+package struct PackTexts: Sendable, Hashable {
     /// The locale used when no text matches the one asked for; nil when no text is localized.
-    public var defaultLocale: String?
+    package var defaultLocale: String?
     /// By ascending tip index, at most one per tip.
-    public var tips: [PackTipTexts]
+    package var tips: [PackTipTexts]
 
-    public init(defaultLocale: String?, tips: [PackTipTexts]) {
+    package init(defaultLocale: String?, tips: [PackTipTexts]) {
         self.defaultLocale = defaultLocale
         self.tips = tips
     }
 
     /// The entry of tip `index`, if it has one.
-    public func entry(forTip index: Int) -> PackTipTexts? {
+    package func entry(forTip index: Int) -> PackTipTexts? {
         var low = 0, high = tips.count
         while low < high {
             let middle = (low + high) / 2
@@ -25,39 +25,39 @@ public struct PackTexts: Sendable, Hashable {
 }
 
 /// A value the app passes when it shows a tip (`placeholders: { shortcut: string }`).
-public struct PackPlaceholder: Sendable, Hashable {
-    public var name: String
+package struct PackPlaceholder: Sendable, Hashable {
+    package var name: String
     /// Bool, Int, Double, String or Date (a Duration placeholder is refused).
-    public var type: ValueType
+    package var type: ValueType
 
-    public init(name: String, type: ValueType) {
+    package init(name: String, type: ValueType) {
         self.name = name
         self.type = type
     }
 }
 
 /// One text (a title, a message, an action's title) in each of its locales.
-public struct PackLocalizedText: Sendable, Hashable {
-    public struct Variant: Sendable, Hashable {
+package struct PackLocalizedText: Sendable, Hashable {
+    package struct Variant: Sendable, Hashable {
         /// A BCP 47 tag; nil for a text that is the same in every locale (then the only variant).
-        public var locale: String?
-        public var template: TextTemplate
+        package var locale: String?
+        package var template: TextTemplate
 
-        public init(locale: String?, template: TextTemplate) {
+        package init(locale: String?, template: TextTemplate) {
             self.locale = locale
             self.template = template
         }
     }
 
-    public var variants: [Variant]
+    package var variants: [Variant]
 
-    public init(variants: [Variant]) {
+    package init(variants: [Variant]) {
         self.variants = variants
     }
 
     /// The variant for `requested`: the first tag of its lookup chain that the text has, else
     /// the default locale's (or the only variant of a text for every locale).
-    public func variant(for requested: String, defaultLocale: String?) -> Variant? {
+    package func variant(for requested: String, defaultLocale: String?) -> Variant? {
         if variants.count == 1, variants[0].locale == nil { return variants[0] }
         for tag in LocaleTag.lookupChain(for: requested) {
             if let found = variants.first(where: { $0.locale.map { LocaleTag.matches($0, tag) } ?? false }) { return found }
@@ -69,15 +69,15 @@ public struct PackLocalizedText: Sendable, Hashable {
 
 /// The texts of one tip: title, message (when the tip has one) and its actions' titles, in the
 /// tips table's order.
-public struct PackTipTexts: Sendable, Hashable {
+package struct PackTipTexts: Sendable, Hashable {
     /// Index into `RulePack.tips`.
-    public var tip: Int
-    public var placeholders: [PackPlaceholder]
-    public var title: PackLocalizedText
-    public var message: PackLocalizedText?
-    public var actionTitles: [PackLocalizedText]
+    package var tip: Int
+    package var placeholders: [PackPlaceholder]
+    package var title: PackLocalizedText
+    package var message: PackLocalizedText?
+    package var actionTitles: [PackLocalizedText]
 
-    public init(tip: Int, placeholders: [PackPlaceholder] = [], title: PackLocalizedText, message: PackLocalizedText? = nil,
+    package init(tip: Int, placeholders: [PackPlaceholder] = [], title: PackLocalizedText, message: PackLocalizedText? = nil,
                 actionTitles: [PackLocalizedText] = []) {
         self.tip = tip
         self.placeholders = placeholders
@@ -87,7 +87,7 @@ public struct PackTipTexts: Sendable, Hashable {
     }
 
     /// Every text, title first.
-    public var allTexts: [PackLocalizedText] {
+    package var allTexts: [PackLocalizedText] {
         [title] + (message.map { [$0] } ?? []) + actionTitles
     }
 }

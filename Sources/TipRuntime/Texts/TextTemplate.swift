@@ -1,8 +1,8 @@
 /// A text as the runtime fills it: literal pieces, a parameter's current value (`{$p}`) and a
 /// placeholder the app passes (`{name}`). The compiler parses the braces; the pack stores the
 /// pieces, so the runtime never parses a text.
-public struct TextTemplate: Sendable, Hashable {
-    public enum Segment: Sendable, Hashable {
+package struct TextTemplate: Sendable, Hashable {
+    package enum Segment: Sendable, Hashable {
         /// Text as it reads (`{{` and `}}` already turned into single braces).
         case literal(String)
         /// The current value of parameter N of the pack.
@@ -11,20 +11,20 @@ public struct TextTemplate: Sendable, Hashable {
         case placeholder(Int)
     }
 
-    public var segments: [Segment]
+    package var segments: [Segment]
 
-    public init(_ segments: [Segment]) {
+    package init(_ segments: [Segment]) {
         self.segments = segments
     }
 
     /// The parameters and placeholders the text reads (for the "same placeholders in every
     /// locale" check).
-    public var references: Set<Segment> {
+    package var references: Set<Segment> {
         Set(segments.filter { if case .literal = $0 { return false } else { return true } })
     }
 
     /// The template written back with braces (`{$name}`, `{name}`, `{{`), for inspection.
-    public func source(parameterNames: [String], placeholderNames: [String]) -> String {
+    package func source(parameterNames: [String], placeholderNames: [String]) -> String {
         var text = ""
         for segment in segments {
             switch segment {

@@ -19,23 +19,23 @@ public enum RuleOutcome: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The evaluation of one tip's rules (all must hold).
-public struct TipEvaluation: Sendable, Hashable {
-    public var tip: Int
+package struct TipEvaluation: Sendable, Hashable {
+    package var tip: Int
     /// The outcome of each rule evaluated, in order. Unless every rule was asked for, evaluation
     /// stops at the first rule that does not hold.
-    public var rules: [RuleOutcome]
+    package var rules: [RuleOutcome]
 
     /// All rules hold (a tip without rules: always).
-    public var isSatisfied: Bool { rules.allSatisfy(\.holds) }
+    package var isSatisfied: Bool { rules.allSatisfy(\.holds) }
 
     /// The first rule that does not hold, and why.
-    public var firstUnsatisfiedRule: (index: Int, outcome: RuleOutcome)? {
+    package var firstUnsatisfiedRule: (index: Int, outcome: RuleOutcome)? {
         guard let index = rules.firstIndex(where: { !$0.holds }) else { return nil }
         return (index, rules[index])
     }
 
-    public static func == (a: TipEvaluation, b: TipEvaluation) -> Bool { a.tip == b.tip && a.rules == b.rules }
-    public func hash(into hasher: inout Hasher) {
+    package static func == (a: TipEvaluation, b: TipEvaluation) -> Bool { a.tip == b.tip && a.rules == b.rules }
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(tip)
         hasher.combine(rules)
     }
@@ -63,8 +63,8 @@ public enum TraceValue: Sendable, Hashable, CustomStringConvertible {
 
 /// One step of a traced evaluation: the instruction at `pc` produced `value`. Inside a `where`
 /// predicate, `donation` is the index (in the event's time order) of the donation being tested.
-public struct TraceEntry: Sendable, Hashable {
-    public var pc: Int
-    public var value: TraceValue
-    public var donation: Int?
+package struct TraceEntry: Sendable, Hashable {
+    package var pc: Int
+    package var value: TraceValue
+    package var donation: Int?
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The type of a runtime value: a parameter, a payload field or a rule's sub-expression.
 /// Raw values are the type codes of the rule pack.
 public enum ValueType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -24,6 +30,24 @@ public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case date(milliseconds: Int64)
     case duration(milliseconds: Int64)
+
+    /// The date `date`, kept in whole milliseconds like every instant of the runtime.
+    public static func date(_ date: Date) -> RuntimeValue { .date(milliseconds: date.millisecondsSince1970) }
+
+    /// The duration of `seconds`, kept in whole milliseconds.
+    public static func duration(_ seconds: TimeInterval) -> RuntimeValue { .duration(milliseconds: Milliseconds.of(seconds: seconds)) }
+
+    /// The date a `date` value holds; nil for a value of another type.
+    public var dateValue: Date? {
+        guard case .date(let milliseconds) = self else { return nil }
+        return Date(millisecondsSince1970: milliseconds)
+    }
+
+    /// The seconds a `duration` value holds; nil for a value of another type.
+    public var durationValue: TimeInterval? {
+        guard case .duration(let milliseconds) = self else { return nil }
+        return Milliseconds.seconds(milliseconds)
+    }
 
     /// The value's type.
     public var type: ValueType {

@@ -5,7 +5,7 @@ import TipRuntime
 public struct ServicePack: Sendable {
     public let verified: VerifiedRulePack
     /// The pack prepared once for the runtime every request opens.
-    public let prepared: PreparedRulePack
+    package let prepared: PreparedRulePack
     public let bytes: [UInt8]
     public let etag: String
 

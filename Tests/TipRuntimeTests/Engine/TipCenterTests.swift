@@ -306,3 +306,49 @@ struct PersistenceSemanticsTests {
         #expect(center.donationCount(of: "opened") == 0)
     }
 }
+
+/// Times reach an app as `Date` and `TimeInterval`: in values, in donated batches and in the
+/// loaded pack; the runtime keeps whole milliseconds underneath.
+@Suite struct SwiftTimeTypesTests {
+    static let source = """
+    tipkit 1
+    displayFrequency hourly
+    param renewsOn: Date = date("2026-01-01T00:00:00Z")
+    param session: Duration = 0s
+    event opened limit 1000 within 7d
+    tip renew {
+      title "Renew"
+      maxDisplayDuration 90s
+      rule $renewsOn - now <= 3d
+      rule $session >= 2m
+      rule opened.count >= 2
+    }
+    """
+
+    @Test func valuesBatchesAndThePackSpeakDateAndTimeInterval() throws {
+        let clock = ManualClock(now: testStart)
+        let center = try makeCenter(Self.source, clock: clock)
+        let renewal = center.now.addingTimeInterval(2 * 86_400)
+        try center.setParameter("renewsOn", to: .date(renewal))
+        try center.setParameter("session", to: .duration(150.25))
+        #expect(try center.parameterValue("renewsOn").dateValue == renewal)
+        #expect(try center.parameterValue("renewsOn") == .date(milliseconds: testStart + 2 * 86_400_000))
+        #expect(try center.parameterValue("session").durationValue == 150.25)
+        #expect(try center.parameterValue("session").dateValue == nil)
+        #expect(RuntimeValue.bool(true).durationValue == nil)
+
+        let batch = [PendingDonation("opened", at: center.now.addingTimeInterval(-60)), PendingDonation("opened", at: center.now)]
+        #expect(batch[0].date == center.now.addingTimeInterval(-60))
+        let records = try center.donate(batch)
+        #expect(records.map(\.date) == [testStart - 60_000, testStart])
+        #expect(try center.status(of: "renew") == .available)
+        // A renewal further off than three days fails the first rule.
+        try center.setParameter("renewsOn", to: .date(center.now.addingTimeInterval(4 * 86_400)))
+        #expect(try center.status(of: "renew") == .pending)
+
+        let pack = center.pack
+        #expect(pack.displayFrequency == 3_600)
+        #expect(pack.events[0].maximumAge == 604_800)
+        #expect(pack.tips[0].maxDisplayDuration == 90)
+    }
+}

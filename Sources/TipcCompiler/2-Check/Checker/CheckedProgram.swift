@@ -137,7 +137,7 @@ public struct CheckedTip: Sendable, Hashable {
     /// Where the tip is declared (its name).
     public var range: SourceRange
     /// The texts entry of the pack, when the tip's texts are localized or templates.
-    public var texts: PackTipTexts?
+    package var texts: PackTipTexts?
     /// Whether `ConstantFolder` may find something to fold in `rules`. The checker clears it
     /// for a tip in which it built no foldable node, so that folding skips the tip unread; any
     /// change to `rules` sets it again. Not part of the tip's identity (`==`, hashing).
