@@ -47,12 +47,17 @@ package struct DonationColumns: Sendable, Hashable {
 
 /// Why a donation was refused; the store is unchanged.
 public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No event has this index in the pack's events table.
     case unknownEvent(Int)
+    /// The pack declares no event of this name.
     case unknownEventName(String)
     /// The payload has `actual` values where the event declares `expected` fields.
     case wrongFieldCount(event: String, expected: Int, actual: Int)
+    /// A payload value is not of its field's declared type.
     case wrongFieldType(event: String, field: String, expected: ValueType, actual: ValueType)
+    /// The payload has a value for a field the event does not declare.
     case unknownField(event: String, field: String)
+    /// The payload lacks a value for a field the event declares.
     case missingField(event: String, field: String)
     /// Doubles in payloads must be finite.
     case nonFiniteDouble(event: String, field: String)

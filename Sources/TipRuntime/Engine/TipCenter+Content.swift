@@ -8,20 +8,28 @@ import Foundation
 public struct TipContent: Sendable, Hashable {
     /// An action's button.
     public struct Action: Sendable, Hashable {
+        /// The action's id, as declared: what `recordAction` and an action record name.
         public var id: String
+        /// The button's title, in the content's locale.
         public var title: String
 
+        /// An action's button (for a preview or a test, say; the runtime makes these).
         public init(id: String, title: String) {
             self.id = id
             self.title = title
         }
     }
 
+    /// The tip's title.
     public var title: String
+    /// The tip's message; nil when it has none.
     public var message: String?
+    /// The SF Symbol or asset the tip shows; nil when it has none.
     public var image: PackImage?
+    /// The tip's buttons, in declared order.
     public var actions: [Action]
 
+    /// A tip's content (for a preview or a test, say; `TipCenter.content(of:locale:)` makes these).
     public init(title: String, message: String? = nil, image: PackImage? = nil, actions: [Action] = []) {
         self.title = title
         self.message = message

@@ -1,6 +1,8 @@
 /// A tip's experiment and the user's arm in it.
 public struct TipExperimentArm: Sendable, Hashable {
+    /// The experiment the tip is in.
     public var experiment: PackExperiment
+    /// The arm the user is in: the stored one, or the one the unit hashes to.
     public var arm: PackExperimentArm
     /// The user's stored assignment for the experiment's current salt; nil until the arm is
     /// first needed (the arm then comes from hashing the unit).

@@ -13,6 +13,7 @@ extension TipCenter {
     public struct Tip: Sendable, Hashable, CustomStringConvertible {
         /// The center this tip belongs to.
         public let center: TipCenter
+        /// The tip's name, as declared.
         public let name: String
         /// The instance's key, for a keyed tip (nil for any other).
         public let key: TipKey?
@@ -107,7 +108,9 @@ extension TipCenter {
 
     /// A parameter of the center's pack.
     public struct Parameter: Sendable {
+        /// The center this parameter belongs to.
         public let center: TipCenter
+        /// The parameter's name, as declared.
         public let name: String
         /// Its declared type, which every value read has.
         public let type: ValueType
@@ -128,7 +131,9 @@ extension TipCenter {
 
     /// An event of the center's pack.
     public struct Event: Sendable {
+        /// The center this event belongs to.
         public let center: TipCenter
+        /// The event's name, as declared.
         public let name: String
 
         /// The donations held for evaluation now.
@@ -149,7 +154,9 @@ extension TipCenter {
 
     /// A tip group of the center's pack.
     public struct Group: Sendable {
+        /// The center this group belongs to.
         public let center: TipCenter
+        /// The group's name, as declared.
         public let name: String
 
         /// The tip the group offers now (nil when none of its tips should display); as

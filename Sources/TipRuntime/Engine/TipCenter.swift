@@ -278,13 +278,19 @@ public final class TipCenter: Sendable {
 
     // MARK: - Testing overrides (not persisted)
 
+    /// Every tip should display, whatever its rules, eligibility and the display frequency say
+    /// (TipKit's `Tips.showAllTipsForTesting()`).
     public func showAllTipsForTesting() { updateOverrides { $0.showAll = true } }
+    /// No tip should display (TipKit's `Tips.hideAllTipsForTesting()`).
     public func hideAllTipsForTesting() { updateOverrides { $0.hideAll = true } }
+    /// These tips should display, whatever else says (TipKit's `Tips.showTipsForTesting(_:)`).
     public func showTipsForTesting(_ tips: [String]) { updateOverrides { $0.shown.formUnion(tips) } }
+    /// These tips should not display (TipKit's `Tips.hideTipsForTesting(_:)`).
     public func hideTipsForTesting(_ tips: [String]) { updateOverrides { $0.hidden.formUnion(tips) } }
     /// Removes every testing override.
     public func clearTestingOverrides() { updateOverrides { $0 = TestingOverrides() } }
 
+    /// The testing overrides in force.
     public var testingOverrides: TestingOverrides { state.withLock { $0.overrides } }
 
     private func updateOverrides(_ change: (inout TestingOverrides) -> Void) {

@@ -35,6 +35,7 @@ extension TipClock {
 
 /// The system's wall clock.
 public struct SystemClock: TipClock {
+    /// The system's wall clock (`CLOCK_REALTIME`).
     public init() {}
 
     public func now() -> Date {

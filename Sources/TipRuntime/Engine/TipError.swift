@@ -6,12 +6,20 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPack(RulePackError)
     /// `RulePackLoader.load(contentsOf:)` could not read the file.
     case unreadablePack(path: String, reason: String)
+    /// The pack declares no tip of this name.
     case unknownTip(String)
+    /// The pack declares no group of this name.
     case unknownGroup(String)
+    /// The pack declares no parameter of this name.
     case unknownParameter(String)
+    /// A parameter was given a value of another type than the one it declares.
     case wrongParameterType(parameter: String, expected: ValueType, actual: ValueType)
+    /// An enum-like String parameter was given a value outside the ones it allows.
     case valueNotAllowed(parameter: String, value: String, allowed: [String])
+    /// A donation was refused (an unknown event, a payload that does not fit it); nothing was stored.
     case donation(DonationError)
+    /// The store failed or refused the write (locked, read-only, corrupt, unreachable); nothing
+    /// the call was asked to record was recorded.
     case store(TipStoreError)
     /// `content(of:locale:values:)` was not given a value for a placeholder the tip's texts use.
     case missingPlaceholderValue(tip: String, placeholder: String)

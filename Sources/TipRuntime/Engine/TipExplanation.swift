@@ -7,8 +7,11 @@ import Foundation
 /// Why a tip is or is not shown now: its status, every rule's value with the values of its
 /// sub-expressions, and each gate of the display decision (what `tipc explain` prints).
 public struct TipExplanation: Sendable, Hashable {
+    /// One of the tip's rules, evaluated.
     public struct Rule: Sendable, Hashable {
+        /// The rule's position among the tip's rules, from 0.
         public var index: Int
+        /// Whether it held, or why it could not be evaluated (a rule that fails is false).
         public var outcome: RuleOutcome
         /// Where the rule is written, if the pack has debug information.
         public var range: PackSourceRange?
@@ -27,20 +30,27 @@ public struct TipExplanation: Sendable, Hashable {
         }
     }
 
+    /// The tip explained, with its key for a keyed tip (`newTrail[42]`).
     public var tip: String
     /// The instant explained, in milliseconds since 1970 (`now` for apps).
     package var nowMilliseconds: Int64
+    /// The tip's status: pending, available or invalidated.
     public var status: TipStatus
+    /// Whether the tip should display now (`TipCenter.shouldDisplay`).
     public var shouldDisplay: Bool
+    /// Every rule of the tip, in declared order.
     public var rules: [Rule]
     /// The minimum gap between tips (0: immediate), and when the gap lets this tip display
     /// (nil: it does now, or the tip is exempt or already displayed).
     package var displayFrequencyMilliseconds: Int64
+    /// Whether the tip is exempt from the display frequency.
     public var ignoresDisplayFrequency: Bool
     package var frequencyGateOpensMilliseconds: Int64?
     /// The tip's group, its priority, and the tip the group offers now (nil: none).
     public var group: (name: String, priority: PackGroupPriority, offered: String?)?
+    /// Displays since the tip's latest reset, over every device.
     public var displayCount: Int64
+    /// The displays after which the tip is invalidated (nil: no limit).
     public var maxDisplayCount: Int64?
     package var displayDurationMilliseconds: Int64
     package var maxDisplayDurationMilliseconds: Int64?
@@ -56,8 +66,9 @@ public struct TipExplanation: Sendable, Hashable {
     public var displayFrequency: TimeInterval { Milliseconds.seconds(displayFrequencyMilliseconds) }
     /// When the gap lets this tip display (nil: it does now, or the tip is exempt or already displayed).
     public var frequencyGateOpens: Date? { frequencyGateOpensMilliseconds.map(Date.init(millisecondsSince1970:)) }
-    /// Time on screen since the tip's latest reset, and the most it may have (nil: no limit).
+    /// Time on screen since the tip's latest reset.
     public var displayDuration: TimeInterval { Milliseconds.seconds(displayDurationMilliseconds) }
+    /// The time on screen after which the tip is invalidated (nil: no limit).
     public var maxDisplayDuration: TimeInterval? { maxDisplayDurationMilliseconds.map(Milliseconds.seconds) }
 
     public static func == (a: TipExplanation, b: TipExplanation) -> Bool {

@@ -13,7 +13,9 @@ import Foundation
 /// may be retried, and records only what is missing). A presentation dropped without being
 /// ended keeps its display but records no time on screen.
 public final class TipPresentation: Sendable {
+    /// The tip on screen.
     public let tip: String
+    /// The instance's key, for a keyed tip (nil for any other).
     public let key: TipKey?
     /// When the tip appeared, on the center's clock.
     public var began: Date { Date(millisecondsSince1970: beganMilliseconds) }

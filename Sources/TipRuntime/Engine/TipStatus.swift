@@ -33,11 +33,16 @@ public enum TipStatus: Sendable, Hashable, CustomStringConvertible {
 /// The testing overrides of TipKit (not persisted). Precedence: `showTips` > `hideTips` >
 /// `showAll` > `hideAll`; "show" overrides rules, eligibility and the display frequency.
 public struct TestingOverrides: Sendable, Hashable {
+    /// Every tip should display (`showAllTipsForTesting`).
     public var showAll = false
+    /// No tip should display (`hideAllTipsForTesting`).
     public var hideAll = false
+    /// The tips that should display (`showTipsForTesting`).
     public var shown: Set<String> = []
+    /// The tips that should not display (`hideTipsForTesting`).
     public var hidden: Set<String> = []
 
+    /// No override.
     public init() {}
 
     /// The override's verdict for `tip`, or nil when none applies.

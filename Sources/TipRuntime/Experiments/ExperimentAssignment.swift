@@ -16,7 +16,9 @@
 public struct ExperimentAssignment: Sendable, Equatable {
     /// One arm: its name and its weight (its share of the buckets is weight / total weight).
     public struct Arm: Sendable, Hashable {
+        /// The arm's name, unique in the experiment.
         public let name: String
+        /// The arm's weight (0: no units).
         public let weight: Int
     }
 
@@ -98,10 +100,15 @@ public struct ExperimentAssignment: Sendable, Equatable {
 
 /// Why arms cannot make an experiment.
 public enum ExperimentAssignmentError: Error, Equatable, CustomStringConvertible {
+    /// No arm was given.
     case noArms
+    /// Two arms have this name.
     case duplicateArm(String)
+    /// An arm's weight is below zero.
     case negativeWeight(arm: String, weight: Int)
+    /// The weights add up to zero, so no arm could have a unit.
     case zeroTotalWeight
+    /// The weights add up to more than an `Int` holds.
     case totalWeightTooLarge
 
     public var description: String {

@@ -1,7 +1,9 @@
 /// The key of one instance of a keyed tip: an Int or a String, as
 /// the tip declares.
 public enum TipKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The key of a tip whose key is an Int.
     case int(Int64)
+    /// The key of a tip whose key is a String.
     case string(String)
 
     /// The key's type (`.int` or `.string`).
@@ -56,10 +58,12 @@ public enum TipKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 /// One tip as the runtime tracks it: a tip of the pack, or one instance of a keyed tip. Each
 /// instance is its own tip for status, displays, invalidation and the display-frequency gap.
 public struct TipInstance: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The tip's name.
     public var tip: String
     /// Nil for a tip without a key.
     public var key: TipKey?
 
+    /// The tip `tip`, or its instance for `key`.
     public init(tip: String, key: TipKey? = nil) {
         self.tip = tip
         self.key = key
@@ -93,7 +97,9 @@ public struct TipInstance: Sendable, Hashable, Comparable, CustomStringConvertib
 
 /// The key a tip declares: its name in the tip's rules and its type (Int or String).
 public struct PackTipKey: Sendable, Hashable {
+    /// The key's name in the tip's rules.
     public package(set) var name: String
+    /// The key's type: `.int` or `.string`.
     public package(set) var type: ValueType
 
     package init(name: String, type: ValueType) {

@@ -1,5 +1,6 @@
 /// The value of one rule. A rule whose evaluation failed is false.
 public enum RuleOutcome: Sendable, Hashable, CustomStringConvertible {
+    /// The rule evaluated to this value.
     case value(Bool)
     /// Evaluation failed at instruction `pc` (word index in the rule's code).
     case failed(EvaluationFailure, pc: Int)
@@ -43,6 +44,7 @@ package struct TipEvaluation: Sendable, Hashable {
 
 /// A value observed while tracing an evaluation (for `explain`).
 public enum TraceValue: Sendable, Hashable, CustomStringConvertible {
+    /// A sub-expression's value.
     case value(RuntimeValue)
     /// An event collection, by its number of donations.
     case collection(count: Int)

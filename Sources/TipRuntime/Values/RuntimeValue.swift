@@ -7,7 +7,18 @@ import Foundation
 /// The type of a runtime value: a parameter, a payload field or a rule's sub-expression.
 /// Raw values are the type codes of the rule pack.
 public enum ValueType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    case bool = 0, int = 1, double = 2, string = 3, date = 4, duration = 5
+    /// `true` or `false`.
+    case bool = 0
+    /// A 64-bit signed integer.
+    case int = 1
+    /// A finite 64-bit floating-point number.
+    case double = 2
+    /// A string of Unicode text.
+    case string = 3
+    /// An instant, to the millisecond.
+    case date = 4
+    /// A length of time, to the millisecond.
+    case duration = 5
 
     public var description: String {
         switch self {
@@ -24,11 +35,17 @@ public enum ValueType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
 /// A value at run time. Dates are milliseconds since 1970-01-01T00:00:00Z (UTC); durations are
 /// milliseconds.
 public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
+    /// A Bool value.
     case bool(Bool)
+    /// An Int value.
     case int(Int64)
+    /// A Double value (finite wherever the runtime takes one).
     case double(Double)
+    /// A String value.
     case string(String)
+    /// A Date value, in milliseconds since 1970 (`.date(someDate)` makes one from a `Date`).
     case date(milliseconds: Int64)
+    /// A Duration value, in milliseconds (`.duration(seconds)` makes one from a `TimeInterval`).
     case duration(milliseconds: Int64)
 
     /// The date `date`, kept in whole milliseconds like every instant of the runtime.
