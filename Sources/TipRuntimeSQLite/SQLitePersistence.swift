@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import TipRuntime
 
 /// The embedded, persistent default store: one SQLite file in WAL mode with
@@ -123,10 +128,24 @@ public final class SQLitePersistence: TipPersistence {
     ///   store keeps the id it was created with.
     /// - Parameter readOnly: open without writing (a store of an older schema is then refused:
     ///   upgrading it writes).
-    /// - Parameter busyTimeoutMilliseconds: how long a write waits for another process's lock
-    ///   before failing with `TipStoreError.Kind.locked`.
-    public init(path: String, deviceID newDeviceID: String? = nil, readOnly: Bool = false, create: Bool = true,
-                busyTimeoutMilliseconds: Int32 = 5_000) throws(TipStoreError) {
+    /// - Parameter busyTimeout: how long a write waits for another process's lock before failing
+    ///   with `TipStoreError.Kind.locked`, in seconds (to the millisecond).
+    /// - Throws: `TipError.store`, saying why the store cannot be opened (`corrupt`,
+    ///   `newerSchema`, `readOnly`, `locked`, `io`).
+    public convenience init(path: String, deviceID newDeviceID: String? = nil, readOnly: Bool = false, create: Bool = true,
+                            busyTimeout: TimeInterval = 5) throws(TipError) {
+        let milliseconds = Int32(clamping: Milliseconds.of(seconds: max(0, busyTimeout)))
+        do {
+            try self.init(path: path, deviceID: newDeviceID, readOnly: readOnly, create: create, busyTimeoutMilliseconds: milliseconds)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// `init(path:deviceID:readOnly:create:busyTimeout:)` for tipc's own tools, which handle a
+    /// store's errors as the store reports them.
+    package init(path: String, deviceID newDeviceID: String? = nil, readOnly: Bool = false, create: Bool = true,
+                 busyTimeoutMilliseconds: Int32) throws(TipStoreError) {
         self.path = path
         do {
             connection = try SQLiteConnection(path: path, readOnly: readOnly, create: create,

@@ -16,9 +16,8 @@ import Testing
     static let target = "x86_64-unknown-linux-gnu"
     #endif
 
-    /// One line per public symbol: its kind, its path and its declaration
-    /// (`method TipCenter.beginDisplay(of:key:): func beginDisplay(of tip: String, key: TipKey? = nil) throws(TipError) -> TipPresentation`).
-    static func publicSymbols(of module: String) throws -> [String] {
+    /// Every public symbol of `module` as the toolchain's symbol graph extractor describes it.
+    static func symbolGraph(of module: String) throws -> [[String: Any]] {
         let modules = try ExecutableTests.executable().deletingLastPathComponent().appendingPathComponent("Modules")
         let output = try TemporaryFolder()
         let process = Process()
@@ -37,16 +36,38 @@ import Testing
         #expect(process.terminationStatus == 0, "swift-symbolgraph-extract: \(message)")
         let graph = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output.path).appendingPathComponent("\(module).symbols.json")))
         let symbols = ((graph as? [String: Any])?["symbols"] as? [[String: Any]]) ?? []
+        return symbols.filter { $0["accessLevel"] as? String == "public" }
+    }
+
+    /// One line per public symbol: its kind, its path and its declaration
+    /// (`method TipCenter.beginDisplay(of:key:): func beginDisplay(of tip: String, key: TipKey? = nil) throws(TipError) -> TipPresentation`).
+    static func publicSymbols(of module: String) throws -> [String] {
         var lines = Set<String>()
-        for symbol in symbols {
-            guard symbol["accessLevel"] as? String == "public",
-                  let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String,
+        for symbol in try symbolGraph(of: module) {
+            guard let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String,
                   let path = symbol["pathComponents"] as? [String] else { continue }
             // The declaration tells overloads apart (`content(of:locale:)` with a `String` or a `Locale`).
             let declaration = ((symbol["declarationFragments"] as? [[String: Any]]) ?? []).compactMap { $0["spelling"] as? String }.joined()
             lines.insert("\(kind.replacingOccurrences(of: "swift.", with: "")) \(path.joined(separator: ".")): \(declaration)")
         }
         return lines.sorted()
+    }
+
+    /// Every public declaration written in the sources carries a doc comment, so that what an
+    /// app sees in completion and in generated documentation says what it is. What the compiler
+    /// synthesises (`hashValue`, a conformance's default operators) has no place in the sources
+    /// and is not asked for one.
+    @Test(arguments: ["TipRuntime", "TipRuntimeSQLite"])
+    func everyPublicDeclarationIsDocumented(_ module: String) throws {
+        var undocumented: [String] = []
+        for symbol in try Self.symbolGraph(of: module) {
+            guard let location = symbol["location"] as? [String: Any], symbol["docComment"] == nil,
+                  let path = symbol["pathComponents"] as? [String] else { continue }
+            let file = (location["uri"] as? String).map { URL(string: $0)?.lastPathComponent ?? $0 } ?? "?"
+            let line = ((location["position"] as? [String: Any])?["line"] as? Int).map { $0 + 1 } ?? 0
+            undocumented.append("\(file):\(line) \(path.joined(separator: "."))")
+        }
+        #expect(undocumented.isEmpty, "public declarations without a doc comment:\n\(undocumented.sorted().joined(separator: "\n"))")
     }
 
     @Test(arguments: ["TipRuntime", "TipRuntimeSQLite"])

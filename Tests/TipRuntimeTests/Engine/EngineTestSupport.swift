@@ -61,3 +61,9 @@ final class FailingPersistence: TipPersistence {
         try store.deleteDonations(of: event, through: instant)
     }
 }
+
+/// What kind of store failure `error` reports; nil for any other error.
+func storeKind(of error: TipError) -> TipStoreError.Kind? {
+    guard case .store(let failure) = error else { return nil }
+    return failure.kind
+}

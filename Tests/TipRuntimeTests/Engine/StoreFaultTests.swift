@@ -19,11 +19,11 @@ struct StoreFaultTests {
     @Test func aCorruptFileIsRefusedAsCorrupt() throws {
         let path = temporaryDatabasePath()
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
-        #expect(throws: TipStoreError.self) { try SQLitePersistence(path: path) }
+        #expect(throws: TipError.self) { try SQLitePersistence(path: path) }
         do {
             _ = try SQLitePersistence(path: path)
         } catch {
-            #expect(error.kind == .corrupt)
+            #expect(storeKind(of: error) == .corrupt, "\(error)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x5A, count: 8192), "the file is not touched")
     }
@@ -38,7 +38,7 @@ struct StoreFaultTests {
             _ = try SQLitePersistence(path: path)
             Issue.record("a store from a newer tipc opened")
         } catch {
-            #expect(error.kind == .newerSchema)
+            #expect(storeKind(of: error) == .newerSchema, "\(error)")
         }
         let count = try raw.withSession { session in try session.scalar("SELECT count(*) FROM donations") }
         #expect(count == .integer(1), "the donation is still there")

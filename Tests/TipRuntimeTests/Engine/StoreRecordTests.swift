@@ -210,7 +210,7 @@ struct StoreRecordTests {
         try raw.withSession { session in try session.execute("INSERT INTO meta VALUES ('device_id', 'old')") }
         let store = try SQLitePersistence(path: path, create: false)
         #expect(store.deviceID == "old")
-        #expect(throws: TipStoreError.self) { try SQLitePersistence(path: path + ".missing", create: false) }
+        #expect(throws: TipError.self) { try SQLitePersistence(path: path + ".missing", create: false) }
         #expect(!FileManager.default.fileExists(atPath: path + ".missing"))
     }
 }
