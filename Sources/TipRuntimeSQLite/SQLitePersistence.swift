@@ -12,6 +12,7 @@ import TipRuntime
 /// erase another's acknowledged write. Schema changes go through versioned migrations.
 public final class SQLitePersistence: TipPersistence {
     public let deviceID: String
+    /// The path of the store's file, as given to `init`.
     public let path: String
     private let connection: SQLiteConnection
 

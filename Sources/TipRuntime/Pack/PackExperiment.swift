@@ -33,14 +33,17 @@ public struct PackExperiment: Sendable, Hashable {
 
 /// One arm of an experiment: its share of the users and what it changes about the tip.
 public struct PackExperimentArm: Sendable, Hashable {
+    /// The arm's name (unique in its experiment): what a user's assignment stores.
     public package(set) var name: String
     /// Its share of the users is weight / the experiment's total weight (0: no users).
     public package(set) var weight: Int64
     /// A hidden arm never displays the tip: its users are the holdout.
     public package(set) var isHidden: Bool
-    /// The texts and image the arm shows instead of the tip's; nil where the arm shows the tip's own.
+    /// The title the arm shows instead of the tip's; nil: the tip's own.
     package var title: PackLocalizedText?
+    /// The message the arm shows instead of the tip's; nil: the tip's own.
     package var message: PackLocalizedText?
+    /// The image the arm shows instead of the tip's; nil: the tip's own.
     public package(set) var image: PackImage?
     /// The buttons the arm shows instead of the tip's (possibly none); nil: the tip's own.
     public package(set) var actions: [PackArmAction]?
@@ -64,6 +67,7 @@ public struct PackExperimentArm: Sendable, Hashable {
 
 /// A button of an experiment's arm: its id and its title in each locale.
 public struct PackArmAction: Sendable, Hashable {
+    /// The button's id (unique among the arm's actions): what a tap on it records (`recordAction`).
     public package(set) var id: String
     package var title: PackLocalizedText
 

@@ -17,9 +17,15 @@ public struct RulePack: Sendable, Hashable {
     package var displayFrequencyMilliseconds: Int64
     /// The minimum time between first displays of different tips (0: immediate), in seconds.
     public var displayFrequency: TimeInterval { Milliseconds.seconds(displayFrequencyMilliseconds) }
+    /// The declared parameters, in declared order; rules refer to them by index into this table.
     public package(set) var parameters: [PackParameter]
+    /// The declared events, in declared order; rules and goals refer to them by index into this
+    /// table.
     public package(set) var events: [PackEvent]
+    /// The tips, in declared order; rules, groups and experiments refer to them by index into
+    /// this table.
     public package(set) var tips: [PackTip]
+    /// The tip groups, in declared order.
     public package(set) var groups: [PackGroup]
     /// The tips' localized and templated texts (table kind 8); nil when every text is plain.
     package var texts: PackTexts?
@@ -69,8 +75,11 @@ public struct RulePack: Sendable, Hashable {
 
 /// A declared parameter: its type, default, closed set of values and whether it is transient.
 public struct PackParameter: Sendable, Hashable {
+    /// The parameter's name (unique among the pack's parameters).
     public package(set) var name: String
+    /// The type of its values.
     public package(set) var type: ValueType
+    /// Its value until one is set (and a transient parameter's value in every new runtime).
     public package(set) var defaultValue: RuntimeValue
     /// The closed set of values of an enum-like String parameter.
     public package(set) var values: [String]?
@@ -96,7 +105,9 @@ public struct PackParameter: Sendable, Hashable {
 
 /// A field of an event's typed payload.
 public struct PackField: Sendable, Hashable {
+    /// The field's name (unique among its event's fields).
     public package(set) var name: String
+    /// The type of the field's values.
     public package(set) var type: ValueType
 
     package init(name: String, type: ValueType) {
@@ -107,7 +118,9 @@ public struct PackField: Sendable, Hashable {
 
 /// A declared event: its payload schema (empty: donations carry no value) and retention.
 public struct PackEvent: Sendable, Hashable {
+    /// The event's name (unique among the pack's events).
     public package(set) var name: String
+    /// The payload's fields; empty when donations carry no value.
     public package(set) var fields: [PackField]
     /// The oldest donations beyond this count are trimmed.
     public package(set) var maximumCount: Int64?
@@ -126,13 +139,18 @@ public struct PackEvent: Sendable, Hashable {
 
 /// A tip's image: an SF Symbol name or an asset-catalog name.
 public enum PackImage: Sendable, Hashable {
+    /// An SF Symbol, by its name (`Image(systemName:)`).
     case symbol(String)
+    /// An image in the app's asset catalog, by its name (`Image(_:)`).
     case asset(String)
 }
 
 /// A button of a tip.
 public struct PackAction: Sendable, Hashable {
+    /// The action's id (unique among the tip's actions): what a tap on it records (`recordAction`).
     public package(set) var id: String
+    /// The button's title as written; a localized or templated one holds the default locale's
+    /// template (the pack's texts table holds every locale).
     public package(set) var title: String
 
     package init(id: String, title: String) {
@@ -143,10 +161,16 @@ public struct PackAction: Sendable, Hashable {
 
 /// Where an instruction's value came from in the source, for `explain`.
 public struct PackSourceRange: Sendable, Hashable {
+    /// The source file's path, as given to the compiler.
     public package(set) var file: String
+    /// The line where the range starts, counted from 1.
     public package(set) var startLine: Int32
+    /// The column where the range starts, counted from 1 in Unicode scalars.
     public package(set) var startColumn: Int32
+    /// The line where the range ends, counted from 1.
     public package(set) var endLine: Int32
+    /// The column just after the range's last character (the end is exclusive), counted from 1
+    /// in Unicode scalars.
     public package(set) var endColumn: Int32
 
     package init(file: String, startLine: Int32, startColumn: Int32, endLine: Int32, endColumn: Int32) {
@@ -187,15 +211,25 @@ package struct RuleProgram: Sendable, Hashable {
 
 /// A tip: texts, image, actions, display options and rules (all must hold).
 public struct PackTip: Sendable, Hashable {
+    /// The tip's name (unique among the pack's tips): how the app refers to it.
     public package(set) var name: String
+    /// The title as written; a localized or templated one holds the default locale's template
+    /// (the pack's texts table holds every locale).
     public package(set) var title: String
+    /// The message as written (like `title`); nil when the tip has none.
     public package(set) var message: String?
+    /// The tip's image; nil when it has none.
     public package(set) var image: PackImage?
+    /// The tip's buttons, in declared order.
     public package(set) var actions: [PackAction]
+    /// The number of displays after which the tip is invalidated (`displayCountExceeded`);
+    /// nil: no limit.
     public package(set) var maxDisplayCount: Int64?
     package var maxDisplayDurationMilliseconds: Int64?
     /// The time on screen after which the tip is invalidated, in seconds (`nil`: no limit).
     public var maxDisplayDuration: TimeInterval? { maxDisplayDurationMilliseconds.map(Milliseconds.seconds) }
+    /// Whether the tip displays without waiting for the display frequency's gap; its first
+    /// display then starts no gap for other tips either.
     public package(set) var ignoresDisplayFrequency: Bool
     package var rules: [RuleProgram]
     /// The key of a keyed tip: each key value is then its own instance. Stored in
@@ -258,8 +292,11 @@ public enum PackGroupPriority: UInt8, Sendable, Hashable, CaseIterable {
 
 /// A group of tips, by index into `RulePack.tips`.
 public struct PackGroup: Sendable, Hashable {
+    /// The group's name (unique among the pack's groups).
     public package(set) var name: String
+    /// How the group offers its tips.
     public package(set) var priority: PackGroupPriority
+    /// The group's tips in their order, by index into `RulePack.tips`.
     public package(set) var tips: [Int]
 
     package init(name: String, priority: PackGroupPriority, tips: [Int]) {

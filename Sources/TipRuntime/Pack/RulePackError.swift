@@ -2,6 +2,7 @@
 /// the pack where it was found (for a pack verified in memory, the offset is relative to the start
 /// of the rule's code and `RulePackError.inMemory` is true).
 public struct RulePackError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the pack; the raw value is the name shown in the error's description.
     public enum Kind: String, Sendable, Hashable {
         /// Not a rule pack, or damaged by a text-mode transfer (line endings, high bit).
         case badMagic = "bad-magic"
@@ -26,7 +27,9 @@ public struct RulePackError: Error, Sendable, Hashable, CustomStringConvertible 
         case duplicateName = "duplicate-name"
     }
 
+    /// What is wrong with the pack.
     public var kind: Kind
+    /// What is wrong, for a person to read.
     public var message: String
     /// Byte offset of the problem.
     public var offset: Int

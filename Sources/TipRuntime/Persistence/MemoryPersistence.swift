@@ -6,6 +6,7 @@ public final class MemoryPersistence: TipPersistence {
     public let deviceID: String
     private let state: RuntimeLock<StoreSnapshot>
 
+    /// A store that starts with `snapshot` (empty unless given) and whose device id is `deviceID`.
     public init(deviceID: String = "memory", snapshot: StoreSnapshot = .empty) {
         self.deviceID = deviceID
         state = RuntimeLock(snapshot)

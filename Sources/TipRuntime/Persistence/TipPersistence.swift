@@ -54,6 +54,8 @@ extension TipPersistence {
 
 /// A failure of the store, with the state unchanged.
 public struct TipStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure it is: a caller can tell a damaged store from a busy one or a lost
+    /// connection.
     public enum Kind: String, Sendable, Hashable {
         /// The file is not a tipc store, or is damaged.
         case corrupt
@@ -72,9 +74,12 @@ public struct TipStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case unavailable
     }
 
+    /// What kind of failure it is.
     public var kind: Kind
+    /// What went wrong, for a person to read (the error's `description`).
     public var message: String
 
+    /// A failure of kind `kind`, described by `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message

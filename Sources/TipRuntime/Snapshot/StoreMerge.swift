@@ -11,6 +11,8 @@
 ///
 /// Two different records under one id are a collision: an error, never a silent choice.
 extension StoreSnapshot {
+    /// This snapshot and `other` merged by the rules above; throws a `collision` error when one
+    /// id holds two different records.
     public func merged(with other: StoreSnapshot) throws(TipStoreError) -> StoreSnapshot {
         var result = self
         for donation in other.donations.values { try result.insert(donation) }

@@ -1,8 +1,12 @@
 /// Why a tip was invalidated (TipKit's `Tip.InvalidationReason`).
 public enum InvalidationReason: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The user did what the tip suggests, or tapped an action that ends it.
     case actionPerformed
+    /// The user closed the tip (its close button).
     case tipClosed
+    /// The tip reached its `maxDisplayCount` displays since its latest reset, over all devices.
     case displayCountExceeded
+    /// The tip reached its `maxDisplayDuration` on screen since its latest reset, over all devices.
     case displayDurationExceeded
 }
 
@@ -11,8 +15,10 @@ public enum InvalidationReason: String, Sendable, Hashable, CaseIterable, Codabl
 public struct Stamp: Sendable, Hashable, Comparable, Codable {
     /// Milliseconds since 1970 on the writing device's clock.
     public var milliseconds: Int64
+    /// The writing store's device id (`TipPersistence.deviceID`): orders writes of one instant.
     public var device: String
 
+    /// A write at `milliseconds` since 1970 (UTC) by `device`.
     public init(milliseconds: Int64, device: String) {
         self.milliseconds = milliseconds
         self.device = device
@@ -39,6 +45,7 @@ public struct Stamp: Sendable, Hashable, Comparable, Codable {
 /// Identities of stored records: 128 random bits as 32 lowercase hex digits, so two copies of
 /// one store (a restored backup) never give two different records the same id.
 public enum RecordID {
+    /// A new id: 128 bits from the system's random generator, as 32 lowercase hex digits.
     public static func random() -> String {
         var generator = SystemRandomNumberGenerator()
         return hex(generator.next() as UInt64) + hex(generator.next() as UInt64)
@@ -52,13 +59,17 @@ public enum RecordID {
 
 /// One donated event, as stored and synced. Its id is unique across devices and copies.
 public struct DonationRecord: Sendable, Hashable {
+    /// The donation's id (`RecordID.random()` for a new donation).
     public var id: String
+    /// The name of the donated event.
     public var event: String
     /// Milliseconds since 1970.
     public var date: Int64
     /// Payload values by field name; empty for events without a payload.
     public var value: [String: RuntimeValue]
 
+    /// A donation of `event` under `id`, dated `date` (milliseconds since 1970, UTC), with the
+    /// payload `value`.
     public init(id: String, event: String, date: Int64, value: [String: RuntimeValue] = [:]) {
         self.id = id
         self.event = event
@@ -77,9 +88,12 @@ extension DonationRecord {
 
 /// A parameter's persisted value and when it was set.
 public struct ParameterRecord: Sendable, Hashable {
+    /// The parameter's value.
     public var value: RuntimeValue
+    /// When and by which device the value was set: of two writes, the later stamp wins.
     public var stamp: Stamp
 
+    /// The value `value`, set at `stamp`.
     public init(value: RuntimeValue, stamp: Stamp) {
         self.value = value
         self.stamp = stamp
@@ -91,10 +105,12 @@ public struct ParameterRecord: Sendable, Hashable {
 /// Records are never changed or removed (but by `resetDatastore`); a tip's state is derived
 /// from them (`TipHistory`), so merging two stores is the union of their records.
 public struct TipEventRecord: Sendable, Hashable {
+    /// What happened to the tip.
     public enum Kind: Sendable, Hashable {
         /// `count` displays (1, or 0 for more time on screen of a display already counted) and
         /// the milliseconds on screen.
         case display(count: Int64, milliseconds: Int64)
+        /// The tip was invalidated for this reason (by the app, or on reaching a display limit).
         case invalidation(InvalidationReason)
         /// `resetEligibility`: the records stamped before it no longer count.
         case reset
@@ -106,11 +122,16 @@ public struct TipEventRecord: Sendable, Hashable {
         case exposure(experiment: String)
     }
 
+    /// The record's id (`RecordID.random()` unless given).
     public var id: String
+    /// The name of the tip.
     public var tip: String
     /// The instance's key, for a record of an instance of a keyed tip.
     public var key: TipKey?
+    /// When (milliseconds since 1970, UTC) and by which device the record was written; it orders
+    /// the tip's history, so a reset undoes only the records stamped before it.
     public var stamp: Stamp
+    /// What happened: a display, an invalidation, a reset, an action or an exposure.
     public var kind: Kind
     /// When it happened (milliseconds since 1970), as rules see it (`tip(X).displays`): the
     /// instant of the call. The stamp may be a little later, as a device's stamps are strictly
@@ -120,6 +141,8 @@ public struct TipEventRecord: Sendable, Hashable {
     /// and on an exposure; nil on every other record.
     public var arm: String?
 
+    /// A record of `kind` for the tip `tip` (its instance `key`), written at `stamp`; `date`
+    /// (milliseconds since 1970, UTC) is the stamp's instant unless given.
     public init(id: String = RecordID.random(), tip: String, key: TipKey? = nil, stamp: Stamp, kind: Kind, date: Int64? = nil,
                 arm: String? = nil) {
         self.id = id
@@ -236,9 +259,12 @@ extension Int64 {
 public struct AssignmentRecord: Sendable, Hashable {
     /// An experiment and the salt its assignment used: one assignment holds per key.
     public struct Key: Sendable, Hashable {
+        /// The experiment's name.
         public var experiment: String
+        /// The salt users were hashed with (`PackExperiment.salt`).
         public var salt: String
 
+        /// The key of `experiment`'s assignment under `salt`.
         public init(experiment: String, salt: String) {
             self.experiment = experiment
             self.salt = salt
@@ -256,13 +282,19 @@ public struct AssignmentRecord: Sendable, Hashable {
         }
     }
 
+    /// The record's id (`RecordID.random()` unless given).
     public var id: String
+    /// The experiment's name.
     public var experiment: String
+    /// The salt the user was hashed with (`PackExperiment.salt`).
     public var salt: String
+    /// The name of the user's arm.
     public var arm: String
     /// When the arm was first needed (milliseconds since 1970).
     public var date: Int64
 
+    /// The user's assignment to `arm` of `experiment` under `salt`, first needed at `date`
+    /// (milliseconds since 1970, UTC).
     public init(id: String = RecordID.random(), experiment: String, salt: String, arm: String, date: Int64) {
         self.id = id
         self.experiment = experiment
@@ -271,6 +303,7 @@ public struct AssignmentRecord: Sendable, Hashable {
         self.date = date
     }
 
+    /// The experiment and salt this assignment is for.
     public var key: Key { Key(experiment: experiment, salt: salt) }
 
     /// The order that decides which of two assignments of one key holds: the earlier date,
@@ -298,6 +331,8 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// Experiment assignments: one per experiment and salt, the earliest (`AssignmentRecord.precedes`).
     public var assignments: [AssignmentRecord.Key: AssignmentRecord]
 
+    /// A snapshot holding these records and deletions (each empty unless given), keyed as the
+    /// properties say.
     public init(donations: [String: DonationRecord] = [:], parameters: [String: ParameterRecord] = [:],
                 tipRecords: [String: TipEventRecord] = [:], latestFirstDisplay: Int64? = nil,
                 donationDeletions: [String: Int64] = [:], assignments: [AssignmentRecord.Key: AssignmentRecord] = [:]) {
@@ -314,6 +349,7 @@ public struct StoreSnapshot: Sendable, Hashable {
         assignments[AssignmentRecord.Key(experiment: experiment, salt: salt)]
     }
 
+    /// The snapshot of an empty store: no records, no deletions, no first display.
     public static let empty = StoreSnapshot()
 
     /// The history of every tip and instance that has records.

@@ -2,6 +2,7 @@
 /// (`b:true`, `i:42`, `d:2.5`, `s:text`, `t:<ms>` for dates, `u:<ms>` for durations). Doubles
 /// print in Swift's shortest round-tripping form, so reading gives back the same bits.
 extension RuntimeValue {
+    /// The value's stored form (`i:42`, `s:text`, …).
     public var storageText: String {
         switch self {
         case .bool(let value): return "b:\(value)"
@@ -13,6 +14,8 @@ extension RuntimeValue {
         }
     }
 
+    /// The value a stored form reads back as; nil when `text` is not one (an unknown tag, or a
+    /// body that does not parse as its type).
     public init?(storageText text: String) {
         // By bytes, not characters: a text starting with a combining mark is one character
         // with the colon before it. The tag and the colon are ASCII, so the body starts at
