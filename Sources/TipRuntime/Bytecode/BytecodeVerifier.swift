@@ -1,15 +1,15 @@
 /// What the verifier needs to know about the pack around one rule's code.
 package struct BytecodeContext: Sendable {
-    public var stringCount: Int
-    public var parameterTypes: [ValueType]
+    package var stringCount: Int
+    package var parameterTypes: [ValueType]
     /// Field types of each event's payload.
-    public var eventFields: [[ValueType]]
+    package var eventFields: [[ValueType]]
     /// Per tip of the pack, the type of its key (nil for a tip without one).
-    public var tipKeyTypes: [ValueType?]
+    package var tipKeyTypes: [ValueType?]
     /// The key type of the tip whose rule this is (`LOAD_KEY`), nil when it has no key.
-    public var keyType: ValueType?
+    package var keyType: ValueType?
 
-    public init(stringCount: Int, parameterTypes: [ValueType], eventFields: [[ValueType]],
+    package init(stringCount: Int, parameterTypes: [ValueType], eventFields: [[ValueType]],
                 tipKeyTypes: [ValueType?] = [], keyType: ValueType? = nil) {
         self.stringCount = stringCount
         self.parameterTypes = parameterTypes
@@ -19,16 +19,16 @@ package struct BytecodeContext: Sendable {
     }
 
     /// The context of the rules of tip `tip` (nil: of no tip in particular, so without a key).
-    public init(pack: RulePack, tip: Int? = nil) {
+    package init(pack: RulePack, tip: Int? = nil) {
         self.init(stringCount: pack.strings.count, parameterTypes: pack.parameters.map(\.type),
                   eventFields: pack.events.map { $0.fields.map(\.type) },
                   tipKeyTypes: pack.tips.map { $0.key?.type }, keyType: tip.flatMap { pack.tips[$0].key?.type })
     }
 
     /// The collection kind of a tip's displays, after the events: no fields.
-    public var displaysCollection: Int { eventFields.count }
+    package var displaysCollection: Int { eventFields.count }
     /// The collection kind of a tip's invalidations, after the displays: one field, `reason`.
-    public var invalidationsCollection: Int { eventFields.count + 1 }
+    package var invalidationsCollection: Int { eventFields.count + 1 }
 
     /// The field types of a collection kind: an event's payload, or a tip's records' fields.
     func fields(ofCollection collection: Int) -> [ValueType] {
@@ -39,8 +39,8 @@ package struct BytecodeContext: Sendable {
 
 /// What verification proved about a rule's code: the VM sizes its stacks from it.
 package struct VerifiedCodeShape: Sendable, Hashable {
-    public var maximumValueDepth: Int
-    public var maximumCollectionDepth: Int
+    package var maximumValueDepth: Int
+    package var maximumCollectionDepth: Int
 }
 
 /// Proves a rule's bytecode well formed and well typed in one linear pass with a type stack
@@ -60,7 +60,7 @@ package struct BytecodeVerifier {
     let baseOffset: Int
 
     /// Verifies `code`; `baseOffset` is the byte offset of its first word in the pack.
-    public static func verify(_ code: [UInt32], context: BytecodeContext, baseOffset: Int = 0) throws(RulePackError) -> VerifiedCodeShape {
+    package static func verify(_ code: [UInt32], context: BytecodeContext, baseOffset: Int = 0) throws(RulePackError) -> VerifiedCodeShape {
         var ignored: [SlotType?] = []
         return try verify(code, context: context, baseOffset: baseOffset, resultTypes: &ignored, recording: false)
     }

@@ -3,10 +3,10 @@
 /// bytecode computes it (`now - $installedAt`, `date("2026-12-24T00:00:00Z")`, `$trialEnds + 7d`).
 package struct LinearForm: Sendable, Hashable {
     /// The coefficient of `now` (0: the value does not depend on time).
-    public var now: Int64 = 0
+    package var now: Int64 = 0
     /// Coefficients by parameter index.
-    public var parameters: [Int: Int64] = [:]
-    public var constant: Int64 = 0
+    package var parameters: [Int: Int64] = [:]
+    package var constant: Int64 = 0
 
     static func constant(_ value: Int64) -> LinearForm { LinearForm(constant: value) }
 
@@ -38,13 +38,13 @@ package struct LinearForm: Sendable, Hashable {
 /// `difference` is the left operand minus the right one (`now >= date(…)` is
 /// `now - date(…) >= 0`).
 package struct NowComparison: Sendable, Hashable {
-    public var difference: LinearForm
-    public var comparison: ComparisonCode
+    package var difference: LinearForm
+    package var comparison: ComparisonCode
 
     /// The first instant after `now` at which the comparison's outcome changes, with the
     /// parameters' current slots (Int, Date and Duration parameters hold their number); nil
     /// when it never changes (or a value overflows, where the rule fails at any instant).
-    public func nextChange(parameterSlots slots: [Int64], now: Int64) -> Int64? {
+    package func nextChange(parameterSlots slots: [Int64], now: Int64) -> Int64? {
         var offset = difference.constant
         for (parameter, coefficient) in difference.parameters {
             guard slots.indices.contains(parameter) else { return nil }
@@ -88,12 +88,12 @@ package struct NowComparison: Sendable, Hashable {
 package enum DatedWakeups {
     /// The comparisons of `code` (one rule) that depend on `now`, in program order without
     /// duplicates.
-    public static func comparisons(in code: [UInt32]) -> [NowComparison] {
+    package static func comparisons(in code: [UInt32]) -> [NowComparison] {
         comparisons(inRules: [code])
     }
 
     /// The comparisons of several rules (a tip's), in order without duplicates.
-    public static func comparisons(inRules rules: [[UInt32]]) -> [NowComparison] {
+    package static func comparisons(inRules rules: [[UInt32]]) -> [NowComparison] {
         var found = Found()
         for code in rules { analyse(code, from: 0, to: code.count, into: &found) }
         return found.comparisons

@@ -1,12 +1,12 @@
 /// Renders verified bytecode as text, one instruction per line: word offset, mnemonic and
 /// operands with names resolved (`0003  CMP_INT_K >= 3`). `WHERE` predicates are indented.
 package struct Disassembler {
-    public let pack: RulePack
+    package let pack: RulePack
 
-    public init(pack: RulePack) { self.pack = pack }
+    package init(pack: RulePack) { self.pack = pack }
 
     /// One line per instruction of `code`.
-    public func lines(_ code: [UInt32]) -> [String] {
+    package func lines(_ code: [UInt32]) -> [String] {
         var lines: [String] = []
         var events: [Int] = []
         render(code, from: 0, to: code.count, depth: 0, fieldEvent: nil, events: &events, into: &lines)
@@ -14,7 +14,7 @@ package struct Disassembler {
     }
 
     /// The disassembly of `code` as one string (lines joined by newlines).
-    public func text(_ code: [UInt32]) -> String { lines(code).joined(separator: "\n") }
+    package func text(_ code: [UInt32]) -> String { lines(code).joined(separator: "\n") }
 
     private func quoted(_ index: Int) -> String {
         index < pack.strings.count ? "\"\(escape(pack.strings[index]))\"" : "<string \(index)>"

@@ -83,7 +83,7 @@ package enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
     /// the disassembler, the verifier, the evaluator's fast path, `WindowAnalysis`,
     /// `DatedWakeups` and the compiler read it here; what the instruction does is its case in the
     /// one interpreter loop (`InterpreterContext.interpret`). docs/bytecode.md documents each one.
-    public var info: OpcodeInfo {
+    package var info: OpcodeInfo {
         switch self {
         //                                  mnemonic               A                 extra       pops  popped          result          straight-line
         case .ret:                    .init("RETURN",              .none,            .none,      0,    nil,            .own,           true)
@@ -151,7 +151,7 @@ package enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
     }
 
     /// The opcodes a pack may hold: every row but the fused ones.
-    public static let packOpcodes = allCases.filter { $0.info.fusedFrom == nil }
+    package static let packOpcodes = allCases.filter { $0.info.fusedFrom == nil }
 
     /// The instruction a traced evaluation runs for this opcode: a fused one runs unfused (the
     /// instruction whose word it rewrote; the rest of its sequence then runs, and is traced, on
@@ -164,34 +164,34 @@ package enum Opcode: UInt8, Sendable, Hashable, CaseIterable {
     }
 
     /// The assembler name shown by the disassembler.
-    public var mnemonic: String { info.mnemonic }
+    package var mnemonic: String { info.mnemonic }
 
     /// How many words follow the instruction word, given its operand `A`.
     @inline(__always)
-    public func extraWords(operand a: UInt32) -> Int { info.extra.count(operand: a) }
+    package func extraWords(operand a: UInt32) -> Int { info.extra.count(operand: a) }
 }
 
 /// One row of the opcode table (`Opcode.info`).
 package struct OpcodeInfo: Sendable, Hashable {
     /// The assembler name shown by the disassembler.
-    public let mnemonic: String
+    package let mnemonic: String
     /// What operand `A` means.
-    public let operand: OperandMeaning
+    package let operand: OperandMeaning
     /// What follows the instruction word.
-    public let extra: ExtraWords
+    package let extra: ExtraWords
     /// How many slots the instruction pops (values, or one collection), each `popped`.
-    public let pops: Int
-    public let popped: StackOperand?
+    package let pops: Int
+    package let popped: StackOperand?
     /// What it pushes.
-    public let result: StackResult
+    package let result: StackResult
     /// Whether a rule made only of such instructions may take the evaluator's fast path
     /// (`StraightLineRules`): nothing in it can fail, and it touches no collection, string or
     /// payload. (`LOAD_PARAM` of a String parameter too: its slot is a reference only the full
     /// machine resolves, but verified code only compares it with `CMP_STRING*`, which is not.)
-    public let isStraightLine: Bool
+    package let isStraightLine: Bool
     /// For a fused instruction (never in a pack), the pack instruction whose word it rewrites;
     /// nil for the instructions of the pack format.
-    public let fusedFrom: Opcode?
+    package let fusedFrom: Opcode?
 
     init(_ mnemonic: String, _ operand: OperandMeaning, _ extra: ExtraWords, _ pops: Int, _ popped: StackOperand?,
          _ result: StackResult, _ isStraightLine: Bool, fusedFrom: Opcode? = nil) {
@@ -212,9 +212,9 @@ package struct OpcodeInfo: Sendable, Hashable {
     }
 
     /// Whether the instruction pushes a new collection (of event `A`, or of tip `A`'s records).
-    public var opensCollection: Bool { result == .eventCollection || result == .tipDisplays || result == .tipInvalidations }
+    package var opensCollection: Bool { result == .eventCollection || result == .tipDisplays || result == .tipInvalidations }
     /// Whether it pops a collection and leaves a value in its place.
-    public var closesCollection: Bool { popped == .collection && result != .operandType }
+    package var closesCollection: Bool { popped == .collection && result != .operandType }
 }
 
 /// What operand `A` of an instruction means.
@@ -267,7 +267,7 @@ package enum ExtraWords: Sendable, Hashable {
 
     /// How many words these are, given operand `A`.
     @inline(__always)
-    public func count(operand a: UInt32) -> Int {
+    package func count(operand a: UInt32) -> Int {
         switch self {
         case .none: return 0
         case .int, .double, .date, .duration, .window: return 2
@@ -291,7 +291,7 @@ package enum StackOperand: Sendable, Hashable {
     case collection
 
     /// Whether a value of `type` is allowed (never, for a collection).
-    public func allows(_ type: ValueType) -> Bool {
+    package func allows(_ type: ValueType) -> Bool {
         switch self {
         case .bool: return type == .bool
         case .int: return type == .int
@@ -333,7 +333,7 @@ package enum StackResult: Sendable, Hashable {
 package enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
     case equal = 0, notEqual = 1, less = 2, lessOrEqual = 3, greater = 4, greaterOrEqual = 5
 
-    public var symbol: String {
+    package var symbol: String {
         switch self {
         case .equal: return "=="
         case .notEqual: return "!="
@@ -345,7 +345,7 @@ package enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
     }
 
     /// The comparison with its operands swapped (`3 < x` is `x > 3`).
-    public var mirrored: ComparisonCode {
+    package var mirrored: ComparisonCode {
         switch self {
         case .equal, .notEqual: return self
         case .less: return .greater
@@ -365,7 +365,7 @@ package enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
     /// Whether `a` compared with `b` this way holds: the one comparison of the VM, the constant
     /// folder, the checker and the linter.
     @inlinable @inline(__always)
-    public func holds<T: Comparable>(_ a: T, _ b: T) -> Bool {
+    package func holds<T: Comparable>(_ a: T, _ b: T) -> Bool {
         switch self {
         case .equal: return a == b
         case .notEqual: return a != b
@@ -380,10 +380,10 @@ package enum ComparisonCode: UInt32, Sendable, Hashable, CaseIterable {
 /// Encoding helpers for instruction words.
 package enum Instruction {
     /// The largest value of operand `A`.
-    public static let maximumOperand: UInt32 = (1 << 24) - 1
+    package static let maximumOperand: UInt32 = (1 << 24) - 1
 
     /// The instruction word for `opcode` with operand `a` (which must fit in 24 bits).
-    public static func word(_ opcode: Opcode, _ a: UInt32 = 0) -> UInt32 {
+    package static func word(_ opcode: Opcode, _ a: UInt32 = 0) -> UInt32 {
         precondition(a <= maximumOperand, "operand does not fit in 24 bits")
         return UInt32(opcode.rawValue) | a << 8
     }
@@ -397,7 +397,7 @@ package enum Instruction {
     static func word(_ word: UInt32, is opcode: Opcode) -> Bool { opcodeByte(word) == opcode.rawValue }
 
     /// Two words holding `value`, low half first.
-    public static func immediate(_ value: Int64) -> [UInt32] {
+    package static func immediate(_ value: Int64) -> [UInt32] {
         let bits = UInt64(bitPattern: value)
         return [UInt32(truncatingIfNeeded: bits), UInt32(truncatingIfNeeded: bits >> 32)]
     }

@@ -10,18 +10,18 @@ package struct EventWindow: Sendable, Hashable {
 /// its contents change as time passes like an event window's. `tip` is the tip whose records
 /// it reads (any instance of it, when the tip has a key).
 package struct TipRecordWindow: Sendable, Hashable {
-    public var tip: Int
-    public var milliseconds: Int64
+    package var tip: Int
+    package var milliseconds: Int64
 }
 
 package enum WindowAnalysis {
     /// The windows of verified `code`, in program order without duplicates.
-    public static func windows(in code: [UInt32]) -> [EventWindow] {
+    package static func windows(in code: [UInt32]) -> [EventWindow] {
         analyze(code).events
     }
 
     /// The windows of verified `code` over tips' records, in program order without duplicates.
-    public static func tipWindows(in code: [UInt32]) -> [TipRecordWindow] {
+    package static func tipWindows(in code: [UInt32]) -> [TipRecordWindow] {
         analyze(code).tips
     }
 
@@ -64,7 +64,7 @@ package enum WindowAnalysis {
     /// The first instant after `now` at which the set of donations inside `window` changes
     /// without a new donation: the oldest donation inside leaves it, or a donation dated in the
     /// future enters it. Nil when neither will happen.
-    public static func nextChange(timestamps: [Int64], window: Int64, now: Int64) -> Int64? {
+    package static func nextChange(timestamps: [Int64], window: Int64, now: Int64) -> Int64? {
         // First donation with date > now - window.
         let (start, overflow) = now.subtractingReportingOverflow(window)
         let lowerBound = overflow ? Int64.min : start

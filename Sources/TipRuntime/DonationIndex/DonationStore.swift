@@ -2,19 +2,19 @@
 /// (Bool as 0/1; Int, Date and Duration as Int64 milliseconds; Double as its bits; String as a
 /// code into `strings`, where equal strings share one code).
 package struct PayloadColumn: Sendable, Hashable {
-    public var type: ValueType
-    public var slots: [Int64]
+    package var type: ValueType
+    package var slots: [Int64]
     /// The distinct strings of a String column, by code (empty for other types).
-    public var strings: [String]
+    package var strings: [String]
 
-    public init(type: ValueType, slots: [Int64] = [], strings: [String] = []) {
+    package init(type: ValueType, slots: [Int64] = [], strings: [String] = []) {
         self.type = type
         self.slots = slots
         self.strings = strings
     }
 
     /// The value of donation `index` (which must be in bounds).
-    public func value(at index: Int) -> RuntimeValue {
+    package func value(at index: Int) -> RuntimeValue {
         ValueSlot.value(slots[index], as: type) { strings[Int($0)] }
     }
 }
@@ -23,15 +23,15 @@ package struct PayloadColumn: Sendable, Hashable {
 /// the same instant in donation order) and one column per payload field, index-aligned.
 package struct DonationColumns: Sendable, Hashable {
     /// Milliseconds since 1970, ascending.
-    public var timestamps: [Int64]
-    public var fields: [PayloadColumn]
+    package var timestamps: [Int64]
+    package var fields: [PayloadColumn]
 
-    public init(timestamps: [Int64] = [], fields: [PayloadColumn] = []) {
+    package init(timestamps: [Int64] = [], fields: [PayloadColumn] = []) {
         self.timestamps = timestamps
         self.fields = fields
     }
 
-    public var count: Int { timestamps.count }
+    package var count: Int { timestamps.count }
 
     /// How many entries are dated in the window of `window` ms ending at `now` (`now - window <
     /// date <= now`; every entry up to `now` when `now - window` underflows; none for a window
@@ -39,7 +39,7 @@ package struct DonationColumns: Sendable, Hashable {
     /// timestamps, as the VM counts an event's donations in a window. Inlined where it is used,
     /// so that counting a column held by a class copies (retains) nothing.
     @inlinable
-    public func count(within window: Int64?, endingAt now: Int64) -> Int {
+    package func count(within window: Int64?, endingAt now: Int64) -> Int {
         guard let window else { return timestamps.count }
         return timestamps.withUnsafeBufferPointer { Window.bounds($0, now: now, window: window).count }
     }

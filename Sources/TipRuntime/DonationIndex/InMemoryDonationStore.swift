@@ -5,7 +5,7 @@
 /// It is the query index only: donations' ids live in the persistent store. A valueless
 /// donation costs its 8-byte timestamp.
 package struct InMemoryDonationStore: DonationStore, Sendable {
-    public let events: [PackEvent]
+    package let events: [PackEvent]
 
     private struct EventStorage: Sendable {
         var columns: DonationColumns
@@ -16,7 +16,7 @@ package struct InMemoryDonationStore: DonationStore, Sendable {
     private var storage: [EventStorage]
 
     /// An empty store for the events of a pack.
-    public init(events: [PackEvent]) {
+    package init(events: [PackEvent]) {
         self.events = events
         storage = events.map { event in
             EventStorage(columns: DonationColumns(timestamps: [], fields: event.fields.map { PayloadColumn(type: $0.type) }),
@@ -24,7 +24,7 @@ package struct InMemoryDonationStore: DonationStore, Sendable {
         }
     }
 
-    public func donations(ofEvent event: Int) -> DonationColumns { storage[event].columns }
+    package func donations(ofEvent event: Int) -> DonationColumns { storage[event].columns }
 
     /// The timestamps of `event` in place, without copying the column (the VM's way of reading
     /// this store, whose columns are consistent by construction).
@@ -49,9 +49,9 @@ package struct InMemoryDonationStore: DonationStore, Sendable {
     }
 
     /// Total donations held.
-    public var donationCount: Int { storage.reduce(0) { $0 + $1.columns.count } }
+    package var donationCount: Int { storage.reduce(0) { $0 + $1.columns.count } }
 
-    public mutating func donate(event: Int, at milliseconds: Int64, payload: [RuntimeValue]) throws(DonationError) {
+    package mutating func donate(event: Int, at milliseconds: Int64, payload: [RuntimeValue]) throws(DonationError) {
         try validate(event: event, payload: payload)
         // After every donation at the same instant: donation order breaks ties. (No local copy
         // of the column is kept, so the insert below mutates it in place.)
@@ -76,7 +76,7 @@ package struct InMemoryDonationStore: DonationStore, Sendable {
     /// Applies `donationLimit` at `now`: removes the donations dated before `now` minus
     /// `maximumAge` (never relative to the newest donation: one dated in the future trims
     /// nothing), then the oldest beyond `maximumCount`. A donation applies the count alone.
-    public mutating func trim(event: Int, now: Int64) {
+    package mutating func trim(event: Int, now: Int64) {
         trim(event: event, now: Optional(now))
     }
 
@@ -99,7 +99,7 @@ package struct InMemoryDonationStore: DonationStore, Sendable {
     }
 
     /// Removes the donations of `event` dated at or before `instant` (`deleteDonations(of:)`).
-    public mutating func removeDonations(ofEvent event: Int, through instant: Int64) {
+    package mutating func removeDonations(ofEvent event: Int, through instant: Int64) {
         let timestamps = storage[event].columns.timestamps
         let drop = Self.insertionPoint(timestamps, instant)
         guard drop > 0 else { return }

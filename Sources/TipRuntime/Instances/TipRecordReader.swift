@@ -2,13 +2,13 @@
 /// never its rules, so no cycle can arise.
 package struct TipRecordColumns: Sendable, Hashable {
     /// The tip is invalidated now (any reason).
-    public var invalidated: Bool
+    package var invalidated: Bool
     /// One entry per display since the tip's latest reset, dated; no fields.
-    public var displays: DonationColumns
+    package var displays: DonationColumns
     /// One entry per invalidation since the latest reset, dated; one field, `reason` (String).
-    public var invalidations: DonationColumns
+    package var invalidations: DonationColumns
 
-    public init(invalidated: Bool = false, displays: DonationColumns = DonationColumns(),
+    package init(invalidated: Bool = false, displays: DonationColumns = DonationColumns(),
                 invalidations: DonationColumns = DonationColumns(fields: [PayloadColumn(type: .string)])) {
         self.invalidated = invalidated
         self.displays = displays
@@ -48,10 +48,10 @@ extension TipRecordReader {
 /// The instance a rule is evaluated for: its key (nil for a tip without one), and where
 /// `tip(X)` reads other tips' records (nil: as if no tip had any).
 package struct RuleInstance {
-    public var key: TipKey?
-    public var records: (any TipRecordReader)?
+    package var key: TipKey?
+    package var records: (any TipRecordReader)?
 
-    public init(key: TipKey? = nil, records: (any TipRecordReader)? = nil) {
+    package init(key: TipKey? = nil, records: (any TipRecordReader)? = nil) {
         self.key = key
         self.records = records
     }

@@ -9,7 +9,7 @@ package enum CRC32 {
     }
 
     /// The CRC-32 of `bytes[range]`.
-    public static func checksum(_ bytes: [UInt8], in range: Range<Int>) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8], in range: Range<Int>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         table.withUnsafeBufferPointer { table in
             bytes.withUnsafeBufferPointer { buffer in
@@ -22,7 +22,7 @@ package enum CRC32 {
     }
 
     /// The CRC-32 of all of `bytes`.
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8]) -> UInt32 {
         checksum(bytes, in: 0..<bytes.count)
     }
 }

@@ -2,7 +2,7 @@
 /// the encoded form is the single source of truth for what a valid pack is, so the pack is
 /// encoded and loaded, and the loader's checks (tables, names, bytecode) all apply.
 package enum RulePackVerifier {
-    public static func verify(_ pack: RulePack) throws(RulePackError) -> VerifiedRulePack {
+    package static func verify(_ pack: RulePack) throws(RulePackError) -> VerifiedRulePack {
         try RulePackLoader.decode(RulePackWriter.encode(pack))
     }
 }

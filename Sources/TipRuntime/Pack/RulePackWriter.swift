@@ -2,7 +2,7 @@
 /// same pack always gives the same bytes (strings are interned in a fixed walk order; nothing
 /// is iterated in hash order).
 package enum RulePackWriter {
-    public static func encode(_ pack: RulePack) -> [UInt8] {
+    package static func encode(_ pack: RulePack) -> [UInt8] {
         // Every table but the strings interns its names and texts as it is written, in table
         // order, so the string table is complete (and deterministic) once they are done.
         var interner = StringInterner(pack.strings)

@@ -10,17 +10,17 @@
 /// and a write whose stamp would pass the upper bound is refused before it is stored.
 package enum RecordBounds {
     /// 0000-01-01T00:00:00Z, in milliseconds since 1970.
-    public static let earliestMilliseconds: Int64 = -62_167_219_200_000
+    package static let earliestMilliseconds: Int64 = -62_167_219_200_000
     /// 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
-    public static let latestMilliseconds: Int64 = 253_402_300_799_999
+    package static let latestMilliseconds: Int64 = 253_402_300_799_999
 
     /// Whether `milliseconds` is an instant a record may hold.
-    public static func contains(_ milliseconds: Int64) -> Bool {
+    package static func contains(_ milliseconds: Int64) -> Bool {
         (earliestMilliseconds...latestMilliseconds).contains(milliseconds)
     }
 
     /// The bounds as a person reads them.
-    public static var description: String {
+    package static var description: String {
         "\(ISO8601.string(fromMilliseconds: Int(earliestMilliseconds))) to \(ISO8601.string(fromMilliseconds: Int(latestMilliseconds)))"
     }
 }

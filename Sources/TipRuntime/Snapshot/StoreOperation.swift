@@ -27,7 +27,7 @@ package enum StoreOperation: Sendable, Hashable {
 
     /// What `snapshot` holds after the operation; a collision (two different records under one
     /// id) throws, and then nothing changes.
-    public func applied(to snapshot: StoreSnapshot) throws(TipStoreError) -> StoreSnapshot {
+    package func applied(to snapshot: StoreSnapshot) throws(TipStoreError) -> StoreSnapshot {
         var result = snapshot
         switch self {
         case .append(let donations):
@@ -56,7 +56,7 @@ package enum StoreOperation: Sendable, Hashable {
     }
 
     /// Performs the operation on `persistence`, by the `TipPersistence` method it stands for.
-    public func perform(on persistence: any TipPersistence) throws(TipStoreError) {
+    package func perform(on persistence: any TipPersistence) throws(TipStoreError) {
         switch self {
         case .append(let donations): try persistence.append(donations)
         case .trim(let event, let maximumCount, let maximumAgeMilliseconds, let now):

@@ -9,20 +9,20 @@
 /// Statements number their placeholders (`?1` in SQLite, `$1` in PostgreSQL): the scope's
 /// values first, then the record's, in the order of the kind's columns.
 package struct StoreSQL: Sendable {
-    public enum Dialect: Sendable {
+    package enum Dialect: Sendable {
         case sqlite
         case postgres
     }
 
     /// A table's name for each record kind.
-    public struct Tables: Sendable {
-        public var donations: String
-        public var parameters: String
-        public var tipRecords: String
-        public var donationDeletions: String
-        public var assignments: String
+    package struct Tables: Sendable {
+        package var donations: String
+        package var parameters: String
+        package var tipRecords: String
+        package var donationDeletions: String
+        package var assignments: String
 
-        public init(donations: String, parameters: String, tipRecords: String, donationDeletions: String, assignments: String) {
+        package init(donations: String, parameters: String, tipRecords: String, donationDeletions: String, assignments: String) {
             self.donations = donations
             self.parameters = parameters
             self.tipRecords = tipRecords
@@ -32,25 +32,25 @@ package struct StoreSQL: Sendable {
     }
 
     /// A donation's columns (the key first).
-    public static let donationColumns = ["id", "event", "date", "value"]
+    package static let donationColumns = ["id", "event", "date", "value"]
     /// A parameter's columns (the key first).
-    public static let parameterColumns = ["name", "value", "stamp_ms", "stamp_device"]
+    package static let parameterColumns = ["name", "value", "stamp_ms", "stamp_device"]
     /// A tip record's columns (the key first); `TipEventRecord.Kind.columns` fills `kind`,
     /// `count`, `duration_ms`, `reason`, `action_id` and `experiment`; `date_ms` is NULL when
     /// the record is dated by its stamp; `arm` is NULL but on displays and exposures in an experiment.
-    public static let tipRecordColumns = ["id", "tip", "kind", "stamp_ms", "stamp_device", "count", "duration_ms", "reason", "instance_key", "date_ms",
+    package static let tipRecordColumns = ["id", "tip", "kind", "stamp_ms", "stamp_device", "count", "duration_ms", "reason", "instance_key", "date_ms",
                                           "action_id", "experiment", "arm"]
     /// A donation deletion's columns (the key first).
-    public static let donationDeletionColumns = ["event", "instant"]
+    package static let donationDeletionColumns = ["event", "instant"]
     /// An assignment's columns (the key, experiment and salt, first).
-    public static let assignmentColumns = ["experiment", "salt", "id", "arm", "date_ms"]
+    package static let assignmentColumns = ["experiment", "salt", "id", "arm", "date_ms"]
 
-    public let dialect: Dialect
-    public let tables: Tables
+    package let dialect: Dialect
+    package let tables: Tables
     /// The columns before every table's own key (`["user_id"]` in the service's stores).
-    public let scope: [String]
+    package let scope: [String]
 
-    public init(dialect: Dialect, tables: Tables, scope: [String] = []) {
+    package init(dialect: Dialect, tables: Tables, scope: [String] = []) {
         self.dialect = dialect
         self.tables = tables
         self.scope = scope
@@ -60,14 +60,14 @@ package struct StoreSQL: Sendable {
 
     /// Adds a donation unless one is stored under its id (the caller compares it with
     /// `selectDonation`: the same is fine, another one a collision).
-    public var insertDonation: String {
+    package var insertDonation: String {
         insert(into: tables.donations, Self.donationColumns) + " ON CONFLICT(\(key("id"))) DO NOTHING"
     }
 
     /// Adds a tip record; under an id already stored, two copies of one version-1 display
     /// counter merge to the larger figures and the earlier stamp (`TipEventRecord.mergingCopies`),
     /// and nothing changes for any other record (the caller compares it with `selectTipRecord`).
-    public var insertTipRecord: String {
+    package var insertTipRecord: String {
         let table = tables.tipRecords
         let prefix = TipEventRecord.versionOneDisplayPrefix
         let prefixLiteral = dialect == .postgres ? "'\(prefix)'::bytea" : "'\(prefix)'"
@@ -87,7 +87,7 @@ package struct StoreSQL: Sendable {
     /// `AssignmentRecord.precedes` (date, then the id's bytes), compared as one row value. The
     /// caller first compares it with `selectAssignment`: another assignment under its id is a
     /// collision.
-    public var keepEarlierAssignment: String {
+    package var keepEarlierAssignment: String {
         let table = tables.assignments
         func row(_ source: String) -> String { "(\(source).date_ms, \(bytes("\(source).id")))" }
         return insert(into: table, Self.assignmentColumns) + """
@@ -99,7 +99,7 @@ package struct StoreSQL: Sendable {
     /// Stores a parameter unless the stored one is the later write: last writer wins by the
     /// order of `ParameterRecord.later` (stamp time, stamp device, then the stored value's
     /// bytes), compared as one row value.
-    public var writeParameter: String {
+    package var writeParameter: String {
         let table = tables.parameters
         let order = ["stamp_ms", "stamp_device", "value"]
         func row(_ source: String) -> String {
@@ -112,7 +112,7 @@ package struct StoreSQL: Sendable {
     }
 
     /// Records a deletion of an event's donations through an instant; a later one stays.
-    public var raiseDonationDeletion: String {
+    package var raiseDonationDeletion: String {
         let table = tables.donationDeletions
         return insert(into: table, Self.donationDeletionColumns)
             + " ON CONFLICT(\(key("event"))) DO UPDATE SET instant = excluded.instant WHERE excluded.instant > \(table).instant"
@@ -120,7 +120,7 @@ package struct StoreSQL: Sendable {
 
     /// Removes an event's (the first value after the scope's) donations that its recorded
     /// deletion covers.
-    public var deleteCoveredDonations: String {
+    package var deleteCoveredDonations: String {
         let event = placeholder(scope.count + 1)
         return """
             DELETE FROM \(tables.donations) WHERE \(scoped) event = \(event)
@@ -130,14 +130,14 @@ package struct StoreSQL: Sendable {
 
     /// Removes an event's donations (the first value after the scope's) dated before a cutoff
     /// (the second): `donationLimit`'s `maximumAge` (`DonationLimit.cutoff`).
-    public var trimByAge: String {
+    package var trimByAge: String {
         "DELETE FROM \(tables.donations) WHERE \(scoped) event = \(placeholder(scope.count + 1)) AND date < \(placeholder(scope.count + 2))"
     }
 
     /// Removes an event's donations (the first value after the scope's) beyond the newest so
     /// many (the second), same-instant ones by id: `donationLimit`'s `maximumCount`, in the order
     /// of `DonationRecord.precedes`.
-    public var trimByCount: String {
+    package var trimByCount: String {
         let table = tables.donations
         let offset = dialect == .sqlite ? "LIMIT -1 OFFSET" : "OFFSET"
         return """
@@ -150,20 +150,20 @@ package struct StoreSQL: Sendable {
     // MARK: - Reads
 
     /// A donation by id (the first value after the scope's), its columns in order.
-    public var selectDonation: String { select(Self.donationColumns, from: tables.donations, by: "id") }
+    package var selectDonation: String { select(Self.donationColumns, from: tables.donations, by: "id") }
 
     /// A tip record by id (the first value after the scope's), its columns in order.
-    public var selectTipRecord: String { select(Self.tipRecordColumns, from: tables.tipRecords, by: "id") }
+    package var selectTipRecord: String { select(Self.tipRecordColumns, from: tables.tipRecords, by: "id") }
 
     /// The assignment of an experiment and salt (the first two values after the scope's), its columns in order.
-    public var selectAssignment: String {
+    package var selectAssignment: String {
         select(Self.assignmentColumns, from: tables.assignments, by: "experiment") + " AND salt = \(placeholder(scope.count + 2))"
     }
 
     // MARK: - Pieces
 
     /// `?n` or `$n`.
-    public func placeholder(_ number: Int) -> String { (dialect == .sqlite ? "?" : "$") + String(number) }
+    package func placeholder(_ number: Int) -> String { (dialect == .sqlite ? "?" : "$") + String(number) }
 
     /// The conditions on the scope's columns, each followed by AND.
     private var scoped: String {

@@ -48,13 +48,13 @@ extension RuntimeValue {
 /// Payloads (field name → value) as one text: fields in name order, each `name=storageText`,
 /// names and values escaped so that `=`, `;` and `\` inside them round-trip.
 package enum PayloadStorage {
-    public static func encode(_ payload: [String: RuntimeValue]) -> String {
+    package static func encode(_ payload: [String: RuntimeValue]) -> String {
         payload.sorted { $0.key < $1.key }
             .map { escape($0.key) + "=" + escape($0.value.storageText) }
             .joined(separator: ";")
     }
 
-    public static func decode(_ text: String) -> [String: RuntimeValue]? {
+    package static func decode(_ text: String) -> [String: RuntimeValue]? {
         if text.isEmpty { return [:] }
         // Without an escape (almost every payload): fields split at `;`, each at its one `=`.
         if !text.utf8.contains(UInt8(ascii: "\\")) {

@@ -2,13 +2,13 @@
 /// slot form so an evaluation reads them without conversion.
 package struct ParameterValues: Sendable, Hashable {
     /// Declared types, by parameter index.
-    public let types: [ValueType]
-    public private(set) var values: [RuntimeValue]
+    package let types: [ValueType]
+    package private(set) var values: [RuntimeValue]
     /// Slot form (String parameters: a reference to `values`).
     private(set) var slots: [Int64]
 
     /// Every parameter at its default.
-    public init(pack: RulePack) {
+    package init(pack: RulePack) {
         types = pack.parameters.map(\.type)
         values = pack.parameters.map(\.defaultValue)
         slots = []
@@ -16,13 +16,13 @@ package struct ParameterValues: Sendable, Hashable {
     }
 
     /// Why a parameter assignment was refused.
-    public enum AssignmentError: Error, Sendable, Hashable {
+    package enum AssignmentError: Error, Sendable, Hashable {
         case unknownParameter(Int)
         case wrongType(parameter: Int, expected: ValueType, actual: ValueType)
     }
 
     /// Sets parameter `index`; a value of the wrong type is refused and changes nothing.
-    public mutating func set(_ index: Int, to value: RuntimeValue) throws(AssignmentError) {
+    package mutating func set(_ index: Int, to value: RuntimeValue) throws(AssignmentError) {
         guard types.indices.contains(index) else { throw .unknownParameter(index) }
         guard value.type == types[index] else { throw .wrongType(parameter: index, expected: types[index], actual: value.type) }
         values[index] = value

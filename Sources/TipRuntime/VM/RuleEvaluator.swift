@@ -6,7 +6,7 @@
 /// programming error. The store is trusted with nothing (see `DonationStore`): data that does not
 /// fit the pack makes the rules that read it fail with `inconsistentStore`.
 package struct RuleEvaluator: Sendable {
-    public let pack: VerifiedRulePack
+    package let pack: VerifiedRulePack
     private let eventFieldTypes: [[ValueType]]
     /// Per tip, its key's type (nil for a tip without a key).
     private let tipKeyTypes: [ValueType?]
@@ -31,7 +31,7 @@ package struct RuleEvaluator: Sendable {
     private let memberOffset: Int
     private let stackBytes: Int
 
-    public init(pack: VerifiedRulePack) {
+    package init(pack: VerifiedRulePack) {
         self.pack = pack
         eventFieldTypes = pack.pack.events.map { $0.fields.map(\.type) }
         tipKeyTypes = pack.pack.tips.map { $0.key?.type }
@@ -170,14 +170,14 @@ package struct RuleEvaluator: Sendable {
     /// inlined into another module, which then made and destroyed an empty `RuleInstance` through
     /// its type's metadata at every call (a sixth of a rule's instructions in the VM benchmark).
     @_specialize(where Store == InMemoryDonationStore)
-    public func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64) -> RuleOutcome {
+    package func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64) -> RuleOutcome {
         evaluateRule(tip: tip, rule: rule, parameters: parameters, store: store, now: now, instance: RuleInstance())
     }
 
     /// The value of rule `rule` of tip `tip` at instant `now` (milliseconds since 1970), for
     /// `instance`.
     @_specialize(where Store == InMemoryDonationStore)
-    public func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64,
+    package func evaluateRule<Store: DonationStore>(tip: Int, rule: Int, parameters: ParameterValues, store: Store, now: Int64,
                                                    instance: RuleInstance) -> RuleOutcome {
         let index = ruleIndex(tip: tip, rule: rule)
         if isStraightLine[index], StoreReader.readsInPlace(store, eventCount: eventFieldTypes.count),
@@ -222,7 +222,7 @@ package struct RuleEvaluator: Sendable {
     /// Evaluates a tip's rules in order, stopping at the first that does not hold unless
     /// `allRules` is set. `instance` gives a keyed tip's key and where `tip(X)` reads records.
     @_specialize(where Store == InMemoryDonationStore)
-    public func evaluateTip<Store: DonationStore>(_ tip: Int, parameters: ParameterValues, store: Store, now: Int64, allRules: Bool = false,
+    package func evaluateTip<Store: DonationStore>(_ tip: Int, parameters: ParameterValues, store: Store, now: Int64, allRules: Bool = false,
                                                   instance: RuleInstance = RuleInstance()) -> TipEvaluation {
         precondition(tip >= 0 && tip < tipFirstRule.count - 1, "no tip \(tip)")
         if tipIsStraightLine[tip], StoreReader.readsInPlace(store, eventCount: eventFieldTypes.count) {
@@ -244,7 +244,7 @@ package struct RuleEvaluator: Sendable {
     /// Evaluates every tip of the pack (each stopping at its first rule that does not hold);
     /// a keyed tip as its instance without stored state would be, with its key's zero value.
     @_specialize(where Store == InMemoryDonationStore)
-    public func evaluateAllTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64,
+    package func evaluateAllTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64,
                                                       records: (any TipRecordReader)? = nil) -> [TipEvaluation] {
         withMachine(parameters, store, now, RuleInstance(records: records)) { machine in
             (0..<tipFirstRule.count - 1).map { evaluate($0, machine: &machine, allRules: false, records: records) }
@@ -255,7 +255,7 @@ package struct RuleEvaluator: Sendable {
     /// per-rule outcomes, for a caller that only needs to know which tips may show. A keyed
     /// tip has no status of its own (each instance has one): false.
     @_specialize(where Store == InMemoryDonationStore)
-    public func satisfiedTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64,
+    package func satisfiedTips<Store: DonationStore>(parameters: ParameterValues, store: Store, now: Int64,
                                                     records: (any TipRecordReader)? = nil) -> [Bool] {
         withMachine(parameters, store, now, RuleInstance(records: records)) { machine in
             // Written through the buffer: the optimizer cannot see that the interpreter's loop,
@@ -306,7 +306,7 @@ package struct RuleEvaluator: Sendable {
 
     /// Evaluates one rule recording every value an instruction computes, in execution order
     /// (for `explain`; map `pc` to source with the rule's `sourceMap`).
-    public func trace(tip: Int, rule: Int, parameters: ParameterValues, store: some DonationStore, now: Int64,
+    package func trace(tip: Int, rule: Int, parameters: ParameterValues, store: some DonationStore, now: Int64,
                       instance: RuleInstance = RuleInstance()) -> (outcome: RuleOutcome, trace: [TraceEntry]) {
         let index = ruleIndex(tip: tip, rule: rule)
         let verified = pack.rules[tip][rule]

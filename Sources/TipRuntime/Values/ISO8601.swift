@@ -4,7 +4,7 @@
 package enum ISO8601 {
     /// Milliseconds since the epoch, or nil if `text` is not a valid instant. A date without a
     /// time means midnight UTC; a time needs an offset (`Z` or `±HH:MM`).
-    public static func milliseconds(from text: String) -> Int? {
+    package static func milliseconds(from text: String) -> Int? {
         let bytes = Array(text.utf8)
         var index = 0
 
@@ -58,7 +58,7 @@ package enum ISO8601 {
     /// `2026-12-24T09:30:00Z`, with `.250` when the instant has milliseconds. Total: any
     /// instant prints (a year outside 0000–9999 with as many digits as it needs), so a date read
     /// from a damaged store never traps.
-    public static func string(fromMilliseconds milliseconds: Int) -> String {
+    package static func string(fromMilliseconds milliseconds: Int) -> String {
         let days = floorDivide(milliseconds, 86_400_000)
         let remainder = milliseconds % 86_400_000
         let rest = remainder < 0 ? remainder + 86_400_000 : remainder
