@@ -1,16 +1,16 @@
 import CSQLite
 
 /// A failure reported by SQLite, with its result code and message.
-public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// SQLite's (extended) result code.
-    public var code: Int32
+    package var code: Int32
     /// SQLite's message for the failure (`sqlite3_errmsg`, else the result code's generic text).
-    public var message: String
+    package var message: String
     /// What we were doing (the statement, or "open").
-    public var context: String
+    package var context: String
 
     /// A failure with result code `code` and message `message`, met while doing `context`.
-    public init(code: Int32, message: String, context: String) {
+    package init(code: Int32, message: String, context: String) {
         self.code = code
         self.message = message
         self.context = context
@@ -22,16 +22,16 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …).
-    public var primaryCode: Int32 { code & 0xFF }
+    package var primaryCode: Int32 { code & 0xFF }
 
     /// Whether another connection holds a lock (`SQLITE_BUSY`, `SQLITE_LOCKED`): a later try
     /// may work.
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    package var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
     /// Whether the file is damaged or is not a database (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
-    public var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
+    package var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
     /// Whether the file cannot be opened or written (`SQLITE_READONLY`, `SQLITE_CANTOPEN`,
     /// `SQLITE_PERM`).
-    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY || primaryCode == SQLITE_CANTOPEN || primaryCode == SQLITE_PERM }
+    package var isReadOnly: Bool { primaryCode == SQLITE_READONLY || primaryCode == SQLITE_CANTOPEN || primaryCode == SQLITE_PERM }
 
-    public var description: String { "\(message) (SQLite code \(code), \(context))" }
+    package var description: String { "\(message) (SQLite code \(code), \(context))" }
 }

@@ -124,7 +124,8 @@ public struct PackEvent: Sendable, Hashable {
     public package(set) var fields: [PackField]
     /// The oldest donations beyond this count are trimmed.
     public package(set) var maximumCount: Int64?
-    /// Donations older than this (relative to the newest donation) are trimmed.
+    /// Donations older than this at the runtime's current instant (never relative to the newest
+    /// donation) are trimmed.
     package var maximumAgeMilliseconds: Int64?
     /// How long a donation counts, in seconds (`nil`: for ever); older ones are trimmed.
     public var maximumAge: TimeInterval? { maximumAgeMilliseconds.map(Milliseconds.seconds) }

@@ -1,6 +1,5 @@
 /// Why a rule pack was refused: a kind, a message saying what is wrong, and the byte offset in
-/// the pack where it was found (for a pack verified in memory, the offset is relative to the start
-/// of the rule's code and `RulePackError.inMemory` is true).
+/// the pack where it was found.
 public struct RulePackError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the pack; the raw value is the name shown in the error's description.
     public enum Kind: String, Sendable, Hashable {
