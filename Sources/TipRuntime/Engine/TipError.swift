@@ -43,6 +43,9 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidAction(String)
     /// A time on screen that is not a number, infinite or negative; nothing was recorded.
     case invalidDuration(Double)
+    /// A `Date` or `TimeInterval` made into a value (`RuntimeValue.date(_:)`, `.duration(_:)`)
+    /// that is not finite or does not fit in 64-bit milliseconds (what it was, in words).
+    case unrepresentableTime(String)
     /// `replacePack` was given a pack that drops or retypes a tip, parameter, event or group
     /// of the running one (each named in a sentence); the runtime kept its pack.
     case incompatiblePack([String])
@@ -79,6 +82,7 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownAction: return "unknown-action"
         case .invalidAction: return "invalid-action"
         case .invalidDuration: return "invalid-duration"
+        case .unrepresentableTime: return "unrepresentable-time"
         case .incompatiblePack: return "incompatible-pack"
         }
     }
@@ -111,6 +115,7 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
             return "'\(text)' in '\(tip)[\(text)]' is not \(EnglishText.withArticle("\(expected)")): the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), e.g. '\(tip)[\(expected == .int ? "42" : "id")]'"
         case .invalidAction(let problem): return problem
         case .invalidDuration(let seconds): return "a time on screen must be a finite number of seconds, zero or more, not \(seconds); nothing was recorded"
+        case .unrepresentableTime(let what): return "\(what) has no form in the runtime, which keeps times as 64-bit milliseconds"
         case .incompatiblePack(let dropped):
             return "the new pack does not keep what the running one declares: \(dropped.joined(separator: "; ")); the runtime kept its pack"
         case .unknownAction(let tip, let action, let declared):

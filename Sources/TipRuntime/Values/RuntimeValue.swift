@@ -48,11 +48,25 @@ public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
     /// A Duration value, in milliseconds (`.duration(seconds)` makes one from a `TimeInterval`).
     case duration(milliseconds: Int64)
 
-    /// The date `date`, kept in whole milliseconds like every instant of the runtime.
-    public static func date(_ date: Date) -> RuntimeValue { .date(milliseconds: date.millisecondsSince1970) }
+    /// The date `date`, rounded to the nearest millisecond like every instant of the runtime.
+    /// - Throws: `TipError.unrepresentableTime` for a date whose milliseconds since 1970 do not
+    ///   fit in 64 bits.
+    public static func date(_ date: Date) throws(TipError) -> RuntimeValue {
+        guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else {
+            throw .unrepresentableTime("the date \(date.timeIntervalSince1970) s since 1970")
+        }
+        return .date(milliseconds: milliseconds)
+    }
 
-    /// The duration of `seconds`, kept in whole milliseconds.
-    public static func duration(_ seconds: TimeInterval) -> RuntimeValue { .duration(milliseconds: Milliseconds.of(seconds: seconds)) }
+    /// The duration of `seconds`, rounded to the nearest millisecond.
+    /// - Throws: `TipError.unrepresentableTime` for a length that is not finite or whose
+    ///   milliseconds do not fit in 64 bits.
+    public static func duration(_ seconds: TimeInterval) throws(TipError) -> RuntimeValue {
+        guard let milliseconds = Int64(exactly: (seconds * 1000).rounded()) else {
+            throw .unrepresentableTime("the duration \(seconds) s")
+        }
+        return .duration(milliseconds: milliseconds)
+    }
 
     /// The date a `date` value holds; nil for a value of another type.
     public var dateValue: Date? {

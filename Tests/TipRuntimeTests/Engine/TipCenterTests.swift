@@ -336,6 +336,18 @@ struct PersistenceSemanticsTests {
         #expect(try center.parameterValue("session").durationValue == 150.25)
         #expect(try center.parameterValue("session").dateValue == nil)
         #expect(RuntimeValue.bool(true).durationValue == nil)
+        // A time with no 64-bit millisecond form is refused, never clamped or wrapped.
+        for unrepresentable in [TimeInterval.nan, .infinity, -.infinity, 1e17] {
+            #expect(throws: TipError.self) { try RuntimeValue.duration(unrepresentable) }
+        }
+        do {
+            _ = try RuntimeValue.date(Date(timeIntervalSince1970: 1e17))
+            Issue.record("a date 10^17 s after 1970 was made a value")
+        } catch {
+            #expect(error.code == "unrepresentable-time" && error.message.contains("1e+17"), "\(error.message)")
+        }
+        #expect(try RuntimeValue.duration(-0.0004) == .duration(milliseconds: 0))
+        #expect(try RuntimeValue.duration(1.0006) == .duration(milliseconds: 1001))
 
         let batch = [PendingDonation("opened", at: center.now.addingTimeInterval(-60)), PendingDonation("opened", at: center.now)]
         #expect(batch[0].date == center.now.addingTimeInterval(-60))
