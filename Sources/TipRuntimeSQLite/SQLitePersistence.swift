@@ -305,7 +305,7 @@ public final class SQLitePersistence: TipPersistence {
     }
 
     /// Runs `PRAGMA integrity_check`; true when SQLite finds the file sound.
-    public func integrityCheck() throws(TipStoreError) -> Bool {
+    package func integrityCheck() throws(TipStoreError) -> Bool {
         try Self.run(connection) { session -> Bool in
             try session.scalar("PRAGMA integrity_check") == .text("ok")
         }
@@ -316,7 +316,7 @@ public final class SQLitePersistence: TipPersistence {
     /// byte in any record shows) and every record `StoreSnapshot.validate()`; a file that
     /// fails either is refused as `.corrupt`. Open the store read-only for this, so that a
     /// damaged or foreign file is left as it was.
-    public func verifiedSnapshot() throws(TipStoreError) -> StoreSnapshot {
+    package func verifiedSnapshot() throws(TipStoreError) -> StoreSnapshot {
         guard try integrityCheck() else {
             throw TipStoreError(.corrupt, "the store is damaged (SQLite's integrity check fails); nothing was merged")
         }

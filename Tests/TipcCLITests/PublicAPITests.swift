@@ -34,8 +34,15 @@ import Testing
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "swift-symbolgraph-extract: \(message)")
-        let graph = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output.path).appendingPathComponent("\(module).symbols.json")))
-        let symbols = ((graph as? [String: Any])?["symbols"] as? [[String: Any]]) ?? []
+        // `module.symbols.json` holds the module's own types; `module@Swift.symbols.json` and the
+        // like hold its public extensions of other modules' types, which an app sees as well.
+        let files = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".symbols.json") }
+        #expect(files.contains("\(module).symbols.json"), "no symbol graph of \(module): \(files)")
+        var symbols: [[String: Any]] = []
+        for file in files {
+            let graph = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output.path).appendingPathComponent(file)))
+            symbols += ((graph as? [String: Any])?["symbols"] as? [[String: Any]]) ?? []
+        }
         return symbols.filter { $0["accessLevel"] as? String == "public" }
     }
 

@@ -64,7 +64,9 @@ extension TipCenter {
     }
 
     /// `content(of:locale:values:)` in `locale` (e.g. `Locale.current`), by its language tag
-    /// (`LocaleTag.tag(of:)`).
+    /// (`de_CH` → `de-CH`, keywords such as `@calendar=…` left out). On Linux a program must link
+    /// Foundation (not only FoundationEssentials, where every `Locale` is `en_001`) for
+    /// `Locale(identifier:)` and `Locale.current` to mean what they say.
     public func content(of tip: String, locale: Locale, values: [String: RuntimeValue] = [:]) throws(TipError) -> TipContent {
         try content(of: tip, locale: LocaleTag.tag(of: locale), values: values)
     }

@@ -46,7 +46,7 @@ public struct TestingOverrides: Sendable, Hashable {
     public init() {}
 
     /// The override's verdict for `tip`, or nil when none applies.
-    public func verdict(for tip: String) -> Bool? {
+    package func verdict(for tip: String) -> Bool? {
         if shown.contains(tip) { return true }
         if hidden.contains(tip) { return false }
         if showAll { return true }

@@ -26,7 +26,7 @@ public struct PackExperiment: Sendable, Hashable {
 
     /// How users are put in the arms (`ExperimentAssignment`): the salt and the arms' weights in
     /// declared order. Never throws for a pack the loader verified.
-    public func assignment() throws(ExperimentAssignmentError) -> ExperimentAssignment {
+    package func assignment() throws(ExperimentAssignmentError) -> ExperimentAssignment {
         try ExperimentAssignment(salt: salt, arms: arms.map { ($0.name, Int($0.weight)) })
     }
 }
@@ -60,7 +60,7 @@ public struct PackExperimentArm: Sendable, Hashable {
     }
 
     /// Whether the arm shows the tip exactly as declared.
-    public var overridesNothing: Bool {
+    package var overridesNothing: Bool {
         title == nil && message == nil && image == nil && actions == nil
     }
 }

@@ -96,7 +96,7 @@ public struct PackParameter: Sendable, Hashable {
 
     /// Whether the parameter can hold `value`: its declared type and, for an enum-like
     /// String parameter, one of its `values`.
-    public func accepts(_ value: RuntimeValue) -> Bool {
+    package func accepts(_ value: RuntimeValue) -> Bool {
         guard value.type == type else { return false }
         if let values, case .string(let text) = value { return values.contains(text) }
         return true
@@ -259,7 +259,7 @@ public struct PackTip: Sendable, Hashable {
     /// Whether records of the instance `key` are this tip's: none for a tip without a key, one
     /// of the declared type for a keyed tip. Records that fail (written under a pack that
     /// declared the tip otherwise) stay stored but unused, as a parameter of another type does.
-    public func accepts(_ key: TipKey?) -> Bool {
+    package func accepts(_ key: TipKey?) -> Bool {
         switch (self.key, key) {
         case (nil, nil): return true
         case (let declared?, let key?): return declared.type == key.type

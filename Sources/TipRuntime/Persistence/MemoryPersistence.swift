@@ -52,9 +52,9 @@ public final class MemoryPersistence: TipPersistence {
 /// `donationLimit` as one rule for every store: an event's donations dated before `now` minus
 /// `maximumAge` go (never relative to the newest donation, so one donation dated in the future
 /// trims nothing), then the oldest beyond `maximumCount` (same-instant ties by id).
-public enum DonationLimit {
+package enum DonationLimit {
     /// The earliest date `maximumAge` keeps at `now` (saturating).
-    public static func cutoff(now: Int64, maximumAgeMilliseconds age: Int64) -> Int64 {
+    package static func cutoff(now: Int64, maximumAgeMilliseconds age: Int64) -> Int64 {
         now.addingSaturating(age == .min ? .max : -age)
     }
 

@@ -192,7 +192,7 @@ package struct StoreSQL: Sendable {
 extension TipEventRecord.Kind {
     /// The stored form: the `kind`, `count`, `duration_ms`, `reason`, `action_id` and
     /// `experiment` columns.
-    public var columns: (kind: String, count: Int64, durationMilliseconds: Int64, reason: String?, action: String?, experiment: String?) {
+    package var columns: (kind: String, count: Int64, durationMilliseconds: Int64, reason: String?, action: String?, experiment: String?) {
         switch self {
         case .display(let count, let milliseconds): return ("display", count, milliseconds, nil, nil, nil)
         case .invalidation(let reason): return ("invalidation", 0, 0, reason.rawValue, nil, nil)
@@ -204,7 +204,7 @@ extension TipEventRecord.Kind {
 
     /// The kind stored as `columns`; nil for a kind or reason this version does not know, or
     /// an action or exposure without its name (such a record is kept, unused).
-    public init?(kind: String, count: Int64, durationMilliseconds: Int64, reason: String?, action: String?, experiment: String?) {
+    package init?(kind: String, count: Int64, durationMilliseconds: Int64, reason: String?, action: String?, experiment: String?) {
         switch kind {
         case "display": self = .display(count: count, milliseconds: durationMilliseconds)
         case "invalidation":
@@ -225,5 +225,5 @@ extension TipEventRecord.Kind {
 extension TipEventRecord {
     /// The stored `date_ms`: NULL (nil) when the record is dated by its stamp, as records stored
     /// before format 2 are.
-    public var storedDate: Int64? { date == stamp.milliseconds ? nil : date }
+    package var storedDate: Int64? { date == stamp.milliseconds ? nil : date }
 }

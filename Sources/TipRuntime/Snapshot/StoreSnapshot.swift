@@ -244,7 +244,7 @@ package struct TipHistory: Sendable, Hashable {
 
 extension Int64 {
     /// `self + other`, clamped to the representable range.
-    public func addingSaturating(_ other: Int64) -> Int64 {
+    package func addingSaturating(_ other: Int64) -> Int64 {
         let (sum, overflow) = addingReportingOverflow(other)
         guard overflow else { return sum }
         return other > 0 ? .max : .min

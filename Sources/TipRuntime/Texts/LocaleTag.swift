@@ -7,18 +7,18 @@ import Foundation
 /// and the pack loader require of a text's locale, and the lookup fallback (RFC 4647 section 3.4) the
 /// runtime uses to choose a text. Tags compare case-insensitively. No ICU, no locale data: only
 /// the syntax of RFC 5646 section 2.1 (grandfathered tags such as `i-klingon` are not accepted).
-public enum LocaleTag {
+package enum LocaleTag {
     /// The language tag of `locale`: its identifier with hyphens (`de_CH` → `de-CH`,
     /// `zh_Hans_CN` → `zh-Hans-CN`), without keywords (`@calendar=…`). On Linux a program must
     /// link Foundation (not only FoundationEssentials, where every `Locale` is `en_001`) for
     /// `Locale(identifier:)` and `Locale.current` to mean what they say.
-    public static func tag(of locale: Locale) -> String {
+    package static func tag(of locale: Locale) -> String {
         let identifier = locale.identifier.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return String(identifier.map { $0 == "_" ? "-" : $0 })
     }
 
     /// Whether `tag` is a well-formed BCP 47 language tag (hyphens, not underscores).
-    public static func isWellFormed(_ tag: String) -> Bool {
+    package static func isWellFormed(_ tag: String) -> Bool {
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).map { Array($0.utf8) }
         guard let language = subtags.first, subtags.allSatisfy({ !$0.isEmpty && $0.count <= 8 && $0.allSatisfy(isAlphanumeric) }) else {
             return false
