@@ -130,12 +130,15 @@ public final class SQLitePersistence: TipPersistence {
     /// - Parameter readOnly: open without writing (a store of an older schema is then refused:
     ///   upgrading it writes).
     /// - Parameter busyTimeout: how long a write waits for another process's lock before failing
-    ///   with `TipStoreError.Kind.locked`, in seconds (to the millisecond).
+    ///   with `TipStoreError.Kind.locked`, in seconds (to the millisecond; 0: not at all; at most
+    ///   about 24 days, what SQLite's 32-bit milliseconds hold, which an infinity means).
     /// - Throws: `TipError.store`, saying why the store cannot be opened (`corrupt`,
-    ///   `newerSchema`, `readOnly`, `locked`, `io`).
+    ///   `newerSchema`, `readOnly`, `locked`, `io`); `TipError.unrepresentableTime` for a
+    ///   `busyTimeout` that is not a number or is below zero.
     public convenience init(path: String, deviceID newDeviceID: String? = nil, readOnly: Bool = false, create: Bool = true,
                             busyTimeout: TimeInterval = 5) throws(TipError) {
-        let milliseconds = Int32(clamping: Milliseconds.of(seconds: max(0, busyTimeout)))
+        guard busyTimeout >= 0 else { throw .unrepresentableTime("the busy timeout \(busyTimeout) s") }
+        let milliseconds = Int32(clamping: Milliseconds.of(seconds: busyTimeout))
         do {
             try self.init(path: path, deviceID: newDeviceID, readOnly: readOnly, create: create, busyTimeoutMilliseconds: milliseconds)
         } catch {

@@ -61,8 +61,9 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingField(event: String, field: String)
     /// Doubles in payloads must be finite.
     case nonFiniteDouble(event: String, field: String)
-    /// The donation's date is outside `RecordBounds` (years 0000–9999): no store would take it
-    /// in a merge or a sync.
+    /// The donation's date (milliseconds since 1970, kept exact: it may be beyond what a `Date`
+    /// holds exactly) is outside the years 0000–9999: no store would take it in a merge or a
+    /// sync.
     case dateOutOfRange(event: String, date: Int64)
 
     public var description: String {

@@ -47,7 +47,8 @@ public final class TipCenter: Sendable {
     // MARK: - Parameters
 
     /// Sets a parameter. A value of the wrong type (or outside an enum-like parameter's
-    /// `values`) is refused and changes nothing. Transient parameters are not persisted.
+    /// `values`, or a Double that is not finite) is refused and changes nothing. Transient
+    /// parameters are not persisted.
     public func setParameter(_ name: String, to value: RuntimeValue) throws(TipError) {
         try setParameters([name: value])
     }
@@ -68,6 +69,9 @@ public final class TipCenter: Sendable {
                 }
                 if let allowed = declaration.values, case .string(let text) = value, !allowed.contains(text) {
                     throw .valueNotAllowed(parameter: name, value: text, allowed: allowed)
+                }
+                if case .double(let number) = value, !number.isFinite {
+                    throw .nonFiniteValue(parameter: name, value: number)
                 }
                 if !declaration.isTransient {
                     writes.append((name, ParameterRecord(value: value, stamp: try engine.stamp(at: now))))
@@ -96,8 +100,8 @@ public final class TipCenter: Sendable {
         try donate([PendingDonation(event: event, date: date, value: value)])[0]
     }
 
-    /// Donates several events in one durable transaction: all are checked (a date outside
-    /// `RecordBounds` included) before any is stored.
+    /// Donates several events in one durable transaction: all are checked (a date outside the
+    /// years 0000–9999 included) before any is stored.
     @discardableResult
     public func donate(_ batch: [PendingDonation]) throws(TipError) -> [DonationRecord] {
         let now = clock.milliseconds()
@@ -306,8 +310,8 @@ public final class TipCenter: Sendable {
 
     /// Merges another store's snapshot into this one (the rules in docs/runtime.md, "Merge") in one store
     /// transaction that only adds what this store lacks, then reloads: what other writers
-    /// stored meanwhile is kept and seen. A snapshot with a record outside `RecordBounds` is
-    /// refused before anything is written.
+    /// stored meanwhile is kept and seen. A snapshot with a record dated or stamped outside the
+    /// years 0000–9999 is refused before anything is written.
     public func merge(_ other: StoreSnapshot) throws(TipError) {
         let now = clock.milliseconds()
         try stored { () throws(TipStoreError) in try other.validate() }

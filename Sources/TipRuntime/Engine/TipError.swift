@@ -16,10 +16,12 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
     case wrongParameterType(parameter: String, expected: ValueType, actual: ValueType)
     /// An enum-like String parameter was given a value outside the ones it allows.
     case valueNotAllowed(parameter: String, value: String, allowed: [String])
+    /// A Double parameter was given NaN or an infinity, which no rule could compare.
+    case nonFiniteValue(parameter: String, value: Double)
     /// A donation was refused (an unknown event, a payload that does not fit it); nothing was stored.
     case donation(DonationError)
-    /// The store failed or refused the write (locked, read-only, corrupt, unreachable); nothing
-    /// the call was asked to record was recorded.
+    /// The store failed: it could not be opened, read or written (locked, read-only, corrupt,
+    /// unreachable). Nothing the call was asked to record was recorded.
     case store(TipStoreError)
     /// `content(of:locale:values:)` was not given a value for a placeholder the tip's texts use.
     case missingPlaceholderValue(tip: String, placeholder: String)
@@ -33,18 +35,21 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
     case wrongKeyType(tip: String, expected: ValueType, actual: ValueType)
     /// The text between an instance's brackets (`newTrail[abc]`) is not a key of the tip's key type.
     case unreadableKey(tip: String, text: String, expected: ValueType)
-    /// A write could not be stamped later than every stamp the store holds without leaving
-    /// `RecordBounds` (a stored stamp at the bound, or a clock outside it): refused, since it
-    /// could not be the latest; nothing was written.
+    /// A write could not be stamped later than every stamp the store holds without leaving the
+    /// years 0000–9999 (a stored stamp at the bound, or a clock outside them): refused, since it
+    /// could not be the latest; nothing was written. The instants are milliseconds since 1970,
+    /// kept exact, since they may be beyond what a `Date` holds exactly.
     case stampOutOfRange(now: Int64, latestStored: Int64)
     /// `recordAction` named an action the tip does not declare (`declared`: the ones it does).
     case unknownAction(tip: String, action: String, declared: [String])
-    /// `recordAction` was given an empty id or a date outside `RecordBounds`; nothing was recorded.
+    /// `recordAction` was given an empty id or a date outside the years 0000–9999; nothing was
+    /// recorded.
     case invalidAction(String)
     /// A time on screen that is not a number, infinite or negative; nothing was recorded.
     case invalidDuration(Double)
-    /// A `Date` or `TimeInterval` made into a value (`RuntimeValue.date(_:)`, `.duration(_:)`)
-    /// that is not finite or does not fit in 64-bit milliseconds (what it was, in words).
+    /// A `Date` or `TimeInterval` the runtime cannot keep: a value (`RuntimeValue.date(_:)`,
+    /// `.duration(_:)`) that is not finite or does not fit in 64-bit milliseconds, or a store's
+    /// busy timeout that is not a number or is negative (what it was, in words).
     case unrepresentableTime(String)
     /// `replacePack` was given a pack that drops or retypes a tip, parameter, event or group
     /// of the running one (each named in a sentence); the runtime kept its pack.
@@ -61,6 +66,7 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownParameter: return "unknown-parameter"
         case .wrongParameterType: return "wrong-parameter-type"
         case .valueNotAllowed: return "value-not-allowed"
+        case .nonFiniteValue: return "non-finite-double"
         case .donation(let error):
             switch error {
             case .unknownEvent, .unknownEventName: return "unknown-event"
@@ -99,6 +105,8 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownParameter(let name): return "no parameter named '\(name)'"
         case .wrongParameterType(let name, let expected, let actual):
             return "parameter '\(name)' is \(EnglishText.withArticle("\(expected)")), not \(EnglishText.withArticle("\(actual)"))"
+        case .nonFiniteValue(let parameter, let value):
+            return "parameter '\(parameter)' must be a finite number, not \(value); nothing was changed"
         case .valueNotAllowed(let name, let value, let allowed):
             return "'\(value)' is not a value of parameter '\(name)' (allowed: \(allowed.joined(separator: ", ")))"
         case .donation(let error): return error.description

@@ -4,11 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A rule pack in memory: what `tipc compile` writes and the runtime loads. Immutable data;
-/// `RulePackWriter` encodes it, `RulePackLoader` decodes and verifies it.
+/// A rule pack in memory: what `tipc compile` writes and the runtime loads
+/// (`RulePackLoader`), verified on load. Read-only to an app: `TipCenter.pack` gives the
+/// running one.
 public struct RulePack: Sendable, Hashable {
-    /// The format version of the pack this was read from (`PackFormat.version` for a pack
-    /// compiled now; the writer always writes the current version).
+    /// The format version of the pack this was read from (`tipc compile` always writes the
+    /// newest; the runtime reads every version up to the one it was built with).
     public package(set) var formatVersion: UInt32
     /// The string table. Bytecode refers to strings by index into it; names and texts are
     /// added to it by the writer (deduplicated, in first-use order).
@@ -268,13 +269,13 @@ public struct PackTip: Sendable, Hashable {
     }
 }
 
-/// A tip's goal: a donation of `event` within `windowMilliseconds` after a user first sees
-/// the tip counts as the tip having worked.
+/// A tip's goal: a donation of `event` within `window` after a user first sees the tip (a
+/// user of a hidden experiment arm: after the first exposure) counts as the tip having worked.
 public struct PackTipGoal: Sendable, Hashable {
     /// The event, by index into `RulePack.events`.
     public package(set) var event: Int
     package var windowMilliseconds: Int64
-    /// How long after the first display a donation still counts, in seconds.
+    /// How long after the first display (or exposure) a donation still counts, in seconds.
     public var window: TimeInterval { Milliseconds.seconds(windowMilliseconds) }
 
     package init(event: Int, windowMilliseconds: Int64) {

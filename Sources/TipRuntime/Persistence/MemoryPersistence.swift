@@ -1,7 +1,7 @@
 
 /// Persistence in memory only: state lasts as long as the object (tests, previews, and apps
-/// that do not want tips remembered). Each write is `StoreOperation.applied(to:)`, the
-/// definition every store is held to.
+/// that do not want tips remembered). Its writes are the definition of what each write means,
+/// which every other store is tested against.
 public final class MemoryPersistence: TipPersistence {
     public let deviceID: String
     private let state: RuntimeLock<StoreSnapshot>

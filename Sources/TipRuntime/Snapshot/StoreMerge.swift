@@ -11,8 +11,10 @@
 ///
 /// Two different records under one id are a collision: an error, never a silent choice.
 extension StoreSnapshot {
-    /// This snapshot and `other` merged by the rules above; throws a `collision` error when one
-    /// id holds two different records.
+    /// This snapshot and `other` merged for sync: donations and tip records by union of their
+    /// ids, parameters by last writer (stamp), donation deletions by the later instant,
+    /// assignments by the earliest. Throws a `collision` error when one id holds two different
+    /// records.
     public func merged(with other: StoreSnapshot) throws(TipStoreError) -> StoreSnapshot {
         var result = self
         for donation in other.donations.values { try result.insert(donation) }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Why a tip was invalidated (TipKit's `Tip.InvalidationReason`).
 public enum InvalidationReason: String, Sendable, Hashable, CaseIterable, Codable {
     /// The user did what the tip suggests, or tapped an action that ends it.
@@ -68,6 +74,9 @@ public struct DonationRecord: Sendable, Hashable {
     /// Payload values by field name; empty for events without a payload.
     public var value: [String: RuntimeValue]
 
+    /// `date` as a `Date`: when the event happened.
+    public var timestamp: Date { Date(millisecondsSince1970: date) }
+
     /// A donation of `event` under `id`, dated `date` (milliseconds since 1970, UTC), with the
     /// payload `value`.
     public init(id: String, event: String, date: Int64, value: [String: RuntimeValue] = [:]) {
@@ -103,7 +112,7 @@ public struct ParameterRecord: Sendable, Hashable {
 /// One thing that happened to a tip: a display, an invalidation, a reset of its eligibility,
 /// a tap on one of its actions, or a hidden experiment arm's "would display" (an exposure).
 /// Records are never changed or removed (but by `resetDatastore`); a tip's state is derived
-/// from them (`TipHistory`), so merging two stores is the union of their records.
+/// from them, so merging two stores is the union of their records.
 public struct TipEventRecord: Sendable, Hashable {
     /// What happened to the tip.
     public enum Kind: Sendable, Hashable {
@@ -137,6 +146,9 @@ public struct TipEventRecord: Sendable, Hashable {
     /// instant of the call. The stamp may be a little later, as a device's stamps are strictly
     /// increasing; a record stored before format 2 has its stamp's instant.
     public var date: Int64
+
+    /// `date` as a `Date`: when it happened.
+    public var timestamp: Date { Date(millisecondsSince1970: date) }
     /// The user's arm in the experiment of the tip: on a display of a tip in an experiment,
     /// and on an exposure; nil on every other record.
     public var arm: String?
@@ -292,6 +304,9 @@ public struct AssignmentRecord: Sendable, Hashable {
     public var arm: String
     /// When the arm was first needed (milliseconds since 1970).
     public var date: Int64
+
+    /// `date` as a `Date`: when the arm was first needed.
+    public var timestamp: Date { Date(millisecondsSince1970: date) }
 
     /// The user's assignment to `arm` of `experiment` under `salt`, first needed at `date`
     /// (milliseconds since 1970, UTC).

@@ -11,7 +11,7 @@ public enum ValueType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
     case bool = 0
     /// A 64-bit signed integer.
     case int = 1
-    /// A finite 64-bit floating-point number.
+    /// A 64-bit floating-point number (finite, where a parameter or payload holds one).
     case double = 2
     /// A string of Unicode text.
     case string = 3
@@ -39,7 +39,7 @@ public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
     case bool(Bool)
     /// An Int value.
     case int(Int64)
-    /// A Double value (finite wherever the runtime takes one).
+    /// A Double value (a parameter or a payload field refuses NaN and the infinities).
     case double(Double)
     /// A String value.
     case string(String)
@@ -112,8 +112,8 @@ public enum EvaluationFailure: String, Error, Sendable, Hashable, CustomStringCo
     case divisionByZero = "division-by-zero"
     /// A Double operation gave an infinite or NaN result.
     case nonFiniteDouble = "non-finite-double"
-    /// The donation store's data for an event the rule reads does not fit the pack (see
-    /// `DonationStore`).
+    /// The stored donations of an event the rule reads do not fit the pack (a payload of
+    /// another shape than the event declares).
     case inconsistentStore = "inconsistent-store"
 
     public var description: String {

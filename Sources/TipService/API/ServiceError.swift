@@ -42,7 +42,7 @@ public struct ServiceError: Error, Sendable {
             }
             return ServiceError(404, error.code, error.description)
         case .invalidPack, .unreadablePack, .incompatiblePack: return ServiceError(500, error.code, error.description)
-        case .wrongParameterType, .valueNotAllowed, .missingPlaceholderValue, .wrongPlaceholderType, .missingKey, .unexpectedKey,
+        case .wrongParameterType, .valueNotAllowed, .nonFiniteValue, .missingPlaceholderValue, .wrongPlaceholderType, .missingKey, .unexpectedKey,
              .wrongKeyType, .unreadableKey, .invalidAction, .invalidDuration, .unrepresentableTime, .donation:
             return badRequest(error.code, error.description)
         case .store(let store): return Self.store(store)

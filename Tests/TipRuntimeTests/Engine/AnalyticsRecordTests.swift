@@ -42,6 +42,7 @@ struct AnalyticsRecordTests {
         #expect(!retried.isNew && retried.record == first.record, "the same tap sent again is one record")
         let instance = try center.recordAction("newTrail", action: "open", key: .int(42), id: "tap-1", at: testStart - oneMinute)
         #expect(instance.record.key == .int(42) && instance.record.date == testStart - oneMinute)
+        #expect(instance.record.timestamp == Date(millisecondsSince1970: testStart - oneMinute))
         #expect(try center.status(of: "favorite") == .available, "a tap changes no status; closing is an invalidation")
         let stored = try center.snapshot().tipRecords.values.filter { if case .action = $0.kind { return true } else { return false } }
         #expect(Set(stored.map(\.id)) == [first.record.id, second.record.id, "tap-1"])

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TipRuntime
 @testable import TipRuntimeSQLite
@@ -150,6 +151,7 @@ struct ExperimentRuntimeTests {
             #expect(try device.arm(of: "favoriteBackyard")?.arm.name == "short")
             #expect(try device.content(of: "favoriteBackyard", locale: "en", values: ["backyard": "Elm"]).title == "Star Elm")
             #expect(try device.snapshot().assignments.values.map(\.date) == [testStart])
+            #expect(try device.snapshot().assignments.values.map(\.timestamp) == [Date(millisecondsSince1970: testStart)])
         }
     }
 

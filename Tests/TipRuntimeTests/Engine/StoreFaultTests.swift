@@ -61,9 +61,23 @@ struct StoreFaultTests {
         #expect(try reader.status(of: "t") == .available)
     }
 
+    @Test func aBusyTimeoutThatIsNotANumberOrNegativeIsRefused() throws {
+        let path = temporaryDatabasePath()
+        for timeout in [TimeInterval.nan, -1] {
+            do {
+                _ = try SQLitePersistence(path: path, busyTimeout: timeout)
+                Issue.record("a store opened with the busy timeout \(timeout)")
+            } catch {
+                #expect(error.code == "unrepresentable-time", "\(error.message)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing was created")
+        _ = try SQLitePersistence(path: path, busyTimeout: .infinity)
+    }
+
     @Test func aStoreLockedByAnotherConnectionTimesOutThenRecovers() throws {
         let path = temporaryDatabasePath()
-        let center = try makeCenter(Self.source, persistence: try SQLitePersistence(path: path, busyTimeoutMilliseconds: 50))
+        let center = try makeCenter(Self.source, persistence: try SQLitePersistence(path: path, busyTimeout: 0.05))
         try center.donate("opened")
         let other = try SQLiteConnection(path: path)
         try other.withSession { session in try session.execute("BEGIN EXCLUSIVE") }

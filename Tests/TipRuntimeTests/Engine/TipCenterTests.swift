@@ -109,6 +109,30 @@ struct TipCenterStatusTests {
         #expect(try center.status(of: "t") == .available)
     }
 
+    @Test func doubleParametersRefuseNaNAndTheInfinities() throws {
+        let persistence = MemoryPersistence()
+        let center = try makeCenter("""
+        tipkit 1
+        param score: Double = 0.5
+        tip t {
+          title "T"
+          rule $score > 0.9
+        }
+        """, persistence: persistence)
+        for number in [Double.nan, .infinity, -.infinity] {
+            do {
+                try center.setParameters(["score": .double(number)])
+                Issue.record("\(number) was set")
+            } catch {
+                #expect(error.code == "non-finite-double" && error.message.contains("'score'"), "\(error.message)")
+            }
+        }
+        #expect(try center.parameterValue("score") == .double(0.5))
+        #expect(try persistence.load().parameters.isEmpty, "nothing was stored")
+        try center.setParameter("score", to: .double(0.95))
+        #expect(try center.status(of: "t") == .available)
+    }
+
     @Test func resetDatastoreClearsEverything() throws {
         let center = try makeCenter(Self.source)
         try center.setParameter("signedIn", to: .bool(true))
@@ -353,6 +377,7 @@ struct PersistenceSemanticsTests {
         #expect(batch[0].date == center.now.addingTimeInterval(-60))
         let records = try center.donate(batch)
         #expect(records.map(\.date) == [testStart - 60_000, testStart])
+        #expect(records.map(\.timestamp) == [center.now.addingTimeInterval(-60), center.now])
         #expect(try center.status(of: "renew") == .available)
         // A renewal further off than three days fails the first rule.
         try center.setParameter("renewsOn", to: .date(center.now.addingTimeInterval(4 * 86_400)))
