@@ -31,6 +31,12 @@ extension PackDecoder {
                 arms.append(try readArm(&reader, of: what, tip: tips[tip].name, placeholders: placeholderCount,
                                         parameters: parameterCount, defaultLocale: texts?.defaultLocale))
             }
+            // A weight is 64 bits in the pack; where `Int` has 32 (watchOS), one beyond it is refused
+            // here rather than trapping wherever an assignment is made.
+            if let wide = arms.first(where: { Int(exactly: $0.weight) == nil }) {
+                throw RulePackError(.limitExceeded, "the weight \(wide.weight) of arm '\(wide.name)' of \(what) does not fit in this platform's Int",
+                                    offset: armsOffset)
+            }
             do throws(ExperimentAssignmentError) {
                 _ = try ExperimentAssignment(salt: salt, arms: arms.map { ($0.name, Int($0.weight)) })
             } catch {
