@@ -110,7 +110,10 @@ public struct PendingDonation: Sendable, Hashable {
     }
 
     /// When the event happened.
-    public var date: Date { Date(millisecondsSince1970: milliseconds) }
+    public var date: Date {
+        get { Date(millisecondsSince1970: milliseconds) }
+        set { milliseconds = newValue.millisecondsSince1970 }
+    }
 }
 
 extension PendingDonation {
