@@ -5,5 +5,5 @@ public enum TipcVersion {
     /// This build's version, `MAJOR.MINOR.PATCH`.
     public static let current = "0.1.0"
     /// The producer string written into packs: `tipc VERSION`.
-    public static var producer: String { "tipc \(current)" }
+    package static var producer: String { "tipc \(current)" }
 }

@@ -139,12 +139,12 @@ package final class SQLiteConnection: @unchecked Sendable {
             // switches it SQLite answers SQLITE_BUSY at once, without the busy handler (it could
             // deadlock): two servers starting on one new file would see "database is locked".
             // The switch is retried for up to the busy timeout.
-            var waited = 0
+            var waited: Int64 = 0
             while true {
                 do throws(SQLiteError) {
                     try session.execute("PRAGMA journal_mode=WAL")
                     break
-                } catch where error.code & 0xFF == SQLITE_BUSY && waited < Int(busyTimeoutMilliseconds) {
+                } catch where error.code & 0xFF == SQLITE_BUSY && waited < Int64(busyTimeoutMilliseconds) {
                     usleep(5_000)
                     waited += 5
                 }

@@ -137,7 +137,7 @@ public final class SQLitePersistence: TipPersistence {
     ///   `busyTimeout` that is not a number or is below zero.
     public convenience init(path: String, deviceID newDeviceID: String? = nil, readOnly: Bool = false, create: Bool = true,
                             busyTimeout: TimeInterval = 5) throws(TipError) {
-        guard busyTimeout >= 0 else { throw .unrepresentableTime("the busy timeout \(busyTimeout) s") }
+        guard busyTimeout >= 0 else { throw .unrepresentableTime("a busy timeout is zero or more seconds, not \(busyTimeout)") }
         let milliseconds = Int32(clamping: Milliseconds.of(seconds: busyTimeout))
         do {
             try self.init(path: path, deviceID: newDeviceID, readOnly: readOnly, create: create, busyTimeoutMilliseconds: milliseconds)

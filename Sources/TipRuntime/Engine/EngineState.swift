@@ -82,8 +82,8 @@ struct EngineState {
     }
 
     /// Takes everything but the donations from `snapshot`. A stored parameter counts only when
-    /// its value has the declared type (and is one of its `values`); otherwise the default
-    /// stands and the stored value stays untouched in the store.
+    /// its value has the declared type (and is one of its `values`, and a finite number for a
+    /// Double); otherwise the default stands and the stored value stays untouched in the store.
     private mutating func apply(_ snapshot: StoreSnapshot) {
         parameters = ParameterValues(pack: model)
         for (index, declaration) in model.parameters.enumerated() where !declaration.isTransient {

@@ -58,7 +58,8 @@ public final class TipCenter: Sendable {
         let now = clock.milliseconds()
         try mutate { (engine: inout EngineState) throws(TipError) in
             var updated = engine.parameters
-            var writes: [(String, ParameterRecord)] = []
+            var persisted: [(String, RuntimeValue)] = []
+            // Every value is checked before anything, the stamp clock included, changes.
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 guard let index = engine.parameterIndex[name] else { throw .unknownParameter(name) }
                 let declaration = engine.model.parameters[index]
@@ -73,9 +74,11 @@ public final class TipCenter: Sendable {
                 if case .double(let number) = value, !number.isFinite {
                     throw .nonFiniteValue(parameter: name, value: number)
                 }
-                if !declaration.isTransient {
-                    writes.append((name, ParameterRecord(value: value, stamp: try engine.stamp(at: now))))
-                }
+                if !declaration.isTransient { persisted.append((name, value)) }
+            }
+            var writes: [(String, ParameterRecord)] = []
+            for (name, value) in persisted {
+                writes.append((name, ParameterRecord(value: value, stamp: try engine.stamp(at: now))))
             }
             if !writes.isEmpty {
                 try stored { () throws(TipStoreError) in

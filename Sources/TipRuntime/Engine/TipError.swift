@@ -49,7 +49,7 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidDuration(Double)
     /// A `Date` or `TimeInterval` the runtime cannot keep: a value (`RuntimeValue.date(_:)`,
     /// `.duration(_:)`) that is not finite or does not fit in 64-bit milliseconds, or a store's
-    /// busy timeout that is not a number or is negative (what it was, in words).
+    /// busy timeout that is not a number or is negative (what is wrong, in a sentence).
     case unrepresentableTime(String)
     /// `replacePack` was given a pack that drops or retypes a tip, parameter, event or group
     /// of the running one (each named in a sentence); the runtime kept its pack.
@@ -123,7 +123,7 @@ public enum TipError: Error, Sendable, Hashable, CustomStringConvertible {
             return "'\(text)' in '\(tip)[\(text)]' is not \(EnglishText.withArticle("\(expected)")): the key of tip '\(tip)' is \(EnglishText.withArticle("\(expected)")), e.g. '\(tip)[\(expected == .int ? "42" : "id")]'"
         case .invalidAction(let problem): return problem
         case .invalidDuration(let seconds): return "a time on screen must be a finite number of seconds, zero or more, not \(seconds); nothing was recorded"
-        case .unrepresentableTime(let what): return "\(what) has no form in the runtime, which keeps times as 64-bit milliseconds"
+        case .unrepresentableTime(let problem): return problem
         case .incompatiblePack(let dropped):
             return "the new pack does not keep what the running one declares: \(dropped.joined(separator: "; ")); the runtime kept its pack"
         case .unknownAction(let tip, let action, let declared):

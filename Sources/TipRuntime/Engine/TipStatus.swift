@@ -16,9 +16,8 @@ public enum TipStatus: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Parses `pending`, `available`, `invalidated` (any reason) is not representable here:
-    /// see `TipStatusPattern`.
-    public init?(_ text: String) {
+    /// Parses what `description` writes: `pending`, `available`, `invalidated(tipClosed)`.
+    package init?(_ text: String) {
         switch text {
         case "pending": self = .pending
         case "available": self = .available
@@ -30,20 +29,20 @@ public enum TipStatus: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The testing overrides of TipKit (not persisted). Precedence: `showTips` > `hideTips` >
+/// The testing overrides of TipKit (not persisted). Precedence: `shown` > `hidden` >
 /// `showAll` > `hideAll`; "show" overrides rules, eligibility and the display frequency.
 public struct TestingOverrides: Sendable, Hashable {
     /// Every tip should display (`showAllTipsForTesting`).
-    public var showAll = false
+    public package(set) var showAll = false
     /// No tip should display (`hideAllTipsForTesting`).
-    public var hideAll = false
+    public package(set) var hideAll = false
     /// The tips that should display (`showTipsForTesting`).
-    public var shown: Set<String> = []
+    public package(set) var shown: Set<String> = []
     /// The tips that should not display (`hideTipsForTesting`).
-    public var hidden: Set<String> = []
+    public package(set) var hidden: Set<String> = []
 
     /// No override.
-    public init() {}
+    package init() {}
 
     /// The override's verdict for `tip`, or nil when none applies.
     package func verdict(for tip: String) -> Bool? {

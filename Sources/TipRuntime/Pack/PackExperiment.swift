@@ -65,7 +65,7 @@ public struct PackExperimentArm: Sendable, Hashable {
     }
 }
 
-/// A button of an experiment's arm: its id and its title in each locale.
+/// A button of an experiment's arm (its title in the user's locale comes with `TipCenter.content(of:locale:)`).
 public struct PackArmAction: Sendable, Hashable {
     /// The button's id (unique among the arm's actions): what a tap on it records (`recordAction`).
     public package(set) var id: String

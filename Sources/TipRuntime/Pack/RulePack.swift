@@ -95,11 +95,12 @@ public struct PackParameter: Sendable, Hashable {
         self.isTransient = isTransient
     }
 
-    /// Whether the parameter can hold `value`: its declared type and, for an enum-like
-    /// String parameter, one of its `values`.
+    /// Whether the parameter can hold `value`: its declared type, a finite number for a Double
+    /// parameter and, for an enum-like String parameter, one of its `values`.
     package func accepts(_ value: RuntimeValue) -> Bool {
         guard value.type == type else { return false }
         if let values, case .string(let text) = value { return values.contains(text) }
+        if case .double(let number) = value { return number.isFinite }
         return true
     }
 }

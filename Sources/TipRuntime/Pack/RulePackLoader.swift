@@ -6,7 +6,7 @@ import Foundation
 
 /// Decodes `.tippack` bytes and verifies all of it before use: magic, version,
 /// byte-order and float-format tests, body length and CRC-32, every table's layout, every index
-/// and length in bounds, every rule's bytecode (`BytecodeVerifier`). A damaged or hostile pack
+/// and length in bounds, every rule's bytecode (well formed and well typed). A damaged or hostile pack
 /// is refused with a `RulePackError` saying what is wrong and where; it never traps.
 public enum RulePackLoader {
     /// Decodes and verifies a pack; a damaged one is `TipError.invalidPack`.

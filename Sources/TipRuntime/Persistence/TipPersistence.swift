@@ -18,8 +18,10 @@ public protocol TipPersistence: AnyObject, Sendable {
     /// Adds donations in one transaction, by union: a donation already stored changes nothing
     /// (a retried write), another one under its id is a collision error, and then nothing is added.
     func append(_ donations: [DonationRecord]) throws(TipStoreError)
-    /// Applies an event's `donationLimit`: deletes its donations dated before `now` minus
-    /// `maximumAge`, then the oldest beyond `maximumCount`.
+    /// Applies an event's `donationLimit` in one transaction: deletes its donations dated before
+    /// `now` minus `maximumAge` (saturating at the 64-bit bounds; never relative to the newest
+    /// donation), then the oldest beyond `maximumCount`, in the order of
+    /// `DonationRecord.precedes` (same-instant ties by id). A negative count keeps none.
     func trim(event: String, maximumCount: Int64?, maximumAgeMilliseconds: Int64?, now: Int64) throws(TipStoreError)
     /// Stores parameters' values in one transaction, each unless the store holds a later
     /// write of it (last writer wins).

@@ -26,9 +26,9 @@ package enum RecordBounds {
 }
 
 extension StoreSnapshot {
-    /// Checks every record against `RecordBounds` (and that each is filed under its own id)
+    /// Checks that every record is dated and stamped within the years 0000–9999 (and filed under its own id)
     /// before any of it is merged: the first record that fails is named in a `.corrupt` error.
-    public func validate() throws(TipStoreError) {
+    package func validate() throws(TipStoreError) {
         func refuse(_ what: String, _ problem: String) -> TipStoreError {
             TipStoreError(.corrupt, "\(what) \(problem); nothing was merged")
         }

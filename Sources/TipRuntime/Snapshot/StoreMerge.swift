@@ -28,7 +28,7 @@ extension StoreSnapshot {
 
     /// Keeps the earlier of two assignments of one experiment and salt; the same assignment
     /// again changes nothing, another one under its id is a collision.
-    public mutating func insert(_ assignment: AssignmentRecord) throws(TipStoreError) {
+    package mutating func insert(_ assignment: AssignmentRecord) throws(TipStoreError) {
         guard let existing = assignments[assignment.key] else {
             assignments[assignment.key] = assignment
             return

@@ -53,7 +53,7 @@ public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
     ///   fit in 64 bits.
     public static func date(_ date: Date) throws(TipError) -> RuntimeValue {
         guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else {
-            throw .unrepresentableTime("the date \(date.timeIntervalSince1970) s since 1970")
+            throw .unrepresentableTime("the date \(date.timeIntervalSince1970) s since 1970 does not fit in the runtime's 64-bit milliseconds")
         }
         return .date(milliseconds: milliseconds)
     }
@@ -63,7 +63,7 @@ public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
     ///   milliseconds do not fit in 64 bits.
     public static func duration(_ seconds: TimeInterval) throws(TipError) -> RuntimeValue {
         guard let milliseconds = Int64(exactly: (seconds * 1000).rounded()) else {
-            throw .unrepresentableTime("the duration \(seconds) s")
+            throw .unrepresentableTime("the duration \(seconds) s is not finite or does not fit in the runtime's 64-bit milliseconds")
         }
         return .duration(milliseconds: milliseconds)
     }

@@ -111,14 +111,7 @@ struct TipCenterStatusTests {
 
     @Test func doubleParametersRefuseNaNAndTheInfinities() throws {
         let persistence = MemoryPersistence()
-        let center = try makeCenter("""
-        tipkit 1
-        param score: Double = 0.5
-        tip t {
-          title "T"
-          rule $score > 0.9
-        }
-        """, persistence: persistence)
+        let center = try makeCenter(Self.scored, persistence: persistence)
         for number in [Double.nan, .infinity, -.infinity] {
             do {
                 try center.setParameters(["score": .double(number)])
@@ -127,11 +120,34 @@ struct TipCenterStatusTests {
                 #expect(error.code == "non-finite-double" && error.message.contains("'score'"), "\(error.message)")
             }
         }
+        #expect(throws: TipError.nonFiniteValue(parameter: "score", value: .infinity)) {
+            try center.setParameters(["other": .double(0.7), "score": .double(.infinity)])
+        }
         #expect(try center.parameterValue("score") == .double(0.5))
+        #expect(try center.parameterValue("other") == .double(0), "a batch with one refused value changes nothing")
         #expect(try persistence.load().parameters.isEmpty, "nothing was stored")
         try center.setParameter("score", to: .double(0.95))
         #expect(try center.status(of: "t") == .available)
+
+        // One stored by an older runtime, or merged in, stays in the store unused: the default stands.
+        let older = MemoryPersistence(snapshot: StoreSnapshot(parameters: [
+            "score": ParameterRecord(value: .double(.nan), stamp: Stamp(milliseconds: testStart, device: "old")),
+        ]))
+        let reopened = try makeCenter(Self.scored, persistence: older)
+        #expect(try reopened.parameterValue("score") == .double(0.5))
+        #expect(try reopened.status(of: "t") == .pending)
+        #expect(try older.load().parameters["score"]?.value.storageText == "d:nan", "the stored value is left as it was")
     }
+
+    static let scored = """
+    tipkit 1
+    param score: Double = 0.5
+    param other: Double = 0
+    tip t {
+      title "T"
+      rule $score > 0.9
+    }
+    """
 
     @Test func resetDatastoreClearsEverything() throws {
         let center = try makeCenter(Self.source)
