@@ -66,7 +66,7 @@ private func durableDonations(_ pack: VerifiedRulePack, _ folder: String) throws
                  floorLabel: "raw SQLite insert+commit", unit: "donations/s")
 
     let batchSize = 10_000
-    let batch = (0..<batchSize).map { PendingDonation(event: "event1", date: start + Int64($0), value: ["itemID": .int(Int64($0 % 97)), "category": .string("shoes")]) }
+    let batch = (0..<batchSize).map { PendingDonation(event: "event1", milliseconds: start + Int64($0), value: ["itemID": .int(Int64($0 % 97)), "category": .string("shoes")]) }
     let batched = try PairedTiming(clock: .wall, samples: 5, iterations: 1, measured: { _ in
         try center.donate(batch).count
     }, floor: { _ in
@@ -94,7 +94,7 @@ private func largeStore(_ pack: VerifiedRulePack, _ folder: String) throws {
     for chunk in 0..<(total / 100_000) {
         let donations = (0..<100_000).map { index in
             // The 25 valueless events (even numbers), which have no donation limit: all are kept.
-            PendingDonation(event: "event\((chunk * 100_000 + index) % 25 * 2)", date: start + Int64(chunk * 100_000 + index) * 1000)
+            PendingDonation(event: "event\((chunk * 100_000 + index) % 25 * 2)", milliseconds: start + Int64(chunk * 100_000 + index) * 1000)
         }
         try persistence.append(donations.map { $0.record() })
     }
@@ -134,7 +134,7 @@ private func statusOfEveryTip(_ pack: VerifiedRulePack, _ folder: String) throws
         let event = index % 50
         var value: [String: RuntimeValue] = [:]
         if event % 2 == 1 { value = ["itemID": .int(Int64(index % 7)), "category": .string("shoes")] }
-        donations.append(PendingDonation(event: "event\(event)", date: start + Int64(index % 1000), value: value))
+        donations.append(PendingDonation(event: "event\(event)", milliseconds: start + Int64(index % 1000), value: value))
     }
     for center in [memory, sqlite] {
         let donated = try center.donate(donations).count

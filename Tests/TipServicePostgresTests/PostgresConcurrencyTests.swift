@@ -13,7 +13,7 @@ extension PostgresTests {
         static func donateOnce(_ store: PostgresServiceStore, user: String) throws -> String {
             try store.transaction(user: user) { persistence in
                 let before = try persistence.load()
-                let donation = PendingDonation(event: "opened", date: Int64(before.donations.count)).record()
+                let donation = PendingDonation(event: "opened", milliseconds: Int64(before.donations.count)).record()
                 try persistence.append([donation])
                 let count = Int64(before.donations.count + 1)
                 try persistence.write(parameters: ["count": ParameterRecord(value: .int(count), stamp: Stamp(milliseconds: count, device: "w"))])
@@ -83,7 +83,7 @@ extension PostgresTests {
             let url = try TestCluster.url()
             let store = try PostgresServiceStore(url: url, lockTimeoutMilliseconds: 200)
             let user = freshUser()
-            try store.transaction(user: user) { try $0.append([PendingDonation(event: "e", date: 1).record()]) }
+            try store.transaction(user: user) { try $0.append([PendingDonation(event: "e", milliseconds: 1).record()]) }
             let stuck = try PostgresConnection(url: url)
             try stuck.execute("BEGIN")
             try stuck.query("SELECT 1 FROM users WHERE user_id = $1 FOR UPDATE", [.utf8(user)])
@@ -123,9 +123,9 @@ extension PostgresTests {
             let store = try PostgresServiceStore(url: try TestCluster.url())
             let first = freshUser(), second = freshUser()
             try store.transaction(user: first) { outer in
-                try outer.append([PendingDonation(event: "e", date: 1).record()])
+                try outer.append([PendingDonation(event: "e", milliseconds: 1).record()])
                 // Same thread, second connection: would deadlock if the second user waited.
-                try store.transaction(user: second) { try $0.append([PendingDonation(event: "e", date: 2).record()]) }
+                try store.transaction(user: second) { try $0.append([PendingDonation(event: "e", milliseconds: 2).record()]) }
             }
             #expect(try store.load(user: first).donations.count == 1)
             #expect(try store.load(user: second).donations.count == 1)
@@ -178,7 +178,7 @@ extension PostgresTests {
                         let phase = state.withLock { $0.phase }
                         do throws(any Error) {
                             let id = try store.transaction(user: user) { persistence in
-                                let donation = PendingDonation(event: "e", date: 1).record()
+                                let donation = PendingDonation(event: "e", milliseconds: 1).record()
                                 try persistence.append([donation])
                                 return donation.id
                             }

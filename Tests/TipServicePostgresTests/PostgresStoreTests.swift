@@ -49,7 +49,7 @@ extension PostgresTests {
                         await #expect(processExitsWith: .success) { [url = url as String] in
                             do {
                                 let store = try PostgresServiceStore(url: url)
-                                try store.transaction(user: "starter") { try $0.append([PendingDonation(event: "e", date: 1).record()]) }
+                                try store.transaction(user: "starter") { try $0.append([PendingDonation(event: "e", milliseconds: 1).record()]) }
                                 exit(0)
                             } catch {
                                 FileHandle.standardError.write(Data("\(error)\n".utf8))

@@ -153,7 +153,7 @@ struct StorePathTests {
         }
         do {
             let store = try SQLitePersistence(path: path, deviceID: "phone")
-            try store.append((0..<2_000).map { PendingDonation(event: "viewed", date: 1_772_000_000_000 + Int64($0), value: ["itemID": .int(Int64($0))]).record() })
+            try store.append((0..<2_000).map { PendingDonation(event: "viewed", milliseconds: 1_772_000_000_000 + Int64($0), value: ["itemID": .int(Int64($0))]).record() })
         }
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         switch damage {

@@ -63,17 +63,8 @@ public final class TipCenter: Sendable {
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 guard let index = engine.parameterIndex[name] else { throw .unknownParameter(name) }
                 let declaration = engine.model.parameters[index]
-                do {
-                    try updated.set(index, to: value)
-                } catch {
-                    throw .wrongParameterType(parameter: name, expected: declaration.type, actual: value.type)
-                }
-                if let allowed = declaration.values, case .string(let text) = value, !allowed.contains(text) {
-                    throw .valueNotAllowed(parameter: name, value: text, allowed: allowed)
-                }
-                if case .double(let number) = value, !number.isFinite {
-                    throw .nonFiniteValue(parameter: name, value: number)
-                }
+                if let refusal = declaration.refusal(of: value) { throw refusal }
+                try? updated.set(index, to: value)
                 if !declaration.isTransient { persisted.append((name, value)) }
             }
             var writes: [(String, ParameterRecord)] = []
@@ -100,7 +91,7 @@ public final class TipCenter: Sendable {
     /// `donate(_:value:at:)` at an instant in milliseconds since 1970.
     @discardableResult
     package func donate(_ event: String, value: [String: RuntimeValue] = [:], at date: Int64) throws(TipError) -> DonationRecord {
-        try donate([PendingDonation(event: event, date: date, value: value)])[0]
+        try donate([PendingDonation(event: event, milliseconds: date, value: value)])[0]
     }
 
     /// Donates several events in one durable transaction: all are checked (a date outside the

@@ -95,13 +95,19 @@ public struct PackParameter: Sendable, Hashable {
         self.isTransient = isTransient
     }
 
-    /// Whether the parameter can hold `value`: its declared type, a finite number for a Double
-    /// parameter and, for an enum-like String parameter, one of its `values`.
-    package func accepts(_ value: RuntimeValue) -> Bool {
-        guard value.type == type else { return false }
-        if let values, case .string(let text) = value { return values.contains(text) }
-        if case .double(let number) = value { return number.isFinite }
-        return true
+    /// Whether the parameter can hold `value` (`refusal(of:)` says why not).
+    package func accepts(_ value: RuntimeValue) -> Bool { refusal(of: value) == nil }
+
+    /// Why the parameter cannot hold `value`, or nil when it can: a value of another type than
+    /// the declared one, a Double that is not finite, a String outside an enum-like parameter's
+    /// `values`.
+    package func refusal(of value: RuntimeValue) -> TipError? {
+        guard value.type == type else { return .wrongParameterType(parameter: name, expected: type, actual: value.type) }
+        if let values, case .string(let text) = value, !values.contains(text) {
+            return .valueNotAllowed(parameter: name, value: text, allowed: values)
+        }
+        if case .double(let number) = value, !number.isFinite { return .nonFiniteValue(parameter: name, value: number) }
+        return nil
     }
 }
 

@@ -102,12 +102,12 @@ public struct PendingDonation: Sendable, Hashable {
     /// The event `event` with payload `value`, donated at `date` (whole milliseconds, like every
     /// instant the runtime keeps).
     public init(_ event: String, value: [String: RuntimeValue] = [:], at date: Date) {
-        self.init(event: event, date: date.millisecondsSince1970, value: value)
+        self.init(event: event, milliseconds: date.millisecondsSince1970, value: value)
     }
 
-    package init(event: String, date: Int64, value: [String: RuntimeValue] = [:]) {
+    package init(event: String, milliseconds: Int64, value: [String: RuntimeValue] = [:]) {
         self.event = event
-        self.milliseconds = date
+        self.milliseconds = milliseconds
         self.value = value
     }
 

@@ -29,6 +29,12 @@ package enum Milliseconds {
         return Int64(milliseconds)
     }
 
+    /// `seconds` in whole milliseconds, rounded to the nearest; nil when that is not a number or
+    /// does not fit in 64 bits (where `of(seconds:)` clamps).
+    package static func exactly(seconds: Double) -> Int64? {
+        Int64(exactly: (seconds * 1000).rounded())
+    }
+
     /// Milliseconds as seconds (`TimeInterval`).
     package static func seconds(_ milliseconds: Int64) -> Double { Double(milliseconds) / 1000 }
 }

@@ -52,7 +52,7 @@ public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `TipError.unrepresentableTime` for a date whose milliseconds since 1970 do not
     ///   fit in 64 bits.
     public static func date(_ date: Date) throws(TipError) -> RuntimeValue {
-        guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else {
+        guard let milliseconds = Milliseconds.exactly(seconds: date.timeIntervalSince1970) else {
             throw .unrepresentableTime("the date \(date.timeIntervalSince1970) s since 1970 does not fit in the runtime's 64-bit milliseconds")
         }
         return .date(milliseconds: milliseconds)
@@ -62,7 +62,7 @@ public enum RuntimeValue: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `TipError.unrepresentableTime` for a length that is not finite or whose
     ///   milliseconds do not fit in 64 bits.
     public static func duration(_ seconds: TimeInterval) throws(TipError) -> RuntimeValue {
-        guard let milliseconds = Int64(exactly: (seconds * 1000).rounded()) else {
+        guard let milliseconds = Milliseconds.exactly(seconds: seconds) else {
             throw .unrepresentableTime("the duration \(seconds) s is not finite or does not fit in the runtime's 64-bit milliseconds")
         }
         return .duration(milliseconds: milliseconds)

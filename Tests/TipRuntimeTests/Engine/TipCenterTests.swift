@@ -341,7 +341,7 @@ struct PersistenceSemanticsTests {
     @Test func aBatchWithOneBadDonationStoresNone() throws {
         let center = try makeCenter(Self.source)
         #expect(throws: TipError.self) {
-            try center.donate([PendingDonation(event: "opened", date: testStart), PendingDonation(event: "viewed", date: testStart)])
+            try center.donate([PendingDonation(event: "opened", milliseconds: testStart), PendingDonation(event: "viewed", milliseconds: testStart)])
         }
         #expect(center.donationCount(of: "opened") == 0)
     }
